@@ -1,0 +1,50 @@
+"""An independent solution checker: it shares no code with any engine, so it can judge them all.
+
+`problems` lists everything wrong with a proposed solution in words a user can act on; an empty list
+means the solution is valid.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pipscover.model import Placement, Puzzle, Solution, are_adjacent, domino_key
+
+
+def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...]) -> list[str]:
+    """Everything that keeps `solution` from solving `puzzle`; empty when it is valid."""
+    placements = solution.placements if isinstance(solution, Solution) else tuple(solution)
+    found: list[str] = []
+    board = puzzle.region_index
+    pips: dict[tuple[int, int], int] = {}
+    for placement in placements:
+        first, second = placement.cells
+        name = f"domino {list(placement.domino)} on {list(first)}-{list(second)}"
+        for cell in placement.cells:
+            if cell not in board:
+                found.append(f"{name}: cell {list(cell)} is not on the board")
+        if not are_adjacent(first, second):
+            found.append(f"{name}: the cells are not adjacent")
+        for cell, pip in zip(placement.cells, placement.domino):
+            if cell in pips:
+                found.append(f"cell {list(cell)} is covered twice")
+            pips[cell] = pip
+    uncovered = [list(cell) for cell in puzzle.cells if cell not in pips]
+    if uncovered:
+        found.append(f"cells not covered: {uncovered}")
+    used = Counter(domino_key(p.domino) for p in placements)
+    for domino in sorted(set(puzzle.domino_counts) | set(used)):
+        have, wanted = used[domino], puzzle.domino_counts[domino]
+        if have != wanted:
+            found.append(f"domino {list(domino)} is placed {have} times; the puzzle has {wanted}")
+    if uncovered or any(cell not in board for cell in pips):
+        return found
+    for index, region in enumerate(puzzle.regions):
+        values = [pips[cell] for cell in region.cells]
+        if not region.holds(values):
+            found.append(f"region {index} ({region.describe()}) breaks its rule with pips {values}")
+    return found
+
+
+def is_valid(puzzle: Puzzle, solution: Solution) -> bool:
+    return not problems(puzzle, solution)

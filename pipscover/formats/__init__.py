@@ -1,0 +1,43 @@
+"""Reading puzzles from files: the NYT JSON and the plain text format, told apart by their content."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipscover.errors import PipsError
+from pipscover.formats.nyt import DIFFICULTIES, puzzle_to_nyt, read_nyt
+from pipscover.formats.text import read_text, write_text
+from pipscover.model import Puzzle
+
+__all__ = ["DIFFICULTIES", "load", "load_one", "parse", "puzzle_to_nyt", "read_nyt", "read_text", "write_text"]
+
+
+def parse(text: str, file: str, difficulty: str | None = None) -> list[Puzzle]:
+    """The puzzles in `text`: JSON when it starts with `{` or `[`, the text format otherwise."""
+    if text.lstrip()[:1] in ("{", "["):
+        return read_nyt(text, file, difficulty)
+    return [read_text(text, file)]
+
+
+def load(path: str | Path, difficulty: str | None = None) -> list[Puzzle]:
+    """The puzzles in a file: an NYT day gives three (or the one named by `difficulty`)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PipsError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise PipsError(f"{path}: is a folder, not a puzzle file") from None
+    except UnicodeDecodeError:
+        raise PipsError(f"{path}: not a text file (not UTF-8)") from None
+    except OSError as error:
+        raise PipsError(f"{path}: cannot be read ({error.strerror})") from None
+    return parse(text, str(path), difficulty)
+
+
+def load_one(path: str | Path, difficulty: str | None = None) -> Puzzle:
+    """The single puzzle in a file; a day file needs `difficulty`."""
+    puzzles = load(path, difficulty)
+    if len(puzzles) != 1:
+        raise PipsError(f"{path}: holds {len(puzzles)} puzzles; choose one with a difficulty (easy, medium, hard)")
+    return puzzles[0]

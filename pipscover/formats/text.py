@@ -1,0 +1,140 @@
+"""The plain text format of the well-known CP-SAT Pips notebook, read and written.
+
+    4          number of board rows
+    A##B       '.' a hole, '#' a cell with no constraint, a letter a cell of that letter's region
+    ...B       ('…' may stand for '...')
+    ..CC
+    ..C.
+    3          number of constraints, then `LETTER TYPE [N]`, TYPE one of EQ NEQ SUM LT GT
+    A SUM 3
+    B SUM 11
+    C SUM 15
+    4          number of dominoes, then `a b` each
+    5 1
+    ...
+
+Each connected group of `#` cells becomes one `empty` region.
+"""
+
+from __future__ import annotations
+
+import string
+
+import networkx as nx
+
+from pipscover.errors import PipsError
+from pipscover.model import Origin, Puzzle, RegionKind
+
+KIND_BY_CODE = {
+    "EQ": RegionKind.EQUALS,
+    "NEQ": RegionKind.UNEQUAL,
+    "SUM": RegionKind.SUM,
+    "LT": RegionKind.LESS,
+    "GT": RegionKind.GREATER,
+}
+CODE_BY_KIND = {kind: code for code, kind in KIND_BY_CODE.items()}
+REGION_LETTERS = string.ascii_uppercase + string.ascii_lowercase
+
+
+class _Lines:
+    """The document's lines, handed out one by one with their line numbers for error messages."""
+
+    def __init__(self, text: str, file: str) -> None:
+        self.lines = text.replace("…", "...").splitlines()
+        self.file = file
+        self.number = 0
+
+    def fail(self, problem: str) -> PipsError:
+        return PipsError(f"{self.file}: line {self.number}: {problem}")
+
+    def next(self, what: str) -> str:
+        if self.number >= len(self.lines):
+            raise PipsError(f"{self.file}: the text ends where {what} should be")
+        self.number += 1
+        return self.lines[self.number - 1]
+
+    def next_words(self, what: str) -> list[str]:
+        """The next line that is not blank, split into words."""
+        while not (line := self.next(what)).strip():
+            pass
+        return line.split()
+
+    def next_count(self, what: str) -> int:
+        words = self.next_words(what)
+        if len(words) != 1 or not words[0].isdigit():
+            raise self.fail(f"expected {what} (one whole number), found {' '.join(words)!r}")
+        return int(words[0])
+
+
+def read_text(text: str, file: str) -> Puzzle:
+    """Parse one puzzle in the text format."""
+    lines = _Lines(text, file)
+    rows = [lines.next(f"board row {r + 1}") for r in range(lines.next_count("the number of board rows"))]
+    letter_cells: dict[str, list[tuple[int, int]]] = {}
+    free_cells: list[tuple[int, int]] = []
+    for r, row in enumerate(rows):
+        for c, mark in enumerate(row.rstrip()):
+            if mark == "#":
+                free_cells.append((r, c))
+            elif mark.isalpha():
+                letter_cells.setdefault(mark, []).append((r, c))
+            elif mark not in ". ":
+                raise PipsError(f"{file}: board row {r + 1} has {mark!r}; use '.', '#' or a region letter")
+    constraints: dict[str, tuple[RegionKind, int | None]] = {}
+    for _ in range(lines.next_count("the number of constraints")):
+        words = lines.next_words("a constraint line")
+        if len(words) not in (2, 3) or words[1] not in KIND_BY_CODE:
+            raise lines.fail(f"expected 'LETTER TYPE [N]' with TYPE one of {' '.join(KIND_BY_CODE)}, found {' '.join(words)!r}")
+        letter, kind = words[0], KIND_BY_CODE[words[1]]
+        if letter in constraints:
+            raise lines.fail(f"region {letter} has two constraints")
+        if kind.has_target != (len(words) == 3):
+            raise lines.fail(f"{words[1]} {'needs' if kind.has_target else 'takes no'} number")
+        if len(words) == 3 and not words[2].isdigit():
+            raise lines.fail(f"the target {words[2]!r} is not a whole number >= 0")
+        constraints[letter] = (kind, int(words[2]) if len(words) == 3 else None)
+    dominoes = []
+    for _ in range(lines.next_count("the number of dominoes")):
+        words = lines.next_words("a domino line")
+        if len(words) != 2 or not all(w.isdigit() for w in words):
+            raise lines.fail(f"expected a domino 'a b' with whole pips >= 0, found {' '.join(words)!r}")
+        dominoes.append((int(words[0]), int(words[1])))
+    for letter, cells in letter_cells.items():
+        if letter not in constraints:
+            raise PipsError(f"{file}: cell {list(cells[0])} is in region {letter}, which has no constraint line")
+    for letter in constraints:
+        if letter not in letter_cells:
+            raise PipsError(f"{file}: region {letter} has a constraint but no cells on the board")
+    regions = [(kind, letter_cells[letter], target) for letter, (kind, target) in constraints.items()]
+    regions += [(RegionKind.EMPTY, sorted(group), None) for group in _connected_groups(free_cells)]
+    return Puzzle.build(regions, dominoes, Origin(file))
+
+
+def _connected_groups(cells: list[tuple[int, int]]) -> list[set[tuple[int, int]]]:
+    graph = nx.Graph()
+    graph.add_nodes_from(cells)
+    graph.add_edges_from((a, b) for a in cells for b in ((a[0] + 1, a[1]), (a[0], a[1] + 1)) if b in graph)
+    return sorted(nx.connected_components(graph), key=min)
+
+
+def write_text(puzzle: Puzzle) -> str:
+    """The puzzle in the text format; `empty` regions become `#` cells."""
+    constrained = [region for region in puzzle.regions if region.kind is not RegionKind.EMPTY]
+    if len(constrained) > len(REGION_LETTERS):
+        raise PipsError(
+            f"{puzzle.describe()}: {len(constrained)} constrained regions; the text format has letters for {len(REGION_LETTERS)}"
+        )
+    mark = {cell: "#" for cell in puzzle.cells}
+    for letter, region in zip(REGION_LETTERS, constrained):
+        mark.update(dict.fromkeys(region.cells, letter))
+    height = max(r for r, _ in puzzle.cells) + 1
+    width = max(c for _, c in puzzle.cells) + 1
+    lines = [str(height)]
+    lines += ["".join(mark.get((r, c), ".") for c in range(width)) for r in range(height)]
+    lines.append(str(len(constrained)))
+    for letter, region in zip(REGION_LETTERS, constrained):
+        target = "" if region.target is None else f" {region.target}"
+        lines.append(f"{letter} {CODE_BY_KIND[region.kind]}{target}")
+    lines.append(str(len(puzzle.dominoes)))
+    lines += [f"{a} {b}" for a, b in puzzle.dominoes]
+    return "\n".join(lines) + "\n"

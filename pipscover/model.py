@@ -1,0 +1,256 @@
+"""The puzzle model: one immutable `Puzzle` that flows from the readers to every engine.
+
+A puzzle is a set of regions (each a set of board cells with one constraint) and a list of dominoes.
+The board is the union of the regions' cells. A `Puzzle` is validated once, when it is made, so engines
+can trust it; an invalid puzzle raises `PipsError` naming where it came from and what is wrong.
+
+A solution places every domino on an ordered pair of adjacent cells (the first pip on the first cell).
+Two placements that give the same cells the same pips are the same solution, which makes a double's two
+orientations one, and identical dominoes interchangeable: `Solution` compares by tiling and pip grid.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+
+from pipscover.errors import PipsError
+
+Cell = tuple[int, int]
+Domino = tuple[int, int]
+
+
+class RegionKind(StrEnum):
+    """The six region constraints, named as in the NYT JSON."""
+
+    EMPTY = "empty"
+    EQUALS = "equals"
+    UNEQUAL = "unequal"
+    SUM = "sum"
+    LESS = "less"
+    GREATER = "greater"
+
+    @property
+    def has_target(self) -> bool:
+        return self in (RegionKind.SUM, RegionKind.LESS, RegionKind.GREATER)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a puzzle came from, for messages and JSON output."""
+
+    file: str | None = None
+    date: str | None = None
+    difficulty: str | None = None
+
+    def describe(self) -> str:
+        """`file (hard)`, `file`, or `puzzle` when nothing is known."""
+        name = self.file or (self.date or "puzzle")
+        return f"{name} ({self.difficulty})" if self.difficulty else name
+
+    def as_json(self) -> dict[str, str | None]:
+        return {"file": self.file, "date": self.date, "difficulty": self.difficulty}
+
+
+@dataclass(frozen=True)
+class Region:
+    """Cells that share one constraint. `less`/`greater` compare the region's sum, strictly."""
+
+    kind: RegionKind
+    cells: tuple[Cell, ...]
+    target: int | None = None
+
+    def holds(self, values: Sequence[int]) -> bool:
+        """Whether the pips `values` (one per cell of the region) satisfy the constraint."""
+        match self.kind:
+            case RegionKind.EMPTY:
+                return True
+            case RegionKind.EQUALS:
+                return len(set(values)) <= 1
+            case RegionKind.UNEQUAL:
+                return len(set(values)) == len(values)
+            case RegionKind.SUM:
+                return sum(values) == self.target
+            case RegionKind.LESS:
+                return sum(values) < self.target
+            case RegionKind.GREATER:
+                return sum(values) > self.target
+
+    def describe(self) -> str:
+        """`sum 10`, `less 3`, `equals`: the constraint as the NYT JSON names it."""
+        return f"{self.kind} {self.target}" if self.kind.has_target else str(self.kind)
+
+    @property
+    def label(self) -> str:
+        """The mark a player sees: '', '=', '≠', '10', '<3', '>5'."""
+        return {
+            RegionKind.EMPTY: "",
+            RegionKind.EQUALS: "=",
+            RegionKind.UNEQUAL: "≠",
+            RegionKind.SUM: f"{self.target}",
+            RegionKind.LESS: f"<{self.target}",
+            RegionKind.GREATER: f">{self.target}",
+        }[self.kind]
+
+
+@dataclass(frozen=True, order=True)
+class Placement:
+    """A domino on two adjacent cells: `domino[0]` lies on `cells[0]`, `domino[1]` on `cells[1]`."""
+
+    domino: Domino
+    cells: tuple[Cell, Cell]
+
+    def canonical(self) -> Placement:
+        """The same placement written with its cells in sorted order (a double's two ways coincide)."""
+        if self.cells[0] <= self.cells[1]:
+            return self
+        return Placement((self.domino[1], self.domino[0]), (self.cells[1], self.cells[0]))
+
+    def as_json(self) -> dict[str, list]:
+        return {"domino": list(self.domino), "cells": [list(self.cells[0]), list(self.cells[1])]}
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A set of placements, compared by the tiling and pip grid they make."""
+
+    placements: tuple[Placement, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "placements", tuple(sorted(p.canonical() for p in self.placements)))
+
+    @cached_property
+    def grid(self) -> dict[Cell, int]:
+        """The pip on every covered cell."""
+        return {cell: pip for p in self.placements for cell, pip in zip(p.cells, p.domino)}
+
+    def as_json(self) -> list[dict[str, list]]:
+        return [p.as_json() for p in self.placements]
+
+
+def domino_key(domino: Domino) -> Domino:
+    """Dominoes are unordered: (a, b) and (b, a) are the same tile."""
+    return (domino[0], domino[1]) if domino[0] <= domino[1] else (domino[1], domino[0])
+
+
+def are_adjacent(a: Cell, b: Cell) -> bool:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A validated Pips puzzle. Build it with `Puzzle.build` or a reader; both validate."""
+
+    regions: tuple[Region, ...]
+    dominoes: tuple[Domino, ...]
+    origin: Origin = field(default=Origin(), compare=False)
+    published_solution: Solution | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    @classmethod
+    def build(
+        cls,
+        regions: Iterable[tuple[str | RegionKind, Iterable[Cell], int | None]],
+        dominoes: Iterable[Sequence[int]],
+        origin: Origin = Origin(),
+        published_solution: Solution | None = None,
+    ) -> Puzzle:
+        """Make a puzzle from plain values: `[(kind, cells, target), ...]` and `[(a, b), ...]`."""
+        problem = f"{origin.describe()}: "
+        built = []
+        for index, (kind, cells, target) in enumerate(regions):
+            try:
+                kind = RegionKind(kind)
+            except ValueError:
+                raise PipsError(f"{problem}region {index} has unknown type {kind!r}") from None
+            built.append(Region(kind, tuple(tuple(cell) for cell in cells), target))
+        return cls(tuple(built), tuple(tuple(d) for d in dominoes), origin, published_solution)
+
+    @cached_property
+    def cells(self) -> tuple[Cell, ...]:
+        """Every board cell, sorted by row then column."""
+        return tuple(sorted(cell for region in self.regions for cell in region.cells))
+
+    @cached_property
+    def region_index(self) -> dict[Cell, int]:
+        """The index of the region each board cell belongs to."""
+        return {cell: i for i, region in enumerate(self.regions) for cell in region.cells}
+
+    @cached_property
+    def adjacent_pairs(self) -> tuple[tuple[Cell, Cell], ...]:
+        """Every unordered pair of adjacent board cells, smaller cell first."""
+        board = self.region_index
+        return tuple(
+            (cell, other)
+            for cell in self.cells
+            for other in ((cell[0], cell[1] + 1), (cell[0] + 1, cell[1]))
+            if other in board
+        )
+
+    @cached_property
+    def domino_counts(self) -> Counter[Domino]:
+        """How many of each distinct domino the puzzle has (dominoes taken unordered)."""
+        return Counter(domino_key(d) for d in self.dominoes)
+
+    @cached_property
+    def max_pip(self) -> int:
+        return max((max(d) for d in self.dominoes), default=0)
+
+    def describe(self) -> str:
+        return self.origin.describe()
+
+    def with_origin(self, origin: Origin) -> Puzzle:
+        return Puzzle(self.regions, self.dominoes, origin, self.published_solution)
+
+
+def _validate(puzzle: Puzzle) -> None:
+    """Raise `PipsError` on the first problem that makes the puzzle meaningless."""
+    where = puzzle.origin.describe()
+
+    def fail(problem: str) -> None:
+        raise PipsError(f"{where}: {problem}")
+
+    owner: dict[Cell, int] = {}
+    for index, region in enumerate(puzzle.regions):
+        name = f"region {index} ({region.kind})"
+        if not isinstance(region.kind, RegionKind):
+            fail(f"region {index} has unknown type {region.kind!r}")
+        if not region.cells:
+            fail(f"{name} has no cells")
+        if region.kind.has_target:
+            if region.target is None:
+                fail(f"{name} needs a target")
+            if not _is_whole_number(region.target) or region.target < 0:
+                fail(f"{name} has target {region.target!r}; targets are whole numbers >= 0")
+        elif region.target is not None:
+            fail(f"{name} takes no target, but has target {region.target!r}")
+        for cell in region.cells:
+            if len(cell) != 2 or not all(_is_whole_number(x) and x >= 0 for x in cell):
+                fail(f"{name} has a malformed cell {list(cell)}; cells are [row, column], both >= 0")
+            if cell in owner:
+                if owner[cell] == index:
+                    fail(f"{name} lists cell {list(cell)} twice")
+                fail(f"cell {list(cell)} is in region {owner[cell]} and region {index}")
+            owner[cell] = index
+    for domino in puzzle.dominoes:
+        if len(domino) != 2 or not all(_is_whole_number(x) and x >= 0 for x in domino):
+            fail(f"domino {list(domino)} must have two whole pip counts >= 0")
+    if len(owner) != 2 * len(puzzle.dominoes):
+        fail(
+            f"the board has {len(owner)} cells but {len(puzzle.dominoes)} dominoes cover "
+            f"{2 * len(puzzle.dominoes)}; it needs exactly two cells per domino"
+        )
+
+
+def _is_whole_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def solution_from_grid(tiling: Iterable[tuple[Cell, Cell]], grid: Mapping[Cell, int]) -> Solution:
+    """The solution that lays a domino on each pair of `tiling` with the pips of `grid`."""
+    return Solution(tuple(Placement((grid[a], grid[b]), (a, b)) for a, b in tiling))

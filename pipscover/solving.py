@@ -1,0 +1,44 @@
+"""Solving with any backend: limits, timeouts and statuses, the same for every engine."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from itertools import islice
+
+from pipscover.backends import DEFAULT_BACKEND, Backend, get_backend
+from pipscover.model import Puzzle, Solution
+from pipscover.results import SearchTimeout, SolveResult, Status
+
+
+def solve(
+    puzzle: Puzzle,
+    backend: str | Backend = DEFAULT_BACKEND,
+    limit: int | None = 1,
+    timeout: float | None = None,
+) -> SolveResult:
+    """Up to `limit` solutions (`None`: all of them), within `timeout` seconds if given.
+
+    >>> from pipscover import load_one, solve
+    >>> result = solve(load_one("examples/first.txt"))
+    >>> result.status
+    <Status.SOLVED: 'solved'>
+    """
+    engine = get_backend(backend) if isinstance(backend, str) else backend
+    start = time.monotonic()
+    deadline = None if timeout is None else start + timeout
+    found: list[Solution] = []
+    status = Status.SOLVED
+    try:
+        found.extend(islice(engine.solutions(puzzle, deadline), limit))
+    except SearchTimeout:
+        status = Status.TIMEOUT
+    if status is Status.SOLVED and not found:
+        status = Status.UNSATISFIABLE
+    return SolveResult(status, tuple(found), engine.name, time.monotonic() - start)
+
+
+def solutions(puzzle: Puzzle, backend: str | Backend = DEFAULT_BACKEND) -> Iterator[Solution]:
+    """Every solution of `puzzle`, one at a time, with no time limit."""
+    engine = get_backend(backend) if isinstance(backend, str) else backend
+    return engine.solutions(puzzle)

@@ -1,0 +1,52 @@
+"""Hypothesis strategies for small random puzzles, built around a hidden solution.
+
+Targets are taken from the hidden solution and then sometimes nudged, so the puzzles are a mix of
+solvable ones (often with several solutions) and unsolvable ones. Regions need not be contiguous, dominoes
+may repeat and boards may fall apart into separate pieces, as the model allows.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from pipscover.model import Puzzle, RegionKind
+
+
+@st.composite
+def puzzles(draw, max_dominoes: int = 4, max_pip: int = 3, repeated_dominoes: bool = True) -> Puzzle:
+    count = draw(st.integers(1, max_dominoes))
+    slots: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    board: set[tuple[int, int]] = set()
+    size = 2 * count + 1
+    while len(slots) < count:
+        row, col = draw(st.integers(0, size - 1)), draw(st.integers(0, size - 1))
+        horizontal = draw(st.booleans())
+        first, second = (row, col), ((row, col + 1) if horizontal else (row + 1, col))
+        if first not in board and second not in board and max(second) < size:
+            slots.append((first, second))
+            board |= {first, second}
+    pip = st.integers(0, max_pip)
+    if repeated_dominoes:
+        dominoes = [(draw(pip), draw(pip)) for _ in range(count)]
+    else:
+        every = [(a, b) for a in range(max_pip + 1) for b in range(a, max_pip + 1)]
+        dominoes = draw(st.lists(st.sampled_from(every), min_size=count, max_size=count, unique=True))
+    hidden = {}
+    for (first, second), (a, b) in zip(slots, dominoes):
+        hidden[first], hidden[second] = (a, b) if draw(st.booleans()) else (b, a)
+    cells = sorted(board)
+    region_count = draw(st.integers(1, min(4, len(cells))))
+    labels = [draw(st.integers(0, region_count - 1)) for _ in cells]
+    regions = []
+    for label in sorted(set(labels)):
+        members = [cell for cell, mine in zip(cells, labels) if mine == label]
+        total = sum(hidden[cell] for cell in members)
+        kind = draw(st.sampled_from(list(RegionKind)))
+        nudge = draw(st.sampled_from([0, 0, 0, 1, -1]))
+        target = {
+            RegionKind.SUM: total + nudge,
+            RegionKind.LESS: total + 1 + nudge,
+            RegionKind.GREATER: total - 1 + nudge,
+        }.get(kind)
+        regions.append((kind, members, None if target is None else max(0, target)))
+    return Puzzle.build(regions, dominoes)
