@@ -1,0 +1,23 @@
+"""pipscover: Pips puzzles as exact cover and SAT.
+
+    >>> from pipscover import load_one, solve, problems
+    >>> puzzle = load_one("examples/first.txt")
+    >>> result = solve(puzzle)
+    >>> problems(puzzle, result.solutions[0])
+    []
+"""
+
+from pipscover.check import is_valid, problems
+from pipscover.errors import PipsError
+from pipscover.formats import load, load_one, parse
+from pipscover.model import Cell, Domino, Origin, Placement, Puzzle, Region, RegionKind, Solution
+from pipscover.results import CountResult, Distinct, SolveResult, Status
+from pipscover.solving import solutions, solve
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Cell", "CountResult", "Distinct", "Domino", "Origin", "PipsError", "Placement", "Puzzle", "Region",
+    "RegionKind", "Solution", "SolveResult", "Status", "__version__", "is_valid", "load", "load_one", "parse",
+    "problems", "solutions", "solve",
+]
