@@ -69,16 +69,16 @@ def _read_puzzle(raw: Any, origin: Origin) -> Puzzle:
         kind = region.get("type")
         plain_regions.append((kind if isinstance(kind, str) else repr(kind), region["indices"], region.get("target")))
     puzzle = Puzzle.build(plain_regions, dominoes, origin)
-    solution = _read_solution(raw.get("solution"), puzzle.dominoes, fail)
+    solution = read_solution(raw.get("solution"), puzzle.dominoes, fail)
     return replace(puzzle, published_solution=solution)
 
 
-def _read_solution(raw: Any, dominoes: tuple, fail: Callable[[str], PipsError]) -> Solution | None:
+def read_solution(raw: Any, dominoes: tuple, fail: Callable[[str], PipsError]) -> Solution | None:
     if raw is None:
         return None
     if not isinstance(raw, list) or len(raw) != len(dominoes):
         raise fail("'solution' must list one pair of cells per domino")
-    if not all(_is_pair(cells) and all(_is_cell(c) for c in cells) for cells in raw):
+    if not all(_is_pair(cells) and all(is_int_pair(c) for c in cells) for cells in raw):
         raise fail("every 'solution' entry must be [[row, column], [row, column]]")
     return Solution(tuple(Placement(d, (tuple(c[0]), tuple(c[1]))) for d, c in zip(dominoes, raw)))
 
@@ -87,8 +87,9 @@ def _is_pair(value: Any) -> bool:
     return isinstance(value, list) and len(value) == 2
 
 
-def _is_cell(value: Any) -> bool:
-    return _is_pair(value) and all(isinstance(x, int) and not isinstance(x, bool) for x in value)
+def is_int_pair(value: Any) -> bool:
+    """`[x, y]` with whole numbers >= 0: a cell or a domino."""
+    return _is_pair(value) and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in value)
 
 
 def puzzle_to_nyt(puzzle: Puzzle, solution: Solution | None = None) -> dict[str, Any]:

@@ -1,0 +1,136 @@
+"""What every command shares: options, puzzle loading, JSON shapes, progress, safe output files.
+
+Exit codes mean the same thing in every command: 0 solved / valid / done, 1 no solution / invalid,
+2 bad input (one line on stderr, raised as `PipsError`), 3 stopped by a time limit before an answer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pipscover.errors import PipsError
+from pipscover.formats import load
+from pipscover.model import Puzzle
+from pipscover.results import SolveResult
+
+EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
+PUZZLE_SUFFIXES = (".json", ".txt")
+
+
+class Difficulty(StrEnum):
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+PuzzlesArgument = Annotated[
+    list[Path],
+    typer.Argument(help="Puzzle files (NYT JSON or text format) or folders of them.", show_default=False),
+]
+PuzzleArgument = Annotated[Path, typer.Argument(help="A puzzle file (NYT JSON or text format).", show_default=False)]
+DifficultyOption = Annotated[
+    Difficulty | None,
+    typer.Option("--difficulty", "-d", help="Which puzzle of an NYT day file (default: all three)."),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object per puzzle per line.")]
+TimeoutOption = Annotated[
+    float | None, typer.Option("--timeout", min=0, help="Give up on a puzzle after this many seconds.")
+]
+
+
+def puzzle_files(paths: list[Path]) -> list[Path]:
+    """The files named, with each folder replaced by its puzzle files in name order."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(p for p in path.iterdir() if p.suffix in PUZZLE_SUFFIXES and p.is_file())
+            if not found:
+                raise PipsError(f"{path}: folder holds no puzzle files (*.json, *.txt)")
+            files.extend(found)
+        else:
+            files.append(path)
+    return files
+
+
+def load_puzzles(paths: list[Path], difficulty: Difficulty | None) -> list[Puzzle]:
+    """Every puzzle in the files and folders named (a day file gives three unless `difficulty` is set)."""
+    return [puzzle for file in puzzle_files(paths) for puzzle in load(file, difficulty)]
+
+
+def load_single(path: Path, difficulty: Difficulty | None) -> Puzzle:
+    """The one puzzle a command such as `check` works on; a day file needs `-d`."""
+    puzzles = load(path, difficulty)
+    if len(puzzles) != 1:
+        raise PipsError(f"{path}: holds {len(puzzles)} puzzles; choose one with -d easy|medium|hard")
+    return puzzles[0]
+
+
+def print_json(document: Any) -> None:
+    """One compact JSON document on its own line of stdout."""
+    sys.stdout.write(json.dumps(document, separators=(", ", ": ")) + "\n")
+    sys.stdout.flush()
+
+
+def solve_json(puzzle: Puzzle, result: SolveResult) -> dict[str, Any]:
+    """The `solve --json` object, also printed by `decode --json`."""
+    return {
+        "puzzle": puzzle.origin.as_json(),
+        "backend": result.backend,
+        "status": str(result.status),
+        "solutions": [solution.as_json() for solution in result.solutions],
+        "seconds": round(result.seconds, 6),
+    }
+
+
+def write_output(path: str, text: str) -> None:
+    """Write `text` to `path` (`-` for stdout) whole or not at all: a failed run leaves no half-written file."""
+    if path == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    target = Path(path)
+    try:
+        handle, temporary = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.")
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, target)
+    except OSError as error:
+        raise PipsError(f"{path}: cannot write ({error.strerror})") from None
+
+
+def show_progress() -> bool:
+    """Progress bars go to a terminal only: piped or redirected output stays quiet."""
+    return sys.stderr.isatty() and os.environ.get("CI") is None
+
+
+@contextmanager
+def progress_bar(description: str, total: int | None = None) -> Iterator[Callable[..., None]]:
+    """A rich progress bar on stderr; yields `update(advance=1, **fields)`. Silent when not a terminal.
+
+    Use `description=` in `update` to change the text, e.g. a running count and rate.
+    """
+    if not show_progress():
+        yield lambda advance=1, **fields: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(description, total=total)
+        yield lambda advance=1, **fields: progress.update(task, advance=advance, **fields)
+
+
+def exit_with(code: int) -> None:
+    if code:
+        raise typer.Exit(code)

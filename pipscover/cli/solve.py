@@ -1,0 +1,68 @@
+"""`pipscover solve`: find one, several or all solutions of puzzles with any backend."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from pipscover.backends import DEFAULT_BACKEND
+from pipscover.cli.app import app
+from pipscover.cli.common import (
+    EXIT_NO,
+    EXIT_TIMEOUT,
+    DifficultyOption,
+    JsonOption,
+    PuzzlesArgument,
+    TimeoutOption,
+    exit_with,
+    load_puzzles,
+    print_json,
+    progress_bar,
+    solve_json,
+)
+from pipscover.results import Status
+from pipscover.solving import solve
+
+BackendOption = Annotated[
+    str, typer.Option("--backend", "-b", help="Search backend (see `pipscover backends`).")
+]
+
+
+@app.command("solve")
+def solve_command(
+    puzzles: PuzzlesArgument,
+    difficulty: DifficultyOption = None,
+    backend: BackendOption = DEFAULT_BACKEND,
+    every: Annotated[bool, typer.Option("--all", help="Find every solution.")] = False,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="Find up to this many solutions.")] = 1,
+    timeout: TimeoutOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Solve puzzles and draw their solutions.
+
+    Exit code 0 when every puzzle is solved, 1 when one has no solution, 3 when one timed out.
+
+    Example: pipscover solve examples/first.txt --all
+    """
+    from pipscover.render.terminal import draw_solution
+
+    loaded = load_puzzles(puzzles, difficulty)
+    worst = 0
+    with progress_bar("solving", total=len(loaded) if len(loaded) > 1 else None) as advance:
+        for puzzle in loaded:
+            result = solve(puzzle, backend, limit=None if every else limit, timeout=timeout)
+            advance()
+            if result.status is Status.UNSATISFIABLE:
+                worst = max(worst, EXIT_NO)
+            elif result.status is Status.TIMEOUT:
+                worst = max(worst, EXIT_TIMEOUT)
+            if as_json:
+                print_json(solve_json(puzzle, result))
+                continue
+            found = len(result.solutions)
+            noun = "solution" if found == 1 else "solutions"
+            typer.echo(f"{puzzle.describe()}: {result.status}, {found} {noun} by {result.backend} in {result.seconds:.3f} s")
+            for solution in result.solutions:
+                typer.echo(draw_solution(puzzle, solution))
+    exit_with(worst)

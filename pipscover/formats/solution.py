@@ -1,0 +1,53 @@
+"""Reading proposed solutions for `pipscover check`, in the forms pipscover and the NYT write them.
+
+Accepted JSON documents:
+- the `solve --json` object: `{"solutions": [[{"domino": [a, b], "cells": [[r, c], [r, c]]}, ...], ...]}`;
+- one solution as a list of such placements;
+- the NYT form: a list of cell pairs parallel to the puzzle's dominoes, alone or as the `solution` of a
+  puzzle object (so a published NYT file can be checked against itself).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pipscover.errors import PipsError
+from pipscover.formats.nyt import is_int_pair, parse_json, read_solution
+from pipscover.model import Placement, Puzzle, Solution
+
+
+def read_solutions(text: str, file: str, puzzle: Puzzle) -> list[Solution]:
+    """The solutions a document proposes for `puzzle`."""
+    document = parse_json(text, file)
+
+    def fail(problem: str) -> PipsError:
+        return PipsError(f"{file}: {problem}")
+
+    if isinstance(document, dict) and puzzle.origin.difficulty in document and "solution" not in document:
+        document = document[puzzle.origin.difficulty]
+    if isinstance(document, dict) and "solutions" in document:
+        if not isinstance(document["solutions"], list):
+            raise fail("'solutions' must be a list of solutions")
+        return [_placements(entry, fail) for entry in document["solutions"]]
+    if isinstance(document, dict) and "solution" in document:
+        document = document["solution"]
+    if isinstance(document, list) and document and isinstance(document[0], dict):
+        return [_placements(document, fail)]
+    if isinstance(document, list):
+        solution = read_solution(document, puzzle.dominoes, fail)
+        return [solution] if solution is not None else []
+    raise fail("expected `solve --json` output, a list of placements, or an NYT solution (a list of cell pairs)")
+
+
+def _placements(raw: Any, fail: Callable[[str], PipsError]) -> Solution:
+    if not isinstance(raw, list):
+        raise fail("a solution must be a list of placements")
+    placements = []
+    for entry in raw:
+        domino, cells = (entry.get("domino"), entry.get("cells")) if isinstance(entry, dict) else (None, None)
+        if not (is_int_pair(domino) and isinstance(cells, list) and len(cells) == 2 and all(map(is_int_pair, cells))):
+            raise fail(f"malformed placement {entry!r}; expected {{\"domino\": [a, b], \"cells\": [[r, c], [r, c]]}}")
+        placements.append(Placement(tuple(domino), (tuple(cells[0]), tuple(cells[1]))))
+    return Solution(tuple(placements))
+
