@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from pipscover.cli import main
 
 NYT_FOLDER = Path(__file__).resolve().parents[2] / "shared" / "puzzles" / "nyt"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -16,3 +20,27 @@ def nyt_files() -> list[Path]:
 
 
 needs_nyt = pytest.mark.skipif(not nyt_files(), reason=f"no NYT puzzles in {NYT_FOLDER}")
+
+
+@dataclass(frozen=True)
+class CliResult:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def run_cli(monkeypatch, capsys):
+    """Run `pipscover ARGS...` in this process; returns its exit code, stdout and stderr."""
+
+    def run(*args: str) -> CliResult:
+        monkeypatch.setattr(sys, "argv", ["pipscover", *map(str, args)])
+        code = 0
+        try:
+            main()
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        captured = capsys.readouterr()
+        return CliResult(code, captured.out, captured.err)
+
+    return run

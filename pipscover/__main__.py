@@ -1,0 +1,5 @@
+"""`python -m pipscover` is the `pipscover` command."""
+
+from pipscover.cli import main
+
+main()

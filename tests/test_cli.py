@@ -1,0 +1,101 @@
+"""The command line: exit codes, one-line errors for bad input, and the commands that need no engine."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import EXAMPLES, NYT_FOLDER, needs_nyt
+
+GOOD = {"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "sum", "target": 3}]}
+BAD_PUZZLES = {
+    "overlap": {"dominoes": [[1, 2]], "regions": [
+        {"indices": [[0, 0], [0, 1]], "type": "empty"}, {"indices": [[0, 1]], "type": "equals"}]},
+    "odd_cells": {"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1], [0, 2]], "type": "empty"}]},
+    "domino_count": {"dominoes": [[1, 2], [3, 4]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}]},
+    "unknown_type": {"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "most"}]},
+    "missing_target": {"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "less"}]},
+    "stray_target": {"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "unequal", "target": 1}]},
+    "negative_pips": {"dominoes": [[1, -2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}]},
+    "empty_region": {"dominoes": [[1, 2]], "regions": [
+        {"indices": [[0, 0], [0, 1]], "type": "empty"}, {"indices": [], "type": "sum", "target": 1}]},
+}
+
+
+def write(tmp_path, name, content):
+    path = tmp_path / name
+    path.write_text(content if isinstance(content, str) else json.dumps(content))
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(BAD_PUZZLES))
+@pytest.mark.parametrize("command", ["show", "solve"])
+def test_bad_puzzles_give_exit_code_2_and_one_line(tmp_path, run_cli, name, command):
+    path = write(tmp_path, f"{name}.json", BAD_PUZZLES[name])
+    result = run_cli(command, path)
+    assert result.code == 2
+    assert result.err.count("\n") == 1 and str(path) in result.err and result.out == ""
+
+
+@pytest.mark.parametrize(
+    "content",
+    ['{"dominoes": [[1, 2]], ', "2\nAA\n", "1\nAA\n1\nA SUM 3\n1\n1 x\n"],
+    ids=["malformed-json", "truncated-text", "bad-domino-line"],
+)
+def test_malformed_files_give_exit_code_2_and_one_line(tmp_path, run_cli, content):
+    path = write(tmp_path, "broken.txt", content)
+    result = run_cli("show", path)
+    assert (result.code, result.err.count("\n")) == (2, 1)
+    assert str(path) in result.err
+
+
+def test_a_missing_file_gives_exit_code_2(run_cli, tmp_path):
+    result = run_cli("show", tmp_path / "absent.json")
+    assert result.code == 2 and "no such file" in result.err
+
+
+def test_no_traceback_reaches_the_user(tmp_path):
+    path = write(tmp_path, "overlap.json", BAD_PUZZLES["overlap"])
+    done = subprocess.run([sys.executable, "-m", "pipscover", "show", str(path)], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.startswith("pipscover: error: ") and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1
+
+
+def test_show_writes_the_text_format_and_json(run_cli):
+    result = run_cli("show", EXAMPLES / "first.txt", "--format", "text")
+    assert result.code == 0 and result.out.startswith("4\nAABB\n")
+    result = run_cli("show", EXAMPLES / "first.txt", "--json")
+    document = json.loads(result.out)
+    assert document["puzzle"]["file"].endswith("first.txt") and len(document["dominoes"]) == 8
+
+
+def test_a_failed_write_leaves_no_file(run_cli, tmp_path):
+    result = run_cli("show", EXAMPLES / "first.txt", "-o", tmp_path / "missing-folder" / "out.txt")
+    assert result.code == 2 and "cannot write" in result.err
+    assert not (tmp_path / "missing-folder").exists()
+
+
+def test_check_accepts_a_valid_solution_and_explains_an_invalid_one(run_cli, tmp_path):
+    puzzle = write(tmp_path, "p.json", GOOD)
+    good = write(tmp_path, "good.json", [[[0, 0], [0, 1]]])
+    bad = write(tmp_path, "bad.json", [[[0, 0], [1, 1]]])
+    assert run_cli("check", puzzle, good).code == 0
+    result = run_cli("check", puzzle, bad, "--json")
+    assert result.code == 1
+    report = json.loads(result.out)
+    assert report["valid"] is False
+    assert "domino [1, 2] on [0, 0]-[1, 1]: the cells are not adjacent" in report["problems"][0]
+
+
+@needs_nyt
+def test_check_accepts_the_published_solution_of_a_day_file(run_cli):
+    day = NYT_FOLDER / "2025-09-15.json"
+    result = run_cli("check", day, day, "-d", "hard")
+    assert result.code == 0 and "valid" in result.out
+
+
+def test_a_day_file_without_difficulty_cannot_be_checked(run_cli, tmp_path):
+    day = write(tmp_path, "day.json", {"easy": GOOD, "hard": GOOD})
+    result = run_cli("check", day, write(tmp_path, "s.json", [[[0, 0], [0, 1]]]))
+    assert result.code == 2 and "choose one with -d" in result.err

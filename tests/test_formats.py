@@ -1,0 +1,134 @@
+"""Readers and writers: the NYT JSON as published, the text format, and proposed solutions."""
+
+import json
+
+import pytest
+from conftest import EXAMPLES, needs_nyt, nyt_files
+from hypothesis import given, settings
+from puzzle_factory import puzzles
+
+from pipscover import PipsError, load, parse
+from pipscover.check import problems
+from pipscover.formats import puzzle_to_nyt, write_text
+from pipscover.formats.solution import read_solutions
+from pipscover.model import RegionKind
+
+EXAMPLE_TEXT = (EXAMPLES / "first.txt").read_text()
+
+
+@needs_nyt
+def test_every_published_nyt_solution_passes_the_checker():
+    checked = 0
+    for file in nyt_files():
+        for puzzle in load(file):
+            assert puzzle.origin.date == file.stem
+            assert problems(puzzle, puzzle.published_solution) == [], puzzle.describe()
+            written = puzzle_to_nyt(puzzle, puzzle.published_solution)
+            assert parse(json.dumps(written), "again.json")[0].published_solution == puzzle.published_solution
+            checked += 1
+    assert checked == 3 * len(nyt_files())
+
+
+@needs_nyt
+def test_a_day_file_gives_one_puzzle_per_difficulty():
+    file = nyt_files()[0]
+    assert [p.origin.difficulty for p in load(file)] == ["easy", "medium", "hard"]
+    (hard,) = load(file, "hard")
+    assert hard.origin.describe() == f"{file} (hard)"
+
+
+def test_the_text_format_reads_regions_free_cells_and_dominoes():
+    puzzle = parse(EXAMPLE_TEXT, "first.txt")[0]
+    kinds = [region.kind for region in puzzle.regions]
+    assert kinds[:6] == ["sum", "equals", "less", "greater", "sum", "unequal"]
+    assert puzzle.regions[-1].kind is RegionKind.EMPTY and len(puzzle.regions[-1].cells) == 3
+    assert puzzle.dominoes[0] == (4, 3) and len(puzzle.cells) == 16
+
+
+def test_an_ellipsis_stands_for_three_holes():
+    text = "1\n…AA\n1\nA SUM 3\n1\n1 2\n"
+    assert parse(text, "x.txt")[0].cells == ((0, 3), (0, 4))
+
+
+def test_the_text_format_round_trips():
+    puzzle = parse(EXAMPLE_TEXT, "first.txt")[0]
+    again = parse(write_text(puzzle), "again.txt")[0]
+    assert again == puzzle
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles())
+def test_the_nyt_form_round_trips(puzzle):
+    document = json.dumps(puzzle_to_nyt(puzzle))
+    assert parse(document, "x.json")[0] == puzzle
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "the text ends where the number of board rows should be"),
+        ("two\n", "expected the number of board rows"),
+        ("1\nA?\n", "has '?'"),
+        ("1\nAA\n1\nA SUMS 3\n", "TYPE one of EQ NEQ SUM LT GT"),
+        ("1\nAA\n1\nA SUM\n", "SUM needs number"),
+        ("1\nAA\n1\nA EQ 2\n", "EQ takes no number"),
+        ("1\nAA\n1\nA SUM x\n", "is not a whole number"),
+        ("1\nAA\n1\nA SUM 3\n1\n1\n", "expected a domino"),
+        ("1\nAA\n1\nA SUM 3\n2\n1 2\n", "the text ends where a domino line should be"),
+        ("1\nAB\n1\nA SUM 3\n1\n1 2\n", "region B, which has no constraint line"),
+        ("1\nAA\n2\nA SUM 3\nB EQ\n1\n1 2\n", "region B has a constraint but no cells"),
+        ("1\nAAA\n1\nA SUM 3\n1\n1 2\n", "the board has 3 cells"),
+    ],
+)
+def test_malformed_text_is_refused_with_a_clear_message(text, message):
+    with pytest.raises(PipsError, match="bad.txt") as raised:
+        parse(text, "bad.txt")
+    assert message in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ('{"dominoes": [[1, 2]], "regions": [', "malformed JSON"),
+        ("[1, 2]", "expected a JSON object"),
+        ('{"printDate": "2025-01-01"}', "neither an NYT day"),
+        ('{"dominoes": null, "regions": null}', "blank or incomplete"),
+        ('{"dominoes": [[1]], "regions": []}', "'dominoes' must be a list of [a, b] pairs"),
+        ('{"dominoes": [[1, 2]], "regions": [{"type": "sum"}]}', "a list of 'indices'"),
+        ('{"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "odd"}]}', "unknown type 'odd'"),
+        ('{"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "sum"}]}', "needs a target"),
+        ('{"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}], "solution": [[0, 0]]}', "every 'solution' entry"),
+    ],
+)
+def test_malformed_nyt_json_is_refused_with_a_clear_message(document, message):
+    with pytest.raises(PipsError, match="bad.json") as raised:
+        parse(document, "bad.json")
+    assert message in str(raised.value)
+
+
+def test_asking_a_day_for_a_missing_difficulty_is_an_error():
+    with pytest.raises(PipsError, match="has no 'hard' puzzle"):
+        parse('{"easy": {"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}]}}', "d.json", "hard")
+
+
+def test_missing_files_and_folders_are_named(tmp_path):
+    with pytest.raises(PipsError, match="no such file"):
+        load(tmp_path / "nothing.json")
+    with pytest.raises(PipsError, match="is a folder"):
+        load(tmp_path)
+
+
+def test_solutions_are_read_in_every_form():
+    puzzle = parse('{"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "sum", "target": 3}]}', "p.json")[0]
+    placement = [{"domino": [2, 1], "cells": [[0, 1], [0, 0]]}]
+    forms = [
+        json.dumps({"solutions": [placement]}),
+        json.dumps(placement),
+        json.dumps([[[0, 0], [0, 1]]]),
+        json.dumps({"solution": [[[0, 0], [0, 1]]]}),
+    ]
+    for form in forms:
+        (solution,) = read_solutions(form, "s.json", puzzle)
+        assert problems(puzzle, solution) == []
+    with pytest.raises(PipsError, match="malformed placement"):
+        read_solutions('[{"domino": [1, 2]}]', "s.json", puzzle)
