@@ -1,0 +1,364 @@
+"""The CNF reduction: a puzzle as a propositional formula built with PySAT, and the map back.
+
+Variables come in three blocks, always numbered in this order (encodings/cnf.md has the full write-up):
+
+1. placement variables, one per surviving placement of a *distinct* domino on an ordered pair of adjacent
+   cells (identical dominoes share their variables, so they cannot multiply solutions);
+2. value variables, one per (cell, pip) pair that survived pruning, true when that pip lies on that cell;
+3. auxiliary variables made by PySAT's `CardEnc` and `PBEnc`, numbered after the first two blocks.
+
+Placements and values do not depend on the chosen cardinality or pseudo-boolean encoding, so a model's
+first variables can be decoded without knowing how the formula was written.
+
+    >>> from pipscover import load_one
+    >>> encoding = encode(load_one("examples/first.txt"))
+    >>> encoding.num_vars >= len(encoding.placements) + len(encoding.values)
+    True
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from pysat.card import CardEnc, UnsupportedBound
+from pysat.card import EncType as CardType
+from pysat.formula import CNF
+from pysat.pb import EncType as PbType
+from pysat.pb import PBEnc
+
+from pipscover.errors import PipsError
+from pipscover.model import Cell, Placement, Puzzle, Region, RegionKind, Solution
+
+CARD_ENCODINGS = (
+    "seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer", "ladder", "pairwise",
+    "bitwise",
+)
+# `native` is left out of both lists: it makes constraints only Minicard-style solvers read, not clauses.
+PB_ENCODINGS = ("best", "bdd", "seqcounter", "sortnetwrk", "adder", "binmerge", "watchdog", "totalizer", "mixedradix")
+DEFAULT_CARD = "seqcounter"
+DEFAULT_PB = "best"
+
+# The clause families in the order they are written; encodings/cnf.md describes each one.
+FAMILIES = (
+    "domino", "cell", "value-of-placement", "value-support", "value-at-most-one", "equals", "unequal", "sum",
+    "less", "greater",
+)
+
+
+@dataclass(frozen=True)
+class Encodings:
+    """Which PySAT encoding writes the cardinality and the pseudo-boolean constraints."""
+
+    card: str = DEFAULT_CARD
+    pb: str = DEFAULT_PB
+
+    def __post_init__(self) -> None:
+        if self.card not in CARD_ENCODINGS:
+            raise PipsError(f"unknown cardinality encoding {self.card!r}; choose one of: {', '.join(CARD_ENCODINGS)}")
+        if self.pb not in PB_ENCODINGS:
+            raise PipsError(f"unknown pseudo-boolean encoding {self.pb!r}; choose one of: {', '.join(PB_ENCODINGS)}")
+
+    def describe(self) -> str:
+        return f"card={self.card} pb={self.pb}"
+
+
+@dataclass(frozen=True)
+class FamilySize:
+    """How many clauses, and how many auxiliary variables, one clause family added."""
+
+    name: str
+    clauses: int
+    aux_vars: int
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """A puzzle's CNF with the meaning of its variables.
+
+    Variable `i + 1` is `placements[i]`; variable `len(placements) + j + 1` is `values[j]`, the pip
+    `values[j][1]` on cell `values[j][0]`. Higher variables are auxiliary.
+    """
+
+    puzzle: Puzzle
+    encodings: Encodings
+    placements: tuple[Placement, ...]
+    values: tuple[tuple[Cell, int], ...]
+    cnf: CNF
+    families: tuple[FamilySize, ...]
+
+    @property
+    def num_vars(self) -> int:
+        return self.cnf.nv
+
+    @property
+    def num_clauses(self) -> int:
+        return len(self.cnf.clauses)
+
+    @cached_property
+    def value_var(self) -> dict[tuple[Cell, int], int]:
+        """(cell, pip) -> its variable."""
+        first = len(self.placements) + 1
+        return {value: first + j for j, value in enumerate(self.values)}
+
+    @property
+    def placement_vars(self) -> range:
+        return range(1, len(self.placements) + 1)
+
+    @property
+    def projection(self) -> range:
+        """The value variables: two models agree on them exactly when they give the same pip grid."""
+        first = len(self.placements) + 1
+        return range(first, first + len(self.values))
+
+    def solution(self, model: Iterable[int]) -> Solution:
+        """The solution a model (a list of literals) describes, read from its placement variables."""
+        last = len(self.placements)
+        return Solution(tuple(self.placements[lit - 1] for lit in model if 0 < lit <= last))
+
+    def placement_blocker(self, model: Sequence[int]) -> list[int]:
+        """A clause that rules out this model's tiling-and-grid and nothing else."""
+        last = len(self.placements)
+        return [-lit for lit in model if 0 < lit <= last]
+
+    def grid_blocker(self, model: Sequence[int]) -> list[int]:
+        """A clause that rules out every solution with this model's pip grid."""
+        projection = self.projection
+        return [-lit for lit in model if lit > 0 and lit in projection]
+
+
+def encode(puzzle: Puzzle, encodings: Encodings = Encodings()) -> Encoding:
+    """The CNF of `puzzle`, written with the chosen cardinality and pseudo-boolean encodings."""
+    placements, domains = prune(puzzle)
+    values = tuple((cell, pip) for cell in puzzle.cells for pip in sorted(domains[cell]))
+    writer = _Writer(len(placements) + len(values), encodings)
+    placement_var = {placement: i + 1 for i, placement in enumerate(placements)}
+    value_var = {value: len(placements) + j + 1 for j, value in enumerate(values)}
+
+    by_domino: dict[tuple[int, int], list[int]] = defaultdict(list)
+    by_cell: dict[Cell, list[int]] = defaultdict(list)
+    support: dict[tuple[Cell, int], list[int]] = defaultdict(list)
+    for placement, var in placement_var.items():
+        by_domino[_key(placement)].append(var)
+        for cell, pip in zip(placement.cells, placement.domino):
+            by_cell[cell].append(var)
+            support[cell, pip].append(var)
+
+    with writer.family("domino"):
+        for domino, count in sorted(puzzle.domino_counts.items()):
+            writer.exactly(by_domino[domino], count)
+    with writer.family("cell"):
+        for cell in puzzle.cells:
+            writer.exactly(by_cell[cell], 1)
+    with writer.family("value-of-placement"):
+        for placement, var in placement_var.items():
+            for cell, pip in zip(placement.cells, placement.domino):
+                writer.clause(-var, value_var[cell, pip])
+    with writer.family("value-support"):
+        for value, var in value_var.items():
+            writer.clause(-var, *support[value])
+    with writer.family("value-at-most-one"):
+        for cell in puzzle.cells:
+            writer.at_most_one([value_var[cell, pip] for pip in sorted(domains[cell])])
+    for kind in (RegionKind.EQUALS, RegionKind.UNEQUAL, RegionKind.SUM, RegionKind.LESS, RegionKind.GREATER):
+        with writer.family(str(kind)):
+            for region in puzzle.regions:
+                if region.kind is kind:
+                    _region_clauses(writer, region, domains, value_var)
+    return Encoding(puzzle, encodings, placements, values, writer.cnf, tuple(writer.sizes))
+
+
+def _region_clauses(writer: _Writer, region: Region, domains: dict[Cell, set[int]], value_var: dict) -> None:
+    cells = region.cells
+    if region.kind is RegionKind.EQUALS:
+        # Pruning left every cell of the region the same domain; chain each pip through the cells both ways.
+        for pip in sorted(domains[cells[0]]):
+            for first, second in zip(cells, cells[1:]):
+                writer.clause(-value_var[first, pip], value_var[second, pip])
+                writer.clause(-value_var[second, pip], value_var[first, pip])
+    elif region.kind is RegionKind.UNEQUAL:
+        for pip in sorted(set().union(*(domains[cell] for cell in cells))):
+            writer.at_most_one([value_var[cell, pip] for cell in cells if pip in domains[cell]])
+    elif region.kind.has_target:
+        low, high = _sum_bounds(region, domains)
+        least, most = {
+            RegionKind.SUM: (region.target, region.target),
+            RegionKind.LESS: (0, region.target - 1),
+            RegionKind.GREATER: (region.target + 1, high),
+        }[region.kind]
+        if least <= low and high <= most:
+            return  # pruning already guarantees it
+        weighted = [(value_var[cell, pip], pip) for cell in cells for pip in sorted(domains[cell]) if pip > 0]
+        writer.pseudo_boolean(weighted, max(least, low), min(most, high), low, high)
+
+
+class _Writer:
+    """Collects clauses and numbers PySAT's auxiliary variables after the placement and value blocks."""
+
+    def __init__(self, top: int, encodings: Encodings) -> None:
+        self.cnf = CNF()
+        self.cnf.nv = top
+        self.card = getattr(CardType, encodings.card)
+        self.pb = getattr(PbType, encodings.pb)
+        self.sizes: list[FamilySize] = []
+
+    def family(self, name: str) -> _Family:
+        return _Family(self, name)
+
+    def clause(self, *literals: int) -> None:
+        self.cnf.append(list(literals))
+
+    def exactly(self, literals: list[int], count: int) -> None:
+        if len(literals) < count:
+            self.clause()  # the empty clause: too few places left for this domino or cell
+        elif count == len(literals):
+            for literal in literals:
+                self.clause(literal)
+        elif count == 1:
+            # One clause says "at least one"; CardEnc's at-least would count the negated literals instead.
+            self.clause(*literals)
+            self.at_most_one(literals)
+        else:
+            try:
+                self._add(CardEnc.equals(literals, bound=count, top_id=self.cnf.nv, encoding=self.card))
+            except UnsupportedBound:
+                # pairwise, bitwise and ladder only write at-most-one: a domino that appears m > 1 times
+                # takes the sequential counter instead.
+                self._add(CardEnc.equals(literals, count, top_id=self.cnf.nv, encoding=CardType.seqcounter))
+
+    def at_most_one(self, literals: list[int]) -> None:
+        if len(literals) > 1:
+            self._add(CardEnc.atmost(literals, bound=1, top_id=self.cnf.nv, encoding=self.card))
+
+    def pseudo_boolean(self, weighted: list[tuple[int, int]], least: int, most: int, low: int, high: int) -> None:
+        """least <= sum(weight * literal) <= most, where pruning already keeps the sum in [low, high]."""
+        if least > most:
+            self.clause()
+        elif least == most:
+            self._add(PBEnc.equals(weighted, bound=least, top_id=self.cnf.nv, encoding=self.pb))
+        else:
+            if most < high:
+                self._add(PBEnc.atmost(weighted, bound=most, top_id=self.cnf.nv, encoding=self.pb))
+            if least > low:
+                self._add(PBEnc.atleast(weighted, bound=least, top_id=self.cnf.nv, encoding=self.pb))
+
+    def _add(self, formula: CNF) -> None:
+        self.cnf.extend(formula.clauses)
+        self.cnf.nv = max(self.cnf.nv, formula.nv)
+
+
+class _Family:
+    """Records the clauses and auxiliary variables added inside a `with` block under one family name."""
+
+    def __init__(self, writer: _Writer, name: str) -> None:
+        self.writer, self.name = writer, name
+
+    def __enter__(self) -> None:
+        self.clauses, self.top = len(self.writer.cnf.clauses), self.writer.cnf.nv
+
+    def __exit__(self, *exc: object) -> None:
+        writer = self.writer
+        writer.sizes.append(FamilySize(self.name, len(writer.cnf.clauses) - self.clauses, writer.cnf.nv - self.top))
+
+
+def _key(placement: Placement) -> tuple[int, int]:
+    a, b = placement.domino
+    return (a, b) if a <= b else (b, a)
+
+
+def candidate_placements(puzzle: Puzzle) -> list[Placement]:
+    """Every placement of a distinct domino on two adjacent cells, cells in sorted order, before pruning.
+
+    A double has one placement per pair of cells; any other domino has two (one per orientation).
+    """
+    found = []
+    for a, b in sorted(puzzle.domino_counts):
+        for pair in puzzle.adjacent_pairs:
+            found.append(Placement((a, b), pair))
+            if a != b:
+                found.append(Placement((b, a), pair))
+    return found
+
+
+def prune(puzzle: Puzzle) -> tuple[tuple[Placement, ...], dict[Cell, set[int]]]:
+    """The placements and the pips per cell that can still be part of a solution.
+
+    Repeats until nothing changes: a pip leaves a cell when no surviving placement puts it there or when
+    the cell's region cannot hold with it; a placement leaves when one of its pips has left its cell or
+    when it breaks its region on its own (two cells of one region).
+    """
+    pips = {pip for domino in puzzle.dominoes for pip in domino}
+    domains = {cell: set(pips) for cell in puzzle.cells}
+    placements = candidate_placements(puzzle)
+    while True:
+        for region in puzzle.regions:
+            _prune_region(region, domains)
+        kept = [p for p in placements if _placement_possible(puzzle, p, domains)]
+        reached: dict[Cell, set[int]] = defaultdict(set)
+        for placement in kept:
+            for cell, pip in zip(placement.cells, placement.domino):
+                reached[cell].add(pip)
+        narrowed = {cell: domains[cell] & reached[cell] for cell in puzzle.cells}
+        if len(kept) == len(placements) and narrowed == domains:
+            return tuple(kept), domains
+        placements, domains = kept, narrowed
+
+
+def _prune_region(region: Region, domains: dict[Cell, set[int]]) -> None:
+    """Narrow the region's cells to the pips the region's rule still allows."""
+    cells = region.cells
+    if region.kind is RegionKind.EQUALS:
+        common = set.intersection(*(domains[cell] for cell in cells))
+        for cell in cells:
+            domains[cell] = set(common)
+    elif region.kind.has_target:
+        low, high = _sum_bounds(region, domains)
+        for cell in cells:
+            if not domains[cell]:
+                continue
+            others_low = low - min(domains[cell])
+            others_high = high - max(domains[cell])
+            domains[cell] = {pip for pip in domains[cell] if _sum_allowed(region, others_low + pip, others_high + pip)}
+
+
+def _placement_possible(puzzle: Puzzle, placement: Placement, domains: dict[Cell, set[int]]) -> bool:
+    (first, second), (a, b) = placement.cells, placement.domino
+    if a not in domains[first] or b not in domains[second]:
+        return False
+    index = puzzle.region_index
+    if index[first] != index[second]:
+        return True
+    region = puzzle.regions[index[first]]
+    if region.kind is RegionKind.EQUALS:
+        return a == b
+    if region.kind is RegionKind.UNEQUAL:
+        return a != b
+    if region.kind.has_target:
+        others = [domains[cell] for cell in region.cells if cell not in placement.cells]
+        if not all(others):
+            return False
+        low = a + b + sum(min(domain) for domain in others)
+        high = a + b + sum(max(domain) for domain in others)
+        return _sum_allowed(region, low, high)
+    return True
+
+
+def _sum_bounds(region: Region, domains: dict[Cell, set[int]]) -> tuple[int, int]:
+    """The smallest and largest sum the region's cells can still make."""
+    if not all(domains[cell] for cell in region.cells):
+        return 0, -1
+    return sum(min(domains[cell]) for cell in region.cells), sum(max(domains[cell]) for cell in region.cells)
+
+
+def _sum_allowed(region: Region, low: int, high: int) -> bool:
+    """Whether some sum in [low, high] keeps the region's rule (sum, less or greater)."""
+    match region.kind:
+        case RegionKind.SUM:
+            return low <= region.target <= high
+        case RegionKind.LESS:
+            return low < region.target
+        case RegionKind.GREATER:
+            return high > region.target
+    return True
