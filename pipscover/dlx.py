@@ -1,0 +1,239 @@
+"""Dancing Links: Knuth's Algorithm X for exact cover, iterative, with item multiplicities and a pruning hook.
+
+The engine knows nothing about Pips. It covers items 0..n-1 (item i exactly `multiplicity[i]` times) with
+options (tuples of item numbers) and lets a `Propagator` veto a partial solution or hide options that can no
+longer be used, so the remaining-values count it branches on is the true one.
+
+Node layout (as in Knuth's dlx1, in flat lists of ints rather than objects, because that is what is fast in
+Python). Nodes 1..n are the item headers (item i is node i+1); node 0 is the root of the circular list of the
+items still to cover, linked by `left`/`right`. Every option node follows, one per (option, item); `up`/`down`
+link the nodes of one item into a circular list through its header, `top` names a node's header, and
+`length[header]` counts the nodes in its list. Instead of Knuth's spacer nodes, `members[option]` lists the
+nodes of each option and `option_of[node]` names a node's option: a tuple walk is the fast loop in Python.
+
+The order of the dance. cover(i) unlinks i from the item list and, going down i's list, hides every option
+there: its other nodes leave their items' lists (top to bottom, so each option's nodes are unlinked before the
+next option's). uncover(i) does exactly the reverse: up i's list, unhide each option, then relink i. Every
+removal keeps the removed node's own links, so restoring in the reverse order puts each node back in place.
+Choosing an option uses each of its other items once and covers an item when its multiplicity is used up;
+undoing walks the same items backwards. Options hidden by the propagator are unlinked from all of their items
+after that, and relinked before it, so all changes to every list stay last-in first-out.
+
+Item choice: minimum remaining values, where an item's count is its options minus the uses it still needs,
+plus one (a count of 0 means a dead end). Branching on an item still needed `m > 1` times tries each option in
+turn and then hides it for the later branches (Knuth's MCC "tweak"), so every solution is found exactly once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from typing import Protocol
+
+from pipscover.results import SearchTimeout
+
+# How many search nodes pass between two looks at the clock: cheap, and still well under a millisecond.
+DEADLINE_CHECK_INTERVAL = 256
+
+
+class Propagator(Protocol):
+    """Problem-specific pruning, told of every option the search chooses and un-chooses (last-in first-out)."""
+
+    def choose(self, option: int) -> Sequence[int] | None:
+        """Record `option` as chosen; return the options that can no longer be used (some may already be gone),
+        or None when no solution extends the partial one. `unchoose(option)` follows in both cases."""
+
+    def unchoose(self, option: int) -> None:
+        """Forget the most recent `choose(option)`."""
+
+
+class ExactCoverProblem:
+    """The linked lists of one exact cover problem, ready to search (once: `search` is a generator over them).
+
+    >>> problem = ExactCoverProblem(3, [(0, 1), (2,), (1, 2), (0,)])
+    >>> sorted(sorted(solution) for solution in problem.search())
+    [[0, 1], [2, 3]]
+    """
+
+    def __init__(
+        self,
+        item_count: int,
+        options: Sequence[Sequence[int]],
+        multiplicity: Sequence[int] | None = None,
+    ) -> None:
+        self.options = options
+        headers = item_count + 1
+        self.left = [i - 1 for i in range(headers)]
+        self.right = [i + 1 for i in range(headers)]
+        self.left[0], self.right[-1] = item_count, 0
+        top = list(range(headers))
+        up = list(range(headers))
+        down = list(range(headers))
+        length = [0] * headers
+        option_of = [-1] * headers
+        members = []
+        node = headers
+        for index, items in enumerate(options):
+            nodes = []
+            for item in items:
+                header = item + 1
+                top.append(header)
+                option_of.append(index)
+                up.append(up[header])
+                down.append(header)
+                down[up[header]] = node
+                up[header] = node
+                length[header] += 1
+                nodes.append(node)
+                node += 1
+            members.append(tuple(nodes))
+        self.top, self.up, self.down, self.length = top, up, down, length
+        self.option_of, self.members = option_of, members
+        # An item's uses still needed, by header; and whether each option is out of the lists.
+        self.needed = [0, *(multiplicity or [1] * item_count)]
+        self.gone = [False] * len(options)
+
+    def search(self, propagator: Propagator | None = None, deadline: float | None = None) -> Iterator[list[int]]:
+        """Every exact cover, as the list of its option numbers in the order they were chosen, lazily.
+
+        Raises `SearchTimeout` once `time.monotonic()` passes `deadline` (checked every few hundred nodes).
+        """
+        left, right, top, up, down, length = self.left, self.right, self.top, self.up, self.down, self.length
+        option_of, members, needed, gone = self.option_of, self.members, self.needed, self.gone
+        choose = propagator.choose if propagator else None
+        unchoose = propagator.unchoose if propagator else None
+
+        def cover(item: int) -> None:
+            node = down[item]
+            while node != item:
+                option = option_of[node]
+                for other in members[option]:
+                    if other != node:
+                        above, below = up[other], down[other]
+                        down[above] = below
+                        up[below] = above
+                        length[top[other]] -= 1
+                gone[option] = True
+                node = down[node]
+            before, after = left[item], right[item]
+            right[before] = after
+            left[after] = before
+
+        def uncover(item: int) -> None:
+            before, after = left[item], right[item]
+            right[before] = item
+            left[after] = item
+            node = up[item]
+            while node != item:
+                option = option_of[node]
+                for other in members[option]:
+                    if other != node:
+                        down[up[other]] = other
+                        up[down[other]] = other
+                        length[top[other]] += 1
+                gone[option] = False
+                node = up[node]
+
+        def hide_whole(option: int) -> None:
+            for node in members[option]:
+                above, below = up[node], down[node]
+                down[above] = below
+                up[below] = above
+                length[top[node]] -= 1
+            gone[option] = True
+
+        def unhide_whole(option: int) -> None:
+            for node in members[option]:
+                down[up[node]] = node
+                up[down[node]] = node
+                length[top[node]] += 1
+            gone[option] = False
+
+        def use_others(node: int) -> None:
+            for other in members[option_of[node]]:
+                if other != node:
+                    item = top[other]
+                    needed[item] -= 1
+                    if needed[item] == 0:
+                        cover(item)
+
+        def unuse_others(node: int) -> None:
+            for other in reversed(members[option_of[node]]):
+                if other != node:
+                    item = top[other]
+                    if needed[item] == 0:
+                        uncover(item)
+                    needed[item] += 1
+
+        # One frame per level: [item branched on, node of the option being tried, trail length before the
+        # propagator's hidden options, and the options tried so far when the item was needed more than once
+        # (they stay hidden for the later branches) or None].
+        frames: list[list] = []
+        trail: list[int] = []
+        nodes_seen = 0
+        descend = True
+        while True:
+            if descend:
+                nodes_seen += 1
+                if deadline is not None and nodes_seen % DEADLINE_CHECK_INTERVAL == 0 and time.monotonic() > deadline:
+                    raise SearchTimeout
+                if right[0] == 0:
+                    yield [option_of[frame[1]] for frame in frames]
+                    descend = False
+                else:
+                    best, best_count = 0, -1
+                    item = right[0]
+                    while item != 0:
+                        count = length[item] - needed[item] + 1
+                        if best_count < 0 or count < best_count:
+                            best, best_count = item, count
+                            if count <= 1:
+                                break
+                        item = right[item]
+                    if best_count <= 0:
+                        descend = False
+                    else:
+                        several = needed[best] > 1
+                        if not several:
+                            cover(best)
+                        frames.append([best, best, len(trail), [] if several else None])
+            if not frames:
+                return
+            frame = frames[-1]
+            item, node, mark, tried = frame
+            if node != item:
+                # Undo the option tried last at this level.
+                while len(trail) > mark:
+                    unhide_whole(trail.pop())
+                if unchoose:
+                    unchoose(option_of[node])
+                unuse_others(node)
+                if tried is not None:
+                    needed[item] += 1
+            node = down[node]
+            frame[1] = node
+            if node == item:
+                # Every option of this item has been tried.
+                if tried is not None:
+                    for option in reversed(tried):
+                        unhide_whole(option)
+                else:
+                    uncover(item)
+                frames.pop()
+                descend = False
+                continue
+            if tried is not None:
+                hide_whole(option_of[node])
+                tried.append(option_of[node])
+                needed[item] -= 1
+            use_others(node)
+            descend = True
+            if choose:
+                hidden = choose(option_of[node])
+                if hidden is None:
+                    descend = False
+                else:
+                    for option in hidden:
+                        if not gone[option]:
+                            hide_whole(option)
+                            trail.append(option)
