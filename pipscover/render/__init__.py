@@ -1,8 +1,9 @@
 """Drawings of puzzles and solutions for people: box-drawing text (`terminal`) and SVG pictures (`svg`).
 
-Both place the board the same way, through `Layout`: rows and columns keep their order, and the empty
-space between separate pieces of a board shrinks to one blank row or column, so a drawing's size follows
-the board's cells rather than how far apart its coordinates lie.
+Both place the board the same way, through `Layout`: rows and columns keep their order and their gaps,
+except that a gap of more than `MAX_GAP` empty rows or columns (between separate pieces of a board)
+shrinks to `MAX_GAP`, so a drawing's size follows the board's cells rather than how far apart its
+coordinates lie. NYT boards keep their exact shape: their gaps are at most 2.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pipscover.model import Cell
+
+MAX_GAP = 2
 
 
 @dataclass(frozen=True)
@@ -24,10 +27,10 @@ class Layout:
 
     @classmethod
     def of(cls, cells: Iterable[Cell]) -> Layout:
-        """The layout of a board: here rows 0, 5, 6 are drawn as 0, 2, 3 and columns 0, 1, 7 as 0, 1, 3.
+        """The layout of a board: here rows 0, 5, 6 are drawn as 0, 3, 4 and columns 0, 1, 7 as 0, 1, 4.
 
         >>> Layout.of([(0, 0), (0, 1), (5, 7), (6, 7)]).position((5, 7))
-        (2, 3)
+        (3, 4)
         """
         cells = list(cells)
         rows, height = _squeeze({row for row, _ in cells})
@@ -40,11 +43,12 @@ class Layout:
 
 
 def _squeeze(used: set[int]) -> tuple[dict[int, int], int]:
-    """Number the used values in order, leaving one free number wherever a gap was."""
+    """Number the used values in order, keeping the gaps between them but none longer than `MAX_GAP`."""
     places: dict[int, int] = {}
-    place = 0
+    place = previous = 0
     for value in sorted(used):
         if places:
-            place += 1 if value - 1 in places else 2
+            place += 1 + min(value - previous - 1, MAX_GAP)
         places[value] = place
+        previous = value
     return places, (place + 1 if places else 0)

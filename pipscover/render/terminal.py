@@ -62,10 +62,11 @@ def draw_puzzle(puzzle: Puzzle) -> str:
     ┗━━━┷━━━┛
     dominoes: 1|3
     """
-    width = _cell_width(puzzle)
-    lines = _region_board(puzzle, width)
+    layout, width = Layout.of(puzzle.cells), _cell_width(puzzle)
+    lines = _region_board(puzzle, layout, width)
     listing = "dominoes: " + (" ".join(f"{a}|{b}" for a, b in puzzle.dominoes) or "none")
-    lines += textwrap.wrap(listing, width=max(len(lines[0]), 60), subsequent_indent=" " * 10)
+    wrap = max(_board_width(layout, width), 60)
+    lines += textwrap.wrap(listing, width=wrap, subsequent_indent=" " * len("dominoes: "))
     return "\n".join(lines)
 
 
@@ -81,16 +82,14 @@ def draw_solution(puzzle: Puzzle, solution: Solution) -> str:
     ┃ 4 │   ┃    │ 1   3 │
     ┗━━━┷━━━┛    └───────┘
     """
-    width = _cell_width(puzzle, solution)
-    regions = _region_board(puzzle, width)
-    owner: dict[Cell, Hashable] = {cell: (cell,) for cell in puzzle.cells}
-    for placement in solution.placements:
-        owner.update(dict.fromkeys(placement.cells, placement.cells))
-    owner = {cell: owner[cell] for cell in puzzle.cells}
-    pips = {cell: str(pip) for cell, pip in solution.grid.items() if cell in owner}
-    layout = Layout.of(puzzle.cells)
-    dominoes = _board(layout, owner, pips, width, inside=NONE, between=LIGHT)
-    board_width = layout.width * (width + 1) + 1
+    layout, width = Layout.of(puzzle.cells), _cell_width(puzzle, solution)
+    regions = _region_board(puzzle, layout, width)
+    covering = {cell: placement.cells for placement in solution.placements for cell in placement.cells}
+    # A cell the solution leaves uncovered is a group of its own: an empty box.
+    domino = {cell: covering.get(cell, (cell,)) for cell in puzzle.cells}
+    pips = {cell: str(pip) for cell, pip in solution.grid.items() if cell in domino}
+    dominoes = _board(layout, domino, pips, width, inside=NONE, between=LIGHT)
+    board_width = _board_width(layout, width)
     if 2 * board_width + len(GAP) > SIDE_BY_SIDE_WIDTH:
         return "\n".join(regions + [""] + dominoes)
     return "\n".join(f"{left:<{board_width}}{GAP}{right}".rstrip() for left, right in zip(regions, dominoes))
@@ -105,14 +104,19 @@ def _cell_width(puzzle: Puzzle, solution: Solution | None = None) -> int:
     return max(3, 2 + max(map(len, texts), default=0)) | 1
 
 
-def _region_board(puzzle: Puzzle, width: int) -> list[str]:
+def _board_width(layout: Layout, width: int) -> int:
+    """How many characters wide a board's drawing is: its cells and the borders between them."""
+    return layout.width * (width + 1) + 1
+
+
+def _region_board(puzzle: Puzzle, layout: Layout, width: int) -> list[str]:
     """The board's lines with heavy region outlines, each label in its region's first cell.
 
     Every cell of an empty region shows `EMPTY_MARK`, so that no cell of one can be mistaken for a hole.
     """
     labels = {cell: EMPTY_MARK for region in puzzle.regions if not region.label for cell in region.cells}
     labels.update((min(region.cells), region.label) for region in puzzle.regions if region.label)
-    return _board(Layout.of(puzzle.cells), puzzle.region_index, labels, width, inside=LIGHT, between=HEAVY)
+    return _board(layout, puzzle.region_index, labels, width, inside=LIGHT, between=HEAVY)
 
 
 def _board(
