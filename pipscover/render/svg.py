@@ -9,8 +9,8 @@ region so it shows inside only and neighbouring outlines never overlap), and one
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from xml.sax.saxutils import escape, quoteattr
+from collections.abc import Callable, Iterable
+from xml.sax.saxutils import escape
 
 from pipscover.model import Cell, Puzzle, Region, RegionKind, Solution
 from pipscover.render import Layout
@@ -30,9 +30,12 @@ PALETTE = (
 EMPTY_FILL = "#e9e4db"
 BACKGROUND = "#ffffff"
 INK = "#2e2b27"
-# The nine spots of a die face, as fractions of a cell; a pip count lists the spots it uses.
-SPOTS = {"nw": (0.28, 0.28), "ne": (0.72, 0.28), "w": (0.28, 0.5), "c": (0.5, 0.5), "e": (0.72, 0.5),
-         "sw": (0.28, 0.72), "se": (0.72, 0.72)}
+# Where a die face can have a spot, as fractions of a cell, and which spots each pip count uses.
+SPOTS = {
+    "nw": (0.28, 0.28), "ne": (0.72, 0.28),
+    "w": (0.28, 0.5), "c": (0.5, 0.5), "e": (0.72, 0.5),
+    "sw": (0.28, 0.72), "se": (0.72, 0.72),
+}
 DIE_FACES = {
     0: (),
     1: ("c",),
@@ -42,6 +45,8 @@ DIE_FACES = {
     5: ("nw", "ne", "c", "sw", "se"),
     6: ("nw", "ne", "w", "e", "sw", "se"),
 }
+# The top left corner of a cell in the picture.
+Corner = Callable[[Cell], tuple[float, float]]
 
 
 def draw_svg(puzzle: Puzzle, solution: Solution | None = None) -> str:
@@ -81,6 +86,7 @@ def draw_svg(puzzle: Puzzle, solution: Solution | None = None) -> str:
             parts += _outline(index, region, puzzle.region_index, corner, PALETTE[colours[index]][1])
     if solution is not None:
         parts += _dominoes(solution, puzzle, corner)
+    # As in the NYT, a label sits on the outer corner of its region's last cell, which is on the region's edge.
     for index, region in enumerate(puzzle.regions):
         if index in colours:
             x, y = corner(max(region.cells))
@@ -110,7 +116,7 @@ def _region_colours(puzzle: Puzzle) -> dict[int, int]:
     return colours
 
 
-def _outline(index: int, region: Region, owner: dict[Cell, int], corner, colour: str) -> list[str]:
+def _outline(index: int, region: Region, owner: dict[Cell, int], corner: Corner, colour: str) -> list[str]:
     """The region's edge, stroked thick and clipped to the region so only its inner half shows."""
     cells = " ".join(f"M{_n(x)} {_n(y)}h{CELL}v{CELL}h-{CELL}z" for x, y in map(corner, region.cells))
     edges = []
@@ -132,8 +138,11 @@ def _outline(index: int, region: Region, owner: dict[Cell, int], corner, colour:
     ]
 
 
-def _dominoes(solution: Solution, puzzle: Puzzle, corner) -> list[str]:
-    """A rounded white tile over each placement's two cells, a line between its halves, and its pips."""
+def _dominoes(solution: Solution, puzzle: Puzzle, corner: Corner) -> list[str]:
+    """A rounded white tile over each placement's two cells, a line between its halves, and its pips.
+
+    The tiles are translucent so the region colours still show through them.
+    """
     spots = all(pip <= 6 for pip in solution.grid.values())
     # One size for every number, small enough for the longest.
     size = min(0.5, 1.1 / max((len(str(pip)) for pip in solution.grid.values()), default=1)) * CELL
