@@ -12,24 +12,37 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from pipscover.model import Placement, Puzzle, Solution
-from pipscover.pruning import RegionPruner
+from pipscover.model import Cell, Placement, Puzzle, Solution
+
+if TYPE_CHECKING:
+    from pipscover.pruning import RegionPruner
 
 
 @dataclass(frozen=True)
 class ExactCover:
-    """An exact cover problem built from a puzzle: option i covers the items `options[i]` (item numbers)
-    and stands for `placements[i]`; item j is named `items[j]` and must be covered `multiplicities[j]` times."""
+    """An exact cover problem built from a puzzle.
+
+    Item j is named `items[j]` and must be covered `multiplicities[j]` times; items 0..len(cells)-1 are the
+    board cells, in the order of `cells`, the rest the distinct dominoes. Option i covers the items
+    `options[i]` (first cell, second cell, domino) and puts the pips `pips[i]` on its two cells.
+    """
 
     items: tuple[str, ...]
     multiplicities: tuple[int, ...]
+    cells: tuple[Cell, ...]
     options: tuple[tuple[int, int, int], ...]
-    placements: tuple[Placement, ...]
+    pips: tuple[tuple[int, int], ...]
+
+    def placement(self, option: int) -> Placement:
+        """The domino placement option `option` stands for."""
+        first, second, _ = self.options[option]
+        return Placement(self.pips[option], (self.cells[first], self.cells[second]))
 
     def solution(self, chosen: Iterable[int]) -> Solution:
         """The puzzle solution made by the options `chosen` (an exact cover)."""
-        return Solution(tuple(self.placements[option] for option in chosen))
+        return Solution(tuple(self.placement(option) for option in chosen))
 
 
 def exact_cover(puzzle: Puzzle, rules: RegionPruner | None = None) -> ExactCover:
@@ -37,24 +50,41 @@ def exact_cover(puzzle: Puzzle, rules: RegionPruner | None = None) -> ExactCover
 
     >>> from pipscover import load_one
     >>> cover = exact_cover(load_one("examples/first.txt"))
-    >>> len(cover.items), cover.items[0], cover.items[-1]
-    (24, 'cell 0 0', 'domino 5 5')
+    >>> len(cover.items), cover.items[0], cover.items[-1], len(cover.options)
+    (24, 'cell 0 0', 'domino 5 5', 336)
     """
     cells = puzzle.cells
     dominoes = sorted(puzzle.domino_counts)
     cell_item = {cell: index for index, cell in enumerate(cells)}
     items = [f"cell {row} {col}" for row, col in cells] + [f"domino {a} {b}" for a, b in dominoes]
     multiplicities = [1] * len(cells) + [puzzle.domino_counts[domino] for domino in dominoes]
-    # Each domino once per orientation: (pip on the first cell, pip on the second, domino item).
-    laid = [(a, b, len(cells) + index) for index, (a, b) in enumerate(dominoes)]
-    laid += [(b, a, item) for a, b, item in laid if a != b]
+    # Each domino once per orientation, grouped by the pip on the first cell: (first pip, second pip, item).
+    laid: list[list[tuple[int, int, int]]] = [[] for _ in range(puzzle.max_pip + 1)]
+    for index, (a, b) in enumerate(dominoes):
+        laid[a].append((a, b, len(cells) + index))
+        if a != b:
+            laid[b].append((b, a, len(cells) + index))
+    everything = (1 << len(laid)) - 1
+    region_of = puzzle.region_index
+    pair_allowed: dict[tuple[int, int, int], bool] = {}
     options = []
-    placements = []
+    pips = []
     for first, second in puzzle.adjacent_pairs:
         ends = (cell_item[first], cell_item[second])
-        for first_pip, second_pip, item in laid:
-            placement = Placement((first_pip, second_pip), (first, second))
-            if rules is None or rules.admits(placement):
+        region, other = region_of[first], region_of[second]
+        first_mask, second_mask = (rules.masks[region], rules.masks[other]) if rules else (everything, everything)
+        for first_pip in range(len(laid)):
+            if not first_mask >> first_pip & 1:
+                continue
+            for _, second_pip, item in laid[first_pip]:
+                if not second_mask >> second_pip & 1:
+                    continue
+                if rules and region == other:
+                    key = (region, first_pip, second_pip)
+                    if key not in pair_allowed:
+                        pair_allowed[key] = rules.pair_allowed(region, first_pip, second_pip)
+                    if not pair_allowed[key]:
+                        continue
                 options.append((*ends, item))
-                placements.append(placement)
-    return ExactCover(tuple(items), tuple(multiplicities), tuple(options), tuple(placements))
+                pips.append((first_pip, second_pip))
+    return ExactCover(tuple(items), tuple(multiplicities), cells, tuple(options), tuple(pips))

@@ -24,22 +24,25 @@ longer allowed on one of the region's cells.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
-from pipscover.model import Placement, Puzzle, RegionKind
+from pipscover.model import Puzzle, RegionKind
+
+if TYPE_CHECKING:
+    from pipscover.exactcover import ExactCover
 
 # Exact sum reachability is computed up to this many cells left in a region, bounds beyond (generated
 # puzzles can have regions of hundreds of cells; the NYT's largest sum region has far fewer).
 EXACT_SUM_DEPTH = 12
 
 
-@dataclass(frozen=True)
-class PipSupply:
+class PipSupply(NamedTuple):
     """The halves not yet placed: their pips as a bitmask, their counts, and the sums a few of them make.
 
     `reach[j]` has bit `base - s` set when some `j` remaining halves sum to `s` (mirrored, so that the pips
     allowed by a sum rule come out with one shift); `smallest[j]` / `largest[j]` are the sums of the `j`
-    smallest / largest remaining halves.
+    smallest / largest remaining halves. (A NamedTuple rather than a frozen dataclass: the search builds
+    one per new multiset, and the dataclass's slower construction showed in profiles.)
     """
 
     present: int
@@ -50,10 +53,11 @@ class PipSupply:
     largest: tuple[int, ...]
 
     @classmethod
-    def of(cls, counts: Sequence[int], depth: int, base: int) -> PipSupply:
-        """The supply of `counts[v]` halves with pip v, with sums of up to `depth` halves.
+    def of(cls, counts: Sequence[int], depth: int, sum_depth: int, base: int) -> PipSupply:
+        """The supply of `counts[v]` halves with pip v: bounds for up to `depth` halves, exact sums for up to
+        `sum_depth` (at most `EXACT_SUM_DEPTH`); `base` is at least the sum of all halves.
 
-        >>> supply = PipSupply.of([0, 2, 1], depth=2, base=10)
+        >>> supply = PipSupply.of([0, 2, 1], depth=2, sum_depth=2, base=10)
         >>> supply.smallest, supply.largest
         ((0, 1, 2), (0, 2, 3))
         """
@@ -63,10 +67,14 @@ class PipSupply:
                 present |= 1 << pip
         smallest, largest = [0], [0]
         for pips, pip_order in ((smallest, range(len(counts))), (largest, range(len(counts) - 1, -1, -1))):
+            total = 0
             for pip in pip_order:
-                for _ in range(min(counts[pip], depth + 1 - len(pips))):
-                    pips.append(pips[-1] + pip)
-        exact = min(depth, EXACT_SUM_DEPTH)
+                for _ in range(counts[pip]):
+                    if len(pips) > depth:
+                        break
+                    total += pip
+                    pips.append(total)
+        exact = min(sum_depth, EXACT_SUM_DEPTH)
         reach = [1 << base] + [0] * exact
         for pip, count in enumerate(counts):
             # Bounded knapsack, in place from the largest j down: reach[j] |= reach[j - t] + t copies of pip.
@@ -84,7 +92,7 @@ def allowed_pips(kind: RegionKind, target: int | None, left: int, placed_sum: in
 
     `left` >= 1 is the number of empty cells, `placed` the bitmask of pips already on the region's cells.
 
-    >>> supply = PipSupply.of([0, 2, 1, 0, 1], depth=2, base=10)    # halves 1, 1, 2, 4
+    >>> supply = PipSupply.of([0, 2, 1, 0, 1], depth=2, sum_depth=2, base=10)    # halves 1, 1, 2, 4
     >>> bin(allowed_pips(RegionKind.SUM, 5, 2, 0, 0, supply))      # 1 + 4 or 4 + 1
     '0b10010'
     """
@@ -147,8 +155,9 @@ def region_holds(kind: RegionKind, target: int | None, placed_sum: int) -> bool:
 class RegionPruner:
     """Pips region rules for the exact-cover search: a `pipscover.dlx.Propagator` over placement options.
 
-    Build it, keep only the options it `admits` (the exact-cover builder does), then `watch` them: since no
-    option breaks the rules at the start, the pruner only has to act on what each placement changes.
+    Build it, build the exact cover with it (`exact_cover(puzzle, rules)` keeps only the options allowed by
+    `masks` and `pair_allowed`), then `watch` that cover: since no option breaks a rule at the start, the
+    pruner only has to act on what each placement changes.
     """
 
     def __init__(self, puzzle: Puzzle) -> None:
@@ -164,6 +173,7 @@ class RegionPruner:
             counts[domino[1]] += 1
         self.counts = counts
         self.depth = max((self.left[i] - 1 for i in self.constrained), default=0)
+        self.sum_depth = max((self.left[i] - 1 for i in self.constrained if self.kinds[i] is RegionKind.SUM), default=0)
         self.base = sum(pip * count for pip, count in enumerate(counts))
         self.supplies: dict[tuple[int, ...], PipSupply] = {}
         self.region_of = puzzle.region_index
@@ -173,11 +183,12 @@ class RegionPruner:
         self.by_region_pip: list[list[list[int]]] = []
         self.undo: list[list[tuple[int, int]]] = []
 
-    def watch(self, placements: Sequence[Placement]) -> None:
-        """Learn what each option does: `placements[i]` is option i (all must pass `admits`)."""
-        region_of = self.region_of
+    def watch(self, cover: ExactCover) -> None:
+        """Learn what each option of `cover` does (it must be built with these rules: `exact_cover(puzzle, self)`)."""
+        region_of_item = [self.region_of[cell] for cell in cover.cells]
         self.moves = [
-            (region_of[p.cells[0]], p.domino[0], region_of[p.cells[1]], p.domino[1]) for p in placements
+            (region_of_item[first], first_pip, region_of_item[second], second_pip)
+            for (first, second, _), (first_pip, second_pip) in zip(cover.options, cover.pips)
         ]
         # The options putting pip v on a cell of region r: by_region_pip[r][v].
         self.by_region_pip = [[[] for _ in self.counts] for _ in self.kinds]
@@ -186,19 +197,11 @@ class RegionPruner:
             if (second, second_pip) != (first, first_pip):
                 self.by_region_pip[second][second_pip].append(option)
 
-    def admits(self, placement: Placement) -> bool:
-        """Whether `placement` can be part of a solution, as far as the rules tell before the search."""
-        (first, second), (first_pip, second_pip) = placement.cells, placement.domino
-        region, other = self.region_of[first], self.region_of[second]
-        if region != other:
-            return bool(self.masks[region] >> first_pip & 1 and self.masks[other] >> second_pip & 1)
-        return self.pair_allowed(region, first_pip, second_pip)
-
     def supply(self) -> PipSupply:
         key = tuple(self.counts)
         found = self.supplies.get(key)
         if found is None:
-            found = self.supplies[key] = PipSupply.of(key, self.depth, self.base)
+            found = self.supplies[key] = PipSupply.of(key, self.depth, self.sum_depth, self.base)
         return found
 
     def allowed(self, region: int, supply: PipSupply | None = None) -> int:

@@ -20,7 +20,7 @@ class DlxBackend(Backend):
     def solutions(self, puzzle: Puzzle, deadline: float | None = None) -> Iterator[Solution]:
         rules = RegionPruner(puzzle)
         cover = exact_cover(puzzle, rules)
-        rules.watch(cover.placements)
+        rules.watch(cover)
         problem = ExactCoverProblem(len(cover.items), cover.options, cover.multiplicities)
         for chosen in problem.search(rules, deadline):
             yield cover.solution(chosen)
