@@ -64,7 +64,7 @@ def test_no_traceback_reaches_the_user(tmp_path):
 
 def test_show_writes_the_text_format_and_json(run_cli):
     result = run_cli("show", EXAMPLES / "first.txt", "--format", "text")
-    assert result.code == 0 and result.out.startswith("4\nAABB\n")
+    assert result.code == 0 and result.out.startswith("4\nABCC\n")
     result = run_cli("show", EXAMPLES / "first.txt", "--json")
     document = json.loads(result.out)
     assert document["puzzle"]["file"].endswith("first.txt") and len(document["dominoes"]) == 8
@@ -99,3 +99,21 @@ def test_a_day_file_without_difficulty_cannot_be_checked(run_cli, tmp_path):
     day = write(tmp_path, "day.json", {"easy": GOOD, "hard": GOOD})
     result = run_cli("check", day, write(tmp_path, "s.json", [[[0, 0], [0, 1]]]))
     assert result.code == 2 and "choose one with -d" in result.err
+
+
+def test_the_bundled_example_has_exactly_one_solution(run_cli):
+    result = run_cli("solve", EXAMPLES / "first.txt", "--all", "--json")
+    document = json.loads(result.out)
+    assert result.code == 0 and document["status"] == "solved" and len(document["solutions"]) == 1
+
+
+def test_solve_draws_the_solution_and_can_write_svg(run_cli, tmp_path):
+    result = run_cli("solve", EXAMPLES / "first.txt", "--svg", tmp_path / "first.svg")
+    assert result.code == 0 and "solved, 1 solution by dlx" in result.out
+    assert (tmp_path / "first.svg").read_text().startswith("<svg")
+
+
+def test_an_unsolvable_puzzle_exits_1(run_cli, tmp_path):
+    puzzle = write(tmp_path, "p.json", {**GOOD, "regions": [{**GOOD["regions"][0], "target": 4}]})
+    result = run_cli("solve", puzzle, "--json")
+    assert result.code == 1 and json.loads(result.out)["status"] == "unsatisfiable"

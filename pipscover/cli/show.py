@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -12,6 +11,8 @@ from pipscover.cli.app import app
 from pipscover.cli.common import DifficultyOption, JsonOption, PuzzlesArgument, load_puzzles, print_json, write_output
 from pipscover.errors import PipsError
 from pipscover.formats import puzzle_to_nyt, write_text
+from pipscover.render.svg import draw_svg
+from pipscover.render.terminal import draw_puzzle, draw_solution
 
 
 class Format(StrEnum):
@@ -35,9 +36,6 @@ def show_command(
 
     Example: pipscover show examples/first.txt --format svg -o first.svg
     """
-    from pipscover.render.svg import draw_svg
-    from pipscover.render.terminal import draw_puzzle, draw_solution
-
     loaded = load_puzzles(puzzles, difficulty)
     if as_json:
         for puzzle in loaded:

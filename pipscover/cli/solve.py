@@ -20,7 +20,11 @@ from pipscover.cli.common import (
     print_json,
     progress_bar,
     solve_json,
+    write_output,
 )
+from pipscover.errors import PipsError
+from pipscover.render.svg import draw_svg
+from pipscover.render.terminal import draw_solution
 from pipscover.results import Status
 from pipscover.solving import solve
 
@@ -37,6 +41,7 @@ def solve_command(
     every: Annotated[bool, typer.Option("--all", help="Find every solution.")] = False,
     limit: Annotated[int, typer.Option("--limit", min=1, help="Find up to this many solutions.")] = 1,
     timeout: TimeoutOption = None,
+    svg: Annotated[str | None, typer.Option("--svg", help="Also write the first solution as an SVG picture.")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Solve puzzles and draw their solutions.
@@ -45,14 +50,16 @@ def solve_command(
 
     Example: pipscover solve examples/first.txt --all
     """
-    from pipscover.render.terminal import draw_solution
-
     loaded = load_puzzles(puzzles, difficulty)
+    if svg is not None and len(loaded) > 1:
+        raise PipsError(f"{len(loaded)} puzzles given; --svg draws one (choose with -d)")
     worst = 0
     with progress_bar("solving", total=len(loaded) if len(loaded) > 1 else None) as advance:
         for puzzle in loaded:
             result = solve(puzzle, backend, limit=None if every else limit, timeout=timeout)
             advance()
+            if svg is not None and result.solutions:
+                write_output(svg, draw_svg(puzzle, result.solutions[0]))
             if result.status is Status.UNSATISFIABLE:
                 worst = max(worst, EXIT_NO)
             elif result.status is Status.TIMEOUT:
