@@ -1,0 +1,68 @@
+"""Counting solutions with a SAT solver and blocking clauses, over placements or projected on pip grids.
+
+After each model a clause rules it out: over the placement variables (`Distinct.PLACEMENTS`, one model per
+solution) or over the cell-value variables (`Distinct.GRIDS`, one model per distinct pip grid, since the
+blocking clause also rules out every other tiling with that grid). This counts one by one, so it suits
+puzzles with up to some hundred thousand solutions; the counting engines of `pipscover count` do better
+beyond that.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from pipscover.backends import get_backend
+from pipscover.backends.sat import SatBackend, models
+from pipscover.cnf import Encodings, encode
+from pipscover.errors import PipsError
+from pipscover.model import Puzzle
+from pipscover.results import CountResult, Distinct, SearchTimeout
+
+DEFAULT_SAT_BACKEND = "sat"
+PROGRESS_EVERY = 0.2  # seconds between two calls of `on_progress`
+
+
+def count_by_blocking(
+    puzzle: Puzzle,
+    backend: str | SatBackend = DEFAULT_SAT_BACKEND,
+    distinct: Distinct = Distinct.PLACEMENTS,
+    limit: int | None = None,
+    deadline: float | None = None,
+    on_progress: Callable[[int], None] | None = None,
+    encodings: Encodings | None = None,
+) -> CountResult:
+    """Count the solutions (or the distinct pip grids) of `puzzle` by blocking each model found.
+
+    `limit` stops after that many; `deadline` is a `time.monotonic()` value. `exact` is False when either
+    stopped the count before the last solution. `on_progress(count_so_far)` is called every 0.2 s or so.
+    `encodings` (default: the backend's) chooses how the CNF is written.
+
+    >>> from pipscover import load_one
+    >>> count_by_blocking(load_one("examples/first.txt")).count
+    1
+    """
+    engine = get_backend(backend) if isinstance(backend, str) else backend
+    if not isinstance(engine, SatBackend):
+        raise PipsError(f"counting by blocking clauses needs a SAT backend, not {engine.name!r}")
+    start = time.monotonic()
+    encoding = encode(puzzle, encodings or engine.encodings)
+    block = encoding.grid_blocker if distinct is Distinct.GRIDS else encoding.placement_blocker
+    found = models(encoding.cnf.clauses, engine.name, block, deadline)
+    count, exact, reported = 0, True, start
+    try:
+        for _ in found:
+            if limit is not None and count >= limit:
+                exact = False  # a model beyond the limit exists
+                break
+            count += 1
+            if on_progress is not None and time.monotonic() - reported >= PROGRESS_EVERY:
+                on_progress(count)
+                reported = time.monotonic()
+    except SearchTimeout:
+        exact = False
+    finally:
+        found.close()
+    if on_progress is not None:
+        on_progress(count)
+    return CountResult(count, exact, distinct, "blocking", engine.name, time.monotonic() - start)
