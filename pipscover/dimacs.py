@@ -1,0 +1,148 @@
+"""DIMACS export and model decoding: the CNF for stock SAT solvers and model counters, and the way back.
+
+`write_dimacs` writes a standard DIMACS CNF (PySAT's writer) preceded by comment lines that make it
+self-describing: the pipscover version, the puzzle, the encodings, the meaning of every placement and
+value variable (`c placement VAR domino A B cells R1 C1 R2 C2`, `c value VAR cell R C pip P`), the size of
+every clause family, and the value variables as a projection set (`c ind ... 0` for MIS-style counters,
+`c p show ... 0` for d4 / GANAK style), so a projected model counter counts distinct pip grids.
+
+`read_model` reads what a solver prints (`s SATISFIABLE` with `v` lines, `s UNSATISFIABLE`, MiniSat's
+`SAT`/`UNSAT` result file, or a bare list of literals); `decode_model` turns a model into a checked solution.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+
+import pipscover
+from pipscover.check import problems
+from pipscover.cnf import Encoding
+from pipscover.errors import PipsError
+from pipscover.model import Solution
+from pipscover.results import Status
+
+IND_PER_LINE = 10  # value variables per `c ind` line, to keep lines short
+
+
+def write_dimacs(encoding: Encoding) -> str:
+    """The encoding as DIMACS CNF text with its self-describing comments.
+
+    >>> from pipscover import load_one
+    >>> from pipscover.cnf import encode
+    >>> text = write_dimacs(encode(load_one("examples/first.txt")))
+    >>> [line for line in text.splitlines() if line.startswith("p ")]
+    ['p cnf 651 1788']
+    """
+    comments = _comments(encoding)
+    stream = io.StringIO()
+    encoding.cnf.to_fp(stream, comments=comments)
+    return stream.getvalue()
+
+
+def _comments(encoding: Encoding) -> list[str]:
+    puzzle, origin = encoding.puzzle, encoding.puzzle.origin
+    placements, values = len(encoding.placements), len(encoding.values)
+    lines = [
+        f"c pipscover {pipscover.__version__}: CNF of a Pips puzzle",
+        f"c puzzle file {origin.file or '-'} date {origin.date or '-'} difficulty {origin.difficulty or '-'}",
+        f"c puzzle {len(puzzle.cells)} cells, {len(puzzle.regions)} regions, {len(puzzle.dominoes)} dominoes",
+        f"c encodings card {encoding.encodings.card} pb {encoding.encodings.pb}",
+        f"c variables {encoding.num_vars}: placements 1-{placements}, cell values "
+        f"{placements + 1}-{placements + values}, auxiliary (CardEnc/PBEnc) above",
+        "c placement VAR domino A B cells R1 C1 R2 C2: pip A on cell (R1, C1), pip B on cell (R2, C2)",
+    ]
+    for var, placement in enumerate(encoding.placements, start=1):
+        (a, b), ((r1, c1), (r2, c2)) = placement.domino, placement.cells
+        lines.append(f"c placement {var} domino {a} {b} cells {r1} {c1} {r2} {c2}")
+    lines.append("c value VAR cell R C pip P: pip P lies on cell (R, C)")
+    for (cell, pip), var in encoding.value_var.items():
+        lines.append(f"c value {var} cell {cell[0]} {cell[1]} pip {pip}")
+    for family in encoding.families:
+        lines.append(f"c family {family.name} clauses {family.clauses} aux {family.aux_vars}")
+    lines.append("c projection on the cell values: a projected model count is the number of distinct pip grids")
+    projection = list(encoding.projection)
+    for start in range(0, len(projection), IND_PER_LINE):
+        lines.append("c ind " + " ".join(map(str, projection[start:start + IND_PER_LINE])) + " 0")
+    lines.append("c p show " + " ".join(map(str, projection)) + " 0")
+    return lines
+
+
+@dataclass(frozen=True)
+class SolverAnswer:
+    """What a solver's output says: a status and, when satisfiable, the model's literals."""
+
+    status: Status
+    literals: tuple[int, ...] = ()
+
+
+_STATUS_WORDS = {
+    "SATISFIABLE": Status.SOLVED, "SAT": Status.SOLVED,
+    "UNSATISFIABLE": Status.UNSATISFIABLE, "UNSAT": Status.UNSATISFIABLE,
+    "UNKNOWN": Status.TIMEOUT, "INDETERMINATE": Status.TIMEOUT, "INDET": Status.TIMEOUT,
+}
+
+
+def read_model(text: str, source: str) -> SolverAnswer:
+    """Parse a solver's output; `source` names it in error messages.
+
+    >>> read_model("s SATISFIABLE\\nv 1 -2 3 0\\n", "out.txt")
+    SolverAnswer(status=<Status.SOLVED: 'solved'>, literals=(1, -2, 3))
+    >>> read_model("1 -2 3", "out.txt").literals
+    (1, -2, 3)
+    """
+    status: Status | None = None
+    literals: list[int] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        words = line.split()
+        if not words or words[0] == "c":
+            continue
+        if words[0] == "s" or (len(words) == 1 and words[0].upper() in _STATUS_WORDS):
+            word = words[-1].upper()
+            if word not in _STATUS_WORDS:
+                raise PipsError(f"{source}: line {number}: unknown solver status {line.strip()!r}")
+            status = _STATUS_WORDS[word]
+            continue
+        if words[0] == "v":
+            words = words[1:]
+        for word in words:
+            if not re.fullmatch(r"-?\d+", word):
+                raise PipsError(f"{source}: line {number}: {word!r} is not a literal; expected a SAT solver's output")
+            if word != "0":
+                literals.append(int(word))
+    if status is None:
+        if not literals:
+            raise PipsError(f"{source}: holds no model (no `s` status line and no literals)")
+        status = Status.SOLVED
+    if status is Status.SOLVED and not literals:
+        raise PipsError(f"{source}: says satisfiable but holds no literals (`v` lines)")
+    return SolverAnswer(status, tuple(literals) if status is Status.SOLVED else ())
+
+
+def decode_model(encoding: Encoding, literals: tuple[int, ...], source: str) -> Solution:
+    """The solution a model of `encoding` describes; `PipsError` when the model does not fit the encoding."""
+    where = f"{source}: {encoding.puzzle.describe()}"
+    assigned: dict[int, bool] = {}
+    for literal in literals:
+        var = abs(literal)
+        if var > encoding.num_vars:
+            raise PipsError(
+                f"{where}: the model has variable {var} but the encoding ({encoding.encodings.describe()}) has "
+                f"{encoding.num_vars}; decode with the puzzle and the --card/--pb options it was encoded with"
+            )
+        if assigned.get(var, literal > 0) != (literal > 0):
+            raise PipsError(f"{where}: the model sets variable {var} both true and false")
+        assigned[var] = literal > 0
+    missing = [var for var in encoding.placement_vars if var not in assigned]
+    if missing:
+        raise PipsError(f"{where}: the model leaves placement variable {missing[0]} unassigned ({len(missing)} in all)")
+    solution = encoding.solution([var for var, value in assigned.items() if value])
+    wrong = problems(encoding.puzzle, solution)
+    if wrong:
+        raise PipsError(f"{where}: the model is not a solution of this puzzle: {wrong[0]}")
+    grid = solution.grid
+    for (cell, pip), var in encoding.value_var.items():
+        if var in assigned and assigned[var] != (grid[cell] == pip):
+            raise PipsError(f"{where}: value variable {var} (pip {pip} on cell {list(cell)}) contradicts the placements")
+    return solution
