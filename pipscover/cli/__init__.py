@@ -12,6 +12,9 @@ from pipscover.errors import PipsError
 from pipscover.cli import solve  # noqa: E402,F401
 from pipscover.cli import show  # noqa: E402,F401
 from pipscover.cli import check  # noqa: E402,F401
+from pipscover.cli import encode  # noqa: E402,F401
+from pipscover.cli import decode  # noqa: E402,F401
+from pipscover.cli import backends  # noqa: E402,F401
 
 
 def main() -> None:
