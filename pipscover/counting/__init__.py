@@ -1,0 +1,125 @@
+"""Exact solution counts, by several methods that give the same numbers.
+
+- `structural` (what `auto` uses for placements): counts without listing, by caching residual subproblems
+  and closed forms for the free rest (`pipscover.counting.structural`, explained in `encodings/counting.md`);
+- `dlx`: lists every solution with the dlx backend (deduplicating pip grids for `grids`);
+- `blocking`: a SAT solver with blocking clauses (`pipscover.blocking`), with `backend` naming the solver.
+
+Distinct pip grids (`Distinct.GRIDS`) are counted by listing: `auto` uses `dlx` for them, because two
+tilings that carry the same grid can only be told apart once both are known.
+
+    >>> from pipscover import load_one
+    >>> count(load_one("examples/first.txt")).count
+    1
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from pipscover.errors import PipsError
+from pipscover.model import Puzzle
+from pipscover.results import CountResult, Distinct, SearchTimeout
+
+METHODS = ("auto", "structural", "dlx", "blocking")
+
+# on_progress(found so far, fraction done or None when unknown); `found` is a lower bound until the end.
+ProgressCallback = Callable[[int, float | None], None]
+
+
+class CountInterrupted(Exception):
+    """Ctrl-C stopped a count; `result` holds what was found so far (not exact)."""
+
+    def __init__(self, result: CountResult) -> None:
+        super().__init__(result)
+        self.result = result
+
+
+def count(
+    puzzle: Puzzle,
+    distinct: Distinct | str = Distinct.PLACEMENTS,
+    method: str = "auto",
+    backend: str | None = None,
+    limit: int | None = None,
+    timeout: float | None = None,
+    on_progress: ProgressCallback | None = None,
+) -> CountResult:
+    """The number of solutions of `puzzle` (or of its distinct pip grids), exact unless stopped.
+
+    `limit` stops the listing methods (`dlx`, `blocking`) after that many; `timeout` (seconds) stops every
+    method. A stopped count has `exact=False` and is a lower bound. Ctrl-C raises `CountInterrupted`.
+    `backend` is the SAT solver for `blocking` (default: `pipscover.blocking`'s).
+    """
+    distinct = Distinct(distinct)
+    if method not in METHODS:
+        raise PipsError(f"unknown counting method {method!r}; choose one of: {', '.join(METHODS)}")
+    if method == "auto":
+        method = "structural" if distinct is Distinct.PLACEMENTS else "dlx"
+    if backend is not None and method != "blocking":
+        raise PipsError(f"a backend (-b {backend}) only applies to the blocking method, not to {method!r}")
+    start = time.monotonic()
+    deadline = None if timeout is None else start + timeout
+    match method:
+        case "structural":
+            if distinct is Distinct.GRIDS:
+                raise PipsError("the structural counter counts placements; count grids with --method dlx")
+            return _count_structurally(puzzle, deadline, on_progress, start)
+        case "dlx":
+            return _count_by_listing(puzzle, distinct, limit, deadline, on_progress, start)
+    from pipscover.blocking import DEFAULT_SAT_BACKEND, count_by_blocking
+
+    chosen = backend or DEFAULT_SAT_BACKEND
+    progress = None if on_progress is None else (lambda found: on_progress(found, None))
+    try:
+        return count_by_blocking(puzzle, backend=chosen, distinct=distinct, limit=limit, deadline=deadline,
+                                 on_progress=progress)
+    except KeyboardInterrupt:
+        # The blocking counter keeps no partial count we can reach; report none rather than a wrong one.
+        raise CountInterrupted(CountResult(0, False, distinct, "blocking", chosen, time.monotonic() - start))
+
+
+def _count_structurally(puzzle: Puzzle, deadline: float | None, on_progress: ProgressCallback | None,
+                        start: float) -> CountResult:
+    from pipscover.counting.structural import Interrupted, StructuralCounter
+
+    progress = None if on_progress is None else (lambda fraction, found: on_progress(found, fraction))
+    try:
+        found, exact = StructuralCounter(puzzle).count(deadline, progress), True
+    except Interrupted as stop:
+        found, exact = stop.found, False
+        if isinstance(stop.reason, KeyboardInterrupt):
+            raise CountInterrupted(_result(found, False, Distinct.PLACEMENTS, "structural", start)) from None
+    return _result(found, exact, Distinct.PLACEMENTS, "structural", start)
+
+
+def _count_by_listing(puzzle: Puzzle, distinct: Distinct, limit: int | None, deadline: float | None,
+                      on_progress: ProgressCallback | None, start: float) -> CountResult:
+    from pipscover.backends import get_backend
+
+    grids: set[tuple[tuple[tuple[int, int], int], ...]] = set()
+    found, exact = 0, True
+    solutions = get_backend("dlx").solutions(puzzle, deadline)
+    try:
+        for solution in solutions:
+            if limit is not None and found >= limit:
+                exact = False  # one more solution exists
+                break
+            if distinct is Distinct.GRIDS:
+                grid = tuple(sorted(solution.grid.items()))
+                if grid in grids:
+                    continue
+                grids.add(grid)
+            found += 1
+            if on_progress is not None and found % 1000 == 0:
+                on_progress(found, None)
+    except SearchTimeout:
+        exact = False
+    except KeyboardInterrupt:
+        raise CountInterrupted(_result(found, False, distinct, "dlx", start, "dlx")) from None
+    return _result(found, exact, distinct, "dlx", start, "dlx")
+
+
+def _result(found: int, exact: bool, distinct: Distinct, method: str, start: float,
+            backend: str | None = None) -> CountResult:
+    return CountResult(found, exact, distinct, method, backend, time.monotonic() - start)

@@ -1,0 +1,267 @@
+"""The structural counter: exact solution counts without listing the solutions.
+
+It searches like a solver, laying one domino at a time on the uncovered cell with the fewest ways to be
+covered, but it
+1. caches the count of every residual subproblem under a key that holds everything the rest depends on:
+   the uncovered cells, the dominoes left, and the state of each unfinished region (see `regions`), so a
+   subproblem reached again by laying the same dominoes in another order or orientation is counted once;
+2. stops as soon as the rest is free and uses a closed form: when every uncovered cell lies in one region,
+   or no unfinished region can still fail, every laying of the dominoes left on every tiling of the cells
+   left is a solution or none is, so the count is tilings(cells left) x arrangements(dominoes left) or 0;
+3. prunes with the region feasibility rules of `pipscover.pruning` (which pips a region's next cell may
+   still take, given the pips left), as the dlx backend does.
+`encodings/counting.md` explains why this is exact.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+
+from pipscover.counting.regions import DECIDED, EMPTY, EQUALS, FAIL, UNEQUAL, RegionRules
+from pipscover.counting.tilings import TilingCounter, arrangements
+from pipscover.model import Puzzle, RegionKind
+from pipscover.pruning import PipSupply, allowed_pips
+from pipscover.results import SearchTimeout
+
+CHECK_EVERY = 1024  # search nodes between two looks at the clock
+
+ProgressCallback = Callable[[float, int], None]
+
+
+class Interrupted(Exception):
+    """The count was stopped (time limit or Ctrl-C); `found` is a lower bound from finished branches."""
+
+    def __init__(self, found: int, reason: BaseException) -> None:
+        super().__init__(found)
+        self.found = found
+        self.reason = reason
+
+
+class Dominoes:
+    """The dominoes of a puzzle as bits of an int, one bit per copy; copies of one domino sit side by side
+    and are used lowest first, so every multiset of dominoes left has one int."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.kinds = sorted(puzzle.domino_counts.items())
+        self.masks = []
+        shift = 0
+        for _, copies in self.kinds:
+            self.masks.append(((1 << copies) - 1) << shift)
+            shift += copies
+        self.full = (1 << shift) - 1
+        self.pip_count = puzzle.max_pip + 1
+        # number[a][b]: the domino with pips a and b, in either order.
+        self.number = [[-1] * self.pip_count for _ in range(self.pip_count)]
+        for index, ((a, b), _) in enumerate(self.kinds):
+            self.number[a][b] = self.number[b][a] = index
+        self._arrangements: dict[int, int] = {}
+        self._partners: dict[int, list[int]] = {}
+        self._halves: dict[int, list[int]] = {}
+
+    def arrangements(self, left: int) -> int:
+        """The ways to lay the dominoes `left` on as many fixed slots."""
+        known = self._arrangements.get(left)
+        if known is None:
+            known = self._arrangements[left] = arrangements([
+                ((left & mask).bit_count(), a == b) for ((a, b), _), mask in zip(self.kinds, self.masks)
+                if left & mask
+            ])
+        return known
+
+    def partners(self, left: int) -> list[int]:
+        """partners(left)[a]: the bit set of pips b such that a domino (a, b) is left."""
+        known = self._partners.get(left)
+        if known is None:
+            known = [0] * self.pip_count
+            for ((a, b), _), mask in zip(self.kinds, self.masks):
+                if left & mask:
+                    known[a] |= 1 << b
+                    known[b] |= 1 << a
+            self._partners[left] = known
+        return known
+
+    def halves(self, left: int) -> list[int]:
+        """halves(left)[v]: how many halves with pip v the dominoes `left` have."""
+        known = self._halves.get(left)
+        if known is None:
+            known = [0] * self.pip_count
+            for ((a, b), _), mask in zip(self.kinds, self.masks):
+                copies = (left & mask).bit_count()
+                known[a] += copies
+                known[b] += copies
+            self._halves[left] = known
+        return known
+
+    def pips(self, left: int) -> list[int]:
+        return [pip for pip, copies in enumerate(self.halves(left)) for _ in range(copies)]
+
+
+class StructuralCounter:
+    """The counting search for one puzzle; `count()` gives the number of solutions (placements semantics)."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        cells = puzzle.cells
+        bit_of = {cell: 1 << i for i, cell in enumerate(cells)}
+        self.cell_count = len(cells)
+        self.neighbours = [
+            [(bit_of[other].bit_length() - 1, bit_of[other])
+             for other in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)) if other in bit_of]
+            for r, c in cells
+        ]
+        self.tilings = TilingCounter(
+            [bit_of.get((r, c + 1), 0) for r, c in cells], [bit_of.get((r + 1, c), 0) for r, c in cells]
+        )
+        region_index = puzzle.region_index
+        self.cell_region = [region_index[cell] for cell in cells]
+        self.rules = RegionRules(puzzle)
+        self.region_kinds = [region.kind for region in puzzle.regions]
+        self.dominoes = Dominoes(puzzle)
+        constrained = [r for r, region in enumerate(puzzle.regions) if region.kind is not RegionKind.EMPTY]
+        self.supply_depth = max((len(puzzle.regions[r].cells) - 1 for r in constrained), default=0)
+        self.sum_depth = max((len(puzzle.regions[r].cells) - 1 for r in constrained
+                              if puzzle.regions[r].kind is RegionKind.SUM), default=0)
+        self.pip_total = sum(a + b for a, b in puzzle.dominoes)
+        self._supplies: dict[int, PipSupply] = {}
+
+    def supply(self, left: int) -> PipSupply:
+        known = self._supplies.get(left)
+        if known is None:
+            known = self._supplies[left] = PipSupply.of(
+                self.dominoes.halves(left), self.supply_depth, self.sum_depth, self.pip_total)
+        return known
+
+    def allowed(self, region: int, state: int, left: int, supply: PipSupply) -> int:
+        """The pips (bit set) one more cell of `region` may take, 0 when the region cannot hold any more."""
+        kind = self.rules.kinds[region]
+        if kind == EMPTY or state == DECIDED:
+            return supply.present
+        placed_sum, placed = state, 0
+        if kind == EQUALS:
+            placed_sum, placed = 0, (1 << state - 1 if state else 0)
+        elif kind == UNEQUAL:
+            placed_sum, placed = 0, state
+        return allowed_pips(self.region_kinds[region], self.rules.targets[region], left, placed_sum, placed,
+                            supply)
+
+    def count(self, deadline: float | None = None, on_progress: ProgressCallback | None = None) -> int:
+        """The exact number of solutions. Raises `Interrupted` (with a lower bound) on timeout or Ctrl-C."""
+        rules, dominoes = self.rules, self.dominoes
+        states = rules.initial_states()
+        left = list(rules.sizes)
+        region_count = len(left)
+        cache: dict[tuple, int] = {}
+        nodes = 0
+        neighbours, cell_region, enter, allowed = self.neighbours, self.cell_region, rules.enter, self.allowed
+        number, masks = dominoes.number, dominoes.masks
+        bit_index = {1 << i: i for i in range(self.cell_count)}
+
+        def search(uncovered: int, remaining: int, depth: int) -> int:
+            nonlocal nodes
+            key = (uncovered, remaining, *states)
+            known = cache.get(key)
+            if known is not None:
+                return known
+            nodes += 1
+            if deadline is not None and nodes % CHECK_EVERY == 0 and time.monotonic() > deadline:
+                raise SearchTimeout()
+            # What each unfinished region may still take; a region that can take nothing ends the branch.
+            supply = self.supply(remaining)
+            region_pips = [0] * region_count
+            open_regions = 0
+            bound = 0
+            for region in range(region_count):
+                if left[region]:
+                    open_regions += 1
+                    mask = allowed(region, states[region], left[region], supply)
+                    if not mask:
+                        cache[key] = 0
+                        return 0
+                    region_pips[region] = mask
+                    if not rules.is_free(region, states[region]):
+                        bound += 1
+                        last = region
+            if bound == 0 or open_regions == 1:
+                total = 0
+                if bound == 0 or rules.accepts(last, states[last], dominoes.pips(remaining)):
+                    total = self.tilings.count(uncovered) * dominoes.arrangements(remaining)
+                cache[key] = total
+                return total
+            # The uncovered cell with the fewest ways to be covered (counting partner, domino, orientation).
+            partners = dominoes.partners(remaining)
+            best, best_ways = -1, 1 << 62
+            rest = uncovered
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                index = bit_index[bit]
+                mine = region_pips[cell_region[index]]
+                ways = 0
+                for other, other_bit in neighbours[index]:
+                    if other_bit & uncovered:
+                        theirs = region_pips[cell_region[other]]
+                        pips = mine
+                        while pips:
+                            low = pips & -pips
+                            pips ^= low
+                            ways += (partners[low.bit_length() - 1] & theirs).bit_count()
+                if ways < best_ways:
+                    if ways == 0:
+                        cache[key] = 0
+                        return 0
+                    best, best_ways = index, ways
+            region = cell_region[best]
+            mine = region_pips[region]
+            total = 0
+            done = 0
+            try:
+                for other, other_bit in neighbours[best]:
+                    if not other_bit & uncovered:
+                        continue
+                    other_region = cell_region[other]
+                    theirs = region_pips[other_region]
+                    pips = mine
+                    while pips:
+                        low = pips & -pips
+                        pips ^= low
+                        pip = low.bit_length() - 1
+                        state = enter(states, left, region, pip)
+                        if state is FAIL:
+                            continue
+                        old = states[region]
+                        states[region] = state
+                        left[region] -= 1
+                        other_pips = partners[pip] & theirs
+                        while other_pips:
+                            other_low = other_pips & -other_pips
+                            other_pips ^= other_low
+                            other_pip = other_low.bit_length() - 1
+                            other_state = enter(states, left, other_region, other_pip)
+                            if other_state is not FAIL:
+                                other_old = states[other_region]
+                                states[other_region] = other_state
+                                left[other_region] -= 1
+                                available = remaining & masks[number[pip][other_pip]]
+                                total += search(uncovered ^ (1 << best) ^ other_bit,
+                                                remaining ^ (available & -available), depth + 1)
+                                left[other_region] += 1
+                                states[other_region] = other_old
+                            done += 1
+                            if depth == 0 and on_progress is not None:
+                                on_progress(done / best_ways, total)
+                        left[region] += 1
+                        states[region] = old
+            except (SearchTimeout, KeyboardInterrupt, Interrupted) as stop:
+                found = total + (stop.found if isinstance(stop, Interrupted) else 0)
+                reason = stop.reason if isinstance(stop, Interrupted) else stop
+                raise Interrupted(found, reason) from None
+            cache[key] = total
+            return total
+
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 2 * self.cell_count + 1000))
+        try:
+            return search((1 << self.cell_count) - 1, dominoes.full, 0)
+        finally:
+            sys.setrecursionlimit(limit)
