@@ -32,7 +32,7 @@ from typing import Protocol
 
 from pipscover.results import SearchTimeout
 
-# How many search nodes pass between two looks at the clock: cheap, and still well under a millisecond.
+# Search nodes between two looks at the clock (the first node looks too): cheap, and a few ms apart at most.
 DEADLINE_CHECK_INTERVAL = 256
 
 
@@ -47,13 +47,26 @@ class Propagator(Protocol):
         """Forget the most recent `choose(option)`."""
 
 
-class ExactCoverProblem:
-    """The linked lists of one exact cover problem, ready to search (once: `search` is a generator over them).
+def covers(
+    item_count: int,
+    options: Sequence[Sequence[int]],
+    multiplicity: Sequence[int] | None = None,
+    propagator: Propagator | None = None,
+    deadline: float | None = None,
+) -> Iterator[list[int]]:
+    """Every exact cover of items 0..item_count-1 by `options`, lazily (see `ExactCoverProblem.search`).
 
-    >>> problem = ExactCoverProblem(3, [(0, 1), (2,), (1, 2), (0,)])
-    >>> sorted(sorted(solution) for solution in problem.search())
+    >>> sorted(sorted(cover) for cover in covers(3, [(0, 1), (2,), (1, 2), (0,)]))
     [[0, 1], [2, 3]]
+    >>> sorted(sorted(cover) for cover in covers(1, [(0,), (0,), (0,)], multiplicity=[2]))
+    [[0, 1], [0, 2], [1, 2]]
     """
+    return ExactCoverProblem(item_count, options, multiplicity).search(propagator, deadline)
+
+
+class ExactCoverProblem:
+    """The linked lists of one exact cover problem; `search` them once (an abandoned search leaves them
+    as they were at that moment, so a second search raises `RuntimeError`)."""
 
     def __init__(
         self,
@@ -92,12 +105,16 @@ class ExactCoverProblem:
         # An item's uses still needed, by header; and whether each option is out of the lists.
         self.needed = [0, *(multiplicity or [1] * item_count)]
         self.gone = [False] * len(options)
+        self.searched = False
 
     def search(self, propagator: Propagator | None = None, deadline: float | None = None) -> Iterator[list[int]]:
         """Every exact cover, as the list of its option numbers in the order they were chosen, lazily.
 
         Raises `SearchTimeout` once `time.monotonic()` passes `deadline` (checked every few hundred nodes).
         """
+        if self.searched:
+            raise RuntimeError("an ExactCoverProblem can be searched once; build a new one")
+        self.searched = True
         left, right, top, up, down, length = self.left, self.right, self.top, self.up, self.down, self.length
         option_of, members, needed, gone = self.option_of, self.members, self.needed, self.gone
         choose = propagator.choose if propagator else None
@@ -175,7 +192,11 @@ class ExactCoverProblem:
         while True:
             if descend:
                 nodes_seen += 1
-                if deadline is not None and nodes_seen % DEADLINE_CHECK_INTERVAL == 0 and time.monotonic() > deadline:
+                if (
+                    deadline is not None
+                    and nodes_seen % DEADLINE_CHECK_INTERVAL == 1
+                    and time.monotonic() > deadline
+                ):
                     raise SearchTimeout
                 if right[0] == 0:
                     yield [option_of[frame[1]] for frame in frames]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pipscover.backends.base import Backend
-from pipscover.dlx import ExactCoverProblem
+from pipscover.dlx import covers
 from pipscover.exactcover import exact_cover
 from pipscover.model import Puzzle, Solution
 from pipscover.pruning import RegionPruner
@@ -21,6 +21,5 @@ class DlxBackend(Backend):
         rules = RegionPruner(puzzle)
         cover = exact_cover(puzzle, rules)
         rules.watch(cover)
-        problem = ExactCoverProblem(len(cover.items), cover.options, cover.multiplicities)
-        for chosen in problem.search(rules, deadline):
+        for chosen in covers(len(cover.items), cover.options, cover.multiplicities, rules, deadline):
             yield cover.solution(chosen)

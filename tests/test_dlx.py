@@ -1,0 +1,159 @@
+"""The Dancing Links engine on its own, and the `dlx` backend against the brute force and the NYT puzzles."""
+
+from __future__ import annotations
+
+import time
+from itertools import islice
+
+import pytest
+from brute_force import brute_force_solutions
+from conftest import EXAMPLES, needs_nyt, nyt_files
+from hypothesis import HealthCheck, given, settings
+from puzzle_factory import puzzles
+
+from pipscover import load, load_one, problems, solve
+from pipscover.backends import get_backend
+from pipscover.backends.dlx import DlxBackend
+from pipscover.dlx import ExactCoverProblem, covers
+from pipscover.model import Puzzle
+from pipscover.results import SearchTimeout, Status
+
+
+def all_covers(*args, **kwargs) -> list[list[int]]:
+    return sorted(sorted(cover) for cover in covers(*args, **kwargs))
+
+
+# Knuth's example from "Dancing Links": items a..g, six options, one exact cover (options 0, 3, 4).
+KNUTH_OPTIONS = [(2, 4), (0, 3, 6), (1, 2, 5), (0, 3, 5), (1, 6), (3, 4, 6)]
+
+
+def test_knuths_example_has_its_one_cover():
+    assert all_covers(7, KNUTH_OPTIONS) == [[0, 3, 4]]
+
+
+def test_every_cover_is_found_once():
+    # Items 0..3; every way to split them into pairs or singles.
+    options = [(0,), (1,), (2,), (3,), (0, 1), (2, 3), (0, 2), (1, 3)]
+    found = all_covers(4, options)
+    assert len(found) == len({tuple(cover) for cover in found}) == 7
+
+
+def test_an_item_no_option_covers_means_no_cover():
+    assert all_covers(3, [(0, 1)]) == []
+
+
+def test_multiplicity_chooses_each_set_of_options_once():
+    # Item 0 needed twice among three interchangeable options: 3 covers, not 6.
+    assert all_covers(1, [(0,), (0,), (0,)], multiplicity=[2]) == [[0, 1], [0, 2], [1, 2]]
+    assert all_covers(2, [(0,), (0,), (0, 1), (1,)], multiplicity=[2, 1]) == [[0, 1, 3], [0, 2], [1, 2]]
+
+
+def test_search_is_lazy_and_runs_once():
+    problem = ExactCoverProblem(1, [(0,)] * 5)
+    search = problem.search()
+    assert next(search) in ([0], [1], [2], [3], [4])
+    with pytest.raises(RuntimeError):
+        next(problem.search())
+
+
+class Veto:
+    """A propagator that forbids option 0 and hides option 1 once anything is chosen."""
+
+    def __init__(self) -> None:
+        self.chosen: list[int] = []
+
+    def choose(self, option: int) -> list[int] | None:
+        self.chosen.append(option)
+        return None if option == 0 else [1]
+
+    def unchoose(self, option: int) -> None:
+        assert self.chosen.pop() == option
+
+
+def test_propagator_vetoes_and_hides_options():
+    # Items 0, 1: covers {0: (0, 1)}, {2: (0,), 1: (1,)}, {2, 3: (1,)}; the veto leaves only {2, 3}.
+    veto = Veto()
+    assert all_covers(2, [(0, 1), (1,), (0,), (1,)], propagator=veto) == [[2, 3]]
+    assert veto.chosen == []
+
+
+def test_deadline_in_the_past_raises_search_timeout():
+    with pytest.raises(SearchTimeout):
+        next(covers(1, [(0,)], deadline=time.monotonic() - 1))
+
+
+# The backend.
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles())
+def test_dlx_lists_exactly_the_brute_force_solutions(puzzle):
+    found = list(DlxBackend().solutions(puzzle))
+    assert len(found) == len(set(found)), "a solution was listed twice"
+    assert set(found) == brute_force_solutions(puzzle)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(max_dominoes=5, max_pip=1))
+def test_dlx_handles_many_identical_dominoes(puzzle):
+    found = list(DlxBackend().solutions(puzzle))
+    assert len(found) == len(set(found)), "identical dominoes multiplied a solution"
+    assert set(found) == brute_force_solutions(puzzle)
+
+
+@needs_nyt
+def test_dlx_solves_every_nyt_puzzle():
+    backend = get_backend("dlx")
+    for file in nyt_files():
+        for puzzle in load(file):
+            solution = next(iter(backend.solutions(puzzle)), None)
+            assert solution is not None, f"{puzzle.describe()}: no solution found"
+            assert problems(puzzle, solution) == [], puzzle.describe()
+
+
+def free_board() -> Puzzle:
+    """A 2 x 4 board with no rules and four different dominoes: hundreds of solutions."""
+    cells = [(row, col) for row in (0, 1) for col in range(4)]
+    return Puzzle.build([("empty", cells, None)], [(0, 1), (2, 3), (4, 5), (6, 6)])
+
+
+def test_first_solution_limit_and_all():
+    puzzle = free_board()
+    assert solve(load_one(EXAMPLES / "first.txt"), "dlx").status is Status.SOLVED
+    assert len(solve(puzzle, "dlx", limit=3).solutions) == 3
+    everything = solve(puzzle, "dlx", limit=None).solutions
+    # 5 tilings, 4! ways to give them dominoes, 2 orientations for each of the 3 non-doubles.
+    assert len(everything) == len(set(everything)) == 5 * 24 * 8
+
+
+def test_solutions_stream_lazily():
+    first_two = list(islice(DlxBackend().solutions(free_board()), 2))
+    assert len(first_two) == 2 and first_two[0] != first_two[1]
+
+
+def test_timeout_stops_an_enumeration():
+    assert solve(free_board(), "dlx", limit=None, timeout=0).status is Status.TIMEOUT
+
+
+def test_unsatisfiable_puzzle():
+    puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 5)], [(1, 1)])
+    assert solve(puzzle, "dlx").status is Status.UNSATISFIABLE
+
+
+def long_strip(length: int) -> Puzzle:
+    """A 2 x `length` board, free apart from a sum region every 25 columns, with repeated dominoes."""
+    grid = {(row, col): (3 * col + row) % 7 for col in range(length) for row in (0, 1)}
+    dominoes = [(grid[(0, col)], grid[(1, col)]) for col in range(length)]
+    regions = []
+    for start in range(0, length, 25):
+        columns = range(start, min(start + 25, length))
+        summed = [(row, start) for row in (0, 1)]
+        regions.append(("sum", summed, sum(grid[cell] for cell in summed)))
+        regions.append(("empty", [(row, col) for col in columns for row in (0, 1) if col != start], None))
+    return Puzzle.build(regions, dominoes)
+
+
+def test_hundreds_of_dominoes_need_no_recursion():
+    puzzle = long_strip(400)
+    solution = next(iter(DlxBackend().solutions(puzzle)))
+    assert problems(puzzle, solution) == []
