@@ -1,0 +1,167 @@
+"""The SAT backends: they agree with DLX on the NYT archive and with brute force on small puzzles, every
+solution they give passes the checker, timeouts stop every solver, and blocking-clause counts are right."""
+
+import time
+
+import pytest
+from brute_force import brute_force_grids, brute_force_solutions
+from conftest import needs_nyt, nyt_files
+from hypothesis import given, settings
+from puzzle_factory import puzzles
+from pysat.examples.genhard import PHP
+
+from pipscover.backends import ALIASES, get_backend
+from pipscover.backends.sat import SOLVERS, SatBackend, models
+from pipscover.blocking import count_by_blocking
+from pipscover.check import problems
+from pipscover.cnf import Encodings
+from pipscover.errors import PipsError
+from pipscover.formats import load
+from pipscover.model import Puzzle
+from pipscover.results import Distinct, SearchTimeout, Status
+from pipscover.solving import solve
+
+FAST = "minisat22"  # the one backend that goes through the whole archive
+SMALL = 200  # puzzles with at most this many solutions have their solution sets compared with DLX
+
+
+def dlx_or_brute_force():
+    """DLX when it exists, else the brute-force solver (only fit for small puzzles)."""
+    try:
+        return get_backend("dlx")
+    except ImportError:
+        return None
+
+
+def every_nyt_puzzle():
+    return [puzzle for file in nyt_files() for puzzle in load(file)]
+
+
+@needs_nyt
+def test_one_sat_backend_agrees_with_dlx_on_every_nyt_puzzle():
+    dlx = dlx_or_brute_force()
+    if dlx is None:
+        pytest.skip("the dlx backend is not there yet")
+    compared = 0
+    for puzzle in every_nyt_puzzle():
+        sat = solve(puzzle, FAST, limit=SMALL + 1)
+        assert sat.status is Status.SOLVED, puzzle.describe()
+        for solution in sat.solutions:
+            assert problems(puzzle, solution) == [], puzzle.describe()
+        if len(sat.solutions) <= SMALL:
+            assert set(sat.solutions) == set(solve(puzzle, dlx, limit=None).solutions), puzzle.describe()
+            compared += 1
+    assert compared > 900
+
+
+@needs_nyt
+@pytest.mark.parametrize("backend", sorted(SOLVERS))
+def test_every_sat_backend_solves_a_sample_of_nyt_puzzles(backend):
+    sample = [puzzle for file in nyt_files()[::70] for puzzle in load(file, "hard")]
+    for puzzle in sample:
+        result = solve(puzzle, backend, limit=None)
+        reference = solve(puzzle, FAST, limit=None)
+        assert result.status is Status.SOLVED and set(result.solutions) == set(reference.solutions)
+        assert all(problems(puzzle, solution) == [] for solution in result.solutions)
+
+
+@settings(max_examples=25, deadline=None)
+@given(puzzles())
+def test_every_sat_backend_agrees_with_brute_force(puzzle):
+    solutions = brute_force_solutions(puzzle)
+    grids = len(brute_force_grids(puzzle))
+    for backend in SOLVERS:
+        found = solve(puzzle, backend, limit=None).solutions
+        assert len(found) == len(set(found)) and set(found) == solutions, backend
+        assert count_by_blocking(puzzle, backend, Distinct.GRIDS).count == grids, backend
+    assert count_by_blocking(puzzle, FAST).count == len(solutions)
+
+
+@settings(max_examples=25, deadline=None)
+@given(puzzles())
+def test_dlx_and_sat_agree_on_small_puzzles(puzzle):
+    dlx = dlx_or_brute_force()
+    if dlx is None:
+        pytest.skip("the dlx backend is not there yet")
+    assert set(solve(puzzle, FAST, limit=None).solutions) == set(solve(puzzle, dlx, limit=None).solutions)
+
+
+def test_family_names_point_at_the_usual_solvers():
+    assert get_backend("glucose").name == "glucose4"
+    assert get_backend("cadical").name == "cadical300"
+    assert ALIASES["sat"] in SOLVERS
+
+
+def test_a_backend_with_other_encodings_finds_the_same_solutions():
+    puzzle = Puzzle.build([("sum", [(0, 0), (0, 1), (1, 0), (1, 1)], 6)], [(1, 2), (3, 0)])
+    engine = get_backend("glucose4")
+    other = engine.with_encodings(Encodings("totalizer", "bdd"))
+    assert isinstance(other, SatBackend) and other.encodings.card == "totalizer"
+    assert set(solve(puzzle, engine, limit=None).solutions) == set(solve(puzzle, other, limit=None).solutions)
+
+
+# A pigeonhole formula: one SAT call that runs far longer than the timeouts below.
+HARD = PHP(11).clauses
+
+
+@pytest.mark.parametrize("backend", ["glucose4", "minisat22", "cadical195", "lingeling", "kissat404"])
+def test_a_timeout_stops_a_single_long_sat_call(backend):
+    start = time.monotonic()
+    with pytest.raises(SearchTimeout):
+        list(models(HARD, backend, lambda model: [-lit for lit in model], start + 0.3))
+    # Interruptible solvers notice the interrupt between conflicts; the killed worker stops at once.
+    assert time.monotonic() - start < 3
+
+
+def big_open_puzzle() -> Puzzle:
+    cells = [(row, col) for row in range(6) for col in range(6)]
+    return Puzzle.build([("empty", cells, None)], [(a % 4, a % 3) for a in range(18)])
+
+
+@pytest.mark.parametrize("backend", ["glucose4", "cadical195"])
+def test_a_timeout_during_enumeration_keeps_the_solutions_found(backend):
+    result = solve(big_open_puzzle(), backend, limit=None, timeout=0.3)
+    assert result.status is Status.TIMEOUT and result.solutions
+    assert result.seconds < 3
+
+
+def test_blocking_counts_placements_and_grids():
+    cells = [(row, col) for row in range(2) for col in range(4)]
+    puzzle = Puzzle.build([("empty", cells, None)], [(1, 2), (1, 2), (0, 0), (3, 1)])
+    placements = count_by_blocking(puzzle, FAST)
+    grids = count_by_blocking(puzzle, FAST, Distinct.GRIDS)
+    assert (placements.count, placements.exact) == (len(brute_force_solutions(puzzle)), True)
+    assert (grids.count, grids.exact, grids.distinct) == (len(brute_force_grids(puzzle)), True, Distinct.GRIDS)
+    assert placements.method == "blocking" and placements.backend == FAST
+
+
+def test_a_count_stopped_by_its_limit_is_not_exact():
+    puzzle = big_open_puzzle()
+    result = count_by_blocking(puzzle, FAST, limit=10)
+    assert (result.count, result.exact) == (10, False)
+
+
+def test_a_count_that_reaches_its_limit_exactly_is_exact():
+    puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 3)], [(1, 2)])
+    assert count_by_blocking(puzzle, FAST, limit=2).exact
+
+
+def test_a_count_stopped_by_its_deadline_is_not_exact_and_reports_progress():
+    seen = []
+    result = count_by_blocking(big_open_puzzle(), "cadical195", deadline=time.monotonic() + 0.5, on_progress=seen.append)
+    assert not result.exact and result.count > 0
+    assert seen and seen[-1] == result.count and seen == sorted(seen)
+
+
+def test_an_unsatisfiable_puzzle_counts_zero_exactly():
+    puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 4)], [(1, 2)])
+    result = count_by_blocking(puzzle, "glucose")
+    assert (result.count, result.exact) == (0, True)
+    assert solve(puzzle, "cadical").status is Status.UNSATISFIABLE
+
+
+def test_blocking_needs_a_sat_backend():
+    if dlx_or_brute_force() is None:
+        pytest.skip("the dlx backend is not there yet")
+    with pytest.raises(PipsError, match="SAT backend"):
+        count_by_blocking(Puzzle.build([("empty", [(0, 0), (0, 1)], None)], [(1, 2)]), "dlx")
