@@ -1,0 +1,185 @@
+"""DIMACS export and decoding: the comments describe every variable, real NYT puzzles round-trip through
+PySAT reading the file and through stock solver binaries, and models that do not fit are clear errors."""
+
+import json
+import shutil
+import subprocess
+
+import pytest
+from conftest import EXAMPLES, needs_nyt, nyt_files
+from pysat.formula import CNF
+from pysat.solvers import Solver
+
+from pipscover.check import problems
+from pipscover.cnf import encode
+from pipscover.dimacs import SolverAnswer, decode_model, read_model, write_dimacs
+from pipscover.errors import PipsError
+from pipscover.formats import load, load_one
+from pipscover.model import Puzzle
+from pipscover.results import Status
+
+FIRST = EXAMPLES / "first.txt"
+UNSATISFIABLE = Puzzle.build([("sum", [(0, 0), (0, 1)], 4)], [(1, 2)])
+
+
+def sample_puzzles():
+    return [puzzle for file in nyt_files()[::60] for puzzle in load(file)]
+
+
+def comment_fields(text: str, kind: str) -> list[list[int]]:
+    return [list(map(int, line.split()[2:])) for line in text.splitlines() if line.startswith(f"c {kind} ")]
+
+
+def test_comments_give_the_meaning_of_every_placement_and_value_variable():
+    encoding = encode(load_one(FIRST))
+    text = write_dimacs(encoding)
+    placements = {}
+    for line in text.splitlines():
+        words = line.split()
+        if words[:2] == ["c", "placement"] and words[2].isdigit():
+            var, a, b, r1, c1, r2, c2 = map(int, (words[2], words[4], words[5], *words[7:11]))
+            placements[var] = ((a, b), ((r1, c1), (r2, c2)))
+    assert placements == {var: (p.domino, p.cells) for var, p in enumerate(encoding.placements, start=1)}
+    values = {}
+    for line in text.splitlines():
+        words = line.split()
+        if words[:2] == ["c", "value"] and words[2].isdigit():
+            values[int(words[2])] = ((int(words[4]), int(words[5])), int(words[7]))
+    assert values == {var: value for value, var in encoding.value_var.items()}
+
+
+def test_the_projection_set_is_the_value_variables():
+    encoding = encode(load_one(FIRST))
+    text = write_dimacs(encoding)
+    ind = [var for line in comment_fields(text, "ind") for var in line]
+    show = [line for line in text.splitlines() if line.startswith("c p show ")]
+    assert ind[-1] == 0 and [v for v in ind if v] == list(encoding.projection)
+    assert len(show) == 1 and show[0].split()[3:] == [*map(str, encoding.projection), "0"]
+
+
+def test_the_header_names_the_puzzle_and_the_encodings():
+    text = write_dimacs(encode(load_one(FIRST)))
+    assert text.startswith("c pipscover ")
+    assert f"c puzzle file {FIRST}" in text and "c encodings card seqcounter pb best" in text
+
+
+@needs_nyt
+def test_nyt_puzzles_round_trip_through_pysat_reading_the_file():
+    for puzzle in sample_puzzles():
+        encoding = encode(puzzle)
+        cnf = CNF(from_string=write_dimacs(encoding))
+        assert (cnf.nv, len(cnf.clauses)) == (encoding.num_vars, encoding.num_clauses)
+        with Solver("glucose4", bootstrap_with=cnf.clauses) as solver:
+            assert solver.solve()
+            answer = read_model("s SATISFIABLE\nv " + " ".join(map(str, solver.get_model())) + " 0\n", "model")
+        assert problems(puzzle, decode_model(encoding, answer.literals, "model")) == []
+
+
+EXTERNAL = {
+    "kissat": lambda cnf, out: ["kissat", "-q", str(cnf)],
+    "cadical": lambda cnf, out: ["cadical", "-q", str(cnf)],
+    "picosat": lambda cnf, out: ["picosat", str(cnf)],
+    "minisat": lambda cnf, out: ["minisat", "-verb=0", str(cnf), str(out)],
+}
+
+
+def run_external(name, cnf_path, tmp_path) -> str:
+    out = tmp_path / "minisat.out"
+    done = subprocess.run(EXTERNAL[name](cnf_path, out), capture_output=True, text=True, timeout=120)
+    assert done.returncode in (10, 20), done.stderr
+    return out.read_text() if name == "minisat" else done.stdout
+
+
+@needs_nyt
+@pytest.mark.parametrize("name", sorted(EXTERNAL))
+def test_nyt_puzzles_round_trip_through_an_external_solver(name, tmp_path):
+    if shutil.which(name) is None:
+        pytest.skip(f"{name} is not installed")
+    for puzzle in sample_puzzles()[:6]:
+        encoding = encode(puzzle)
+        cnf_path = tmp_path / "puzzle.cnf"
+        cnf_path.write_text(write_dimacs(encoding))
+        answer = read_model(run_external(name, cnf_path, tmp_path), name)
+        assert answer.status is Status.SOLVED
+        assert problems(puzzle, decode_model(encoding, answer.literals, name)) == []
+
+
+@pytest.mark.parametrize("name", sorted(EXTERNAL))
+def test_an_unsatisfiable_puzzle_is_unsatisfiable_for_an_external_solver(name, tmp_path):
+    if shutil.which(name) is None:
+        pytest.skip(f"{name} is not installed")
+    cnf_path = tmp_path / "unsat.cnf"
+    cnf_path.write_text(write_dimacs(encode(UNSATISFIABLE)))
+    assert read_model(run_external(name, cnf_path, tmp_path), name).status is Status.UNSATISFIABLE
+
+
+@pytest.mark.parametrize(
+    "text, status, literals",
+    [
+        ("c comment\ns SATISFIABLE\nv 1 -2\nv 3 0\n", Status.SOLVED, (1, -2, 3)),
+        ("s UNSATISFIABLE\n", Status.UNSATISFIABLE, ()),
+        ("SAT\n1 -2 3 0\n", Status.SOLVED, (1, -2, 3)),
+        ("UNSAT\n", Status.UNSATISFIABLE, ()),
+        ("1 -2 3\n", Status.SOLVED, (1, -2, 3)),
+        ("s UNKNOWN\n", Status.TIMEOUT, ()),
+    ],
+)
+def test_solver_outputs_are_read(text, status, literals):
+    assert read_model(text, "out") == SolverAnswer(status, literals)
+
+
+@pytest.mark.parametrize("text", ["", "s SATISFIABLE\n", "v 1 x 0\n", "s MAYBE\n"])
+def test_unreadable_outputs_are_errors(text):
+    with pytest.raises(PipsError, match="^out: "):
+        read_model(text, "out")
+
+
+def test_a_model_of_another_puzzle_is_an_error():
+    puzzle = load_one(FIRST)
+    encoding = encode(puzzle)
+    with pytest.raises(PipsError, match="not a solution|has variable|unassigned"):
+        decode_model(encoding, tuple(-var for var in range(1, encoding.num_vars + 1)), "out")
+    with pytest.raises(PipsError, match="has variable"):
+        decode_model(encoding, (encoding.num_vars + 1,), "out")
+    with pytest.raises(PipsError, match="unassigned"):
+        decode_model(encoding, (1, 2), "out")
+
+
+def test_cli_encode_then_decode_prints_the_solve_json(tmp_path, run_cli):
+    cnf_path, model_path = tmp_path / "first.cnf", tmp_path / "first.out"
+    assert run_cli("encode", FIRST, "--dimacs", cnf_path).code == 0
+    cnf = CNF(from_file=str(cnf_path))
+    with Solver("minisat22", bootstrap_with=cnf.clauses) as solver:
+        solver.solve()
+        model_path.write_text("s SATISFIABLE\nv " + " ".join(map(str, solver.get_model())) + " 0\n")
+    decoded = run_cli("decode", FIRST, model_path, "--json")
+    solved = run_cli("solve", FIRST, "--json", "-b", "minisat22")
+    assert decoded.code == 0
+    ours, theirs = json.loads(decoded.out), json.loads(solved.out)
+    assert ours.keys() == theirs.keys() and ours["puzzle"] == theirs["puzzle"]
+    assert ours["solutions"] == theirs["solutions"] and ours["status"] == "solved"
+
+
+def test_cli_encode_writes_dimacs_to_stdout(run_cli):
+    result = run_cli("encode", FIRST)
+    assert result.code == 0 and "\np cnf " in result.out
+
+
+def test_cli_decode_of_an_unsatisfiable_answer_exits_1(tmp_path, run_cli):
+    model_path = tmp_path / "unsat.out"
+    model_path.write_text("s UNSATISFIABLE\n")
+    result = run_cli("decode", FIRST, model_path, "--json")
+    assert result.code == 1 and json.loads(result.out)["status"] == "unsatisfiable"
+
+
+def test_cli_decode_of_a_model_that_does_not_fit_exits_2(tmp_path, run_cli):
+    model_path = tmp_path / "wrong.out"
+    model_path.write_text("v 1 2 3 0\n")
+    result = run_cli("decode", FIRST, model_path)
+    assert result.code == 2 and result.err.count("\n") == 1 and str(model_path) in result.err
+
+
+def test_cli_backends_lists_every_sat_solver(run_cli):
+    result = run_cli("backends", "--json")
+    names = {row["name"] for row in json.loads(result.out)["backends"]}
+    assert {"glucose4", "cadical195", "minisat22", "kissat404"} <= names
