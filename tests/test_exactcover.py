@@ -1,0 +1,161 @@
+"""The exact-cover reduction of Pips and the region rules that prune it."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from brute_force import brute_force_solutions
+from puzzle_factory import puzzles
+
+from pipscover.exactcover import exact_cover
+from pipscover.model import Placement, Puzzle, RegionKind
+from pipscover.pruning import PipSupply, RegionPruner, allowed_pips, region_holds
+
+
+def pips(*values: int) -> int:
+    """A bitmask of pips."""
+    return sum(1 << value for value in set(values))
+
+
+def supply_of(*halves: int, depth: int = 4) -> PipSupply:
+    counts = [halves.count(pip) for pip in range(7)]
+    return PipSupply.of(counts, depth=depth, sum_depth=depth, base=sum(halves))
+
+
+# The reduction.
+
+SQUARE = Puzzle.build([("empty", [(0, 0), (0, 1), (1, 0), (1, 1)], None)], [(1, 2), (3, 3)])
+
+
+def test_items_are_cells_then_distinct_dominoes_with_multiplicity():
+    puzzle = Puzzle.build([("empty", [(0, col) for col in range(6)], None)], [(2, 1), (1, 2), (0, 0)])
+    cover = exact_cover(puzzle)
+    assert cover.items == ("cell 0 0", "cell 0 1", "cell 0 2", "cell 0 3", "cell 0 4", "cell 0 5",
+                           "domino 0 0", "domino 1 2")
+    assert cover.multiplicities == (1, 1, 1, 1, 1, 1, 1, 2)
+
+
+def test_options_are_dominoes_on_ordered_adjacent_pairs_with_one_orientation_for_doubles():
+    cover = exact_cover(SQUARE)
+    # 4 adjacent pairs; (1, 2) both ways, (3, 3) once.
+    assert len(cover.options) == 4 * 3
+    assert cover.placement(0) == Placement((1, 2), ((0, 0), (0, 1)))
+    assert {cover.pips[i] for i in range(len(cover.options))} == {(1, 2), (2, 1), (3, 3)}
+    for (first, second, domino), placement in zip(cover.options, map(cover.placement, range(12))):
+        assert (cover.items[first], cover.items[second]) == tuple(
+            f"cell {row} {col}" for row, col in placement.cells
+        )
+        assert cover.items[domino] == "domino {} {}".format(*sorted(placement.domino))
+
+
+def test_a_cover_decodes_to_its_solution():
+    cover = exact_cover(SQUARE)
+    wanted = {((0, 1), (1, 2)), ((2, 3), (3, 3))}
+    chosen = [i for i, (first, second, _) in enumerate(cover.options) if ((first, second), cover.pips[i]) in wanted]
+    solution = cover.solution(chosen)
+    assert solution.grid == {(0, 0): 1, (0, 1): 2, (1, 0): 3, (1, 1): 3}
+
+
+def test_rules_drop_options_that_break_a_region_at_once():
+    # A one-cell sum region fixes its pip; an equals pair takes doubles only.
+    puzzle = Puzzle.build(
+        [("sum", [(0, 0)], 1), ("empty", [(0, 1)], None), ("equals", [(1, 0), (1, 1)], None)],
+        [(1, 2), (3, 3)],
+    )
+    rules = RegionPruner(puzzle)
+    cover = exact_cover(puzzle, rules)
+    assert all(placement.domino == (3, 3) for placement in map(cover.placement, range(len(cover.options)))
+               if placement.cells == ((1, 0), (1, 1)))
+    assert {cover.placement(i).domino for i in range(len(cover.options))
+            if (0, 0) in cover.placement(i).cells} == {(1, 2)}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles())
+def test_rules_keep_every_placement_of_every_solution(puzzle):
+    cover = exact_cover(puzzle, RegionPruner(puzzle))
+    kept = {cover.placement(i).canonical() for i in range(len(cover.options))}
+    for solution in brute_force_solutions(puzzle):
+        assert set(solution.placements) <= kept
+
+
+# The region rules, one by one.
+
+
+def test_supply_knows_the_sums_of_exactly_j_halves():
+    supply = supply_of(0, 0, 5, 5)
+    reachable = [{s for s in range(11) if supply.reach[j] >> (supply.base - s) & 1} for j in range(3)]
+    assert reachable == [{0}, {0, 5}, {0, 5, 10}]
+    assert supply.smallest[:3] == (0, 0, 0) and supply.largest[:3] == (0, 5, 10)
+
+
+def test_equals_needs_enough_matching_halves():
+    supply = supply_of(1, 1, 1, 4, 4, 6)
+    assert allowed_pips(RegionKind.EQUALS, None, 3, 0, 0, supply) == pips(1)
+    assert allowed_pips(RegionKind.EQUALS, None, 2, 0, 0, supply) == pips(1, 4)
+    assert allowed_pips(RegionKind.EQUALS, None, 2, 4, pips(4), supply) == pips(4)
+    assert allowed_pips(RegionKind.EQUALS, None, 2, 6, pips(6), supply) == 0
+
+
+def test_unequal_needs_enough_distinct_unplaced_pips():
+    supply = supply_of(1, 1, 2, 3)
+    assert allowed_pips(RegionKind.UNEQUAL, None, 2, 2, pips(2), supply) == pips(1, 3)
+    assert allowed_pips(RegionKind.UNEQUAL, None, 3, 2, pips(2), supply) == 0
+
+
+def test_sum_checks_exact_reachability_not_only_bounds():
+    supply = supply_of(0, 0, 5, 5)
+    # 3 lies between the bounds 0 and 10 of two halves but no two halves make it.
+    assert allowed_pips(RegionKind.SUM, 3, 2, 0, 0, supply) == 0
+    assert allowed_pips(RegionKind.SUM, 5, 2, 0, 0, supply) == pips(0, 5)
+    assert allowed_pips(RegionKind.SUM, 8, 1, 3, pips(3), supply) == pips(5)
+    assert allowed_pips(RegionKind.SUM, 2, 1, 3, pips(3), supply) == 0
+
+
+def test_sum_beyond_the_exact_depth_uses_bounds():
+    supply = supply_of(0, 0, 5, 5, depth=2)
+    supply = supply._replace(reach=supply.reach[:1])       # as if two halves were beyond the exact depth
+    assert allowed_pips(RegionKind.SUM, 3, 2, 0, 0, supply) == pips(0)
+    assert allowed_pips(RegionKind.SUM, 11, 2, 0, 0, supply) == 0
+
+
+def test_less_bounds_by_the_smallest_halves():
+    supply = supply_of(1, 2, 4, 6)
+    assert allowed_pips(RegionKind.LESS, 5, 2, 0, 0, supply) == pips(1, 2)     # v + 1 < 5
+    assert allowed_pips(RegionKind.LESS, 3, 1, 3, pips(3), supply) == 0
+
+
+def test_greater_bounds_by_the_largest_halves():
+    supply = supply_of(1, 2, 4, 6)
+    assert allowed_pips(RegionKind.GREATER, 8, 2, 0, 0, supply) == pips(4, 6)  # v + 6 > 8
+    assert allowed_pips(RegionKind.GREATER, 20, 2, 0, 0, supply) == 0
+
+
+def test_a_full_region_holds_by_its_sum():
+    assert region_holds(RegionKind.SUM, 7, 7) and not region_holds(RegionKind.SUM, 7, 6)
+    assert region_holds(RegionKind.LESS, 7, 6) and not region_holds(RegionKind.LESS, 7, 7)
+    assert region_holds(RegionKind.GREATER, 7, 8) and not region_holds(RegionKind.GREATER, 7, 7)
+
+
+def test_pruner_hides_options_a_placement_rules_out_and_undoes():
+    # A 2 x 2 board: the bottom row must be equal, the top row is free; dominoes (1, 1) and (2, 2).
+    puzzle = Puzzle.build([("empty", [(0, 0), (0, 1)], None), ("equals", [(1, 0), (1, 1)], None)],
+                          [(1, 1), (2, 2)])
+    rules = RegionPruner(puzzle)
+    cover = exact_cover(puzzle, rules)
+    rules.watch(cover)
+    option = {cover.placement(i): i for i in range(len(cover.options))}
+    before = list(rules.masks)
+    assert before[1] == pips(1, 2)
+    # The 1s on the top row leave only 2s for the bottom row: every option putting a 1 there is hidden.
+    hidden = rules.choose(option[Placement((1, 1), ((0, 0), (0, 1)))])
+    assert rules.masks[1] == pips(2)
+    assert {cover.placement(i) for i in hidden} == {
+        Placement((1, 1), ((1, 0), (1, 1))), Placement((1, 1), ((0, 0), (1, 0))), Placement((1, 1), ((0, 1), (1, 1)))
+    }
+    rules.unchoose(option[Placement((1, 1), ((0, 0), (0, 1)))])
+    assert rules.masks == before and rules.counts == [0, 2, 2]
+    # A 2 standing across both rows leaves no second 2 for the bottom row.
+    upright = option[Placement((2, 2), ((0, 0), (1, 0)))]
+    assert rules.choose(upright) is None
+    rules.unchoose(upright)
+    assert rules.masks == before and rules.left == [2, 2] and rules.placed == [0, 0]
