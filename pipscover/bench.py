@@ -1,0 +1,172 @@
+"""Timing a backend on many puzzles in one process: what `pipscover bench` prints.
+
+A benchmark runs one `Task` (what is timed on one puzzle: finding the first solution; add counting or
+listing every solution by adding a `Task` to `TASKS`) on every puzzle, `repeat` times over. A puzzle's time
+is the median of its runs, and the benchmark's total the median of the per-run totals, so one slow spell of
+a loaded machine does not decide the figures. Puzzles are read before the clock starts; building the
+reduction is part of a puzzle's time, as a user sees it.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pipscover.backends import DEFAULT_BACKEND, Backend, get_backend
+from pipscover.errors import PipsError
+from pipscover.model import Puzzle
+from pipscover.results import SearchTimeout
+
+
+@dataclass(frozen=True)
+class Task:
+    """What is timed on one puzzle. `run(puzzle, backend, deadline)` returns a one-word outcome
+    (`solved`, `unsatisfiable`, ...) and may raise `SearchTimeout` once `time.monotonic()` passes `deadline`."""
+
+    name: str
+    description: str
+    run: Callable[[Puzzle, Backend, float | None], str]
+
+
+def first_solution(puzzle: Puzzle, backend: Backend, deadline: float | None) -> str:
+    """Find one solution."""
+    found = next(iter(backend.solutions(puzzle, deadline)), None)
+    return "unsatisfiable" if found is None else "solved"
+
+
+TASKS: dict[str, Task] = {
+    "first": Task("first", "the first solution", first_solution),
+}
+
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+@dataclass(frozen=True)
+class PuzzleTime:
+    """One puzzle's time (the median of its runs) and the outcome of its last run."""
+
+    puzzle: Puzzle
+    seconds: float
+    outcome: str
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    """The times of one task by one backend on a list of puzzles."""
+
+    task: str
+    backend: str
+    clock: str
+    times: tuple[PuzzleTime, ...]
+    run_totals: tuple[float, ...]
+
+    @property
+    def total(self) -> float:
+        """The median, over the runs, of the time for all puzzles."""
+        return statistics.median(self.run_totals)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(timing.seconds for timing in self.times)
+
+    @property
+    def worst(self) -> PuzzleTime:
+        return max(self.times, key=lambda timing: timing.seconds)
+
+    @property
+    def puzzles_per_second(self) -> float:
+        return len(self.times) / self.total if self.total > 0 else float("inf")
+
+    @property
+    def outcomes(self) -> dict[str, int]:
+        return dict(Counter(timing.outcome for timing in self.times))
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "task": self.task,
+            "backend": self.backend,
+            "clock": self.clock,
+            "puzzles": len(self.times),
+            "repeat": len(self.run_totals),
+            "total_seconds": self.total,
+            "run_totals": list(self.run_totals),
+            "median_seconds": self.median,
+            "worst_seconds": self.worst.seconds,
+            "worst_puzzle": self.worst.puzzle.origin.as_json(),
+            "puzzles_per_second": self.puzzles_per_second,
+            "outcomes": self.outcomes,
+            "times": [
+                {"puzzle": timing.puzzle.origin.as_json(), "seconds": timing.seconds, "outcome": timing.outcome}
+                for timing in self.times
+            ],
+        }
+
+    def summary(self) -> str:
+        """A few lines for people: total, median, worst, rate and outcomes."""
+        runs = len(self.run_totals)
+        total = f"total   {self.total:.3f} s"
+        if runs > 1:
+            total += f"  (median of {runs} runs: {', '.join(f'{t:.3f}' for t in self.run_totals)})"
+        outcomes = ", ".join(f"{count} {outcome}" for outcome, count in sorted(self.outcomes.items()))
+        return "\n".join([
+            f"{len(self.times)} puzzles, {TASKS[self.task].description} by {self.backend} ({self.clock} clock)",
+            total,
+            f"median  {self.median * 1000:.2f} ms per puzzle",
+            f"worst   {self.worst.seconds * 1000:.2f} ms  {self.worst.puzzle.describe()}",
+            f"rate    {self.puzzles_per_second:.1f} puzzles/s",
+            f"outcome {outcomes}",
+        ])
+
+
+def benchmark(
+    puzzles: Sequence[Puzzle],
+    backend: str | Backend = DEFAULT_BACKEND,
+    task: str = "first",
+    repeat: int = 1,
+    timeout: float | None = None,
+    clock: str = "wall",
+    on_puzzle: Callable[[], None] | None = None,
+) -> BenchResult:
+    """Time `task` on every puzzle, `repeat` times over; `on_puzzle()` is called after each puzzle run.
+
+    >>> from pipscover import load
+    >>> result = benchmark(load("examples/first.txt"), "dlx", repeat=2)
+    >>> len(result.run_totals), result.outcomes
+    (2, {'solved': 1})
+    """
+    if task not in TASKS:
+        raise PipsError(f"unknown benchmark task {task!r}; choose one of: {', '.join(TASKS)}")
+    if clock not in CLOCKS:
+        raise PipsError(f"unknown clock {clock!r}; choose one of: {', '.join(CLOCKS)}")
+    if not puzzles:
+        raise PipsError("no puzzles to benchmark")
+    if repeat < 1:
+        raise PipsError(f"repeat must be at least 1, not {repeat}")
+    engine = get_backend(backend) if isinstance(backend, str) else backend
+    run, now = TASKS[task].run, CLOCKS[clock]
+    runs: list[list[float]] = []
+    outcomes: list[str] = []
+    for _ in range(repeat):
+        seconds = []
+        outcomes = []
+        for puzzle in puzzles:
+            deadline = None if timeout is None else time.monotonic() + timeout
+            start = now()
+            try:
+                outcome = run(puzzle, engine, deadline)
+            except SearchTimeout:
+                outcome = "timeout"
+            seconds.append(now() - start)
+            outcomes.append(outcome)
+            if on_puzzle is not None:
+                on_puzzle()
+        runs.append(seconds)
+    times = tuple(
+        PuzzleTime(puzzle, statistics.median(run_times), outcome)
+        for puzzle, run_times, outcome in zip(puzzles, zip(*runs), outcomes)
+    )
+    return BenchResult(task, engine.name, clock, times, tuple(sum(seconds) for seconds in runs))

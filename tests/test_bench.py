@@ -1,0 +1,53 @@
+"""The benchmark library and `pipscover bench`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import EXAMPLES
+
+from pipscover import PipsError, Puzzle, load_one
+from pipscover.bench import benchmark
+
+UNSOLVABLE = Puzzle.build([("sum", [(0, 0), (0, 1)], 5)], [(1, 1)])
+
+
+def test_benchmark_times_every_puzzle_and_takes_medians():
+    puzzles = [load_one(EXAMPLES / "first.txt"), UNSOLVABLE]
+    result = benchmark(puzzles, "dlx", repeat=3)
+    assert [timing.puzzle for timing in result.times] == puzzles
+    assert len(result.run_totals) == 3 and min(result.run_totals) <= result.total <= max(result.run_totals)
+    assert result.worst.seconds >= result.median > 0
+    assert result.outcomes == {"solved": 1, "unsatisfiable": 1}
+    assert "2 puzzles" in result.summary()
+
+
+def test_benchmark_reports_timeouts_as_outcomes():
+    result = benchmark([load_one(EXAMPLES / "first.txt")], "dlx", timeout=0)
+    assert result.outcomes == {"timeout": 1}
+
+
+def test_benchmark_rejects_unknown_tasks_and_empty_lists():
+    with pytest.raises(PipsError, match="task"):
+        benchmark([UNSOLVABLE], "dlx", task="fastest")
+    with pytest.raises(PipsError, match="no puzzles"):
+        benchmark([], "dlx")
+
+
+def test_bench_command_prints_figures(run_cli):
+    result = run_cli("bench", EXAMPLES / "first.txt", "--repeat", "2")
+    assert result.code == 0
+    assert "median" in result.out and "worst" in result.out and "puzzles/s" in result.out
+
+
+def test_bench_command_json(run_cli):
+    result = run_cli("bench", EXAMPLES / "first.txt", "--json", "--clock", "cpu")
+    document = json.loads(result.out)
+    assert result.code == 0 and document["puzzles"] == 1 and document["backend"] == "dlx"
+    assert document["outcomes"] == {"solved": 1} and len(document["times"]) == 1
+
+
+def test_bench_command_bad_input_exits_2(run_cli, tmp_path):
+    result = run_cli("bench", tmp_path / "missing.json")
+    assert result.code == 2 and "missing.json" in result.err
