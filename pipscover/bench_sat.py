@@ -1,25 +1,26 @@
-"""Side-by-side timing of SAT backends and CNF encodings on the same puzzles (for `pipscover bench`).
+"""Backends and CNF encodings side by side on the same puzzles: the comparison `pipscover bench` can print.
 
-Each configuration (a backend, and for SAT backends a cardinality and a pseudo-boolean encoding) solves
-every puzzle `repeats` times; a puzzle's time is the median of its runs (encoding included, as a user
-sees it), and a configuration is summed up by the median, worst and total of those times, with the median
-size of its formulas. `first` finds one solution, `all` every solution (what `--all` and counting do).
-Non-SAT backends (dlx) take part through `pipscover.solving.solve`, so they can be compared on equal terms.
+Each configuration (a backend and, for a SAT backend, a cardinality and a pseudo-boolean encoding) is
+timed by `pipscover.bench.benchmark` on the same puzzles with the same task; a row gives its median,
+worst and total time and, for SAT, the median size of its formulas. Any backend can take part (dlx too).
+
+    >>> from pipscover import load
+    >>> rows = compare(load("examples/first.txt"), configurations(["dlx", "minisat22"], cards=["totalizer"]))
+    >>> [row.configuration.label for row in rows]
+    ['dlx', 'minisat22 card=totalizer pb=best']
 """
 
 from __future__ import annotations
 
 import statistics
-import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from pipscover.backends import get_backend
 from pipscover.backends.sat import SatBackend
+from pipscover.bench import BenchResult, benchmark
 from pipscover.cnf import Encodings, encode
 from pipscover.model import Puzzle
-from pipscover.results import Status
-from pipscover.solving import solve
 
 
 @dataclass(frozen=True)
@@ -33,38 +34,32 @@ class Configuration:
     def label(self) -> str:
         return self.backend if self.encodings is None else f"{self.backend} {self.encodings.describe()}"
 
+    def engine(self):
+        engine = get_backend(self.backend)
+        return engine if self.encodings is None else engine.with_encodings(self.encodings)
+
 
 @dataclass(frozen=True)
-class BenchRow:
-    """One configuration's times over the puzzles, in seconds; sizes are medians over the puzzles."""
+class ComparisonRow:
+    """One configuration's benchmark, with the median number of variables and clauses of its CNFs."""
 
     configuration: Configuration
-    puzzles: int
-    median: float
-    worst: float
-    total: float
-    timeouts: int
+    result: BenchResult
     variables: int | None
     clauses: int | None
 
     def as_json(self) -> dict:
         encodings = self.configuration.encodings
-        return {
-            "backend": self.configuration.backend,
+        return self.result.as_json() | {
             "card": encodings.card if encodings else None,
             "pb": encodings.pb if encodings else None,
-            "puzzles": self.puzzles,
-            "median": self.median,
-            "worst": self.worst,
-            "total": self.total,
-            "timeouts": self.timeouts,
-            "variables": self.variables,
-            "clauses": self.clauses,
+            "median_variables": self.variables,
+            "median_clauses": self.clauses,
         }
 
 
 def configurations(backends: Iterable[str], cards: Sequence[str] = (), pbs: Sequence[str] = ()) -> list[Configuration]:
-    """Every backend; each SAT backend with every card x pb pair asked for (the defaults when none are)."""
+    """Every backend; each SAT backend with every card x pb pair asked for (its own when none are)."""
     found = []
     for name in backends:
         engine = get_backend(name)
@@ -80,57 +75,37 @@ def configurations(backends: Iterable[str], cards: Sequence[str] = (), pbs: Sequ
 def compare(
     puzzles: Sequence[Puzzle],
     chosen: Sequence[Configuration],
-    repeats: int = 3,
-    every: bool = False,
+    task: str = "first",
+    repeat: int = 1,
     timeout: float | None = None,
+    clock: str = "wall",
     on_puzzle: Callable[[], None] | None = None,
-) -> list[BenchRow]:
-    """Time every configuration on every puzzle; rows in the order of `chosen`.
-
-    Configurations take turns on each puzzle, so a slow spell of a loaded machine hits them alike.
-    """
-    times: dict[Configuration, list[float]] = {c: [] for c in chosen}
-    timeouts = dict.fromkeys(chosen, 0)
-    sizes: dict[Configuration, list[tuple[int, int]]] = {c: [] for c in chosen}
-    for puzzle in puzzles:
-        for configuration in chosen:
-            engine = get_backend(configuration.backend)
-            if configuration.encodings is not None:
-                engine = engine.with_encodings(configuration.encodings)
-                encoding = encode(puzzle, configuration.encodings)
-                sizes[configuration].append((encoding.num_vars, encoding.num_clauses))
-            runs = []
-            for _ in range(repeats):
-                start = time.perf_counter()
-                result = solve(puzzle, engine, limit=None if every else 1, timeout=timeout)
-                runs.append(time.perf_counter() - start)
-            timeouts[configuration] += result.status is Status.TIMEOUT
-            times[configuration].append(statistics.median(runs))
-        if on_puzzle is not None:
-            on_puzzle()
-    return [
-        BenchRow(
-            configuration,
-            len(times[configuration]),
-            statistics.median(times[configuration]),
-            max(times[configuration]),
-            sum(times[configuration]),
-            timeouts[configuration],
-            round(statistics.median(v for v, _ in sizes[configuration])) if sizes[configuration] else None,
-            round(statistics.median(c for _, c in sizes[configuration])) if sizes[configuration] else None,
-        )
-        for configuration in chosen
-    ]
+) -> list[ComparisonRow]:
+    """Benchmark every configuration on the same puzzles; rows in the order of `chosen`."""
+    rows = []
+    for configuration in chosen:
+        result = benchmark(puzzles, configuration.engine(), task, repeat, timeout, clock, on_puzzle)
+        variables = clauses = None
+        if configuration.encodings is not None:
+            sizes = [encode(puzzle, configuration.encodings) for puzzle in puzzles]
+            variables = round(statistics.median(encoding.num_vars for encoding in sizes))
+            clauses = round(statistics.median(encoding.num_clauses for encoding in sizes))
+        rows.append(ComparisonRow(configuration, result, variables, clauses))
+    return rows
 
 
-def format_rows(rows: Sequence[BenchRow]) -> str:
-    """A plain table, fastest median first; times in milliseconds."""
-    header = f"{'configuration':<44} {'median ms':>10} {'worst ms':>10} {'total s':>9} {'timeouts':>8} {'vars':>7} {'clauses':>8}"
-    lines = [header]
-    for row in sorted(rows, key=lambda row: row.median):
+def format_rows(rows: Sequence[ComparisonRow]) -> str:
+    """A plain table, fastest median first; times in milliseconds except the total."""
+    width = max(len("configuration"), *(len(row.configuration.label) for row in rows))
+    lines = [f"{'configuration':<{width}} {'median ms':>10} {'worst ms':>10} {'total s':>9} {'vars':>7} {'clauses':>8}"]
+    for row in sorted(rows, key=lambda row: row.result.median):
+        result = row.result
         lines.append(
-            f"{row.configuration.label:<44} {row.median * 1000:>10.2f} {row.worst * 1000:>10.1f} {row.total:>9.2f} "
-            f"{row.timeouts:>8} {row.variables if row.variables is not None else '-':>7} "
-            f"{row.clauses if row.clauses is not None else '-':>8}"
+            f"{row.configuration.label:<{width}} {result.median * 1000:>10.2f} {result.worst.seconds * 1000:>10.1f} "
+            f"{result.total:>9.3f} {_or_dash(row.variables):>7} {_or_dash(row.clauses):>8}"
         )
     return "\n".join(lines)
+
+
+def _or_dash(value: int | None) -> str:
+    return "-" if value is None else str(value)
