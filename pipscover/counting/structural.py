@@ -113,9 +113,7 @@ class StructuralCounter:
              for other in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)) if other in bit_of]
             for r, c in cells
         ]
-        self.tilings = TilingCounter(
-            [bit_of.get((r, c + 1), 0) for r, c in cells], [bit_of.get((r + 1, c), 0) for r, c in cells]
-        )
+        self.tilings = TilingCounter(cells)
         region_index = puzzle.region_index
         self.cell_region = [region_index[cell] for cell in cells]
         self.rules = RegionRules(puzzle)
@@ -161,8 +159,20 @@ class StructuralCounter:
         bit_index = {1 << i: i for i in range(self.cell_count)}
         sizes = rules.sizes
 
+        # Progress is the share of the first two levels of the search done; the count reported with it
+        # adds up the finished branches, a lower bound.
+        root_share, root_found, root_step = 0.0, 0, 1.0
+
+        def report(depth: int, share: float, found: int) -> None:
+            nonlocal root_share, root_found
+            if depth == 0:
+                root_share, root_found = share, found
+                on_progress(share, found)
+            else:
+                on_progress(root_share + share * root_step, root_found + found)
+
         def search(uncovered: int, remaining: int, depth: int) -> int:
-            nonlocal nodes
+            nonlocal nodes, root_step
             key = (uncovered, remaining, *states)
             known = cache.get(key)
             if known is not None:
@@ -227,6 +237,8 @@ class StructuralCounter:
                     1000 if left[region] == sizes[region] or sizes[region] > BEGUN_REGION_SIZE else 100)
                 if rank < best_rank:
                     best, best_ways, best_rank = index, ways, rank
+            if depth == 0:
+                root_step = 1 / best_ways
             region = cell_region[best]
             mine = region_pips[region]
             total = 0
@@ -264,8 +276,8 @@ class StructuralCounter:
                                 left[other_region] += 1
                                 states[other_region] = other_old
                             done += 1
-                            if depth == 0 and on_progress is not None:
-                                on_progress(done / best_ways, total)
+                            if depth <= 1 and on_progress is not None:
+                                report(depth, done / best_ways, total)
                         left[region] += 1
                         states[region] = old
             except (SearchTimeout, KeyboardInterrupt, Interrupted) as stop:

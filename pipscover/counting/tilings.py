@@ -1,44 +1,54 @@
-"""Closed forms for the unconstrained part of a count: domino tilings of a cell set, and the ways to lay
-a multiset of dominoes on the slots of one tiling.
-
-Cells are bits of an int, numbered in row-major order, so the lowest uncovered cell can only pair with
-its right or lower neighbour; counting tilings is then a memoised recursion on the set of cells left
-(a transfer-matrix count in disguise: the sets reached differ only near the frontier).
-"""
+"""Closed forms for the unconstrained part of a count: the domino tilings of a set of cells, and the ways
+to lay a multiset of dominoes on the slots of one tiling."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from math import factorial
 
+from pipscover.model import Cell
+
 
 class TilingCounter:
-    """Counts the domino tilings of subsets of one board.
+    """Counts the domino tilings of subsets of one board's cells.
 
-    `right[i]` / `down[i]` are the bits of the cell right of / below cell i (0 when off the board).
+    A subset is an int whose bit i stands for `cells[i]`. Internally the cells are renumbered along the
+    board's longer side (row-major when it is at least as tall as wide, column-major otherwise), so the
+    lowest uncovered cell pairs only with a later cell and the sets reached differ only within one short
+    frontier: a transfer-matrix count, kept as a memoised recursion over explicit stacks.
     """
 
-    def __init__(self, right: Sequence[int], down: Sequence[int]) -> None:
-        self._right = right
-        self._down = down
+    def __init__(self, cells: Sequence[Cell]) -> None:
+        wide = bool(cells) and (max(c for _, c in cells) - min(c for _, c in cells)
+                                > max(r for r, _ in cells) - min(r for r, _ in cells))
+        order = sorted(cells, key=(lambda cell: (cell[1], cell[0])) if wide else None)
+        bit_of = {cell: 1 << i for i, cell in enumerate(order)}
+        self._bit = [bit_of[cell] for cell in cells]
+        # The later neighbours of each cell in the internal order: below and right.
+        self._later = [[bit_of[other] for other in ((r + 1, c), (r, c + 1)) if other in bit_of] for r, c in order]
         self._known: dict[int, int] = {0: 1}
 
     def count(self, cells: int) -> int:
         """The number of ways to tile the cells whose bits are set in `cells`."""
+        internal = 0
+        bits = self._bit
+        while cells:
+            low = cells & -cells
+            cells ^= low
+            internal |= bits[low.bit_length() - 1]
+        return self._count(internal)
+
+    def _count(self, cells: int) -> int:
         known = self._known
-        if cells in known:
-            return known[cells]
-        # Iterative over an explicit stack: boards with hundreds of cells must not hit the recursion limit.
-        stack = [cells]
+        stack = [cells]  # iterative: boards with thousands of cells must not hit the recursion limit
         while stack:
             current = stack[-1]
             if current in known:
                 stack.pop()
                 continue
             lowest = current & -current
-            index = lowest.bit_length() - 1
-            rests = [current ^ lowest ^ partner for partner in (self._right[index], self._down[index])
-                     if partner and current & partner]
+            rests = [current ^ lowest ^ partner for partner in self._later[lowest.bit_length() - 1]
+                     if current & partner]
             missing = [rest for rest in rests if rest not in known]
             if missing:
                 stack.extend(missing)

@@ -1,0 +1,153 @@
+"""Exact counting: every method gives the brute-force numbers, for placements and for distinct grids."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import pytest
+from brute_force import brute_force_grids, brute_force_solutions
+from conftest import EXAMPLES, nyt_files, needs_nyt
+from hypothesis import given, settings
+from puzzle_factory import puzzles
+
+from pipscover.counting import CountInterrupted, count
+from pipscover.counting.tilings import TilingCounter, arrangements
+from pipscover.errors import PipsError
+from pipscover.formats import load, load_one
+from pipscover.model import Puzzle
+
+ENUMERABLE = 20_000  # NYT counts up to this are also listed by dlx in the test
+
+
+@settings(max_examples=250, deadline=None)
+@given(puzzles(max_dominoes=4, max_pip=3))
+def test_structural_count_matches_brute_force(puzzle):
+    result = count(puzzle)
+    assert (result.count, result.exact, result.method) == (len(brute_force_solutions(puzzle)), True, "structural")
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles(max_dominoes=4, max_pip=2))
+def test_grid_counts_match_brute_force(puzzle):
+    assert count(puzzle, "grids").count == len(brute_force_grids(puzzle))
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles(max_dominoes=4, max_pip=3, repeated_dominoes=False))
+def test_listing_methods_match_brute_force(puzzle):
+    expected = len(brute_force_solutions(puzzle))
+    assert count(puzzle, method="dlx").count == expected
+    assert count(puzzle, method="blocking").count == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(puzzles(max_dominoes=3, max_pip=2))
+def test_blocking_counts_grids_like_brute_force(puzzle):
+    assert count(puzzle, "grids", method="blocking").count == len(brute_force_grids(puzzle))
+
+
+def test_separate_pieces_share_their_dominoes():
+    # Two 1x2 pieces, each a sum region: (1,2) must go left and (3,3) right, two ways to turn (1,2).
+    puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 3), ("sum", [(5, 5), (5, 6)], 6)], [(3, 3), (1, 2)])
+    assert count(puzzle).count == 2 == len(brute_force_solutions(puzzle))
+
+
+def test_identical_dominoes_are_interchangeable():
+    # A 2x2 empty board with two identical (0,1): 2 tilings x 2 x 2 orientations, the two tiles swapping nothing.
+    puzzle = Puzzle.build([("empty", [(0, 0), (0, 1), (1, 0), (1, 1)], None)], [(0, 1), (0, 1)])
+    assert count(puzzle).count == 8 == len(brute_force_solutions(puzzle))
+
+
+def test_unsatisfiable_puzzle_counts_zero():
+    puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 9)], [(1, 2)])
+    assert count(puzzle).count == 0
+
+
+def test_tilings_of_a_2_by_n_strip_are_fibonacci():
+    for rows, columns in ((2, 30), (30, 2)):
+        cells = [(r, c) for r in range(rows) for c in range(columns)]
+        assert TilingCounter(cells).count((1 << 60) - 1) == 1_346_269  # Fibonacci(31)
+
+
+def test_tilings_of_a_chessboard():
+    cells = [(r, c) for r in range(8) for c in range(8)]
+    assert TilingCounter(cells).count((1 << 64) - 1) == 12_988_816
+
+
+def test_arrangements_mind_doubles_and_identical_dominoes():
+    assert arrangements([(2, False), (1, True)]) == 3 * 4  # 3!/2! slot choices x 2 orientations for each copy
+
+
+def test_long_puzzles_need_no_recursion_limit():
+    # 500 dominoes in a row, each forced by its own region: a search 500 levels deep.
+    regions = [("sum", [(0, 2 * k), (0, 2 * k + 1)], 2 * (k % 7)) for k in range(500)]
+    puzzle = Puzzle.build(regions, [(k % 7, k % 7) for k in range(500)])
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(400)
+    try:
+        assert count(puzzle).count == 1
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def test_first_example_has_one_solution():
+    assert count(load_one(EXAMPLES / "first.txt")).count == 1
+
+
+def test_unknown_method_and_misplaced_backend_are_errors():
+    puzzle = load_one(EXAMPLES / "first.txt")
+    with pytest.raises(PipsError, match="unknown counting method"):
+        count(puzzle, method="guess")
+    with pytest.raises(PipsError, match="only applies to the blocking method"):
+        count(puzzle, method="structural", backend="minisat22")
+    with pytest.raises(PipsError, match="counts placements"):
+        count(puzzle, "grids", method="structural")
+
+
+@needs_nyt
+def test_a_timeout_gives_a_lower_bound_marked_not_exact():
+    puzzle = load(nyt_files()[0].parent / "2025-10-28.json", "hard")[0]
+    result = count(puzzle, timeout=0.0)
+    assert not result.exact and result.count < 166_724
+
+
+@needs_nyt
+def test_ctrl_c_reports_the_count_so_far_as_not_exact(monkeypatch):
+    puzzle = load(nyt_files()[0].parent / "2025-10-28.json", "hard")[0]
+
+    def interrupt(found, fraction):
+        raise KeyboardInterrupt
+
+    with pytest.raises(CountInterrupted) as stopped:
+        count(puzzle, on_progress=interrupt)
+    assert not stopped.value.result.exact and stopped.value.result.count < 166_724
+
+
+@needs_nyt
+@pytest.mark.parametrize(("date", "expected"), [
+    ("2025-09-15", 2_764_800), ("2025-10-28", 166_724), ("2025-10-05", 344), ("2025-10-18", 10_464),
+])
+def test_published_counts_of_hard_puzzles(date, expected):
+    puzzle = load(nyt_files()[0].parent / f"{date}.json", "hard")[0]
+    assert count(puzzle).count == expected
+
+
+@needs_nyt
+def test_every_nyt_count_agrees_with_dlx_listing():
+    started = time.monotonic()
+    for file in nyt_files():
+        for puzzle in load(file):
+            exact = count(puzzle).count
+            assert exact >= 1, puzzle.describe()  # every NYT puzzle has its published solution
+            if exact <= ENUMERABLE:
+                assert count(puzzle, method="dlx").count == exact, puzzle.describe()
+    assert time.monotonic() - started < 120
+
+
+@needs_nyt
+def test_nyt_counts_agree_with_blocking_clauses():
+    for file in nyt_files()[:12]:
+        for puzzle in load(file, "hard"):
+            for distinct in ("placements", "grids"):
+                assert count(puzzle, distinct, method="blocking").count == count(puzzle, distinct).count
