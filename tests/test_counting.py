@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 
@@ -151,3 +152,44 @@ def test_nyt_counts_agree_with_blocking_clauses():
         for puzzle in load(file, "hard"):
             for distinct in ("placements", "grids"):
                 assert count(puzzle, distinct, method="blocking").count == count(puzzle, distinct).count
+
+
+def test_count_command_prints_the_count_and_its_semantics(run_cli):
+    result = run_cli("count", EXAMPLES / "first.txt")
+    assert result.code == 0 and "1 solution (exact, placements)" in result.out
+
+
+def test_count_command_json_shape(run_cli):
+    result = run_cli("count", EXAMPLES / "first.txt", "--json", "--distinct", "grids", "--method", "dlx")
+    document = json.loads(result.out)
+    assert {key: document[key] for key in ("count", "exact", "distinct", "method", "backend")} == {
+        "count": 1, "exact": True, "distinct": "grids", "method": "dlx", "backend": "dlx"}
+    assert set(document) == {"puzzle", "count", "exact", "distinct", "method", "backend", "seconds"}
+
+
+def test_count_command_with_a_sat_backend_uses_blocking_clauses(run_cli):
+    result = run_cli("count", EXAMPLES / "first.txt", "-b", "minisat22", "--json")
+    assert json.loads(result.out)["method"] == "blocking" and json.loads(result.out)["count"] == 1
+
+
+def test_count_command_exit_code_1_without_solutions(run_cli, tmp_path):
+    path = tmp_path / "none.json"
+    path.write_text(json.dumps({"dominoes": [[1, 2]], "regions": [
+        {"indices": [[0, 0], [0, 1]], "type": "sum", "target": 9}]}))
+    result = run_cli("count", path)
+    assert result.code == 1 and "0 solutions (exact" in result.out
+
+
+@needs_nyt
+def test_count_command_labels_a_timed_out_count_as_not_exact(run_cli):
+    result = run_cli("count", nyt_files()[0].parent / "2025-10-28.json", "-d", "hard", "--timeout", "0", "--json")
+    assert result.code == 3 and json.loads(result.out)["exact"] is False
+
+
+@needs_nyt
+def test_count_command_counts_a_folder_with_several_jobs(run_cli, tmp_path):
+    for file in nyt_files()[:3]:
+        (tmp_path / file.name).write_text(file.read_text())
+    result = run_cli("count", tmp_path, "-d", "easy", "--jobs", "2", "--json")
+    lines = [json.loads(line) for line in result.out.splitlines()]
+    assert result.code == 0 and [line["puzzle"]["date"] for line in lines] == [f.stem for f in nyt_files()[:3]]

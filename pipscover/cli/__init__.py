@@ -15,6 +15,7 @@ from pipscover.cli import check  # noqa: E402,F401
 from pipscover.cli import encode  # noqa: E402,F401
 from pipscover.cli import decode  # noqa: E402,F401
 from pipscover.cli import backends  # noqa: E402,F401
+from pipscover.cli import count  # noqa: E402,F401
 from pipscover.cli import bench  # noqa: E402,F401
 
 

@@ -1,0 +1,134 @@
+"""`pipscover count`: exact solution counts, by structure (default) or by listing (dlx, SAT blocking clauses)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor
+from enum import StrEnum
+from typing import Annotated, Any
+
+import typer
+
+from pipscover.cli.app import app
+from pipscover.cli.common import (
+    EXIT_NO,
+    EXIT_TIMEOUT,
+    DifficultyOption,
+    JsonOption,
+    PuzzlesArgument,
+    TimeoutOption,
+    exit_with,
+    load_puzzles,
+    print_json,
+    progress_bar,
+)
+from pipscover.counting import METHODS, CountInterrupted, count
+from pipscover.model import Puzzle
+from pipscover.results import CountResult, Distinct
+
+EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
+
+Method = StrEnum("Method", {name: name for name in METHODS})
+
+
+@app.command("count")
+def count_command(
+    puzzles: PuzzlesArgument,
+    difficulty: DifficultyOption = None,
+    distinct: Annotated[Distinct, typer.Option(
+        "--distinct", help="placements: solutions as other Pips solvers count them; grids: distinct pip grids.",
+    )] = Distinct.PLACEMENTS,
+    method: Annotated[Method, typer.Option(
+        "--method", "-m", help="auto: the fastest exact counter; structural, dlx (listing) or blocking (SAT).",
+    )] = Method.auto,
+    backend: Annotated[str | None, typer.Option(
+        "--backend", "-b", help="SAT solver for --method blocking (see `pipscover backends`).",
+    )] = None,
+    limit: Annotated[int | None, typer.Option(
+        "--limit", min=1, help="Stop the listing methods (dlx, blocking) after this many.",
+    )] = None,
+    timeout: TimeoutOption = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Count this many puzzles at once.")] = 1,
+    as_json: JsonOption = False,
+) -> None:
+    """Count the solutions of puzzles exactly, without listing them.
+
+    A count stopped by --timeout, --limit or Ctrl-C is printed as a lower bound, never as exact.
+    Exit code 0 when every count is done, 1 when a puzzle has no solution,
+    3 when a time limit stopped one, 130 on Ctrl-C.
+
+    Example: pipscover count nyt/2025-09-15.json -d hard --distinct grids
+    """
+    if backend is not None and method is Method.auto:
+        method = Method.blocking  # -b names a SAT solver, which only the blocking method uses
+    loaded = load_puzzles(puzzles, difficulty)
+    settings = {"distinct": distinct, "method": str(method), "backend": backend, "limit": limit,
+                "timeout": timeout}
+    worst = 0
+    with progress_bar("counting", total=len(loaded) if len(loaded) > 1 else 100) as update:
+        try:
+            for puzzle, result in _counts(loaded, settings, jobs, update):
+                worst = max(worst, _print(puzzle, result, limit, as_json))
+        except CountInterrupted as stop:
+            _print(stop.puzzle, stop.result, limit, as_json, interrupted=True)
+            exit_with(EXIT_INTERRUPTED)
+    exit_with(worst)
+
+
+def _counts(puzzles: list[Puzzle], settings: dict[str, Any], jobs: int, update):
+    """(puzzle, result) in the order given; one puzzle shows its own progress, several advance one bar."""
+    if len(puzzles) == 1:
+        def progress(found: int, fraction: float | None) -> None:
+            update(advance=0, completed=None if fraction is None else round(100 * fraction),
+                   description=f"counting: {found:,} so far")
+
+        yield puzzles[0], _count_one(puzzles[0], settings, progress)
+        return
+    if jobs == 1:
+        for puzzle in puzzles:
+            yield puzzle, _count_one(puzzle, settings)
+            update()
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(_count_one, puzzle, settings) for puzzle in puzzles]
+        try:
+            for puzzle, future in zip(puzzles, futures):
+                yield puzzle, future.result()
+                update()
+        except KeyboardInterrupt:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
+def _count_one(puzzle: Puzzle, settings: dict[str, Any], progress=None) -> CountResult:
+    try:
+        return count(puzzle, on_progress=progress, **settings)
+    except CountInterrupted as stop:
+        stop.puzzle = puzzle
+        raise
+
+
+def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool, interrupted: bool = False) -> int:
+    """Print one count; the exit code it calls for."""
+    stopped_by_limit = limit is not None and result.count >= limit
+    code = 0 if result.exact or stopped_by_limit else EXIT_TIMEOUT
+    if result.exact and result.count == 0:
+        code = EXIT_NO
+    if as_json:
+        print_json({
+            "puzzle": puzzle.origin.as_json(), "count": result.count, "exact": result.exact,
+            "distinct": str(result.distinct), "method": result.method, "backend": result.backend,
+            "seconds": round(result.seconds, 6),
+        })
+        return code
+    noun = "solution" if result.count == 1 and result.distinct is Distinct.PLACEMENTS else (
+        "solutions" if result.distinct is Distinct.PLACEMENTS else "distinct grid" if result.count == 1
+        else "distinct grids")
+    engine = result.method if result.backend in (None, result.method) else f"{result.method} ({result.backend})"
+    if result.exact:
+        typer.echo(f"{puzzle.describe()}: {result.count:,} {noun} (exact, {result.distinct}) "
+                   f"by {engine} in {result.seconds:.3f} s")
+    else:
+        why = "Ctrl-C" if interrupted else "--limit" if stopped_by_limit else "--timeout"
+        typer.echo(f"{puzzle.describe()}: at least {result.count:,} {noun} (NOT exact: stopped by {why}; "
+                   f"a lower bound, {result.distinct}) by {engine} in {result.seconds:.3f} s")
+    return code
