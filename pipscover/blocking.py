@@ -35,7 +35,8 @@ def count_by_blocking(
     """Count the solutions (or the distinct pip grids) of `puzzle` by blocking each model found.
 
     `limit` stops after that many; `deadline` is a `time.monotonic()` value. `exact` is False when either
-    stopped the count before the last solution. `on_progress(count_so_far)` is called every 0.2 s or so.
+    stopped the count before the last solution. `on_progress(count_so_far)` is called every 0.2 s or so,
+    and once more with the final count when the count ends in any way (a `KeyboardInterrupt` included).
     `encodings` (default: the backend's) chooses how the CNF is written.
 
     >>> from pipscover import load_one
@@ -63,6 +64,6 @@ def count_by_blocking(
         exact = False
     finally:
         found.close()
-    if on_progress is not None:
-        on_progress(count)
+        if on_progress is not None:
+            on_progress(count)  # also on Ctrl-C, so a caller knows the partial count
     return CountResult(count, exact, distinct, "blocking", engine.name, time.monotonic() - start)
