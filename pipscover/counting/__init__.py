@@ -17,10 +17,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.results import CountResult, Distinct, SearchTimeout
+
+if TYPE_CHECKING:
+    from pipscover.backends.base import Backend
 
 METHODS = ("auto", "structural", "dlx", "blocking")
 
@@ -77,6 +81,18 @@ def count(
     except KeyboardInterrupt:
         # The blocking counter keeps no partial count we can reach; report none rather than a wrong one.
         raise CountInterrupted(CountResult(0, False, distinct, "blocking", chosen, time.monotonic() - start))
+
+
+def count_task(puzzle: Puzzle, backend: Backend, deadline: float | None) -> str:
+    """The `count` task of `pipscover bench`: an exact count, by `auto` with the dlx backend (whose search
+    it does not use) and by blocking clauses with a SAT backend. Raises `SearchTimeout` past `deadline`."""
+    timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+    sat = backend.name != "dlx"
+    result = count(puzzle, method="blocking" if sat else "auto", backend=backend.name if sat else None,
+                   timeout=timeout)
+    if not result.exact:
+        raise SearchTimeout()
+    return "counted" if result.count else "unsatisfiable"
 
 
 def _count_structurally(puzzle: Puzzle, deadline: float | None, on_progress: ProgressCallback | None,
