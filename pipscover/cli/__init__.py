@@ -17,6 +17,8 @@ from pipscover.cli import decode  # noqa: E402,F401
 from pipscover.cli import backends  # noqa: E402,F401
 from pipscover.cli import count  # noqa: E402,F401
 from pipscover.cli import bench  # noqa: E402,F401
+from pipscover.cli import reduce  # noqa: E402,F401
+from pipscover.cli import generate  # noqa: E402,F401
 
 
 def main() -> None:

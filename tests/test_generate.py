@@ -1,0 +1,76 @@
+"""The puzzle generator: puzzles hold their hidden solution, are unique when asked, and repeat by seed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from pipscover.check import problems
+from pipscover.errors import PipsError
+from pipscover.formats import parse
+from pipscover.generate import Shape, generate
+from pipscover.solving import solve
+
+
+@pytest.mark.parametrize("shape", list(Shape))
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_unique_puzzle_has_its_hidden_solution_and_no_other(shape, seed):
+    made = generate(dominoes=6, shape=shape, seed=seed)
+    assert made.unique
+    assert problems(made.puzzle, made.solution) == []
+    assert solve(made.puzzle, "dlx", limit=None).solutions == (made.solution,)
+
+
+def test_rect_shape_is_a_full_rectangle():
+    cells = generate(dominoes=6, shape="rect", seed=4).puzzle.cells
+    rows, columns = {r for r, _ in cells}, {c for _, c in cells}
+    assert len(cells) == len(rows) * len(columns) == 12
+
+
+def test_same_seed_gives_the_same_puzzle_and_another_seed_another():
+    first, again, other = (generate(dominoes=7, seed=s).puzzle for s in (11, 11, 12))
+    assert (first.regions, first.dominoes) == (again.regions, again.dominoes)
+    assert (first.regions, first.dominoes) != (other.regions, other.dominoes)
+
+
+def test_same_seed_gives_the_same_file_in_separate_processes(tmp_path):
+    # String hashing differs between processes; the generator must not depend on it.
+    outputs = []
+    for hash_seed in ("1", "2"):
+        path = tmp_path / f"{hash_seed}.json"
+        command = [sys.executable, "-m", "pipscover", "generate", "-n", "6", "--seed", "5", "-o", str(path)]
+        subprocess.run(command, check=True, capture_output=True, env={**os.environ, "PYTHONHASHSEED": hash_seed})
+        outputs.append(path.read_text())
+    assert outputs[0] == outputs[1]
+
+
+def test_nyt_dominoes_are_distinct_and_within_max_pip():
+    puzzle = generate(dominoes=10, max_pip=6, seed=3, unique=False).puzzle
+    assert len(set(puzzle.domino_counts)) == 10
+    assert puzzle.max_pip <= 6
+
+
+def test_without_uniqueness_the_counter_is_not_called():
+    made = generate(dominoes=8, seed=1, unique=False)
+    assert (made.unique, made.counter_calls) == (False, 0)
+    assert problems(made.puzzle, made.solution) == []
+
+
+def test_written_puzzle_reads_back_with_its_solution(tmp_path):
+    path = tmp_path / "made.json"
+    subprocess.run(
+        [sys.executable, "-m", "pipscover", "generate", "-n", "5", "--seed", "9", "-o", str(path), "--json"],
+        check=True, capture_output=True,
+    )
+    (puzzle,) = parse(path.read_text(), str(path))
+    assert problems(puzzle, puzzle.published_solution) == []
+    assert json.loads(path.read_text())["solution"]
+
+
+def test_bad_sizes_are_refused():
+    with pytest.raises(PipsError):
+        generate(dominoes=0)
