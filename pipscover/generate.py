@@ -111,7 +111,9 @@ def generate(
                 regions.extend(_tighten(region, rng.choice(region.cells), grid, None, rng))
                 continue
             if not others:
-                return GeneratedPuzzle(puzzle, hidden, True, calls, restart, time.monotonic() - start)
+                regions, checks = _loosen(regions, hidden, origin, backend, rng)
+                puzzle = _build(regions, hidden, origin)
+                return GeneratedPuzzle(puzzle, hidden, True, calls + checks, restart, time.monotonic() - start)
             other = others[0].grid
             differing = [cell for cell in sorted(grid) if other[cell] != grid[cell]]
             if not differing:  # the same pips, tiled another way: no region rule can tell them apart
@@ -122,6 +124,45 @@ def generate(
             cell = rng.choice([c for c in differing if cost[c] == min(cost.values())])
             regions.extend(_tighten(_region_of(regions, cell), cell, grid, other, rng))
     raise PipsError(f"generate: no unique puzzle after {MAX_RESTARTS} hidden solutions (seed {seed})")
+
+
+def _loosen(
+    regions: list[_Region], hidden: Solution, origin: Origin, backend: str, rng: random.Random
+) -> tuple[list[_Region], int]:
+    """Merge neighbouring `sum` regions and drop rules wherever the puzzle stays unique (each change proved).
+
+    Returns the regions and how many counter calls that took.
+    """
+    calls = 0
+
+    def unique_with(candidate: list[_Region]) -> bool:
+        nonlocal calls
+        calls += 1
+        result = solve(_build(candidate, hidden, origin), backend, limit=2, timeout=COUNTER_TIMEOUT)
+        return result.status is Status.SOLVED and len(result.solutions) == 1
+
+    for first in rng.sample(regions, len(regions)):
+        if first not in regions or first.kind is not RegionKind.SUM:
+            continue
+        for second in [r for r in regions if r is not first and r.kind is RegionKind.SUM and _touch(first, r)]:
+            merged = _Region(RegionKind.SUM, first.cells + second.cells, first.target + second.target)
+            candidate = [r for r in regions if r is not first and r is not second] + [merged]
+            if unique_with(candidate):
+                regions = candidate
+                break
+    for region in rng.sample(regions, len(regions)):
+        if region.kind is not RegionKind.EMPTY:
+            candidate = [r if r is not region else _Region(RegionKind.EMPTY, r.cells) for r in regions]
+            if unique_with(candidate):
+                regions = candidate
+    # Neighbouring regions without a rule are one region: their borders change no solution.
+    ruled = [r for r in regions if r.kind is not RegionKind.EMPTY]
+    empty = _components([c for r in regions if r.kind is RegionKind.EMPTY for c in r.cells])
+    return ruled + [_Region(RegionKind.EMPTY, cells) for cells in empty], calls
+
+
+def _touch(first: _Region, second: _Region) -> bool:
+    return any(n in second.cells for c in first.cells for n in _neighbours(c))
 
 
 def _region_of(regions: Sequence[_Region], cell: Cell) -> _Region:
