@@ -167,7 +167,7 @@ def encode(puzzle: Puzzle, encodings: Encodings = Encodings()) -> Encoding:
             for region in puzzle.regions:
                 if region.kind is kind:
                     _region_clauses(writer, region, domains, value_var)
-    return Encoding(puzzle, encodings, placements, values, writer.cnf, tuple(writer.sizes))
+    return Encoding(puzzle, encodings, placements, values, writer.cnf(), tuple(writer.sizes))
 
 
 def _region_clauses(writer: _Writer, region: Region, domains: dict[Cell, set[int]], value_var: dict) -> None:
@@ -198,8 +198,9 @@ class _Writer:
     """Collects clauses and numbers PySAT's auxiliary variables after the placement and value blocks."""
 
     def __init__(self, top: int, encodings: Encodings) -> None:
-        self.cnf = CNF()
-        self.cnf.nv = top
+        # Plain lists: PySAT's CNF.append rescans every clause for its largest variable.
+        self.clauses: list[list[int]] = []
+        self.top = top
         self.card = getattr(CardType, encodings.card)
         self.pb = getattr(PbType, encodings.pb)
         self.sizes: list[FamilySize] = []
@@ -208,7 +209,7 @@ class _Writer:
         return _Family(self, name)
 
     def clause(self, *literals: int) -> None:
-        self.cnf.append(list(literals))
+        self.clauses.append(list(literals))
 
     def exactly(self, literals: list[int], count: int) -> None:
         if len(literals) < count:
@@ -222,31 +223,36 @@ class _Writer:
             self.at_most_one(literals)
         else:
             try:
-                self._add(CardEnc.equals(literals, bound=count, top_id=self.cnf.nv, encoding=self.card))
+                self._add(CardEnc.equals(literals, bound=count, top_id=self.top, encoding=self.card))
             except UnsupportedBound:
                 # pairwise, bitwise and ladder only write at-most-one: a domino that appears m > 1 times
                 # takes the sequential counter instead.
-                self._add(CardEnc.equals(literals, count, top_id=self.cnf.nv, encoding=CardType.seqcounter))
+                self._add(CardEnc.equals(literals, count, top_id=self.top, encoding=CardType.seqcounter))
 
     def at_most_one(self, literals: list[int]) -> None:
         if len(literals) > 1:
-            self._add(CardEnc.atmost(literals, bound=1, top_id=self.cnf.nv, encoding=self.card))
+            self._add(CardEnc.atmost(literals, bound=1, top_id=self.top, encoding=self.card))
 
     def pseudo_boolean(self, weighted: list[tuple[int, int]], least: int, most: int, low: int, high: int) -> None:
         """least <= sum(weight * literal) <= most, where pruning already keeps the sum in [low, high]."""
         if least > most:
             self.clause()
         elif least == most:
-            self._add(PBEnc.equals(weighted, bound=least, top_id=self.cnf.nv, encoding=self.pb))
+            self._add(PBEnc.equals(weighted, bound=least, top_id=self.top, encoding=self.pb))
         else:
             if most < high:
-                self._add(PBEnc.atmost(weighted, bound=most, top_id=self.cnf.nv, encoding=self.pb))
+                self._add(PBEnc.atmost(weighted, bound=most, top_id=self.top, encoding=self.pb))
             if least > low:
-                self._add(PBEnc.atleast(weighted, bound=least, top_id=self.cnf.nv, encoding=self.pb))
+                self._add(PBEnc.atleast(weighted, bound=least, top_id=self.top, encoding=self.pb))
 
     def _add(self, formula: CNF) -> None:
-        self.cnf.extend(formula.clauses)
-        self.cnf.nv = max(self.cnf.nv, formula.nv)
+        self.clauses.extend(formula.clauses)
+        self.top = max(self.top, formula.nv)
+
+    def cnf(self) -> CNF:
+        made = CNF(from_clauses=self.clauses, by_ref=True)
+        made.nv = self.top
+        return made
 
 
 class _Family:
@@ -256,11 +262,11 @@ class _Family:
         self.writer, self.name = writer, name
 
     def __enter__(self) -> None:
-        self.clauses, self.top = len(self.writer.cnf.clauses), self.writer.cnf.nv
+        self.clauses, self.top = len(self.writer.clauses), self.writer.top
 
     def __exit__(self, *exc: object) -> None:
         writer = self.writer
-        writer.sizes.append(FamilySize(self.name, len(writer.cnf.clauses) - self.clauses, writer.cnf.nv - self.top))
+        writer.sizes.append(FamilySize(self.name, len(writer.clauses) - self.clauses, writer.top - self.top))
 
 
 def _key(placement: Placement) -> tuple[int, int]:
