@@ -11,8 +11,10 @@
    with roughly the NYT's frequencies) that the hidden solution keeps and the other breaks; a region whose
    rule cannot be tightened that way becomes `sum`, and then splits into smaller `sum` regions. Regions
    only move forward along empty -> rule -> sum -> split, so this ends. When the other solution has the
-   same pips everywhere (another tiling of the same grid), no rule can tell them apart: the generator
-   starts again from a new hidden solution.
+   same pips everywhere (another tiling of the same grid), no rule can tell them apart, so hidden
+   solutions whose grid has another tiling are drawn again before any region is made.
+5. Loosening: neighbouring `sum` regions are merged, and rules dropped, wherever the counter still proves
+   one solution; neighbouring regions left without a rule become one `empty` region.
 
 Everything random comes from one `random.Random(seed)`, so the same seed gives the same puzzle.
 """
@@ -32,7 +34,7 @@ from pipscover.results import Status
 from pipscover.solving import solve
 
 Pair = tuple[Cell, Cell]
-MAX_RESTARTS = 50
+MAX_RESTARTS = 200  # hidden solutions drawn before giving up (most are redrawn for a second tiling)
 RULED_AT_START = 0.6  # the share of regions given a rule before the counter is asked
 COUNTER_TIMEOUT = 2.0  # seconds per search; past it the generator tightens a region blindly and asks again
 # How often each rule is drawn when several would break the other solution (NYT region counts, roughly).
@@ -92,6 +94,10 @@ def generate(
         tiling = _tiling(shape, dominoes, rng)
         grid = _hidden_grid(tiling, _draw_dominoes(dominoes, max_pip, rng), rng)
         hidden = solution_from_grid(tiling, grid)
+        if unique:
+            calls += 1
+            if not _one_tiling(hidden, backend):
+                continue
         regions = _partition(sorted(grid), rng)
         for region in regions:  # most NYT regions have a rule; the counter decides what the rest need
             if rng.random() < RULED_AT_START:
@@ -116,7 +122,7 @@ def generate(
                 return GeneratedPuzzle(puzzle, hidden, True, calls + checks, restart, time.monotonic() - start)
             other = others[0].grid
             differing = [cell for cell in sorted(grid) if other[cell] != grid[cell]]
-            if not differing:  # the same pips, tiled another way: no region rule can tell them apart
+            if not differing:  # ruled out by `_one_tiling`, unless a search timed out there
                 break
             # Break the other solution where it costs least: a region without a rule, then a rule that can
             # become `sum`, and only then split a `sum` region.
@@ -124,6 +130,17 @@ def generate(
             cell = rng.choice([c for c in differing if cost[c] == min(cost.values())])
             regions.extend(_tighten(_region_of(regions, cell), cell, grid, other, rng))
     raise PipsError(f"generate: no unique puzzle after {MAX_RESTARTS} hidden solutions (seed {seed})")
+
+
+def _one_tiling(hidden: Solution, backend: str) -> bool:
+    """Whether no other tiling lays the same dominoes into the same pip grid.
+
+    No region rule could tell two such solutions apart, so the generator draws again when there is one.
+    """
+    pinned = [(RegionKind.SUM, [cell], pip) for cell, pip in hidden.grid.items()]
+    dominoes = [placement.domino for placement in hidden.placements]
+    result = solve(Puzzle.build(pinned, dominoes), backend, limit=2, timeout=COUNTER_TIMEOUT)
+    return result.status is Status.SOLVED and len(result.solutions) == 1
 
 
 def _loosen(
