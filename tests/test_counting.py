@@ -28,10 +28,13 @@ def test_structural_count_matches_brute_force(puzzle):
     assert (result.count, result.exact, result.method) == (len(brute_force_solutions(puzzle)), True, "structural")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(puzzles(max_dominoes=4, max_pip=2))
 def test_grid_counts_match_brute_force(puzzle):
-    assert count(puzzle, "grids").count == len(brute_force_grids(puzzle))
+    expected = len(brute_force_grids(puzzle))
+    assert count(puzzle, "grids").count == expected
+    assert count(puzzle, "grids", method="structural").count == expected
+    assert count(puzzle, "grids", method="dlx").count == expected
 
 
 @settings(max_examples=60, deadline=None)
@@ -102,8 +105,6 @@ def test_unknown_method_and_misplaced_backend_are_errors():
         count(puzzle, method="guess")
     with pytest.raises(PipsError, match="only applies to the blocking method"):
         count(puzzle, method="structural", backend="minisat22")
-    with pytest.raises(PipsError, match="counts placements"):
-        count(puzzle, "grids", method="structural")
 
 
 @needs_nyt
@@ -144,6 +145,14 @@ def test_every_nyt_count_agrees_with_dlx_listing():
             if exact <= ENUMERABLE:
                 assert count(puzzle, method="dlx").count == exact, puzzle.describe()
     assert time.monotonic() - started < 120
+
+
+@needs_nyt
+@pytest.mark.parametrize(("date", "placements", "grids"), [("2025-10-18", 10_464, 8_440), ("2025-10-05", 344, 344)])
+def test_structural_grid_count_agrees_with_listing(date, placements, grids):
+    puzzle = load(nyt_files()[0].parent / f"{date}.json", "hard")[0]
+    assert count(puzzle, "grids", method="structural").count == grids == count(puzzle, "grids", method="dlx").count
+    assert count(puzzle).count == placements
 
 
 @needs_nyt

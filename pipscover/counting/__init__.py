@@ -1,12 +1,13 @@
 """Exact solution counts, by several methods that give the same numbers.
 
-- `structural` (what `auto` uses for placements): counts without listing, by caching residual subproblems
-  and closed forms for the free rest (`pipscover.counting.structural`, explained in `encodings/counting.md`);
+- `structural`: counts without listing. Placements by caching residual subproblems and closed forms for
+  the free rest (`pipscover.counting.structural`); distinct grids by a search over grids that carries all
+  tilings at once (`pipscover.counting.grids`). Both are explained in `encodings/counting.md`.
 - `dlx`: lists every solution with the dlx backend (deduplicating pip grids for `grids`);
-- `blocking`: a SAT solver with blocking clauses (`pipscover.blocking`), with `backend` naming the solver.
-
-Distinct pip grids (`Distinct.GRIDS`) are counted by listing: `auto` uses `dlx` for them, because two
-tilings that carry the same grid can only be told apart once both are known.
+- `blocking`: a SAT solver with blocking clauses (`pipscover.blocking`), with `backend` naming the solver;
+- `auto` (the default): `structural` for placements; for grids, the structural placement count first, then
+  `dlx` listing when it is at most `LIST_GRIDS_UP_TO` (faster there, measured on the NYT archive) and the
+  structural grid count beyond.
 
     >>> from pipscover import load_one
     >>> count(load_one("examples/first.txt")).count
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from pipscover.backends.base import Backend
 
 METHODS = ("auto", "structural", "dlx", "blocking")
+LIST_GRIDS_UP_TO = 20_000  # auto lists grids with dlx up to this many placements
 
 # on_progress(found so far, fraction done or None when unknown); `found` is a lower bound until the end.
 ProgressCallback = Callable[[int, float | None], None]
@@ -58,17 +60,19 @@ def count(
     distinct = Distinct(distinct)
     if method not in METHODS:
         raise PipsError(f"unknown counting method {method!r}; choose one of: {', '.join(METHODS)}")
-    if method == "auto":
-        method = "structural" if distinct is Distinct.PLACEMENTS else "dlx"
     if backend is not None and method != "blocking":
         raise PipsError(f"a backend (-b {backend}) only applies to the blocking method, not to {method!r}")
     start = time.monotonic()
     deadline = None if timeout is None else start + timeout
+    if method == "auto" and distinct is Distinct.GRIDS:
+        placements = _count_structurally(puzzle, Distinct.PLACEMENTS, deadline, on_progress, start)
+        if placements.count == 0 or not placements.exact:
+            # No solution means no grid; a stopped count shows only that a grid exists, if it found a solution.
+            return _result(min(placements.count, 1), placements.exact, Distinct.GRIDS, "structural", start)
+        method = "dlx" if placements.count <= LIST_GRIDS_UP_TO else "structural"
     match method:
-        case "structural":
-            if distinct is Distinct.GRIDS:
-                raise PipsError("the structural counter counts placements; count grids with --method dlx")
-            return _count_structurally(puzzle, deadline, on_progress, start)
+        case "auto" | "structural":
+            return _count_structurally(puzzle, distinct, deadline, on_progress, start)
         case "dlx":
             return _count_by_listing(puzzle, distinct, limit, deadline, on_progress, start)
     from pipscover.blocking import DEFAULT_SAT_BACKEND, count_by_blocking
@@ -95,18 +99,23 @@ def count_task(puzzle: Puzzle, backend: Backend, deadline: float | None) -> str:
     return "counted" if result.count else "unsatisfiable"
 
 
-def _count_structurally(puzzle: Puzzle, deadline: float | None, on_progress: ProgressCallback | None,
-                        start: float) -> CountResult:
+def _count_structurally(puzzle: Puzzle, distinct: Distinct, deadline: float | None,
+                        on_progress: ProgressCallback | None, start: float) -> CountResult:
+    from pipscover.counting.grids import GridCounter
     from pipscover.counting.structural import Interrupted, StructuralCounter
 
-    progress = None if on_progress is None else (lambda fraction, found: on_progress(found, fraction))
     try:
-        found, exact = StructuralCounter(puzzle).count(deadline, progress), True
+        if distinct is Distinct.GRIDS:
+            found = GridCounter(puzzle).count(deadline)
+        else:
+            progress = None if on_progress is None else (lambda fraction, found: on_progress(found, fraction))
+            found = StructuralCounter(puzzle).count(deadline, progress)
+        exact = True
     except Interrupted as stop:
         found, exact = stop.found, False
         if isinstance(stop.reason, KeyboardInterrupt):
-            raise CountInterrupted(_result(found, False, Distinct.PLACEMENTS, "structural", start)) from None
-    return _result(found, exact, Distinct.PLACEMENTS, "structural", start)
+            raise CountInterrupted(_result(found, False, distinct, "structural", start)) from None
+    return _result(found, exact, distinct, "structural", start)
 
 
 def _count_by_listing(puzzle: Puzzle, distinct: Distinct, limit: int | None, deadline: float | None,

@@ -8,7 +8,10 @@ region's state is reset to one value per kind, so finished regions never split a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pipscover.model import Puzzle, RegionKind
+from pipscover.pruning import PipSupply, allowed_pips
 
 EMPTY, EQUALS, UNEQUAL, SUM, LESS, GREATER = range(6)
 _KIND_CODE = {
@@ -27,6 +30,12 @@ class RegionRules:
         self.targets = [region.target or 0 for region in puzzle.regions]
         self.sizes = [len(region.cells) for region in puzzle.regions]
         self.max_pip = puzzle.max_pip
+        self.region_kinds = [region.kind for region in puzzle.regions]
+        constrained = [r for r, kind in enumerate(self.kinds) if kind != EMPTY]
+        self.supply_depth = max((self.sizes[r] - 1 for r in constrained), default=0)
+        self.sum_depth = max((self.sizes[r] - 1 for r in constrained if self.kinds[r] == SUM), default=0)
+        self.pip_total = sum(a + b for a, b in puzzle.dominoes)
+        self._supplies: dict[tuple[int, ...], PipSupply] = {}
 
     def initial_states(self) -> list[int]:
         return [0] * len(self.kinds)
@@ -92,3 +101,24 @@ class RegionRules:
         """A sort key: regions whose rule prunes most come first, big and free ones last."""
         rank = {EQUALS: 1, UNEQUAL: 2, SUM: 0, LESS: 3, GREATER: 3, EMPTY: 4}[self.kinds[region]]
         return (rank, self.sizes[region])
+
+    def supply(self, halves: Sequence[int]) -> PipSupply:
+        """The pips not yet placed (`halves[v]` of pip v) as `pipscover.pruning` wants them, cached."""
+        key = tuple(halves)
+        known = self._supplies.get(key)
+        if known is None:
+            known = self._supplies[key] = PipSupply.of(key, self.supply_depth, self.sum_depth, self.pip_total)
+        return known
+
+    def allowed(self, region: int, state: int, left: int, supply: PipSupply) -> int:
+        """The pips (bit set) one more of the `left` uncovered cells of `region` may take, given `supply`;
+        0 when the region can no longer hold (the rules of `pipscover.pruning`)."""
+        kind = self.kinds[region]
+        if kind == EMPTY or state == DECIDED:
+            return supply.present
+        placed_sum, placed = state, 0
+        if kind == EQUALS:
+            placed_sum, placed = 0, (1 << state - 1 if state else 0)
+        elif kind == UNEQUAL:
+            placed_sum, placed = 0, state
+        return allowed_pips(self.region_kinds[region], self.targets[region], left, placed_sum, placed, supply)

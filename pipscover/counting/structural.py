@@ -19,10 +19,10 @@ import sys
 import time
 from collections.abc import Callable
 
-from pipscover.counting.regions import DECIDED, EMPTY, EQUALS, FAIL, UNEQUAL, RegionRules
+from pipscover.counting.regions import FAIL, RegionRules
 from pipscover.counting.tilings import TilingCounter, arrangements
-from pipscover.model import Puzzle, RegionKind
-from pipscover.pruning import PipSupply, allowed_pips
+from pipscover.model import Puzzle
+from pipscover.pruning import PipSupply
 from pipscover.results import SearchTimeout
 
 CHECK_EVERY = 1024  # search nodes between two looks at the clock
@@ -85,7 +85,7 @@ class Dominoes:
             self._partners[left] = known
         return known
 
-    def halves(self, left: int) -> list[int]:
+    def halves(self, left: int) -> tuple[int, ...]:
         """halves(left)[v]: how many halves with pip v the dominoes `left` have."""
         known = self._halves.get(left)
         if known is None:
@@ -94,7 +94,7 @@ class Dominoes:
                 copies = (left & mask).bit_count()
                 known[a] += copies
                 known[b] += copies
-            self._halves[left] = known
+            self._halves[left] = known = tuple(known)
         return known
 
     def pips(self, left: int) -> list[int]:
@@ -117,34 +117,11 @@ class StructuralCounter:
         region_index = puzzle.region_index
         self.cell_region = [region_index[cell] for cell in cells]
         self.rules = RegionRules(puzzle)
-        self.region_kinds = [region.kind for region in puzzle.regions]
         self.dominoes = Dominoes(puzzle)
-        constrained = [r for r, region in enumerate(puzzle.regions) if region.kind is not RegionKind.EMPTY]
-        self.supply_depth = max((len(puzzle.regions[r].cells) - 1 for r in constrained), default=0)
-        self.sum_depth = max((len(puzzle.regions[r].cells) - 1 for r in constrained
-                              if puzzle.regions[r].kind is RegionKind.SUM), default=0)
-        self.pip_total = sum(a + b for a, b in puzzle.dominoes)
-        self._supplies: dict[int, PipSupply] = {}
 
     def supply(self, left: int) -> PipSupply:
-        known = self._supplies.get(left)
-        if known is None:
-            known = self._supplies[left] = PipSupply.of(
-                self.dominoes.halves(left), self.supply_depth, self.sum_depth, self.pip_total)
-        return known
-
-    def allowed(self, region: int, state: int, left: int, supply: PipSupply) -> int:
-        """The pips (bit set) one more cell of `region` may take, 0 when the region cannot hold any more."""
-        kind = self.rules.kinds[region]
-        if kind == EMPTY or state == DECIDED:
-            return supply.present
-        placed_sum, placed = state, 0
-        if kind == EQUALS:
-            placed_sum, placed = 0, (1 << state - 1 if state else 0)
-        elif kind == UNEQUAL:
-            placed_sum, placed = 0, state
-        return allowed_pips(self.region_kinds[region], self.rules.targets[region], left, placed_sum, placed,
-                            supply)
+        """The pips of the dominoes `left`, as the region feasibility rules want them."""
+        return self.rules.supply(self.dominoes.halves(left))
 
     def count(self, deadline: float | None = None, on_progress: ProgressCallback | None = None) -> int:
         """The exact number of solutions. Raises `Interrupted` (with a lower bound) on timeout or Ctrl-C."""
@@ -154,7 +131,7 @@ class StructuralCounter:
         region_count = len(left)
         cache: dict[tuple, int] = {}
         nodes = 0
-        neighbours, cell_region, enter, allowed = self.neighbours, self.cell_region, rules.enter, self.allowed
+        neighbours, cell_region, enter, allowed = self.neighbours, self.cell_region, rules.enter, rules.allowed
         number, masks = dominoes.number, dominoes.masks
         bit_index = {1 << i: i for i in range(self.cell_count)}
         sizes = rules.sizes

@@ -1,0 +1,135 @@
+"""Counting distinct pip grids without listing them: a search over grids that carries every tiling at once.
+
+Different tilings can carry the same pip grid, so the grid count is not a sum over tilings. This counter
+fills the grid one cell at a time (along the board's longer side, as `TilingCounter` does) and keeps,
+beside the region states, the set of all *partial tilings* consistent with the pips so far. A partial tiling
+is the dominoes it has used up and its pending half-dominoes: (later cell, pip of the earlier cell) for each
+domino begun on an earlier cell whose second cell is still to be filled. Putting pip v on cell p takes every
+partial tiling either to the completion of its half-domino ending at p (when the domino (pip, v) is left)
+or, when none ends there, to new half-dominoes from p to its right or lower neighbour. The set after a cell
+is a function of the grid so far, so distinct grids are distinct paths, and two prefixes with the same
+cell, set and region states have the same completions: the count of completions is cached under that key,
+as the structural counter caches its subproblems. A grid counts when one of its tilings has nothing pending
+at the end. `encodings/counting.md` works an example.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from pipscover.counting.regions import FAIL, RegionRules
+from pipscover.counting.structural import CHECK_EVERY, Dominoes, Interrupted
+from pipscover.model import Puzzle
+from pipscover.results import SearchTimeout
+
+# A partial tiling: (pending half-dominoes as sorted (cell, pip) pairs, dominoes left as copy bits).
+PartialTiling = tuple[tuple[tuple[int, int], ...], int]
+
+
+class GridCounter:
+    """The grid-counting search for one puzzle; `count()` gives the number of distinct pip grids."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.rules = RegionRules(puzzle)
+        self.order = fill_order(puzzle)
+        index = {cell: i for i, cell in enumerate(self.order)}
+        # The later neighbours of each cell: the only cells a domino begun there can end on.
+        self.later = [sorted(index[other] for other in _neighbours(cell) if index.get(other, -1) > i)
+                      for i, cell in enumerate(self.order)]
+        region_index = puzzle.region_index
+        self.cell_region = [region_index[cell] for cell in self.order]
+        self.dominoes = Dominoes(puzzle)
+
+    def step(self, tilings: frozenset[PartialTiling], cell: int, pip: int) -> frozenset[PartialTiling]:
+        """The partial tilings after `pip` goes on `cell` (empty when no tiling can carry the grid)."""
+        number, masks = self.dominoes.number, self.dominoes.masks
+        after: set[PartialTiling] = set()
+        for pending, remaining in tilings:
+            if pending and pending[0][0] == cell:
+                domino = number[pending[0][1]][pip]
+                available = remaining & masks[domino] if domino >= 0 else 0
+                if available:
+                    after.add((pending[1:], remaining ^ (available & -available)))
+                continue
+            if not self.dominoes.partners(remaining)[pip]:
+                continue  # no domino left has this pip
+            taken = {other for other, _ in pending}
+            for other in self.later[cell]:
+                if other not in taken:
+                    after.add((tuple(sorted((*pending, (other, pip)))), remaining))
+        return frozenset(after)
+
+    def count(self, deadline: float | None = None) -> int:
+        """The exact number of distinct pip grids. Raises `Interrupted` (a lower bound) on timeout or Ctrl-C."""
+        rules, cell_region, step = self.rules, self.cell_region, self.step
+        states = rules.initial_states()
+        left = list(rules.sizes)
+        halves = list(self.dominoes.halves(self.dominoes.full))
+        cell_count = len(self.order)
+        cache: dict[tuple, int] = {}
+        nodes = 0
+
+        def search(cell: int, tilings: frozenset[PartialTiling]) -> int:
+            nonlocal nodes
+            if cell == cell_count:
+                return 1 if any(not pending for pending, _ in tilings) else 0
+            key = (cell, tilings, *states)
+            known = cache.get(key)
+            if known is not None:
+                return known
+            nodes += 1
+            if deadline is not None and nodes % CHECK_EVERY == 0 and time.monotonic() > deadline:
+                raise SearchTimeout()
+            supply = rules.supply(halves)
+            for other in range(len(left)):  # a region that can no longer hold ends the branch
+                if left[other] and not rules.allowed(other, states[other], left[other], supply):
+                    cache[key] = 0
+                    return 0
+            region = cell_region[cell]
+            pips = rules.allowed(region, states[region], left[region], supply)
+            total = 0
+            try:
+                while pips:
+                    low = pips & -pips
+                    pips ^= low
+                    pip = low.bit_length() - 1
+                    state = rules.enter(states, left, region, pip)
+                    if state is FAIL:
+                        continue
+                    following = step(tilings, cell, pip)
+                    if not following:
+                        continue
+                    old = states[region]
+                    states[region] = state
+                    left[region] -= 1
+                    halves[pip] -= 1
+                    total += search(cell + 1, following)
+                    halves[pip] += 1
+                    left[region] += 1
+                    states[region] = old
+            except (SearchTimeout, KeyboardInterrupt, Interrupted) as stop:
+                found = total + (stop.found if isinstance(stop, Interrupted) else 0)
+                raise Interrupted(found, stop.reason if isinstance(stop, Interrupted) else stop) from None
+            cache[key] = total
+            return total
+
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, cell_count + 1000))
+        try:
+            return search(0, frozenset({((), self.dominoes.full)}))
+        finally:
+            sys.setrecursionlimit(limit)
+
+
+
+def fill_order(puzzle: Puzzle) -> list[tuple[int, int]]:
+    """The order to fill cells: along the board's longer side, so few half-dominoes are ever pending."""
+    cells = puzzle.cells
+    wide = bool(cells) and (max(c for _, c in cells) - min(c for _, c in cells)
+                            > max(r for r, _ in cells) - min(r for r, _ in cells))
+    return sorted(cells, key=(lambda cell: (cell[1], cell[0])) if wide else None)
+
+def _neighbours(cell: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    r, c = cell
+    return ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c))
