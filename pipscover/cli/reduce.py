@@ -108,7 +108,7 @@ def subset_sum_command(
     chosen = recover_subset(result.solutions[0], mapping) if result.solutions else None
     if as_json:
         subset = None if chosen is None else [values[i] for i in chosen]
-        print_json({**_summary(puzzle, result), "indices": chosen and list(chosen), "subset": subset})
+        print_json({**_summary(puzzle, result), "indices": None if chosen is None else list(chosen), "subset": subset})
     elif chosen is not None:
         typer.echo(f"{' + '.join(str(values[i]) for i in chosen) or '(empty)'} = {target}")
     else:
