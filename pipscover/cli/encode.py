@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from enum import StrEnum
 from typing import Annotated
@@ -67,7 +68,7 @@ def encode_command(
     # With the CNF on stdout, the summary goes to stderr so the CNF stays clean.
     if as_json:
         if dimacs == "-":
-            sys.stderr.write(f"{summary}\n")
+            sys.stderr.write(json.dumps(summary) + "\n")
         else:
             print_json(summary)
     elif dimacs != "-":
