@@ -115,6 +115,8 @@ def _count_structurally(puzzle: Puzzle, distinct: Distinct, deadline: float | No
         found, exact = stop.found, False
         if isinstance(stop.reason, KeyboardInterrupt):
             raise CountInterrupted(_result(found, False, distinct, "structural", start)) from None
+    except KeyboardInterrupt:  # before the search's first branch: nothing counted yet
+        raise CountInterrupted(_result(0, False, distinct, "structural", start)) from None
     return _result(found, exact, distinct, "structural", start)
 
 
