@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import JsonOption, print_json, write_output
+from pipscover.cli.common import print_json, write_output
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate import Shape, generate
 
@@ -25,7 +25,7 @@ def generate_command(
         bool, typer.Option("--unique/--no-unique", help="Tighten regions until the counter proves one solution.")
     ] = True,
     output: Annotated[str, typer.Option("--output", "-o", help="Write the puzzle (NYT JSON) here.")] = "-",
-    as_json: JsonOption = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
 ) -> None:
     """Make a puzzle (an NYT puzzle object with its `solution`) and report how many regions it needed.
 
