@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from itertools import combinations, product
+from math import comb
 
 import networkx as nx
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipscover.check import problems
+from pipscover.counting import count
 from pipscover.errors import PipsError
 from pipscover.formats import load_one
 from pipscover.reductions import (
@@ -75,20 +77,33 @@ def test_every_satisfying_assignment_gives_a_valid_solution_that_maps_back_to_it
         assert {x: recovered[x] for x in used} == {x: assignment[x] for x in used}
 
 
-def test_solution_count_is_exactly_the_cleanup_arrangements_of_each_satisfying_assignment():
-    # One clause: the tiling is forced, so each satisfying assignment gives C(cleanup tiles, spare 1-1 tiles)
-    # solutions, one per way to lay the spare 1-1 tiles on the cleanup path; nothing else solves the puzzle.
-    from math import comb
+def expected_solution_count(instance: OneInThreeInstance, mapping) -> int:
+    """The tiling is forced, so each satisfying assignment gives C(cleanup tiles, spare 1-1 tiles) solutions:
+    one per way to lay the 1-1 tiles the false variables' gadgets leave over on the cleanup path.
+    Variables in no clause have no gadget: assignments that differ only there are one."""
+    cleanup = len(mapping.cleanup_pairs)
+    false_tiles = {
+        tuple(sorted((x, len(pairs)) for x, pairs in mapping.variable_pairs.items() if not assignment[x]))
+        for assignment in satisfying_assignments(instance)
+    }
+    return sum(comb(cleanup, sum(tiles for _, tiles in false)) for false in false_tiles)
 
+
+@settings(max_examples=30, deadline=None)
+@given(one_in_three_instances(), st.booleans())
+def test_solution_count_is_exactly_the_cleanup_arrangements_of_each_satisfying_assignment(instance, connected):
+    # An independent engine (the structural counter) against the count the proof predicts.
+    puzzle, mapping = reduce_one_in_three(instance, connected=connected)
+    counted = count(puzzle, method="structural", timeout=30)
+    assert counted.exact
+    assert counted.count == expected_solution_count(instance, mapping)
+
+
+def test_every_solution_of_a_small_puzzle_maps_back_to_a_satisfying_assignment():
     instance = OneInThreeInstance(3, ((1, 2, 3),))
     puzzle, mapping = reduce_one_in_three(instance)
-    cleanup = len(mapping.cleanup_pairs)
-    expected = sum(
-        comb(cleanup, sum(len(mapping.variable_pairs[x]) for x in (1, 2, 3) if not assignment[x]))
-        for assignment in satisfying_assignments(instance)
-    )
     found = solve(puzzle, "dlx", limit=None).solutions
-    assert len(found) == expected
+    assert len(found) == expected_solution_count(instance, mapping)
     assert {tuple(sorted(recover_assignment(s, mapping).items())) for s in found} == {
         tuple(sorted(a.items())) for a in satisfying_assignments(instance)
     }
