@@ -113,6 +113,8 @@ def generate(
             if result.status is Status.TIMEOUT and not others:
                 # Rare searches that run long: any rule the hidden solution keeps only removes solutions.
                 loose = [r for r in regions if r.kind is not RegionKind.SUM or len(r.cells) > 1]
+                if not loose:  # every cell pinned and still no proof: draw another hidden solution
+                    break
                 region = rng.choice(loose)
                 regions.extend(_tighten(region, rng.choice(region.cells), grid, None, rng))
                 continue
