@@ -105,11 +105,9 @@ def _count_structurally(puzzle: Puzzle, distinct: Distinct, deadline: float | No
     from pipscover.counting.structural import Interrupted, StructuralCounter
 
     try:
-        if distinct is Distinct.GRIDS:
-            found = GridCounter(puzzle).count(deadline)
-        else:
-            progress = None if on_progress is None else (lambda fraction, found: on_progress(found, fraction))
-            found = StructuralCounter(puzzle).count(deadline, progress)
+        progress = None if on_progress is None else (lambda fraction, found: on_progress(found, fraction))
+        counter = GridCounter(puzzle) if distinct is Distinct.GRIDS else StructuralCounter(puzzle)
+        found = counter.count(deadline, progress)
         exact = True
     except Interrupted as stop:
         found, exact = stop.found, False

@@ -19,7 +19,7 @@ import sys
 import time
 
 from pipscover.counting.regions import FAIL, RegionRules
-from pipscover.counting.structural import CHECK_EVERY, Dominoes, Interrupted
+from pipscover.counting.structural import CHECK_EVERY, Dominoes, Interrupted, Progress, ProgressCallback
 from pipscover.model import Puzzle
 from pipscover.results import SearchTimeout
 
@@ -60,7 +60,7 @@ class GridCounter:
                     after.add((tuple(sorted((*pending, (other, pip)))), remaining))
         return frozenset(after)
 
-    def count(self, deadline: float | None = None) -> int:
+    def count(self, deadline: float | None = None, on_progress: ProgressCallback | None = None) -> int:
         """The exact number of distinct pip grids. Raises `Interrupted` (a lower bound) on timeout or Ctrl-C."""
         rules, cell_region, step = self.rules, self.cell_region, self.step
         states = rules.initial_states()
@@ -69,6 +69,7 @@ class GridCounter:
         cell_count = len(self.order)
         cache: dict[tuple, int] = {}
         nodes = 0
+        progress = Progress(on_progress)
 
         def search(cell: int, tilings: frozenset[PartialTiling]) -> int:
             nonlocal nodes
@@ -88,12 +89,16 @@ class GridCounter:
                     return 0
             region = cell_region[cell]
             pips = rules.allowed(region, states[region], left[region], supply)
+            branches, done = pips.bit_count(), 0
+            if cell == 0:
+                progress.begin(branches)
             total = 0
             try:
                 while pips:
                     low = pips & -pips
                     pips ^= low
                     pip = low.bit_length() - 1
+                    done += 1
                     state = rules.enter(states, left, region, pip)
                     if state is FAIL:
                         continue
@@ -108,6 +113,8 @@ class GridCounter:
                     halves[pip] += 1
                     left[region] += 1
                     states[region] = old
+                    if cell <= 1:
+                        progress.report(cell, done / branches, total)
             except (SearchTimeout, KeyboardInterrupt, Interrupted) as stop:
                 found = total + (stop.found if isinstance(stop, Interrupted) else 0)
                 raise Interrupted(found, stop.reason if isinstance(stop, Interrupted) else stop) from None

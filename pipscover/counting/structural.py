@@ -42,6 +42,31 @@ class Interrupted(Exception):
         self.reason = reason
 
 
+class Progress:
+    """Progress of a search as the share of its first two levels done, with the count of the finished
+    branches (a lower bound until the end), for `on_progress(share, found)`."""
+
+    def __init__(self, on_progress: ProgressCallback | None) -> None:
+        self.on_progress = on_progress
+        self.step = 1.0  # the share of one branch of the first level
+        self.share = 0.0
+        self.found = 0
+
+    def begin(self, branches: int) -> None:
+        """The first level has `branches` branches."""
+        self.step = 1 / branches
+
+    def report(self, depth: int, share: float, found: int) -> None:
+        """A branch at `depth` (0 or 1) is done: `share` of its level, `found` solutions in its finished branches."""
+        if self.on_progress is None:
+            return
+        if depth == 0:
+            self.share, self.found = share, found
+            self.on_progress(share, found)
+        else:
+            self.on_progress(self.share + share * self.step, self.found + found)
+
+
 class Dominoes:
     """The dominoes of a puzzle as bits of an int, one bit per copy; copies of one domino sit side by side
     and are used lowest first, so every multiset of dominoes left has one int."""
@@ -136,20 +161,10 @@ class StructuralCounter:
         bit_index = {1 << i: i for i in range(self.cell_count)}
         sizes = rules.sizes
 
-        # Progress is the share of the first two levels of the search done; the count reported with it
-        # adds up the finished branches, a lower bound.
-        root_share, root_found, root_step = 0.0, 0, 1.0
-
-        def report(depth: int, share: float, found: int) -> None:
-            nonlocal root_share, root_found
-            if depth == 0:
-                root_share, root_found = share, found
-                on_progress(share, found)
-            else:
-                on_progress(root_share + share * root_step, root_found + found)
+        progress = Progress(on_progress)
 
         def search(uncovered: int, remaining: int, depth: int) -> int:
-            nonlocal nodes, root_step
+            nonlocal nodes
             key = (uncovered, remaining, *states)
             known = cache.get(key)
             if known is not None:
@@ -215,7 +230,7 @@ class StructuralCounter:
                 if rank < best_rank:
                     best, best_ways, best_rank = index, ways, rank
             if depth == 0:
-                root_step = 1 / best_ways
+                progress.begin(best_ways)
             region = cell_region[best]
             mine = region_pips[region]
             total = 0
@@ -253,8 +268,8 @@ class StructuralCounter:
                                 left[other_region] += 1
                                 states[other_region] = other_old
                             done += 1
-                            if depth <= 1 and on_progress is not None:
-                                report(depth, done / best_ways, total)
+                            if depth <= 1:
+                                progress.report(depth, done / best_ways, total)
                         left[region] += 1
                         states[region] = old
             except (SearchTimeout, KeyboardInterrupt, Interrupted) as stop:
