@@ -33,7 +33,8 @@ def main(argv: list[str] | None = None) -> None:
             dlx = len(solve(puzzle, "dlx", limit=args.limit).solutions)
             shown = [f"{c.count}{'' if c.exact else '+'}" for c in (placements, grids)]
             agree = "yes" if (placements.count == dlx or not placements.exact) else "NO"
-            print(f"{puzzle.describe()[-34:]:<34} {shown[0]:>10} {shown[1]:>7} {dlx:>7} {agree:>5} {placements.seconds:>7.3f}")
+            name = f"{path.name} {puzzle.origin.difficulty or ''}"
+            print(f"{name:<34} {shown[0]:>10} {shown[1]:>7} {dlx:>7} {agree:>5} {placements.seconds:>7.3f}")
     print(f"('+': stopped at --limit {args.limit})")
 
 
