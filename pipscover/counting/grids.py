@@ -47,8 +47,8 @@ class GridCounter:
         after: set[PartialTiling] = set()
         for pending, remaining in tilings:
             if pending and pending[0][0] == cell:
-                domino = number[pending[0][1]][pip]
-                available = remaining & masks[domino] if domino >= 0 else 0
+                domino = number.get((pending[0][1], pip))
+                available = remaining & masks[domino] if domino is not None else 0
                 if available:
                     after.add((pending[1:], remaining ^ (available & -available)))
                 continue

@@ -80,10 +80,10 @@ class Dominoes:
             shift += copies
         self.full = (1 << shift) - 1
         self.pip_count = puzzle.max_pip + 1
-        # number[a][b]: the domino with pips a and b, in either order.
-        self.number = [[-1] * self.pip_count for _ in range(self.pip_count)]
+        # number[a, b]: the domino with pips a and b, in either order.
+        self.number: dict[tuple[int, int], int] = {}
         for index, ((a, b), _) in enumerate(self.kinds):
-            self.number[a][b] = self.number[b][a] = index
+            self.number[a, b] = self.number[b, a] = index
         self._arrangements: dict[int, int] = {}
         self._partners: dict[int, list[int]] = {}
         self._halves: dict[int, list[int]] = {}
@@ -262,7 +262,7 @@ class StructuralCounter:
                                 other_old = states[other_region]
                                 states[other_region] = other_state
                                 left[other_region] -= 1
-                                available = remaining & masks[number[pip][other_pip]]
+                                available = remaining & masks[number[pip, other_pip]]
                                 total += search(uncovered ^ (1 << best) ^ other_bit,
                                                 remaining ^ (available & -available), depth + 1)
                                 left[other_region] += 1
