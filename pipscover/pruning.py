@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 # Exact sum reachability is computed up to this many cells left in a region, bounds beyond (generated
 # puzzles can have regions of hundreds of cells; the NYT's largest sum region has far fewer).
 EXACT_SUM_DEPTH = 12
+# Supplies are memoised per multiset of remaining halves; a long enumeration meets very many, so the memo
+# is emptied when it reaches this size rather than allowed to grow without bound.
+SUPPLY_MEMO_SIZE = 100_000
 
 
 class PipSupply(NamedTuple):
@@ -198,9 +201,12 @@ class RegionPruner:
                 self.by_region_pip[second][second_pip].append(option)
 
     def supply(self) -> PipSupply:
+        """The halves not placed yet (memoised: the same multiset recurs across the search)."""
         key = tuple(self.counts)
         found = self.supplies.get(key)
         if found is None:
+            if len(self.supplies) >= SUPPLY_MEMO_SIZE:
+                self.supplies.clear()
             found = self.supplies[key] = PipSupply.of(key, self.depth, self.sum_depth, self.base)
         return found
 
@@ -213,16 +219,18 @@ class RegionPruner:
         """Whether one domino may put both pips on cells of `region`, at the start of the search."""
         if not self.masks[region] >> first_pip & 1:
             return False
-        kind, target, left = self.kinds[region], self.targets[region], self.left[region] - 1
-        placed_sum = first_pip
-        if left == 1:
-            return region_holds(kind, target, placed_sum + second_pip) and (
-                kind is not RegionKind.EQUALS or first_pip == second_pip
-            ) and (kind is not RegionKind.UNEQUAL or first_pip != second_pip)
-        mask = allowed_pips(kind, target, left, placed_sum, 1 << first_pip, self.supply())
+        kind, target, empty_after_first = self.kinds[region], self.targets[region], self.left[region] - 1
+        if empty_after_first == 1:  # the domino fills the region
+            if kind is RegionKind.EQUALS and first_pip != second_pip:
+                return False
+            if kind is RegionKind.UNEQUAL and first_pip == second_pip:
+                return False
+            return region_holds(kind, target, first_pip + second_pip)
+        mask = allowed_pips(kind, target, empty_after_first, first_pip, 1 << first_pip, self.supply())
         return bool(mask >> second_pip & 1)
 
     def choose(self, option: int) -> list[int] | None:
+        """Place option `option`; the options it rules out, or None when some region can no longer hold."""
         first, first_pip, second, second_pip = self.moves[option]
         counts, left, placed_sum, placed = self.counts, self.left, self.placed_sum, self.placed
         counts[first_pip] -= 1
@@ -262,6 +270,7 @@ class RegionPruner:
         return hidden
 
     def unchoose(self, option: int) -> None:
+        """Take back the last `choose(option)`."""
         first, first_pip, second, second_pip = self.moves[option]
         changes = self.undo.pop()
         for region, old in reversed(changes[2:]):
