@@ -66,7 +66,11 @@ def covers(
 
 class ExactCoverProblem:
     """The linked lists of one exact cover problem; `search` them once (an abandoned search leaves them
-    as they were at that moment, so a second search raises `RuntimeError`)."""
+    as they were at that moment, so a second search raises `RuntimeError`).
+
+    `options[i]` lists distinct item numbers; `multiplicity[j]` >= 1 (default 1) is how many chosen options
+    must contain item j.
+    """
 
     def __init__(
         self,
@@ -104,6 +108,8 @@ class ExactCoverProblem:
         self.option_of, self.members = option_of, members
         # An item's uses still needed, by header; and whether each option is out of the lists.
         self.needed = [0, *(multiplicity or [1] * item_count)]
+        if len(self.needed) != headers or min(self.needed[1:], default=1) < 1:
+            raise ValueError("give every item a multiplicity of at least 1")
         self.gone = [False] * len(options)
         self.searched = False
 
