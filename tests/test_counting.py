@@ -28,6 +28,13 @@ def test_structural_count_matches_brute_force(puzzle):
     assert (result.count, result.exact, result.method) == (len(brute_force_solutions(puzzle)), True, "structural")
 
 
+@settings(max_examples=40, deadline=None)
+@given(puzzles(max_dominoes=3, max_pip=40))
+def test_counts_with_large_pips_match_brute_force(puzzle):
+    assert count(puzzle).count == len(brute_force_solutions(puzzle))
+    assert count(puzzle, "grids", method="structural").count == len(brute_force_grids(puzzle))
+
+
 @settings(max_examples=80, deadline=None)
 @given(puzzles(max_dominoes=4, max_pip=2))
 def test_grid_counts_match_brute_force(puzzle):

@@ -72,28 +72,28 @@ class Dominoes:
     and are used lowest first, so every multiset of dominoes left has one int."""
 
     def __init__(self, puzzle: Puzzle) -> None:
-        self.kinds = sorted(puzzle.domino_counts.items())
+        self.distinct = sorted(puzzle.domino_counts.items())  # ((a, b), copies), a <= b
         self.masks = []
         shift = 0
-        for _, copies in self.kinds:
+        for _, copies in self.distinct:
             self.masks.append(((1 << copies) - 1) << shift)
             shift += copies
         self.full = (1 << shift) - 1
         self.pip_count = puzzle.max_pip + 1
         # number[a, b]: the domino with pips a and b, in either order.
         self.number: dict[tuple[int, int], int] = {}
-        for index, ((a, b), _) in enumerate(self.kinds):
+        for index, ((a, b), _) in enumerate(self.distinct):
             self.number[a, b] = self.number[b, a] = index
         self._arrangements: dict[int, int] = {}
         self._partners: dict[int, list[int]] = {}
-        self._halves: dict[int, list[int]] = {}
+        self._halves: dict[int, tuple[int, ...]] = {}
 
     def arrangements(self, left: int) -> int:
         """The ways to lay the dominoes `left` on as many fixed slots."""
         known = self._arrangements.get(left)
         if known is None:
             known = self._arrangements[left] = arrangements([
-                ((left & mask).bit_count(), a == b) for ((a, b), _), mask in zip(self.kinds, self.masks)
+                ((left & mask).bit_count(), a == b) for ((a, b), _), mask in zip(self.distinct, self.masks)
                 if left & mask
             ])
         return known
@@ -103,7 +103,7 @@ class Dominoes:
         known = self._partners.get(left)
         if known is None:
             known = [0] * self.pip_count
-            for ((a, b), _), mask in zip(self.kinds, self.masks):
+            for ((a, b), _), mask in zip(self.distinct, self.masks):
                 if left & mask:
                     known[a] |= 1 << b
                     known[b] |= 1 << a
@@ -115,7 +115,7 @@ class Dominoes:
         known = self._halves.get(left)
         if known is None:
             known = [0] * self.pip_count
-            for ((a, b), _), mask in zip(self.kinds, self.masks):
+            for ((a, b), _), mask in zip(self.distinct, self.masks):
                 copies = (left & mask).bit_count()
                 known[a] += copies
                 known[b] += copies
@@ -160,7 +160,7 @@ class StructuralCounter:
         number, masks = dominoes.number, dominoes.masks
         bit_index = {1 << i: i for i in range(self.cell_count)}
         sizes = rules.sizes
-
+        pip_count = dominoes.pip_count
         progress = Progress(on_progress)
 
         def search(uncovered: int, remaining: int, depth: int) -> int:
@@ -208,7 +208,7 @@ class StructuralCounter:
                 for other, other_bit in neighbours[index]:
                     if other_bit & uncovered:
                         theirs = region_pips[cell_region[other]]
-                        pair = mine << 32 | theirs
+                        pair = mine << pip_count | theirs
                         found = pair_ways.get(pair)
                         if found is None:
                             found = 0
