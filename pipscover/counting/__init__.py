@@ -5,9 +5,9 @@
   tilings at once (`pipscover.counting.grids`). Both are explained in `encodings/counting.md`.
 - `dlx`: lists every solution with the dlx backend (deduplicating pip grids for `grids`);
 - `blocking`: a SAT solver with blocking clauses (`pipscover.blocking`), with `backend` naming the solver;
-- `auto` (the default): `structural` for placements; for grids, the structural placement count first, then
-  `dlx` listing when it is at most `LIST_GRIDS_UP_TO` (faster there, measured on the NYT archive) and the
-  structural grid count beyond.
+- `auto` (the default): `structural` for placements; for grids, the structural placement count first, which
+  is the grid count when the board has a single tiling, else `dlx` listing when it is at most
+  `LIST_GRIDS_UP_TO` (faster there, measured on the NYT archive) and the structural grid count beyond.
 
     >>> from pipscover import load_one
     >>> count(load_one("examples/first.txt")).count
@@ -69,6 +69,8 @@ def count(
         if placements.count == 0 or not placements.exact:
             # No solution means no grid; a stopped count shows only that a grid exists, if it found a solution.
             return _result(min(placements.count, 1), placements.exact, Distinct.GRIDS, "structural", start)
+        if _has_one_tiling(puzzle):  # then each grid is carried by exactly one solution
+            return _result(placements.count, True, Distinct.GRIDS, "structural", start)
         method = "dlx" if placements.count <= LIST_GRIDS_UP_TO else "structural"
     match method:
         case "auto" | "structural":
@@ -143,6 +145,12 @@ def _count_by_listing(puzzle: Puzzle, distinct: Distinct, limit: int | None, dea
     except KeyboardInterrupt:
         raise CountInterrupted(_result(found, False, distinct, "dlx", start, "dlx")) from None
     return _result(found, exact, distinct, "dlx", start, "dlx")
+
+
+def _has_one_tiling(puzzle: Puzzle) -> bool:
+    from pipscover.counting.tilings import TilingCounter
+
+    return TilingCounter(puzzle.cells).count((1 << len(puzzle.cells)) - 1) == 1
 
 
 def _result(found: int, exact: bool, distinct: Distinct, method: str, start: float,
