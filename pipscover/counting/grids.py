@@ -6,11 +6,11 @@ beside the region states, the set of all *partial tilings* consistent with the p
 is the dominoes it has used up and its pending half-dominoes: (later cell, pip of the earlier cell) for each
 domino begun on an earlier cell whose second cell is still to be filled. Putting pip v on cell p takes every
 partial tiling either to the completion of its half-domino ending at p (when the domino (pip, v) is left)
-or, when none ends there, to new half-dominoes from p to its right or lower neighbour. The set after a cell
+or, when none ends there, to new half-dominoes from p to each neighbour later in the order. The set after a cell
 is a function of the grid so far, so distinct grids are distinct paths, and two prefixes with the same
 cell, set and region states have the same completions: the count of completions is cached under that key,
 as the structural counter caches its subproblems. A grid counts when one of its tilings has nothing pending
-at the end. `encodings/counting.md` works an example.
+at the end. `encodings/counting.md` explains why this is exact.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import time
 
 from pipscover.counting.regions import FAIL, RegionRules
 from pipscover.counting.structural import CHECK_EVERY, Dominoes, Interrupted, Progress, ProgressCallback
+from pipscover.counting.tilings import longer_side_order
 from pipscover.model import Puzzle
 from pipscover.results import SearchTimeout
 
@@ -32,7 +33,7 @@ class GridCounter:
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.rules = RegionRules(puzzle)
-        self.order = fill_order(puzzle)
+        self.order = longer_side_order(puzzle.cells)  # few half-dominoes are ever pending
         index = {cell: i for i, cell in enumerate(self.order)}
         # The later neighbours of each cell: the only cells a domino begun there can end on.
         self.later = [sorted(index[other] for other in _neighbours(cell) if index.get(other, -1) > i)
@@ -130,12 +131,6 @@ class GridCounter:
 
 
 
-def fill_order(puzzle: Puzzle) -> list[tuple[int, int]]:
-    """The order to fill cells: along the board's longer side, so few half-dominoes are ever pending."""
-    cells = puzzle.cells
-    wide = bool(cells) and (max(c for _, c in cells) - min(c for _, c in cells)
-                            > max(r for r, _ in cells) - min(r for r, _ in cells))
-    return sorted(cells, key=(lambda cell: (cell[1], cell[0])) if wide else None)
 
 def _neighbours(cell: tuple[int, int]) -> tuple[tuple[int, int], ...]:
     r, c = cell

@@ -19,9 +19,7 @@ class TilingCounter:
     """
 
     def __init__(self, cells: Sequence[Cell]) -> None:
-        wide = bool(cells) and (max(c for _, c in cells) - min(c for _, c in cells)
-                                > max(r for r, _ in cells) - min(r for r, _ in cells))
-        order = sorted(cells, key=(lambda cell: (cell[1], cell[0])) if wide else None)
+        order = longer_side_order(cells)
         bit_of = {cell: 1 << i for i, cell in enumerate(order)}
         self._bit = [bit_of[cell] for cell in cells]
         # The later neighbours of each cell in the internal order: below and right.
@@ -56,6 +54,14 @@ class TilingCounter:
             known[current] = sum(known[rest] for rest in rests)
             stack.pop()
         return known[cells]
+
+
+def longer_side_order(cells: Sequence[Cell]) -> list[Cell]:
+    """The cells row by row, or column by column when the board is wider than tall: the order in which a
+    sweep keeps the shortest frontier. Either way a cell's right and lower neighbours come after it."""
+    wide = bool(cells) and (max(c for _, c in cells) - min(c for _, c in cells)
+                            > max(r for r, _ in cells) - min(r for r, _ in cells))
+    return sorted(cells, key=(lambda cell: (cell[1], cell[0])) if wide else None)
 
 
 def arrangements(multiplicities: Sequence[tuple[int, bool]]) -> int:
