@@ -1,7 +1,7 @@
 """Timing a backend on many puzzles in one process: what `pipscover bench` prints.
 
-A benchmark runs one `Task` (what is timed on one puzzle: finding the first solution; add counting or
-listing every solution by adding a `Task` to `TASKS`) on every puzzle, `repeat` times over. A puzzle's time
+A benchmark runs one `Task` (what is timed on one puzzle: the first solution, every solution, or an exact
+count; a new task is one more entry in `TASKS`) on every puzzle, `repeat` times over. A puzzle's time
 is the median of its runs, and the benchmark's total the median of the per-run totals, so one slow spell of
 a loaded machine does not decide the figures. Puzzles are read before the clock starts; building the
 reduction is part of a puzzle's time, as a user sees it.
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipscover.backends import DEFAULT_BACKEND, Backend, get_backend
+from pipscover.counting import count_task
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.results import SearchTimeout
@@ -38,8 +39,16 @@ def first_solution(puzzle: Puzzle, backend: Backend, deadline: float | None) -> 
     return "unsatisfiable" if found is None else "solved"
 
 
+def every_solution(puzzle: Puzzle, backend: Backend, deadline: float | None) -> str:
+    """List every solution (what `solve --all` and counting by listing do)."""
+    found = sum(1 for _ in backend.solutions(puzzle, deadline))
+    return "solved" if found else "unsatisfiable"
+
+
 TASKS: dict[str, Task] = {
     "first": Task("first", "the first solution", first_solution),
+    "all": Task("all", "every solution", every_solution),
+    "count": Task("count", "an exact count", count_task),
 }
 
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}

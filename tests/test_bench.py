@@ -51,3 +51,17 @@ def test_bench_command_json(run_cli):
 def test_bench_command_bad_input_exits_2(run_cli, tmp_path):
     result = run_cli("bench", tmp_path / "missing.json")
     assert result.code == 2 and "missing.json" in result.err
+
+
+@pytest.mark.parametrize("task", ["all", "count"])
+def test_every_task_runs(task):
+    result = benchmark([load_one(EXAMPLES / "first.txt"), UNSOLVABLE], "dlx", task=task)
+    assert result.outcomes["unsatisfiable"] == 1 and sum(result.outcomes.values()) == 2
+
+
+def test_bench_command_compares_backends(run_cli):
+    result = run_cli("bench", EXAMPLES / "first.txt", "-b", "dlx", "-b", "minisat22", "--json")
+    rows = [json.loads(line) for line in result.out.splitlines()]
+    assert result.code == 0 and [row["backend"] for row in rows] == ["dlx", "minisat22"]
+    table = run_cli("bench", EXAMPLES / "first.txt", "-b", "dlx", "-b", "minisat22")
+    assert "configuration" in table.out and "minisat22" in table.out

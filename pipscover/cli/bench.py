@@ -1,4 +1,4 @@
-"""`pipscover bench`: time a backend on many puzzles in one process (median, worst, total, puzzles/s)."""
+"""`pipscover bench`: time backends on many puzzles in one process (median, worst, total, puzzles/s)."""
 
 from __future__ import annotations
 
@@ -10,17 +10,25 @@ from pipscover.backends import DEFAULT_BACKEND
 from pipscover.bench import CLOCKS, TASKS, benchmark
 from pipscover.cli.app import app
 from pipscover.cli.common import DifficultyOption, PuzzlesArgument, TimeoutOption, load_puzzles, print_json, progress_bar
-from pipscover.cli.solve import BackendOption
+
+TASK_HELP = ", ".join(f"{task.name} ({task.description})" for task in TASKS.values())
 
 
 @app.command("bench")
 def bench_command(
     puzzles: PuzzlesArgument,
     difficulty: DifficultyOption = None,
-    backend: BackendOption = DEFAULT_BACKEND,
-    task: Annotated[
-        str, typer.Option("--task", help=f"What is timed: {', '.join(f'{t.name} ({t.description})' for t in TASKS.values())}.")
-    ] = "first",
+    backends: Annotated[
+        list[str] | None,
+        typer.Option("--backend", "-b", help="Backend to time; repeat to compare several (see `pipscover backends`)."),
+    ] = None,
+    cards: Annotated[
+        list[str] | None, typer.Option("--card", help="Cardinality encoding for SAT backends; repeat to compare.")
+    ] = None,
+    pbs: Annotated[
+        list[str] | None, typer.Option("--pb", help="Pseudo-boolean encoding for SAT backends; repeat to compare.")
+    ] = None,
+    task: Annotated[str, typer.Option("--task", help=f"What is timed: {TASK_HELP}.")] = "first",
     repeat: Annotated[
         int, typer.Option("--repeat", "-r", min=1, help="Run every puzzle this many times; report medians.")
     ] = 1,
@@ -28,20 +36,36 @@ def bench_command(
     clock: Annotated[
         str, typer.Option("--clock", help=f"Which clock: {' or '.join(CLOCKS)} (cpu is steadier on a busy machine).")
     ] = "wall",
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures and every puzzle's time as JSON.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print each configuration's figures and puzzle times as one JSON line.")
+    ] = False,
 ) -> None:
-    """Time the first solution of every puzzle and print the median, worst and total time.
+    """Time the first solution (or --task) of every puzzle; print the median, worst and total time.
 
     Puzzles are read before timing starts. With --repeat N, a puzzle's time is the median of its N runs.
 
-    The total is the median of the N per-run totals.
+    The total is the median of the N per-run totals. Several -b (or --card/--pb) print a comparison table.
 
     Example: pipscover bench /path/to/nyt -d hard --repeat 3
     """
     loaded = load_puzzles(puzzles, difficulty)
-    with progress_bar("benchmarking", total=len(loaded) * repeat) as advance:
-        result = benchmark(loaded, backend, task, repeat, timeout, clock, on_puzzle=advance)
+    names = backends or [DEFAULT_BACKEND]
+    if len(names) == 1 and not cards and not pbs:
+        with progress_bar("benchmarking", total=len(loaded) * repeat) as advance:
+            result = benchmark(loaded, names[0], task, repeat, timeout, clock, on_puzzle=advance)
+        if as_json:
+            print_json(result.as_json())
+        else:
+            typer.echo(result.summary())
+        return
+    from pipscover.bench_sat import compare, configurations, format_rows
+
+    chosen = configurations(names, cards or (), pbs or ())
+    with progress_bar("benchmarking", total=len(loaded) * repeat * len(chosen)) as advance:
+        rows = compare(loaded, chosen, task, repeat, timeout, clock, on_puzzle=advance)
     if as_json:
-        print_json(result.as_json())
+        for row in rows:
+            print_json(row.as_json())
     else:
-        typer.echo(result.summary())
+        typer.echo(f"{len(loaded)} puzzles, {TASKS[task].description}, {clock} clock, {repeat} run(s)")
+        typer.echo(format_rows(rows))
