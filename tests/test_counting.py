@@ -17,6 +17,7 @@ from pipscover.counting.tilings import TilingCounter, arrangements
 from pipscover.errors import PipsError
 from pipscover.formats import load, load_one
 from pipscover.model import Puzzle
+from pipscover.results import SearchTimeout
 
 ENUMERABLE = 20_000  # NYT counts up to this are also listed by dlx in the test
 
@@ -209,3 +210,24 @@ def test_count_command_counts_a_folder_with_several_jobs(run_cli, tmp_path):
     result = run_cli("count", tmp_path, "-d", "easy", "--jobs", "2", "--json")
     lines = [json.loads(line) for line in result.out.splitlines()]
     assert result.code == 0 and [line["puzzle"]["date"] for line in lines] == [f.stem for f in nyt_files()[:3]]
+
+
+@settings(max_examples=40, deadline=None)
+@given(puzzles(max_dominoes=4, max_pip=3))
+def test_cpsat_backend_lists_the_brute_force_solutions(puzzle):
+    pytest.importorskip("ortools")
+    from pipscover.solving import solutions
+
+    found = list(solutions(puzzle, "cpsat"))
+    assert len(found) == len(set(found)) and set(found) == brute_force_solutions(puzzle)
+
+
+def test_cpsat_backend_stops_at_its_deadline():
+    pytest.importorskip("ortools")
+    from pipscover.backends import get_backend
+
+    puzzle = Puzzle.build([("empty", [(r, c) for r in range(4) for c in range(4)], None)],
+                          [(a, b) for a in range(4) for b in range(a, 4)][:8])
+    with pytest.raises(SearchTimeout):
+        for _ in get_backend("cpsat").solutions(puzzle, deadline=time.monotonic() + 0.2):
+            pass

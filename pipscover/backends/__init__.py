@@ -10,6 +10,7 @@ from pipscover.errors import PipsError
 # name -> (module, attribute): the attribute is a Backend instance or a zero-argument Backend class.
 REGISTRY: dict[str, tuple[str, str]] = {
     "dlx": ("pipscover.backends.dlx", "DlxBackend"),
+    "cpsat": ("pipscover.backends.cpsat", "CpSatBackend"),
     "cadical103": ("pipscover.backends.sat", "cadical103"),
     "cadical153": ("pipscover.backends.sat", "cadical153"),
     "cadical195": ("pipscover.backends.sat", "cadical195"),
