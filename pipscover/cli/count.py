@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from enum import StrEnum
 from typing import Annotated, Any
@@ -21,7 +22,7 @@ from pipscover.cli.common import (
     print_json,
     progress_bar,
 )
-from pipscover.counting import METHODS, CountInterrupted, count
+from pipscover.counting import METHODS, CountInterrupted, ProgressCallback, count
 from pipscover.model import Puzzle
 from pipscover.results import CountResult, Distinct
 
@@ -74,7 +75,8 @@ def count_command(
     exit_with(worst)
 
 
-def _counts(puzzles: list[Puzzle], settings: dict[str, Any], jobs: int, update):
+def _counts(puzzles: list[Puzzle], settings: dict[str, Any], jobs: int,
+            update: Callable[..., None]) -> Iterator[tuple[Puzzle, CountResult]]:
     """(puzzle, result) in the order given; one puzzle shows its own progress, several advance one bar."""
     if len(puzzles) == 1:
         def progress(found: int, fraction: float | None) -> None:
@@ -99,7 +101,8 @@ def _counts(puzzles: list[Puzzle], settings: dict[str, Any], jobs: int, update):
             raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
-def _count_one(puzzle: Puzzle, settings: dict[str, Any], progress=None) -> CountResult:
+def _count_one(puzzle: Puzzle, settings: dict[str, Any], progress: ProgressCallback | None = None) -> CountResult:
+    """One count; a Ctrl-C carries the puzzle with it, for the message."""
     try:
         return count(puzzle, on_progress=progress, **settings)
     except CountInterrupted as stop:
