@@ -20,8 +20,13 @@ undoing walks the same items backwards. Options hidden by the propagator are unl
 after that, and relinked before it, so all changes to every list stay last-in first-out.
 
 Item choice: minimum remaining values, where an item's count is its options minus the uses it still needs,
-plus one (a count of 0 means a dead end). Branching on an item still needed `m > 1` times tries each option in
-turn and then hides it for the later branches (Knuth's MCC "tweak"), so every solution is found exactly once.
+plus one (a count of 0 means a dead end, 1 a forced move, taken at once). Among the others the engine takes
+the smallest count divided by a failure weight (dom/wdeg, Boussemart et al. 2004): an item's weight grows
+each time it is found empty or a choice on it is vetoed, and the item branched on just before a dead end is
+blamed too, so the search turns to the items that keep failing. (Measured: generated puzzles on which plain
+MRV thrashed for seconds solve in tens of milliseconds, and the NYT puzzles get a little faster.) Any choice
+of item is correct. Branching on an item still needed `m > 1` times tries each option in turn and then hides
+it for the later branches (Knuth's MCC "tweak"), so every solution is found exactly once.
 """
 
 from __future__ import annotations
@@ -191,6 +196,7 @@ class ExactCoverProblem:
         # One frame per level: [item branched on, node of the option being tried, trail length before the
         # propagator's hidden options, and the options tried so far when the item was needed more than once
         # (they stay hidden for the later branches) or None].
+        weight = [1] * len(left)
         frames: list[list] = []
         trail: list[int] = []
         nodes_seen = 0
@@ -208,16 +214,22 @@ class ExactCoverProblem:
                     yield [option_of[frame[1]] for frame in frames]
                     descend = False
                 else:
-                    best, best_count = 0, -1
+                    best, best_count, best_weight = 0, -1, 1
                     item = right[0]
                     while item != 0:
                         count = length[item] - needed[item] + 1
-                        if best_count < 0 or count < best_count:
+                        if count <= 1:
                             best, best_count = item, count
-                            if count <= 1:
-                                break
+                            break
+                        # Smallest count / weight, compared without division.
+                        if best_count < 0 or count * best_weight < best_count * weight[item]:
+                            best, best_count, best_weight = item, count, weight[item]
                         item = right[item]
                     if best_count <= 0:
+                        # A dead end: blame the empty item and the choice that led here.
+                        weight[best] += 1
+                        if frames:
+                            weight[frames[-1][0]] += 1
                         descend = False
                     else:
                         several = needed[best] > 1
@@ -258,6 +270,7 @@ class ExactCoverProblem:
             if choose:
                 hidden = choose(option_of[node])
                 if hidden is None:
+                    weight[item] += 1
                     descend = False
                 else:
                     for option in hidden:
