@@ -1,13 +1,16 @@
 """pipscover: Pips puzzles as exact cover and SAT.
 
-    >>> from pipscover import load_one, solve, problems
+    >>> from pipscover import count, load_one, problems, solve
     >>> puzzle = load_one("examples/first.txt")
     >>> result = solve(puzzle)
     >>> problems(puzzle, result.solutions[0])
     []
+    >>> count(puzzle).count
+    1
 """
 
 from pipscover.check import is_valid, problems
+from pipscover.counting import count
 from pipscover.errors import PipsError
 from pipscover.formats import load, load_one, parse
 from pipscover.model import Cell, Domino, Origin, Placement, Puzzle, Region, RegionKind, Solution
@@ -18,6 +21,6 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Cell", "CountResult", "Distinct", "Domino", "Origin", "PipsError", "Placement", "Puzzle", "Region",
-    "RegionKind", "Solution", "SolveResult", "Status", "__version__", "is_valid", "load", "load_one", "parse",
+    "RegionKind", "Solution", "SolveResult", "Status", "__version__", "count", "is_valid", "load", "load_one", "parse",
     "problems", "solutions", "solve",
 ]

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import string
 
-import networkx as nx
-
 from pipscover.errors import PipsError
 from pipscover.model import Origin, Puzzle, RegionKind
 
@@ -111,6 +109,8 @@ def read_text(text: str, file: str) -> Puzzle:
 
 
 def _connected_groups(cells: list[tuple[int, int]]) -> list[set[tuple[int, int]]]:
+    import networkx as nx  # here, not at the top: it doubles the CLI's start-up time for every command
+
     graph = nx.Graph()
     graph.add_nodes_from(cells)
     graph.add_edges_from((a, b) for a in cells for b in ((a[0] + 1, a[1]), (a[0], a[1] + 1)) if b in graph)
