@@ -274,17 +274,20 @@ def _key(placement: Placement) -> tuple[int, int]:
     return (a, b) if a <= b else (b, a)
 
 
-def candidate_placements(puzzle: Puzzle) -> list[Placement]:
+def candidate_placements(puzzle: Puzzle, domains: dict[Cell, set[int]] | None = None) -> list[Placement]:
     """Every placement of a distinct domino on two adjacent cells, cells in sorted order, before pruning.
 
     A double has one placement per pair of cells; any other domino has two (one per orientation).
+    With `domains`, only the placements whose pips their cells may hold.
     """
     found = []
-    for a, b in sorted(puzzle.domino_counts):
-        for pair in puzzle.adjacent_pairs:
-            found.append(Placement((a, b), pair))
-            if a != b:
-                found.append(Placement((b, a), pair))
+    for first, second in puzzle.adjacent_pairs:
+        allowed_first = domains[first] if domains else None
+        allowed_second = domains[second] if domains else None
+        for a, b in sorted(puzzle.domino_counts):
+            for x, y in ((a, b), (b, a)) if a != b else ((a, b),):
+                if domains is None or (x in allowed_first and y in allowed_second):
+                    found.append(Placement((x, y), (first, second)))
     return found
 
 
@@ -297,10 +300,10 @@ def prune(puzzle: Puzzle) -> tuple[tuple[Placement, ...], dict[Cell, set[int]]]:
     """
     pips = {pip for domino in puzzle.dominoes for pip in domino}
     domains = {cell: set(pips) for cell in puzzle.cells}
-    placements = candidate_placements(puzzle)
+    for region in puzzle.regions:
+        _prune_region(region, domains)
+    placements = candidate_placements(puzzle, domains)
     while True:
-        for region in puzzle.regions:
-            _prune_region(region, domains)
         kept = [p for p in placements if _placement_possible(puzzle, p, domains)]
         reached: dict[Cell, set[int]] = defaultdict(set)
         for placement in kept:
@@ -310,6 +313,8 @@ def prune(puzzle: Puzzle) -> tuple[tuple[Placement, ...], dict[Cell, set[int]]]:
         if len(kept) == len(placements) and narrowed == domains:
             return tuple(kept), domains
         placements, domains = kept, narrowed
+        for region in puzzle.regions:
+            _prune_region(region, domains)
 
 
 def _prune_region(region: Region, domains: dict[Cell, set[int]]) -> None:
