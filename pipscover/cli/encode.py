@@ -9,10 +9,13 @@ from typing import Annotated
 
 import typer
 
+from pipscover.backends import Backend, get_backend
+from pipscover.backends.sat import SatBackend
 from pipscover.cli.app import app
 from pipscover.cli.common import DifficultyOption, JsonOption, PuzzleArgument, load_single, print_json, write_output
 from pipscover.cnf import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_PB, PB_ENCODINGS, Encoding, Encodings, encode
 from pipscover.dimacs import write_dimacs
+from pipscover.errors import PipsError
 
 CardName = StrEnum("CardName", {name: name for name in CARD_ENCODINGS})
 PbName = StrEnum("PbName", {name: name for name in PB_ENCODINGS})
@@ -20,10 +23,27 @@ CardOption = Annotated[
     CardName, typer.Option("--card", help="PySAT cardinality encoding for the exactly-one / at-most-one constraints.")
 ]
 PbOption = Annotated[PbName, typer.Option("--pb", help="PySAT pseudo-boolean encoding for sum, less and greater.")]
+# For commands that take any backend (solve, count, bench): unset means the SAT backend's own encodings.
+SatCardOption = Annotated[
+    CardName | None, typer.Option("--card", help="SAT backends: PySAT cardinality encoding (default seqcounter).")
+]
+SatPbOption = Annotated[
+    PbName | None, typer.Option("--pb", help="SAT backends: PySAT pseudo-boolean encoding (default best).")
+]
 
 
 def chosen_encodings(card: CardName, pb: PbName) -> Encodings:
     return Encodings(str(card), str(pb))
+
+
+def backend_with_encodings(backend: str, card: CardName | None, pb: PbName | None) -> str | Backend:
+    """The backend `-b` names, writing its CNF with `--card`/`--pb` when they are given (SAT backends only)."""
+    if card is None and pb is None:
+        return backend
+    engine = get_backend(backend)
+    if not isinstance(engine, SatBackend):
+        raise PipsError(f"--card and --pb choose how a CNF is written; backend {engine.name!r} does not use one")
+    return engine.with_encodings(Encodings(str(card or DEFAULT_CARD), str(pb or DEFAULT_PB)))
 
 
 def encoding_json(encoding: Encoding) -> dict:
