@@ -43,6 +43,7 @@ DifficultyOption = Annotated[
     typer.Option("--difficulty", "-d", help="Which puzzle of an NYT day file (default: all three)."),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object per puzzle per line.")]
+BackendOption = Annotated[str, typer.Option("--backend", "-b", help="Search backend (see `pipscover backends`).")]
 TimeoutOption = Annotated[
     float | None, typer.Option("--timeout", min=0, help="Give up on a puzzle after this many seconds.")
 ]

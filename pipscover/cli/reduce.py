@@ -10,8 +10,7 @@ import typer
 
 from pipscover.backends import DEFAULT_BACKEND
 from pipscover.cli.app import app
-from pipscover.cli.common import EXIT_NO, EXIT_TIMEOUT, JsonOption, TimeoutOption, exit_with, print_json, write_output
-from pipscover.cli.solve import BackendOption
+from pipscover.cli.common import BackendOption, EXIT_NO, EXIT_TIMEOUT, JsonOption, TimeoutOption, exit_with, print_json, write_output
 from pipscover.errors import PipsError
 from pipscover.formats import puzzle_to_nyt
 from pipscover.model import Puzzle

@@ -9,6 +9,7 @@ import typer
 from pipscover.backends import DEFAULT_BACKEND
 from pipscover.cli.app import app
 from pipscover.cli.common import (
+    BackendOption,
     EXIT_NO,
     EXIT_TIMEOUT,
     DifficultyOption,
@@ -27,11 +28,6 @@ from pipscover.render.svg import draw_svg
 from pipscover.render.terminal import draw_solution
 from pipscover.results import Status
 from pipscover.solving import solve
-
-BackendOption = Annotated[
-    str, typer.Option("--backend", "-b", help="Search backend (see `pipscover backends`).")
-]
-
 
 @app.command("solve")
 def solve_command(
