@@ -165,3 +165,14 @@ def test_blocking_needs_a_sat_backend():
         pytest.skip("the dlx backend is not there yet")
     with pytest.raises(PipsError, match="SAT backend"):
         count_by_blocking(Puzzle.build([("empty", [(0, 0), (0, 1)], None)], [(1, 2)]), "dlx")
+
+
+def test_card_and_pb_options_apply_to_sat_backends_only():
+    from pipscover.cli.encode import CardName, PbName, backend_with_encodings
+
+    assert backend_with_encodings("glucose", None, None) == "glucose"
+    chosen = backend_with_encodings("glucose", CardName["totalizer"], None)
+    assert chosen.encodings == Encodings("totalizer", "best")
+    if dlx_or_brute_force() is not None:
+        with pytest.raises(PipsError, match="does not use one"):
+            backend_with_encodings("dlx", None, PbName["bdd"])
