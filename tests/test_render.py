@@ -6,9 +6,9 @@ import re
 import time
 import xml.etree.ElementTree as ET
 
-from conftest import EXAMPLES, needs_nyt, nyt_files
+from conftest import needs_nyt, nyt_files
 
-from pipscover.formats import load, load_one
+from pipscover.formats import load, parse
 from pipscover.model import Placement, Puzzle, Solution, solution_from_grid
 from pipscover.render import Layout
 from pipscover.render.svg import draw_svg
@@ -36,15 +36,40 @@ RING_SOLUTION = Solution(
 )
 
 
+# A 4x4 board with every kind of region, drawn exactly in the golden tests below.
+SAMPLE_TEXT = """4
+AABB
+CDDE
+CFFE
+###E
+6
+A SUM 7
+B EQ
+C LT 4
+D GT 8
+E SUM 6
+F NEQ
+8
+4 3
+5 5
+1 0
+6 4
+2 2
+0 3
+5 1
+0 2
+"""
+
+
 def first_example() -> tuple[Puzzle, Solution]:
-    """examples/first.txt and its solution."""
+    """The sample board and one of its solutions."""
     rows = ["4 3 5 5", "1 6 4 2", "0 0 3 2", "5 1 0 2"]
     grid = {(r, c): int(pip) for r, row in enumerate(rows) for c, pip in enumerate(row.split())}
     tiling = [
         ((0, 0), (0, 1)), ((0, 2), (0, 3)), ((1, 0), (2, 0)), ((1, 1), (1, 2)),
         ((1, 3), (2, 3)), ((2, 1), (2, 2)), ((3, 0), (3, 1)), ((3, 2), (3, 3)),
     ]
-    return load_one(EXAMPLES / "first.txt"), solution_from_grid(tiling, grid)
+    return parse(SAMPLE_TEXT, "sample.txt")[0], solution_from_grid(tiling, grid)
 
 
 def nyt_puzzles() -> list[Puzzle]:
