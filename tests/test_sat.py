@@ -104,13 +104,13 @@ def test_a_backend_with_other_encodings_finds_the_same_solutions():
 HARD = PHP(11).clauses
 
 
-@pytest.mark.parametrize("backend", ["glucose4", "minisat22", "cadical195", "lingeling", "kissat404"])
+@pytest.mark.parametrize("backend", sorted(SOLVERS))
 def test_a_timeout_stops_a_single_long_sat_call(backend):
     start = time.monotonic()
     with pytest.raises(SearchTimeout):
         list(models(HARD, backend, lambda model: [-lit for lit in model], start + 0.3))
     # Interruptible solvers notice the interrupt between conflicts; the killed worker stops at once.
-    assert time.monotonic() - start < 3
+    assert time.monotonic() - start < 2
 
 
 def big_open_puzzle() -> Puzzle:
