@@ -18,19 +18,9 @@ from dataclasses import dataclass
 
 from pipscover.backends import get_backend
 from pipscover.backends.sat import SatBackend
-from pipscover.bench import BenchResult, Task, benchmark
+from pipscover.bench import BenchResult, benchmark
 from pipscover.cnf import Encodings, encode
 from pipscover.model import Puzzle
-
-
-def every_solution(puzzle: Puzzle, backend, deadline: float | None) -> str:
-    """List every solution (what `solve --all` and counting by listing do)."""
-    found = sum(1 for _ in backend.solutions(puzzle, deadline))
-    return "solved" if found else "unsatisfiable"
-
-
-# For `pipscover.bench.TASKS`: the bench module owns that table, so it adds this entry itself.
-EVERY_SOLUTION = Task("all", "every solution", every_solution)
 
 
 @dataclass(frozen=True)
