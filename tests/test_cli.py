@@ -117,3 +117,14 @@ def test_an_unsolvable_puzzle_exits_1(run_cli, tmp_path):
     puzzle = write(tmp_path, "p.json", {**GOOD, "regions": [{**GOOD["regions"][0], "target": 4}]})
     result = run_cli("solve", puzzle, "--json")
     assert result.code == 1 and json.loads(result.out)["status"] == "unsatisfiable"
+
+
+def test_solve_with_a_sat_backend_and_a_chosen_card_encoding(run_cli):
+    result = run_cli("solve", EXAMPLES / "first.txt", "-b", "glucose", "--card", "totalizer", "--all", "--json")
+    document = json.loads(result.out)
+    assert result.code == 0 and document["backend"] == "glucose4" and len(document["solutions"]) == 1
+
+
+def test_encodings_are_refused_for_dlx(run_cli):
+    result = run_cli("solve", EXAMPLES / "first.txt", "--card", "totalizer")
+    assert result.code == 2 and "does not use one" in result.err

@@ -23,6 +23,7 @@ from pipscover.cli.common import (
     solve_json,
     write_output,
 )
+from pipscover.cli.encode import SatCardOption, SatPbOption, backend_with_encodings
 from pipscover.errors import PipsError
 from pipscover.render.svg import draw_svg
 from pipscover.render.terminal import draw_solution
@@ -34,6 +35,8 @@ def solve_command(
     puzzles: PuzzlesArgument,
     difficulty: DifficultyOption = None,
     backend: BackendOption = DEFAULT_BACKEND,
+    card: SatCardOption = None,
+    pb: SatPbOption = None,
     every: Annotated[bool, typer.Option("--all", help="Find every solution.")] = False,
     limit: Annotated[int, typer.Option("--limit", min=1, help="Find up to this many solutions.")] = 1,
     timeout: TimeoutOption = None,
@@ -44,15 +47,16 @@ def solve_command(
 
     Exit code 0 when every puzzle is solved, 1 when one has no solution, 3 when one timed out.
 
-    Example: pipscover solve examples/first.txt --all
+    Example: pipscover solve examples/first.txt --all -b cadical --card totalizer
     """
     loaded = load_puzzles(puzzles, difficulty)
     if svg is not None and len(loaded) > 1:
         raise PipsError(f"{len(loaded)} puzzles given; --svg draws one (choose with -d)")
+    engine = backend_with_encodings(backend, card, pb)
     worst = 0
     with progress_bar("solving", total=len(loaded) if len(loaded) > 1 else None) as advance:
         for puzzle in loaded:
-            result = solve(puzzle, backend, limit=None if every else limit, timeout=timeout)
+            result = solve(puzzle, engine, limit=None if every else limit, timeout=timeout)
             advance()
             if svg is not None and result.solutions:
                 write_output(svg, draw_svg(puzzle, result.solutions[0]))
