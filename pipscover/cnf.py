@@ -33,12 +33,16 @@ from pipscover.errors import PipsError
 from pipscover.model import Cell, Placement, Puzzle, Region, RegionKind, Solution
 
 CARD_ENCODINGS = (
-    "seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer", "ladder", "pairwise",
-    "bitwise",
+    "auto", "seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer", "ladder",
+    "pairwise", "bitwise",
 )
 # `native` is left out of both lists: it makes constraints only Minicard-style solvers read, not clauses.
 PB_ENCODINGS = ("best", "bdd", "seqcounter", "sortnetwrk", "adder", "binmerge", "watchdog", "totalizer", "mixedradix")
-DEFAULT_CARD = "seqcounter"
+DEFAULT_CARD = "auto"
+# `auto` writes at-most-one with the sequential counter and every larger bound with kmtotalizer: the sequential
+# counter's O(n*m) clauses (O(n^2) for "exactly m") blow up on many identical dominoes (478 dominoes, 297 of
+# them 0-0: 1.2M clauses), where kmtotalizer writes 72 529 for the same constraint; on small bounds both are tiny.
+AUTO_SMALL, AUTO_LARGE = "seqcounter", "kmtotalizer"
 DEFAULT_PB = "best"
 
 # The clause families in the order they are written; encodings/cnf.md describes each one.
@@ -194,6 +198,18 @@ def _region_clauses(writer: _Writer, region: Region, domains: dict[Cell, set[int
         writer.pseudo_boolean(weighted, max(least, low), min(most, high), low, high)
 
 
+def card_encoding(card: str, bound: int) -> str:
+    """The PySAT encoding that `--card card` uses for a cardinality constraint with this bound (at most or
+    exactly `bound`, 1 <= bound < number of literals): `auto` picks by the bound, any other name is itself.
+
+    >>> card_encoding("auto", 1), card_encoding("auto", 300), card_encoding("totalizer", 300)
+    ('seqcounter', 'kmtotalizer', 'totalizer')
+    """
+    if card == "auto":
+        return AUTO_SMALL if bound == 1 else AUTO_LARGE
+    return card
+
+
 class _Writer:
     """Collects clauses and numbers PySAT's auxiliary variables after the placement and value blocks."""
 
@@ -201,7 +217,7 @@ class _Writer:
         # Plain lists: PySAT's CNF.append rescans every clause for its largest variable.
         self.clauses: list[list[int]] = []
         self.top = top
-        self.card = getattr(CardType, encodings.card)
+        self.card = encodings.card
         self.pb = getattr(PbType, encodings.pb)
         self.sizes: list[FamilySize] = []
 
@@ -222,16 +238,18 @@ class _Writer:
             self.clause(*literals)
             self.at_most_one(literals)
         else:
+            encoding = getattr(CardType, card_encoding(self.card, count))
             try:
-                self._add(CardEnc.equals(literals, bound=count, top_id=self.top, encoding=self.card))
+                self._add(CardEnc.equals(literals, bound=count, top_id=self.top, encoding=encoding))
             except UnsupportedBound:
                 # pairwise, bitwise and ladder only write at-most-one: a domino that appears m > 1 times
-                # takes the sequential counter instead.
-                self._add(CardEnc.equals(literals, count, top_id=self.top, encoding=CardType.seqcounter))
+                # takes auto's encoding for large bounds instead.
+                self._add(CardEnc.equals(literals, count, top_id=self.top, encoding=getattr(CardType, AUTO_LARGE)))
 
     def at_most_one(self, literals: list[int]) -> None:
         if len(literals) > 1:
-            self._add(CardEnc.atmost(literals, bound=1, top_id=self.top, encoding=self.card))
+            encoding = getattr(CardType, card_encoding(self.card, 1))
+            self._add(CardEnc.atmost(literals, bound=1, top_id=self.top, encoding=encoding))
 
     def pseudo_boolean(self, weighted: list[tuple[int, int]], least: int, most: int, low: int, high: int) -> None:
         """least <= sum(weight * literal) <= most, where pruning already keeps the sum in [low, high]."""

@@ -13,7 +13,7 @@ from pysat.card import CardEnc, UnsupportedBound
 from pysat.card import EncType as CardType
 from pysat.solvers import Solver
 
-from pipscover.cnf import CARD_ENCODINGS, PB_ENCODINGS, Encodings, candidate_placements, encode
+from pipscover.cnf import CARD_ENCODINGS, PB_ENCODINGS, Encodings, candidate_placements, card_encoding, encode
 from pipscover.errors import PipsError
 from pipscover.formats import load
 from pipscover.model import Puzzle, RegionKind
@@ -23,6 +23,7 @@ def at_most_one_size(n: int, card: str) -> tuple[int, int]:
     """(clauses, auxiliary variables) of at-most-one over n literals, as encodings/cnf.md gives them."""
     if n <= 1:
         return 0, 0
+    card = card_encoding(card, 1)
     if card == "pairwise" or n == 2:
         return n * (n - 1) // 2, 0
     assert card == "seqcounter"
@@ -39,9 +40,9 @@ def exactly_size(n: int, m: int, card: str) -> tuple[int, int]:
         clauses, aux = at_most_one_size(n, card)
         return clauses + 1, aux
     try:
-        made = CardEnc.equals(list(range(1, n + 1)), m, top_id=n, encoding=getattr(CardType, card))
+        made = CardEnc.equals(list(range(1, n + 1)), m, top_id=n, encoding=getattr(CardType, card_encoding(card, m)))
     except UnsupportedBound:
-        made = CardEnc.equals(list(range(1, n + 1)), m, top_id=n, encoding=CardType.seqcounter)
+        made = CardEnc.equals(list(range(1, n + 1)), m, top_id=n, encoding=CardType.kmtotalizer)
     return len(made.clauses), made.nv - n
 
 
@@ -90,7 +91,7 @@ def assert_sizes_match_the_formula(encoding) -> None:
     assert encoding.num_vars == len(encoding.placements) + len(encoding.values) + aux
 
 
-@pytest.mark.parametrize("card", ["seqcounter", "pairwise"])
+@pytest.mark.parametrize("card", ["auto", "seqcounter", "pairwise"])
 def test_nyt_formula_sizes_match_encodings_cnf_md(card):
     files = nyt_files()[::25]
     if not files:
@@ -101,7 +102,7 @@ def test_nyt_formula_sizes_match_encodings_cnf_md(card):
 
 
 @settings(max_examples=60, deadline=None)
-@given(puzzles(), st.sampled_from(["seqcounter", "pairwise"]))
+@given(puzzles(), st.sampled_from(["auto", "seqcounter", "pairwise"]))
 def test_small_puzzle_formula_sizes_match_encodings_cnf_md(puzzle, card):
     assert_sizes_match_the_formula(encode(puzzle, Encodings(card=card)))
 
@@ -174,3 +175,14 @@ def test_unknown_encodings_are_errors():
         Encodings(card="native")
     with pytest.raises(PipsError, match="pseudo-boolean encoding"):
         Encodings(pb="nonsense")
+
+
+def test_auto_keeps_many_identical_dominoes_small():
+    # "Exactly 45 of the 218 placements of 0-0" goes to kmtotalizer, not to the sequential counter's O(n^2).
+    cells = [(row, col) for row in range(10) for col in range(12)]
+    puzzle = Puzzle.build([("empty", cells, None)], [(0, 0)] * 45 + [(1, 1)] * 15)
+    auto = encode(puzzle)
+    seqcounter = encode(puzzle, Encodings(card="seqcounter"))
+    assert auto.encodings.card == "auto"
+    assert 2 * auto.families[0].clauses < seqcounter.families[0].clauses
+    assert_sizes_match_the_formula(auto)

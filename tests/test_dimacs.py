@@ -60,7 +60,7 @@ def test_the_projection_set_is_the_value_variables():
 def test_the_header_names_the_puzzle_and_the_encodings():
     text = write_dimacs(encode(load_one(FIRST)))
     assert text.startswith("c pipscover ")
-    assert f"c puzzle file {FIRST}" in text and "c encodings card seqcounter pb best" in text
+    assert f"c puzzle file {FIRST}" in text and "c encodings card auto pb best" in text
 
 
 @needs_nyt

@@ -20,12 +20,14 @@ from pipscover.errors import PipsError
 CardName = StrEnum("CardName", {name: name for name in CARD_ENCODINGS})
 PbName = StrEnum("PbName", {name: name for name in PB_ENCODINGS})
 CardOption = Annotated[
-    CardName, typer.Option("--card", help="PySAT cardinality encoding for the exactly-one / at-most-one constraints.")
+    CardName,
+    typer.Option("--card", help="PySAT cardinality encoding (auto: seqcounter for bound 1, kmtotalizer above)."),
 ]
 PbOption = Annotated[PbName, typer.Option("--pb", help="PySAT pseudo-boolean encoding for sum, less and greater.")]
 # For commands that take any backend (solve, count, bench): unset means the SAT backend's own encodings.
 SatCardOption = Annotated[
-    CardName | None, typer.Option("--card", help="SAT backends: PySAT cardinality encoding (default seqcounter).")
+    CardName | None,
+    typer.Option("--card", help="SAT backends: PySAT cardinality encoding (default auto, see encodings/cnf.md)."),
 ]
 SatPbOption = Annotated[
     PbName | None, typer.Option("--pb", help="SAT backends: PySAT pseudo-boolean encoding (default best).")
