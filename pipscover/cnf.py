@@ -22,15 +22,13 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-
-from pysat.card import CardEnc, UnsupportedBound
-from pysat.card import EncType as CardType
-from pysat.formula import CNF
-from pysat.pb import EncType as PbType
-from pysat.pb import PBEnc
+from typing import TYPE_CHECKING
 
 from pipscover.errors import PipsError
 from pipscover.model import Cell, Placement, Puzzle, Region, RegionKind, Solution
+
+if TYPE_CHECKING:
+    from pysat.formula import CNF
 
 CARD_ENCODINGS = (
     "auto", "seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer", "ladder",
@@ -211,9 +209,15 @@ def card_encoding(card: str, bound: int) -> str:
 
 
 class _Writer:
-    """Collects clauses and numbers PySAT's auxiliary variables after the placement and value blocks."""
+    """Collects clauses and numbers PySAT's auxiliary variables after the placement and value blocks.
+
+    PySAT's encoders are imported where they are used, not with this module: every CLI command imports this
+    module for the encoding names, and loading pysat.card and pysat.pb (with Pindakaas) costs them time.
+    """
 
     def __init__(self, top: int, encodings: Encodings) -> None:
+        from pysat.pb import EncType as PbType  # lazy: see the class docstring
+
         # Plain lists: PySAT's CNF.append rescans every clause for its largest variable.
         self.clauses: list[list[int]] = []
         self.top = top
@@ -228,6 +232,9 @@ class _Writer:
         self.clauses.append(list(literals))
 
     def exactly(self, literals: list[int], count: int) -> None:
+        from pysat.card import CardEnc, UnsupportedBound  # lazy: see the class docstring
+        from pysat.card import EncType as CardType
+
         if len(literals) < count:
             self.clause()  # the empty clause: too few places left for this domino or cell
         elif count == len(literals):
@@ -247,12 +254,17 @@ class _Writer:
                 self._add(CardEnc.equals(literals, count, top_id=self.top, encoding=getattr(CardType, AUTO_LARGE)))
 
     def at_most_one(self, literals: list[int]) -> None:
+        from pysat.card import CardEnc  # lazy: see the class docstring
+        from pysat.card import EncType as CardType
+
         if len(literals) > 1:
             encoding = getattr(CardType, card_encoding(self.card, 1))
             self._add(CardEnc.atmost(literals, bound=1, top_id=self.top, encoding=encoding))
 
     def pseudo_boolean(self, weighted: list[tuple[int, int]], least: int, most: int, low: int, high: int) -> None:
         """least <= sum(weight * literal) <= most, where pruning already keeps the sum in [low, high]."""
+        from pysat.pb import PBEnc  # lazy: see the class docstring
+
         if least > most:
             self.clause()
         elif least == most:
@@ -268,6 +280,8 @@ class _Writer:
         self.top = max(self.top, formula.nv)
 
     def cnf(self) -> CNF:
+        from pysat.formula import CNF  # lazy: see the class docstring
+
         made = CNF(from_clauses=self.clauses, by_ref=True)
         made.nv = self.top
         return made

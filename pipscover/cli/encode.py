@@ -10,7 +10,6 @@ from typing import Annotated
 import typer
 
 from pipscover.backends import Backend, get_backend
-from pipscover.backends.sat import SatBackend
 from pipscover.cli.app import app
 from pipscover.cli.common import DifficultyOption, JsonOption, PuzzleArgument, load_single, print_json, write_output
 from pipscover.cnf import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_PB, PB_ENCODINGS, Encoding, Encodings, encode
@@ -42,6 +41,9 @@ def backend_with_encodings(backend: str, card: CardName | None, pb: PbName | Non
     """The backend `-b` names, writing its CNF with `--card`/`--pb` when they are given (SAT backends only)."""
     if card is None and pb is None:
         return backend
+    # Imported here, not at the top: the SAT backends load PySAT's solvers, which no other command needs.
+    from pipscover.backends.sat import SatBackend
+
     engine = get_backend(backend)
     if not isinstance(engine, SatBackend):
         raise PipsError(f"--card and --pb choose how a CNF is written; backend {engine.name!r} does not use one")
