@@ -58,13 +58,14 @@ def exact_cover(puzzle: Puzzle, rules: RegionPruner | None = None) -> ExactCover
     cell_item = {cell: index for index, cell in enumerate(cells)}
     items = [f"cell {row} {col}" for row, col in cells] + [f"domino {a} {b}" for a, b in dominoes]
     multiplicities = [1] * len(cells) + [puzzle.domino_counts[domino] for domino in dominoes]
-    # Each domino once per orientation, grouped by the pip on the first cell: (first pip, second pip, item).
-    laid: list[list[tuple[int, int, int]]] = [[] for _ in range(puzzle.max_pip + 1)]
+    # Each domino once per orientation, grouped by the pip on the first cell: first pip -> [(second pip, item)].
+    # Only pips that occur are keys, so the loops below never depend on how large the pips are.
+    laid: dict[int, list[tuple[int, int]]] = {}
     for index, (a, b) in enumerate(dominoes):
-        laid[a].append((a, b, len(cells) + index))
+        laid.setdefault(a, []).append((b, len(cells) + index))
         if a != b:
-            laid[b].append((b, a, len(cells) + index))
-    everything = (1 << len(laid)) - 1
+            laid.setdefault(b, []).append((a, len(cells) + index))
+    laid = dict(sorted(laid.items()))  # options by increasing first pip: the search tries them in this order
     region_of = puzzle.region_index
     pair_allowed: dict[tuple[int, int, int], bool] = {}
     options = []
@@ -72,19 +73,19 @@ def exact_cover(puzzle: Puzzle, rules: RegionPruner | None = None) -> ExactCover
     for first, second in puzzle.adjacent_pairs:
         ends = (cell_item[first], cell_item[second])
         region, other = region_of[first], region_of[second]
-        first_mask, second_mask = (rules.masks[region], rules.masks[other]) if rules else (everything, everything)
-        for first_pip in range(len(laid)):
-            if not first_mask >> first_pip & 1:
+        for first_pip, second_pips in laid.items():
+            if rules and not rules.masks[region] & rules.pip_bit[first_pip]:
                 continue
-            for _, second_pip, item in laid[first_pip]:
-                if not second_mask >> second_pip & 1:
-                    continue
-                if rules and region == other:
-                    key = (region, first_pip, second_pip)
-                    if key not in pair_allowed:
-                        pair_allowed[key] = rules.pair_allowed(region, first_pip, second_pip)
-                    if not pair_allowed[key]:
+            for second_pip, item in second_pips:
+                if rules:
+                    if not rules.masks[other] & rules.pip_bit[second_pip]:
                         continue
+                    if region == other:
+                        key = (region, first_pip, second_pip)
+                        if key not in pair_allowed:
+                            pair_allowed[key] = rules.pair_allowed(region, first_pip, second_pip)
+                        if not pair_allowed[key]:
+                            continue
                 options.append((*ends, item))
                 pips.append((first_pip, second_pip))
     return ExactCover(tuple(items), tuple(multiplicities), cells, tuple(options), tuple(pips))

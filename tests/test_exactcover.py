@@ -6,9 +6,11 @@ from hypothesis import HealthCheck, given, settings
 from brute_force import brute_force_solutions
 from puzzle_factory import puzzles
 
+from pipscover.backends.dlx import DlxBackend
 from pipscover.exactcover import exact_cover
 from pipscover.model import Placement, Puzzle, RegionKind
-from pipscover.pruning import PipSupply, RegionPruner, allowed_pips, region_holds
+from pipscover.pruning import PipSupply, RegionPruner, allowed_pips, pip_values, region_holds
+from pipscover.reductions.subset_sum import SubsetSumInstance, reduce_subset_sum
 
 
 def pips(*values: int) -> int:
@@ -18,7 +20,7 @@ def pips(*values: int) -> int:
 
 def supply_of(*halves: int, depth: int = 4) -> PipSupply:
     counts = [halves.count(pip) for pip in range(7)]
-    return PipSupply.of(counts, depth=depth, sum_depth=depth, base=sum(halves))
+    return PipSupply.of(counts, depth=depth, sum_depth=depth)
 
 
 # The reduction.
@@ -83,7 +85,7 @@ def test_rules_keep_every_placement_of_every_solution(puzzle):
 
 def test_supply_knows_the_sums_of_exactly_j_halves():
     supply = supply_of(0, 0, 5, 5)
-    reachable = [{s for s in range(11) if supply.reach[j] >> (supply.base - s) & 1} for j in range(3)]
+    reachable = [{s for s in range(11) if supply.makes(j, s)} for j in range(3)]
     assert reachable == [{0}, {0, 5}, {0, 5, 10}]
     assert supply.smallest[:3] == (0, 0, 0) and supply.largest[:3] == (0, 5, 10)
 
@@ -159,3 +161,41 @@ def test_pruner_hides_options_a_placement_rules_out_and_undoes():
     assert rules.choose(upright) is None
     rules.unchoose(upright)
     assert rules.masks == before and rules.left == [2, 2] and rules.placed == [0, 0]
+
+
+# Large pips: masks over the distinct values, sums as the values themselves.
+
+MILLIONS = (3_000_000, 6_000_000, 3, 7)
+
+
+def test_masks_number_the_distinct_pips_when_they_are_large():
+    puzzle, _ = reduce_subset_sum(SubsetSumInstance(MILLIONS, 3_000_010))
+    assert pip_values(puzzle) == (0, 3, 7, 3_000_000, 6_000_000)
+    rules = RegionPruner(puzzle)
+    assert rules.pip_bit[6_000_000] == 1 << 4
+    assert rules.masks[0] == 0b01111      # every pip but 6,000,000, which is above the target
+
+
+def test_sums_of_huge_halves_are_kept_as_a_set():
+    supply = PipSupply.of([2, 1, 1], depth=2, sum_depth=2, values=[0, 10**6, 3 * 10**6])
+    assert isinstance(supply.reach[2], frozenset)
+    assert [s for s in (0, 10**6, 2 * 10**6, 4 * 10**6) if supply.makes(2, s)] == [0, 10**6, 4 * 10**6]
+    # One more cell and one left after it, needing 4,000,000: 1,000,000 + 3,000,000 either way.
+    assert allowed_pips(RegionKind.SUM, 4 * 10**6, 2, 0, 0, supply) == 0b110
+    assert allowed_pips(RegionKind.LESS, 10**6 + 1, 2, 0, 0, supply) == 0b011   # v + 0 < 1,000,001
+    assert allowed_pips(RegionKind.GREATER, 3 * 10**6, 2, 0, 0, supply) == 0b110  # v + 3,000,000 > 3,000,000
+
+
+def test_dlx_solves_a_subset_sum_puzzle_with_pips_in_the_millions():
+    puzzle, _ = reduce_subset_sum(SubsetSumInstance(MILLIONS, 3_000_010))
+    found = list(DlxBackend().solutions(puzzle))
+    assert len(found) == len(set(found)) == 96
+    assert set(found) == brute_force_solutions(puzzle)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(max_pip=10**7) | puzzles(max_pip=1000))
+def test_dlx_with_large_pips_lists_exactly_the_brute_force_solutions(puzzle):
+    found = list(DlxBackend().solutions(puzzle))
+    assert len(found) == len(set(found)), "a solution was listed twice"
+    assert set(found) == brute_force_solutions(puzzle)

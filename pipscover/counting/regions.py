@@ -1,8 +1,10 @@
 """Region rules as the counters use them: a small int of state per region, updated one pip at a time.
 
-A region's state says everything its rule needs about the pips already placed in it: the partial sum
-(`sum`, `less`, `greater`), the common value plus one (`equals`, 0 while empty) or the bit set of values
-used (`unequal`). A `less`/`greater` region whose rule can no longer fail becomes DECIDED, and a finished
+The counters name a pip by its index in `pip_values(puzzle)` (the bit numbers of `pipscover.pruning`'s pip
+masks), so nothing they keep grows with the size of the pips. A region's state says everything its rule
+needs about the pips already placed in it: the partial sum of the pips themselves (`sum`, `less`,
+`greater`), the common pip's index plus one (`equals`, 0 while empty) or the bit set of the indices used
+(`unequal`). A `less`/`greater` region whose rule can no longer fail becomes DECIDED, and a finished
 region's state is reset to one value per kind, so finished regions never split a cache.
 """
 
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pipscover.model import Puzzle, RegionKind
-from pipscover.pruning import PipSupply, allowed_pips
+from pipscover.pruning import PipSupply, allowed_pips, pip_values
 
 EMPTY, EQUALS, UNEQUAL, SUM, LESS, GREATER = range(6)
 _KIND_CODE = {
@@ -30,24 +32,24 @@ class RegionRules:
         self.targets = [region.target or 0 for region in puzzle.regions]
         self.sizes = [len(region.cells) for region in puzzle.regions]
         self.max_pip = puzzle.max_pip
+        self.values = pip_values(puzzle)
         self.region_kinds = [region.kind for region in puzzle.regions]
         constrained = [r for r, kind in enumerate(self.kinds) if kind != EMPTY]
         self.supply_depth = max((self.sizes[r] - 1 for r in constrained), default=0)
         self.sum_depth = max((self.sizes[r] - 1 for r in constrained if self.kinds[r] == SUM), default=0)
-        self.pip_total = sum(a + b for a, b in puzzle.dominoes)
         self._supplies: dict[tuple[int, ...], PipSupply] = {}
 
     def initial_states(self) -> list[int]:
         return [0] * len(self.kinds)
 
     def enter(self, states: list[int], left: list[int], region: int, pip: int) -> int | None:
-        """The state of `region` after `pip` goes on one of its `left[region]` uncovered cells,
-        or FAIL when its rule can no longer hold."""
+        """The state of `region` after the pip of index `pip` goes on one of its `left[region]` uncovered
+        cells, or FAIL when its rule can no longer hold."""
         kind = self.kinds[region]
         state = states[region]
         after = left[region] - 1
         if kind == SUM:
-            total = state + pip
+            total = state + self.values[pip]
             target = self.targets[region]
             if total > target or total + self.max_pip * after < target:
                 return FAIL
@@ -63,7 +65,7 @@ class RegionRules:
         if kind == LESS:
             if state == DECIDED:
                 return DECIDED
-            total = state + pip
+            total = state + self.values[pip]
             target = self.targets[region]
             if total >= target:
                 return FAIL
@@ -71,7 +73,7 @@ class RegionRules:
         if kind == GREATER:
             if state == DECIDED:
                 return DECIDED
-            total = state + pip
+            total = state + self.values[pip]
             target = self.targets[region]
             if total > target:
                 return DECIDED
@@ -81,7 +83,8 @@ class RegionRules:
         return 0
 
     def accepts(self, region: int, state: int, pips: list[int]) -> bool:
-        """Whether `region` in `state` holds once its uncovered cells get exactly `pips`, in any order."""
+        """Whether `region` in `state` holds once its uncovered cells get exactly the pips of indices `pips`,
+        in any order."""
         kind = self.kinds[region]
         if kind == EMPTY or state == DECIDED:
             return True
@@ -89,7 +92,7 @@ class RegionRules:
             return len(set(pips)) == 1 and (not state or pips[0] == state - 1)
         if kind == UNEQUAL:
             return len(set(pips)) == len(pips) and not any(state >> pip & 1 for pip in pips)
-        total = state + sum(pips)
+        total = state + sum(self.values[pip] for pip in pips)
         target = self.targets[region]
         return total == target if kind == SUM else total < target if kind == LESS else total > target
 
@@ -103,11 +106,12 @@ class RegionRules:
         return (rank, self.sizes[region])
 
     def supply(self, halves: Sequence[int]) -> PipSupply:
-        """The pips not yet placed (`halves[v]` of pip v) as `pipscover.pruning` wants them, cached."""
+        """The pips not yet placed (`halves[i]` of the pip of index i), as `pipscover.pruning` wants them;
+        cached."""
         key = tuple(halves)
         known = self._supplies.get(key)
         if known is None:
-            known = self._supplies[key] = PipSupply.of(key, self.supply_depth, self.sum_depth, self.pip_total)
+            known = self._supplies[key] = PipSupply.of(key, self.supply_depth, self.sum_depth, self.values)
         return known
 
     def allowed(self, region: int, state: int, left: int, supply: PipSupply) -> int:

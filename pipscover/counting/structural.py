@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pipscover.counting.regions import FAIL, RegionRules
 from pipscover.counting.tilings import TilingCounter, arrangements
 from pipscover.model import Puzzle
-from pipscover.pruning import PipSupply
+from pipscover.pruning import PipSupply, pip_values
 from pipscover.results import SearchTimeout
 
 CHECK_EVERY = 1024  # search nodes between two looks at the clock
@@ -69,17 +69,21 @@ class Progress:
 
 class Dominoes:
     """The dominoes of a puzzle as bits of an int, one bit per copy; copies of one domino sit side by side
-    and are used lowest first, so every multiset of dominoes left has one int."""
+    and are used lowest first, so every multiset of dominoes left has one int. Pips are named by their
+    index in `pip_values(puzzle)`, as the region rules name them."""
 
     def __init__(self, puzzle: Puzzle) -> None:
-        self.distinct = sorted(puzzle.domino_counts.items())  # ((a, b), copies), a <= b
+        values = pip_values(puzzle)
+        index_of = {pip: index for index, pip in enumerate(values)}
+        self.distinct = sorted(  # ((a, b), copies) in pip indices, a <= b
+            ((index_of[a], index_of[b]), copies) for (a, b), copies in puzzle.domino_counts.items())
         self.masks = []
         shift = 0
         for _, copies in self.distinct:
             self.masks.append(((1 << copies) - 1) << shift)
             shift += copies
         self.full = (1 << shift) - 1
-        self.pip_count = puzzle.max_pip + 1
+        self.pip_count = len(values)
         # number[a, b]: the domino with pips a and b, in either order.
         self.number: dict[tuple[int, int], int] = {}
         for index, ((a, b), _) in enumerate(self.distinct):
@@ -99,7 +103,7 @@ class Dominoes:
         return known
 
     def partners(self, left: int) -> list[int]:
-        """partners(left)[a]: the bit set of pips b such that a domino (a, b) is left."""
+        """partners(left)[a]: the bit set of pip indices b such that a domino (a, b) is left."""
         known = self._partners.get(left)
         if known is None:
             known = [0] * self.pip_count
@@ -111,7 +115,7 @@ class Dominoes:
         return known
 
     def halves(self, left: int) -> tuple[int, ...]:
-        """halves(left)[v]: how many halves with pip v the dominoes `left` have."""
+        """halves(left)[i]: how many halves with the pip of index i the dominoes `left` have."""
         known = self._halves.get(left)
         if known is None:
             known = [0] * self.pip_count
