@@ -231,3 +231,19 @@ def test_cpsat_backend_stops_at_its_deadline():
     with pytest.raises(SearchTimeout):
         for _ in get_backend("cpsat").solutions(puzzle, deadline=time.monotonic() + 0.2):
             pass
+
+
+def test_counts_a_subset_sum_puzzle_with_pips_in_the_millions():
+    from pipscover.reductions.subset_sum import SubsetSumInstance, reduce_subset_sum
+
+    puzzle, _ = reduce_subset_sum(SubsetSumInstance((3_000_000, 6_000_000, 3, 7), 3_000_010))
+    expected = brute_force_solutions(puzzle)
+    assert count(puzzle).count == len(expected) == 96
+    assert count(puzzle, "grids").count == len(brute_force_grids(puzzle))
+
+
+@settings(max_examples=80, deadline=None)
+@given(puzzles(max_dominoes=4, max_pip=10**7) | puzzles(max_dominoes=4, max_pip=1000))
+def test_counts_with_huge_pips_match_brute_force(puzzle):
+    assert count(puzzle).count == len(brute_force_solutions(puzzle))
+    assert count(puzzle, "grids", method="structural").count == len(brute_force_grids(puzzle))
