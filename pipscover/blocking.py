@@ -10,10 +10,11 @@ beyond that.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import partial
 
 from pipscover.backends import get_backend
-from pipscover.backends.sat import SatBackend, models
+from pipscover.backends.sat import SatBackend, models, stoppable
 from pipscover.cnf import Encodings, encode
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
@@ -49,9 +50,8 @@ def count_by_blocking(
     if not isinstance(engine, SatBackend):
         raise PipsError(f"counting by blocking clauses needs a SAT backend, not {engine.name!r}")
     start = time.monotonic()
-    encoding = encode(puzzle, encodings or engine.encodings)
-    block = encoding.grid_blocker if distinct is Distinct.GRIDS else encoding.placement_blocker
-    found = models(encoding.cnf.clauses, engine.name, block, deadline)
+    # With a deadline the encoding runs in the killable worker too: it alone can outlast any timeout.
+    found = stoppable(partial(_each_model, puzzle, engine.name, distinct, encodings or engine.encodings), deadline)
     count, exact, reported = 0, True, start
     try:
         for _ in found:
@@ -69,3 +69,11 @@ def count_by_blocking(
         if on_progress is not None:
             on_progress(count)  # also on Ctrl-C, so a caller knows the partial count
     return CountResult(count, exact, distinct, "blocking", engine.name, time.monotonic() - start)
+
+
+def _each_model(puzzle: Puzzle, solver: str, distinct: Distinct, encodings: Encodings) -> Iterator[None]:
+    """Nothing, once per model: only the number of models crosses from the worker."""
+    encoding = encode(puzzle, encodings)
+    block = encoding.grid_blocker if distinct is Distinct.GRIDS else encoding.placement_blocker
+    for _ in models(encoding.cnf.clauses, solver, block):
+        yield None

@@ -11,13 +11,15 @@ from puzzle_factory import puzzles
 from pysat.examples.genhard import PHP
 
 from pipscover.backends import ALIASES, get_backend
-from pipscover.backends.sat import SOLVERS, SatBackend, models
+from pipscover.backends.sat import SOLVERS, SatBackend, models, stoppable
 from pipscover.blocking import count_by_blocking
 from pipscover.check import problems
 from pipscover.cnf import Encodings
 from pipscover.errors import PipsError
 from pipscover.formats import load
 from pipscover.model import Puzzle
+from pipscover.reductions.one_in_three import OneInThreeInstance, reduce_one_in_three
+from pipscover.reductions.subset_sum import SubsetSumInstance, reduce_subset_sum
 from pipscover.results import Distinct, SearchTimeout, Status
 from pipscover.solving import solve
 
@@ -123,6 +125,44 @@ def test_a_timeout_during_enumeration_keeps_the_solutions_found(backend):
     result = solve(big_open_puzzle(), backend, limit=None, timeout=0.3)
     assert result.status is Status.TIMEOUT and result.solutions
     assert result.seconds < 3
+
+
+def slow_to_encode() -> dict[str, Puzzle]:
+    """Puzzles whose CNF alone takes seconds: one PBEnc call over a 16-cell sum region with pips up to 10^4
+    (4 s), and a reduced 1-in-3-SAT puzzle of 484 dominoes under the sequential counter (2.5 s)."""
+    numbers = (9_301, 7_745, 1_202, 5_566, 8_009, 3_137, 6_611, 2_873, 4_450, 9_970, 1_876, 7_003, 5_219, 3_390,
+               8_654, 2_491)
+    subset_sum, _ = reduce_subset_sum(SubsetSumInstance(numbers, sum(numbers) // 2))
+    clauses = ((1, 2, 3), (4, 5, 6), (7, 8, 1), (2, 4, 7), (3, 5, 8), (6, 1, 4))
+    one_in_three, _ = reduce_one_in_three(OneInThreeInstance(8, clauses))
+    return {"subset sum": subset_sum, "1-in-3-SAT": one_in_three}
+
+
+@pytest.mark.parametrize("backend", ["minisat22", "cadical153"])
+def test_a_timeout_bounds_the_encoding_too(backend):
+    for name, puzzle in slow_to_encode().items():
+        engine = get_backend(backend).with_encodings(Encodings(card="seqcounter"))
+        start = time.monotonic()
+        result = solve(puzzle, engine, timeout=0.5)
+        assert result.status is Status.TIMEOUT, name
+        assert time.monotonic() - start < 1.5, name
+
+
+def test_a_count_with_a_deadline_stops_during_the_encoding():
+    puzzle = slow_to_encode()["subset sum"]
+    start = time.monotonic()
+    result = count_by_blocking(puzzle, FAST, deadline=start + 0.5)
+    assert (result.count, result.exact) == (0, False)
+    assert time.monotonic() - start < 1.5
+
+
+def test_an_error_in_the_worker_reaches_the_caller():
+    def broken():
+        raise ValueError("from the worker")
+        yield
+
+    with pytest.raises(ValueError, match="from the worker"):
+        list(stoppable(broken, time.monotonic() + 5))
 
 
 def test_blocking_counts_placements_and_grids():

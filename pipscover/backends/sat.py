@@ -1,20 +1,22 @@
 """SAT backends: the CNF of `pipscover.cnf` solved by any SAT solver PySAT ships, with blocking clauses.
 
 Every solver is run the same way: find a model, report it, add a clause that rules it out, repeat.
-`--timeout` must stop every solver cleanly, so a SAT call with a deadline runs where it can be stopped:
-solvers whose PySAT binding can be interrupted promptly run in this process under a timer that calls
-`interrupt()`; the others (CaDiCaL, Lingeling, Kissat, and Glucose 4.1, which can notice an interrupt over a
-second late) run in a forked worker process that is killed when time is up.
+`--timeout` must bound the whole call, so with a deadline the encoding and the solving both run in a forked
+worker process that is killed when time is up: one PySAT encoder call can run for half a minute (a large
+`sum` region under Pindakaas, a large bound under the sequential counter) and neither it, nor loading millions
+of clauses into a solver, nor a CaDiCaL, Lingeling or Kissat search can be interrupted in this process.
+The fork costs a few milliseconds per call, so a call without a deadline runs here.
 Kissat cannot take clauses after a call, so it gets a fresh solver, with the blocking clauses so far, per call.
 """
 
 from __future__ import annotations
 
 import multiprocessing
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
+from typing import TypeVar
 
 from pysat.solvers import Solver
 
@@ -33,27 +35,25 @@ class SatSolver:
 
     name: str
     description: str
-    interruptible: bool = True  # False: `interrupt()` is missing, or comes too late (Glucose 4.1: over a second)
     incremental: bool = True
 
 
 SOLVERS = {
     solver.name: solver
     for solver in (
-        SatSolver("cadical103", "CaDiCaL 1.0.3 (Biere)", interruptible=False),
-        SatSolver("cadical153", "CaDiCaL 1.5.3 (Biere)", interruptible=False),
-        SatSolver("cadical195", "CaDiCaL 1.9.5 (Biere)", interruptible=False),
-        SatSolver("cadical300", "CaDiCaL 3.0.0 (Biere), the newest CaDiCaL in PySAT", interruptible=False),
+        SatSolver("cadical103", "CaDiCaL 1.0.3 (Biere)"),
+        SatSolver("cadical153", "CaDiCaL 1.5.3 (Biere)"),
+        SatSolver("cadical195", "CaDiCaL 1.9.5 (Biere)"),
+        SatSolver("cadical300", "CaDiCaL 3.0.0 (Biere), the newest CaDiCaL in PySAT"),
         SatSolver("ergo", "Ergo, as bundled with PySAT 1.9"),
         SatSolver("gluecard3", "Gluecard 3: Glucose 3.0 with Minicard's native cardinality constraints"),
-        SatSolver("gluecard4", "Gluecard 4: Glucose 4.1 with Minicard's native cardinality constraints",
-                  interruptible=False),
+        SatSolver("gluecard4", "Gluecard 4: Glucose 4.1 with Minicard's native cardinality constraints"),
         SatSolver("glucose3", "Glucose 3.0 (Audemard, Simon)"),
-        SatSolver("glucose4", "Glucose 4.1 (Audemard, Simon)", interruptible=False),
+        SatSolver("glucose4", "Glucose 4.1 (Audemard, Simon)"),
         SatSolver("glucose42", "Glucose 4.2.1 (Audemard, Simon)"),
         SatSolver("kissat404", "Kissat 4.0.4 (Biere); not incremental, so a fresh solver per solution",
-                  interruptible=False, incremental=False),
-        SatSolver("lingeling", "Lingeling bbc-9230380-160707 (Biere)", interruptible=False),
+                  incremental=False),
+        SatSolver("lingeling", "Lingeling bbc-9230380-160707 (Biere)"),
         SatSolver("maplechrono", "MapleLCMDistChronoBT, SAT competition 2018"),
         SatSolver("maplecm", "MapleCM, SAT competition 2018"),
         SatSolver("maplesat", "Maplesat (MapleCOMSPS_LRB)"),
@@ -79,8 +79,11 @@ class SatBackend(Backend):
         return SatBackend(self.solver.name, encodings)
 
     def solutions(self, puzzle: Puzzle, deadline: float | None = None) -> Iterator[Solution]:
+        return stoppable(partial(self._solutions, puzzle), deadline)
+
+    def _solutions(self, puzzle: Puzzle) -> Iterator[Solution]:
         encoding = encode(puzzle, self.encodings)
-        for model in models(encoding.cnf.clauses, self.solver.name, encoding.placement_blocker, deadline):
+        for model in models(encoding.cnf.clauses, self.solver.name, encoding.placement_blocker):
             yield encoding.solution(model)
 
 
@@ -92,24 +95,14 @@ def models(clauses: list[list[int]], solver: str, block: Blocker, deadline: floa
     >>> sorted(models([[1, 2]], "minisat22", lambda model: [-lit for lit in model]))
     [[-1, 2], [1, -2], [1, 2]]
     """
-    about = SOLVERS[solver]
-    if deadline is not None and not about.interruptible:
-        yield from _models_in_worker(clauses, about, block, deadline)
-    else:
-        yield from _models_here(clauses, about, block, deadline)
+    return stoppable(partial(_models, clauses, SOLVERS[solver], block), deadline)
 
 
-def _models_here(clauses: list[list[int]], about: SatSolver, block: Blocker, deadline: float | None) -> Iterator[Model]:
+def _models(clauses: list[list[int]], about: SatSolver, block: Blocker) -> Iterator[Model]:
     blockers: list[list[int]] = []
     solver = Solver(name=about.name, bootstrap_with=clauses)
     try:
-        while True:
-            if deadline is None:
-                satisfiable = solver.solve()
-            else:
-                satisfiable = _solve_before(solver, deadline)
-            if not satisfiable:
-                return
+        while solver.solve():
             model = solver.get_model()
             yield model
             blocker = block(model)
@@ -123,27 +116,26 @@ def _models_here(clauses: list[list[int]], about: SatSolver, block: Blocker, dea
         solver.delete()
 
 
-def _solve_before(solver: Solver, deadline: float) -> bool:
-    """One SAT call that a timer interrupts at `deadline`."""
-    remaining = deadline - time.monotonic()
-    if remaining <= 0:
-        raise SearchTimeout
-    timer = threading.Timer(remaining, solver.interrupt)
-    timer.start()
-    try:
-        satisfiable = solver.solve_limited(expect_interrupt=True)
-    finally:
-        timer.cancel()
-    if satisfiable is None:
-        raise SearchTimeout
-    return satisfiable
+Item = TypeVar("Item")
 
 
-def _models_in_worker(clauses: list[list[int]], about: SatSolver, block: Blocker, deadline: float) -> Iterator[Model]:
-    """`_models_here` in a forked process, one model per request, killed if an answer comes too late."""
+def stoppable(produce: Callable[[], Iterator[Item]], deadline: float | None) -> Iterator[Item]:
+    """The items of `produce()`; with a deadline, made in a forked worker that is killed once it passes.
+
+    The worker makes one item per request, so a caller that stops early leaves no work running.
+    Raises `SearchTimeout` once `time.monotonic()` passes `deadline`; an exception in the worker is raised here.
+    """
+    if deadline is None:
+        return produce()
+    return _in_worker(produce, deadline)
+
+
+def _in_worker(produce: Callable[[], Iterator[Item]], deadline: float) -> Iterator[Item]:
+    if time.monotonic() >= deadline:
+        raise SearchTimeout
     context = multiprocessing.get_context("fork")
     ours, theirs = context.Pipe()
-    worker = context.Process(target=_serve_models, args=(theirs, clauses, about, block), daemon=True)
+    worker = context.Process(target=_serve, args=(theirs, produce), daemon=True)
     worker.start()
     theirs.close()
     try:
@@ -154,24 +146,36 @@ def _models_in_worker(clauses: list[list[int]], about: SatSolver, block: Blocker
             ours.send(True)
             if not ours.poll(remaining):
                 raise SearchTimeout
-            model = ours.recv()
-            if model is None:
+            try:
+                kind, item = ours.recv()
+            except EOFError:
+                raise RuntimeError("the SAT worker process died without an answer (out of memory?)") from None
+            if kind == "end":
                 return
-            yield model
+            if kind == "error":
+                raise item
+            yield item
     finally:
         worker.kill()
         worker.join()
         ours.close()
 
 
-def _serve_models(connection, clauses: list[list[int]], about: SatSolver, block: Blocker) -> None:
-    """The worker's loop: wait for a request, answer with the next model, or None when there is none."""
-    found = _models_here(clauses, about, block, None)
-    while connection.recv():
-        model = next(found, None)
-        connection.send(model)
-        if model is None:
-            return
+def _serve(connection, produce: Callable[[], Iterator]) -> None:
+    """The worker's loop: wait for a request, answer with ("item", next item), ("end", None) or ("error", e)."""
+    try:
+        items = produce()
+        while connection.recv():
+            item = next(items, _END)
+            if item is _END:
+                connection.send(("end", None))
+                return
+            connection.send(("item", item))
+    except Exception as error:  # handed to the caller, who raises it
+        connection.send(("error", error))
+
+
+_END = object()
 
 
 # The registry points at these: one backend per solver, named as PySAT names it.
