@@ -37,8 +37,13 @@ from typing import Protocol
 
 from pipscover.results import SearchTimeout
 
-# Search nodes between two looks at the clock (the first node looks too): cheap, and a few ms apart at most.
+# Search nodes between two looks at the clock and the node budget (the first node looks too): cheap, and a
+# few ms apart at most.
 DEADLINE_CHECK_INTERVAL = 256
+
+
+class NodeBudgetExceeded(Exception):
+    """A search passed its `node_limit` (a count of search nodes, so where it stops does not depend on time)."""
 
 
 class Propagator(Protocol):
@@ -117,11 +122,19 @@ class ExactCoverProblem:
             raise ValueError("give every item a multiplicity of at least 1")
         self.gone = [False] * len(options)
         self.searched = False
+        self.nodes = 0
 
-    def search(self, propagator: Propagator | None = None, deadline: float | None = None) -> Iterator[list[int]]:
+    def search(
+        self, propagator: Propagator | None = None, deadline: float | None = None, node_limit: int | None = None
+    ) -> Iterator[list[int]]:
         """Every exact cover, as the list of its option numbers in the order they were chosen, lazily.
 
-        Raises `SearchTimeout` once `time.monotonic()` passes `deadline` (checked every few hundred nodes).
+        Raises `SearchTimeout` once `time.monotonic()` passes `deadline`, and `NodeBudgetExceeded` once more
+        than `node_limit` search nodes were visited (both checked every `DEADLINE_CHECK_INTERVAL` nodes, so
+        a search may pass its node limit by that many). `self.nodes` holds the search nodes visited so far
+        (brought up to date at every cover found and when the search ends or stops): a search node is the
+        root or a partial cover the propagator accepted, i.e. one per option tried and not vetoed, plus one.
+        It depends only on the problem, never on the clock, so it measures how hard the search was.
         """
         if self.searched:
             raise RuntimeError("an ExactCoverProblem can be searched once; build a new one")
@@ -200,17 +213,20 @@ class ExactCoverProblem:
         frames: list[list] = []
         trail: list[int] = []
         nodes_seen = 0
+        watched = deadline is not None or node_limit is not None
         descend = True
         while True:
             if descend:
                 nodes_seen += 1
-                if (
-                    deadline is not None
-                    and nodes_seen % DEADLINE_CHECK_INTERVAL == 1
-                    and time.monotonic() > deadline
-                ):
-                    raise SearchTimeout
+                if watched and nodes_seen % DEADLINE_CHECK_INTERVAL == 1:
+                    if deadline is not None and time.monotonic() > deadline:
+                        self.nodes = nodes_seen
+                        raise SearchTimeout
+                    if node_limit is not None and nodes_seen > node_limit:
+                        self.nodes = nodes_seen
+                        raise NodeBudgetExceeded
                 if right[0] == 0:
+                    self.nodes = nodes_seen
                     yield [option_of[frame[1]] for frame in frames]
                     descend = False
                 else:
@@ -237,6 +253,7 @@ class ExactCoverProblem:
                             cover(best)
                         frames.append([best, best, len(trail), [] if several else None])
             if not frames:
+                self.nodes = nodes_seen
                 return
             frame = frames[-1]
             item, node, mark, tried = frame

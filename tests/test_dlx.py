@@ -14,7 +14,7 @@ from puzzle_factory import puzzles
 from pipscover import load, load_one, problems, solve
 from pipscover.backends import get_backend
 from pipscover.backends.dlx import DlxBackend
-from pipscover.dlx import ExactCoverProblem, covers
+from pipscover.dlx import ExactCoverProblem, NodeBudgetExceeded, covers
 from pipscover.model import Puzzle
 from pipscover.results import SearchTimeout, Status
 
@@ -157,3 +157,22 @@ def test_hundreds_of_dominoes_need_no_recursion():
     puzzle = long_strip(400)
     solution = next(iter(DlxBackend().solutions(puzzle)))
     assert problems(puzzle, solution) == []
+
+
+def test_search_counts_its_nodes_and_stops_at_a_node_limit():
+    problem = ExactCoverProblem(7, KNUTH_OPTIONS)
+    assert len(list(problem.search())) == 1
+    assert problem.nodes > 1
+    limited = ExactCoverProblem(4, [(0,), (1,), (2,), (3,), (0, 1), (2, 3), (0, 2), (1, 3)])
+    with pytest.raises(NodeBudgetExceeded):
+        list(limited.search(node_limit=0))  # the first node is checked, so even a tiny search stops
+
+
+def test_search_nodes_are_deterministic_and_at_least_one_path():
+    from pipscover.backends.dlx import search_nodes
+
+    puzzle = load_one(EXAMPLES / "first.txt")
+    nodes = search_nodes(puzzle)
+    assert nodes == search_nodes(puzzle) >= len(puzzle.dominoes) + 1
+    with pytest.raises(NodeBudgetExceeded):
+        search_nodes(puzzle, node_limit=0)

@@ -1,11 +1,15 @@
-"""The default backend: the exact-cover reduction searched by Dancing Links, with region pruning."""
+"""The default backend: the exact-cover reduction searched by Dancing Links, with region pruning.
+
+`search_nodes` measures a puzzle's difficulty for this search: the search nodes it visits to find every
+solution (so to prove a unique one unique), a count that depends only on the puzzle.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from pipscover.backends.base import Backend
-from pipscover.dlx import covers
+from pipscover.dlx import ExactCoverProblem
 from pipscover.exactcover import exact_cover
 from pipscover.model import Puzzle, Solution
 from pipscover.pruning import RegionPruner
@@ -18,8 +22,33 @@ class DlxBackend(Backend):
     description = "exact cover by Dancing Links, with region pruning during the search (pure Python)"
 
     def solutions(self, puzzle: Puzzle, deadline: float | None = None) -> Iterator[Solution]:
-        rules = RegionPruner(puzzle)
-        cover = exact_cover(puzzle, rules)
-        rules.watch(cover)
-        for chosen in covers(len(cover.items), cover.options, cover.multiplicities, rules, deadline):
-            yield cover.solution(chosen)
+        return counted_solutions(puzzle, deadline)[0]
+
+
+def counted_solutions(
+    puzzle: Puzzle, deadline: float | None = None, node_limit: int | None = None
+) -> tuple[Iterator[Solution], ExactCoverProblem]:
+    """The solutions, lazily, and the search whose `nodes` count what it took so far.
+
+    Past `node_limit` search nodes the iterator raises `pipscover.dlx.NodeBudgetExceeded`.
+    """
+    rules = RegionPruner(puzzle)
+    cover = exact_cover(puzzle, rules)
+    rules.watch(cover)
+    problem = ExactCoverProblem(len(cover.items), cover.options, cover.multiplicities)
+    return (cover.solution(chosen) for chosen in problem.search(rules, deadline, node_limit)), problem
+
+
+def search_nodes(puzzle: Puzzle, node_limit: int | None = None) -> int:
+    """The search nodes Dancing Links visits to find every solution of `puzzle` (deterministic).
+
+    Raises `pipscover.dlx.NodeBudgetExceeded` past `node_limit` nodes.
+
+    >>> from pipscover.model import Puzzle, RegionKind
+    >>> search_nodes(Puzzle.build([(RegionKind.SUM, [(0, 0)], 1), (RegionKind.EMPTY, [(0, 1)], None)], [(1, 2)]))
+    2
+    """
+    solutions, problem = counted_solutions(puzzle, node_limit=node_limit)
+    for _ in solutions:
+        pass
+    return problem.nodes
