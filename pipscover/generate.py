@@ -1,22 +1,32 @@
-"""Making Pips puzzles around a hidden solution, by default with exactly one solution.
+"""Making Pips puzzles around a hidden solution, by default with exactly one solution, optionally of a difficulty.
 
 1. A board and a tiling: `rect` (a random tiling of a near-square rectangle, mixed by turning 2 x 2
    blocks), `nyt` (a compact blob grown domino by domino) or `random` (a straggly blob grown the same way).
 2. Dominoes: distinct ones from the double-`max_pip` set (repeats only when more are asked for than the
    set holds), one per tile, each turned at random: this is the hidden solution.
 3. Regions: a random partition of the board into small connected regions, all `empty` at first.
-4. Uniqueness: the DLX backend looks for two solutions. While it finds another one, a cell where its pips
-   differ from the hidden ones is picked, and the region holding that cell is tightened so that the other
-   solution breaks it: an `empty` region gets a rule (`sum`, `equals`, `less`, `greater`, `unequal`, drawn
-   with roughly the NYT's frequencies) that the hidden solution keeps and the other breaks; a region whose
-   rule cannot be tightened that way becomes `sum`, and then splits into smaller `sum` regions. Regions
-   only move forward along empty -> rule -> sum -> split, so this ends. When the other solution has the
-   same pips everywhere (another tiling of the same grid), no rule can tell them apart, so hidden
+4. Uniqueness: the counter looks for a solution other than the hidden one. While it finds one, a cell where
+   its pips differ from the hidden ones is picked, and the region holding that cell is tightened so that the
+   other solution breaks it: an `empty` region gets a rule (`sum`, `equals`, `less`, `greater`, `unequal`,
+   drawn with roughly the NYT's frequencies) that the hidden solution keeps and the other breaks; a region
+   whose rule cannot be tightened that way becomes `sum`, and then splits into smaller `sum` regions.
+   Regions only move forward along empty -> rule -> sum -> split, so this ends. When the other solution has
+   the same pips everywhere (another tiling of the same grid), no rule can tell them apart, so hidden
    solutions whose grid has another tiling are drawn again before any region is made.
 5. Loosening: neighbouring `sum` regions are merged, and rules dropped, wherever the counter still proves
    one solution; neighbouring regions left without a rule become one `empty` region.
 
-Everything random comes from one `random.Random(seed)`, so the same seed gives the same puzzle.
+The counter: Dancing Links for up to `NODE_BUDGET` search nodes, then CaDiCaL (by measurement: DLX answers
+most questions in a few ms, but a few sum-heavy intermediate puzzles take it seconds where CaDiCaL needs a
+tenth). The budget counts search nodes, not seconds, so which engine answers, and so which other solution
+the generator sees, never depends on the machine: everything random comes from one `random.Random(seed)`,
+and the same seed gives the same puzzle.
+
+Difficulty is measured by `extra_nodes`: the Dancing Links search nodes, beyond the `dominoes + 1` on the
+path to the solution, that it takes to find every solution (so to prove the hidden one the only one). The
+bands (`BANDS`) come from the NYT puzzles (see encodings/reductions.md). With a difficulty, the puzzle is
+tightened blindly (any rule the hidden solution keeps) until it is no harder than the band, loosened only
+while it stays in the band's reach, and drawn again when it ends up easier than the band.
 """
 
 from __future__ import annotations
@@ -28,15 +38,19 @@ from dataclasses import dataclass
 from enum import StrEnum
 from math import isqrt
 
+from pipscover.backends.dlx import counted_solutions
+from pipscover.dlx import NodeBudgetExceeded
 from pipscover.errors import PipsError
 from pipscover.model import Cell, Domino, Origin, Puzzle, Region, RegionKind, Solution, solution_from_grid
-from pipscover.results import Status
 from pipscover.solving import solve
 
 Pair = tuple[Cell, Cell]
 MAX_RESTARTS = 200  # hidden solutions drawn before giving up (most are redrawn for a second tiling)
 RULED_AT_START = 0.6  # the share of regions given a rule before the counter is asked
-COUNTER_TIMEOUT = 2.0  # seconds per search; past it the generator tightens a region blindly and asks again
+# Dancing Links search nodes per counter question before the SAT solver answers it instead (a few tens of
+# ms of DLX; one CaDiCaL call on a 16-domino puzzle that DLX finds hard takes 15-400 ms, median 45 ms).
+NODE_BUDGET = 512
+SAT_BACKEND = "cadical195"
 # How often each rule is drawn when several would break the other solution (NYT region counts, roughly).
 RULE_WEIGHTS = {RegionKind.SUM: 45, RegionKind.EQUALS: 20, RegionKind.GREATER: 9, RegionKind.LESS: 7, RegionKind.UNEQUAL: 2}
 
@@ -45,6 +59,22 @@ class Shape(StrEnum):
     NYT = "nyt"
     RECT = "rect"
     RANDOM = "random"
+
+
+class Difficulty(StrEnum):
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+# Extra search nodes (see `extra_nodes`) per difficulty, lowest and highest (None: no limit). Measured on the
+# 1044 NYT puzzles: easy quartiles 0 / 0 / 2, medium 2 / 7 / 17, hard 15 / 42 / 107; these cut points label
+# 68% of them as the NYT does (the best any two cut points do on this quantity).
+BANDS: dict[Difficulty, tuple[int, int | None]] = {
+    Difficulty.EASY: (0, 2),
+    Difficulty.MEDIUM: (3, 14),
+    Difficulty.HARD: (15, None),
+}
 
 
 @dataclass(frozen=True)
@@ -57,10 +87,43 @@ class GeneratedPuzzle:
     counter_calls: int
     restarts: int
     seconds: float
+    extra_nodes: int | None = None  # of a unique puzzle, when at most NODE_BUDGET (else None: hard)
 
     @property
     def constrained_regions(self) -> int:
         return sum(region.kind is not RegionKind.EMPTY for region in self.puzzle.regions)
+
+    @property
+    def difficulty(self) -> Difficulty | None:
+        """The band the puzzle falls in (only for a unique puzzle)."""
+        if not self.unique:
+            return None
+        return Difficulty.HARD if self.extra_nodes is None else band_of(self.extra_nodes)
+
+
+def band_of(extra: int) -> Difficulty:
+    """The difficulty whose band holds `extra` search nodes.
+
+    >>> band_of(0), band_of(7), band_of(500)
+    (<Difficulty.EASY: 'easy'>, <Difficulty.MEDIUM: 'medium'>, <Difficulty.HARD: 'hard'>)
+    """
+    return next(d for d, (low, high) in BANDS.items() if low <= extra and (high is None or extra <= high))
+
+
+def extra_nodes(puzzle: Puzzle, limit: int | None = None) -> int | None:
+    """Dancing Links search nodes, beyond the `dominoes + 1` on one solution's path, to find every solution.
+
+    None when it passes `limit` extra nodes. Depends only on the puzzle (not on the clock).
+    """
+    path = len(puzzle.dominoes) + 1
+    solutions, search = counted_solutions(puzzle, node_limit=None if limit is None else limit + path)
+    try:
+        for _ in solutions:
+            pass
+    except NodeBudgetExceeded:
+        return None
+    extra = search.nodes - path
+    return None if limit is not None and extra > limit else extra
 
 
 @dataclass
@@ -70,15 +133,51 @@ class _Region:
     target: int | None = None
 
 
+class _Counter:
+    """Answers "is there a solution other than the hidden one?", counting the questions."""
+
+    def __init__(self, hidden: Solution) -> None:
+        self.hidden = hidden
+        self.calls = 0
+
+    def other(self, puzzle: Puzzle) -> Solution | None:
+        """A solution other than the hidden one, or None (DLX within its node budget, else SAT)."""
+        self.calls += 1
+        solutions, _ = counted_solutions(puzzle, node_limit=NODE_BUDGET)
+        try:
+            return next((s for s in solutions if s != self.hidden), None)
+        except NodeBudgetExceeded:
+            found = solve(puzzle, SAT_BACKEND, limit=2).solutions
+            return next((s for s in found if s != self.hidden), None)
+
+    def in_reach(self, puzzle: Puzzle, highest: int | None) -> bool:
+        """Whether the hidden solution is the only one and the extra nodes are at most `highest`."""
+        if highest is None:
+            return self.other(puzzle) is None
+        self.calls += 1
+        return _unique_within(puzzle, highest)
+
+
+def _unique_within(puzzle: Puzzle, highest: int) -> bool:
+    path = len(puzzle.dominoes) + 1
+    solutions, search = counted_solutions(puzzle, node_limit=highest + path)
+    try:
+        found = sum(1 for _ in solutions)
+    except NodeBudgetExceeded:
+        return False
+    return found == 1 and search.nodes - path <= highest
+
+
 def generate(
     dominoes: int = 8,
     max_pip: int = 6,
     shape: Shape | str = Shape.NYT,
     seed: int = 0,
     unique: bool = True,
-    backend: str = "dlx",
+    difficulty: Difficulty | str | None = None,
 ) -> GeneratedPuzzle:
-    """A puzzle with `dominoes` dominoes around a hidden solution; with `unique`, its only solution.
+    """A puzzle with `dominoes` dominoes around a hidden solution; with `unique`, its only solution; with a
+    `difficulty`, one whose `extra_nodes` fall in that band (implies `unique`).
 
     >>> made = generate(dominoes=5, seed=7)
     >>> made.unique, len(made.puzzle.dominoes)
@@ -87,6 +186,9 @@ def generate(
     if dominoes < 1 or max_pip < 0:
         raise PipsError("generate: needs at least one domino and a maximum pip >= 0")
     shape = Shape(shape)
+    difficulty = None if difficulty is None else Difficulty(difficulty)
+    unique = unique or difficulty is not None
+    low, high = BANDS[difficulty] if difficulty else (0, None)
     rng = random.Random(seed)
     start = time.monotonic()
     calls = 0
@@ -94,10 +196,10 @@ def generate(
         tiling = _tiling(shape, dominoes, rng)
         grid = _hidden_grid(tiling, _draw_dominoes(dominoes, max_pip, rng), rng)
         hidden = solution_from_grid(tiling, grid)
-        if unique:
-            calls += 1
-            if not _one_tiling(hidden, backend):
-                continue
+        counter = _Counter(hidden)
+        if unique and not _one_tiling(hidden, counter):
+            calls += counter.calls
+            continue
         regions = _partition(sorted(grid), rng)
         for region in regions:  # most NYT regions have a rule; the counter decides what the rest need
             if rng.random() < RULED_AT_START:
@@ -105,60 +207,77 @@ def generate(
         origin = Origin(file=f"generated ({shape}, {dominoes} dominoes, seed {seed})")
         if not unique:
             return GeneratedPuzzle(_build(regions, hidden, origin), hidden, False, 0, restart, time.monotonic() - start)
-        while True:
+        made = _unique_regions(regions, grid, hidden, origin, counter, rng) and _within(
+            regions, grid, hidden, origin, counter, high, rng
+        )
+        if made:
+            regions = _loosen(regions, hidden, origin, counter, high, rng)
             puzzle = _build(regions, hidden, origin)
-            calls += 1
-            result = solve(puzzle, backend, limit=2, timeout=COUNTER_TIMEOUT)
-            others = [s for s in result.solutions if s != hidden]
-            if result.status is Status.TIMEOUT and not others:
-                # Rare searches that run long: any rule the hidden solution keeps only removes solutions.
-                loose = [r for r in regions if r.kind is not RegionKind.SUM or len(r.cells) > 1]
-                if not loose:  # every cell pinned and still no proof: draw another hidden solution
-                    break
-                region = rng.choice(loose)
-                regions.extend(_tighten(region, rng.choice(region.cells), grid, None, rng))
-                continue
-            if not others:
-                regions, checks = _loosen(regions, hidden, origin, backend, rng)
-                puzzle = _build(regions, hidden, origin)
-                return GeneratedPuzzle(puzzle, hidden, True, calls + checks, restart, time.monotonic() - start)
-            other = others[0].grid
-            differing = [cell for cell in sorted(grid) if other[cell] != grid[cell]]
-            if not differing:  # ruled out by `_one_tiling`, unless a search timed out there
-                break
-            # Break the other solution where it costs least: a region without a rule, then a rule that can
-            # become `sum`, and only then split a `sum` region.
-            cost = {c: _tightening_cost(_region_of(regions, c), grid, other) for c in differing}
-            cell = rng.choice([c for c in differing if cost[c] == min(cost.values())])
-            regions.extend(_tighten(_region_of(regions, cell), cell, grid, other, rng))
-    raise PipsError(f"generate: no unique puzzle after {MAX_RESTARTS} hidden solutions (seed {seed})")
+            extra = extra_nodes(puzzle, NODE_BUDGET)
+            calls += counter.calls
+            if extra is None or extra >= low:
+                return GeneratedPuzzle(puzzle, hidden, True, calls, restart, time.monotonic() - start, extra)
+        else:
+            calls += counter.calls
+    wanted = f"{difficulty} " if difficulty else ""
+    raise PipsError(f"generate: no unique {wanted}puzzle after {MAX_RESTARTS} hidden solutions (seed {seed})")
 
 
-def _one_tiling(hidden: Solution, backend: str) -> bool:
+def _unique_regions(
+    regions: list[_Region], grid: dict[Cell, int], hidden: Solution, origin: Origin, counter: _Counter, rng: random.Random
+) -> bool:
+    """Tighten `regions` until the hidden solution is the only one; False when that cannot be done."""
+    while (other := counter.other(_build(regions, hidden, origin))) is not None:
+        differing = [cell for cell in sorted(grid) if other.grid[cell] != grid[cell]]
+        if not differing:  # another tiling of the same grid: ruled out by `_one_tiling`
+            return False
+        # Break the other solution where it costs least: a region without a rule, then a rule that can
+        # become `sum`, and only then split a `sum` region.
+        cost = {c: _tightening_cost(_region_of(regions, c), grid, other.grid) for c in differing}
+        cell = rng.choice([c for c in differing if cost[c] == min(cost.values())])
+        regions.extend(_tighten(_region_of(regions, cell), cell, grid, other.grid, rng))
+    return True
+
+
+def _within(
+    regions: list[_Region],
+    grid: dict[Cell, int],
+    hidden: Solution,
+    origin: Origin,
+    counter: _Counter,
+    highest: int | None,
+    rng: random.Random,
+) -> bool:
+    """Tighten a unique puzzle blindly until its extra nodes are at most `highest`; False when it cannot."""
+    if highest is None:
+        return True
+    while not counter.in_reach(_build(regions, hidden, origin), highest):
+        loose = [r for r in regions if r.kind is not RegionKind.SUM or len(r.cells) > 1]
+        if not loose:  # every cell pinned
+            return False
+        region = rng.choice(loose)
+        regions.extend(_tighten(region, rng.choice(region.cells), grid, None, rng))
+    return True
+
+
+def _one_tiling(hidden: Solution, counter: _Counter) -> bool:
     """Whether no other tiling lays the same dominoes into the same pip grid.
 
     No region rule could tell two such solutions apart, so the generator draws again when there is one.
     """
     pinned = [(RegionKind.SUM, [cell], pip) for cell, pip in hidden.grid.items()]
     dominoes = [placement.domino for placement in hidden.placements]
-    result = solve(Puzzle.build(pinned, dominoes), backend, limit=2, timeout=COUNTER_TIMEOUT)
-    return result.status is Status.SOLVED and len(result.solutions) == 1
+    return counter.other(Puzzle.build(pinned, dominoes)) is None
 
 
 def _loosen(
-    regions: list[_Region], hidden: Solution, origin: Origin, backend: str, rng: random.Random
-) -> tuple[list[_Region], int]:
-    """Merge neighbouring `sum` regions and drop rules wherever the puzzle stays unique (each change proved).
+    regions: list[_Region], hidden: Solution, origin: Origin, counter: _Counter, highest: int | None, rng: random.Random
+) -> list[_Region]:
+    """Merge neighbouring `sum` regions and drop rules wherever the puzzle stays unique (each change proved)
+    and its extra nodes stay at most `highest`."""
 
-    Returns the regions and how many counter calls that took.
-    """
-    calls = 0
-
-    def unique_with(candidate: list[_Region]) -> bool:
-        nonlocal calls
-        calls += 1
-        result = solve(_build(candidate, hidden, origin), backend, limit=2, timeout=COUNTER_TIMEOUT)
-        return result.status is Status.SOLVED and len(result.solutions) == 1
+    def keeps(candidate: list[_Region]) -> bool:
+        return counter.in_reach(_build(candidate, hidden, origin), highest)
 
     for first in rng.sample(regions, len(regions)):
         if first not in regions or first.kind is not RegionKind.SUM:
@@ -166,18 +285,18 @@ def _loosen(
         for second in [r for r in regions if r is not first and r.kind is RegionKind.SUM and _touch(first, r)]:
             merged = _Region(RegionKind.SUM, first.cells + second.cells, first.target + second.target)
             candidate = [r for r in regions if r is not first and r is not second] + [merged]
-            if unique_with(candidate):
+            if keeps(candidate):
                 regions = candidate
                 break
     for region in rng.sample(regions, len(regions)):
         if region.kind is not RegionKind.EMPTY:
             candidate = [r if r is not region else _Region(RegionKind.EMPTY, r.cells) for r in regions]
-            if unique_with(candidate):
+            if keeps(candidate):
                 regions = candidate
     # Neighbouring regions without a rule are one region: their borders change no solution.
     ruled = [r for r in regions if r.kind is not RegionKind.EMPTY]
     empty = _components([c for r in regions if r.kind is RegionKind.EMPTY for c in r.cells])
-    return ruled + [_Region(RegionKind.EMPTY, cells) for cells in empty], calls
+    return ruled + [_Region(RegionKind.EMPTY, cells) for cells in empty]
 
 
 def _touch(first: _Region, second: _Region) -> bool:

@@ -12,7 +12,8 @@ import pytest
 from pipscover.check import problems
 from pipscover.errors import PipsError
 from pipscover.formats import parse
-from pipscover.generate import Shape, generate
+from pipscover.backends.dlx import search_nodes
+from pipscover.generate import BANDS, Difficulty, Shape, band_of, extra_nodes, generate
 from pipscover.solving import solve
 
 
@@ -37,12 +38,19 @@ def test_same_seed_gives_the_same_puzzle_and_another_seed_another():
     assert (first.regions, first.dominoes) != (other.regions, other.dominoes)
 
 
-def test_same_seed_gives_the_same_file_in_separate_processes(tmp_path):
-    # String hashing differs between processes; the generator must not depend on it.
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-n", "12", "--seed", "6"],  # the counter hands three questions past its node budget to CaDiCaL
+        ["-n", "6", "--seed", "5", "--difficulty", "hard"],
+    ],
+)
+def test_same_seed_gives_the_same_file_in_separate_processes(tmp_path, options):
+    # String hashing differs between processes; the generator must not depend on it (nor on the clock).
     outputs = []
     for hash_seed in ("1", "2"):
         path = tmp_path / f"{hash_seed}.json"
-        command = [sys.executable, "-m", "pipscover", "generate", "-n", "6", "--seed", "5", "-o", str(path)]
+        command = [sys.executable, "-m", "pipscover", "generate", *options, "-o", str(path)]
         subprocess.run(command, check=True, capture_output=True, env={**os.environ, "PYTHONHASHSEED": hash_seed})
         outputs.append(path.read_text())
     assert outputs[0] == outputs[1]
@@ -74,3 +82,25 @@ def test_written_puzzle_reads_back_with_its_solution(tmp_path):
 def test_bad_sizes_are_refused():
     with pytest.raises(PipsError):
         generate(dominoes=0)
+
+
+@pytest.mark.parametrize("difficulty", list(Difficulty))
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_puzzle_asked_for_a_difficulty_lands_in_its_band(difficulty, seed):
+    made = generate(dominoes=8, seed=seed, difficulty=difficulty)
+    low, high = BANDS[difficulty]
+    measured = extra_nodes(made.puzzle)
+    assert made.difficulty is difficulty and band_of(measured) is difficulty
+    assert low <= measured and (high is None or measured <= high)
+    assert solve(made.puzzle, "dlx", limit=None).solutions == (made.solution,)
+
+
+def test_a_difficulty_repeats_by_seed():
+    first, again = (generate(dominoes=9, seed=4, difficulty="medium").puzzle for _ in range(2))
+    assert (first.regions, first.dominoes) == (again.regions, again.dominoes)
+
+
+def test_extra_nodes_are_the_search_nodes_beyond_one_path():
+    puzzle = generate(dominoes=7, seed=2).puzzle
+    assert extra_nodes(puzzle) == search_nodes(puzzle) - len(puzzle.dominoes) - 1 >= 0
+    assert extra_nodes(puzzle, limit=-1) is None

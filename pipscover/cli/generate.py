@@ -12,7 +12,7 @@ import typer
 from pipscover.cli.app import app
 from pipscover.cli.common import print_json, write_output
 from pipscover.formats import puzzle_to_nyt
-from pipscover.generate import Shape, generate
+from pipscover.generate import NODE_BUDGET, Difficulty, Shape, generate
 
 
 @app.command("generate")
@@ -24,6 +24,10 @@ def generate_command(
     unique: Annotated[
         bool, typer.Option("--unique/--no-unique", help="Tighten regions until the counter proves one solution.")
     ] = True,
+    difficulty: Annotated[
+        Difficulty | None,
+        typer.Option("--difficulty", help="Only a unique puzzle whose DLX extra search nodes fall in this band (NYT-calibrated)."),
+    ] = None,
     output: Annotated[str, typer.Option("--output", "-o", help="Write the puzzle (NYT JSON) here.")] = "-",
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
 ) -> None:
@@ -31,11 +35,11 @@ def generate_command(
 
     The report goes to stderr when the puzzle goes to stdout.
 
-    Example: pipscover generate --dominoes 10 --shape rect --seed 42 -o puzzle.json
+    Example: pipscover generate --dominoes 10 --shape rect --seed 42 --difficulty hard -o puzzle.json
     """
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    made = generate(dominoes, max_pip, shape, seed, unique)
+    made = generate(dominoes, max_pip, shape, seed, unique, difficulty)
     write_output(output, json.dumps(puzzle_to_nyt(made.puzzle, made.solution), separators=(",", ":")) + "\n")
     report = {
         "seed": seed,
@@ -44,6 +48,8 @@ def generate_command(
         "unique": made.unique,
         "regions": len(made.puzzle.regions),
         "constrained_regions": made.constrained_regions,
+        "extra_nodes": made.extra_nodes,
+        "difficulty": None if made.difficulty is None else str(made.difficulty),
         "counter_calls": made.counter_calls,
         "restarts": made.restarts,
         "seconds": round(made.seconds, 6),
@@ -53,7 +59,13 @@ def generate_command(
         return
     text = json.dumps(report) if as_json else (
         f"seed {seed}: {dominoes} dominoes, {report['regions']} regions ({report['constrained_regions']} with a rule), "
-        f"{'unique' if made.unique else 'uniqueness not checked'}; {made.counter_calls} counter calls, "
+        f"{'unique' if made.unique else 'uniqueness not checked'}"
+        + (f" ({made.difficulty}: {_nodes(made.extra_nodes)} extra search nodes)" if made.unique else "")
+        + f"; {made.counter_calls} counter calls, "
         f"{made.restarts} restarts, {made.seconds:.3f} s"
     )
     (sys.stderr if output == "-" else sys.stdout).write(text + "\n")
+
+
+def _nodes(extra: int | None) -> str:
+    return f"more than {NODE_BUDGET}" if extra is None else str(extra)
