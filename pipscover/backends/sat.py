@@ -12,6 +12,7 @@ Kissat cannot take clauses after a call, so it gets a fresh solver, with the blo
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -163,6 +164,9 @@ def _in_worker(produce: Callable[[], Iterator[Item]], deadline: float) -> Iterat
 
 def _serve(connection, produce: Callable[[], Iterator]) -> None:
     """The worker's loop: wait for a request, answer with ("item", next item), ("end", None) or ("error", e)."""
+    # Ctrl-C reaches the whole process group; the caller handles it and kills this worker, which would
+    # otherwise print a second traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         items = produce()
         while connection.recv():
