@@ -139,16 +139,21 @@ class _Counter:
     def __init__(self, hidden: Solution) -> None:
         self.hidden = hidden
         self.calls = 0
+        # While loosening, puzzles only get harder for DLX: once one needed SAT, the rest go there at once.
+        self.loosening = False
+        self.sat_only = False
 
     def other(self, puzzle: Puzzle) -> Solution | None:
         """A solution other than the hidden one, or None (DLX within its node budget, else SAT)."""
         self.calls += 1
-        solutions, _ = counted_solutions(puzzle, node_limit=NODE_BUDGET)
-        try:
-            return next((s for s in solutions if s != self.hidden), None)
-        except NodeBudgetExceeded:
-            found = solve(puzzle, SAT_BACKEND, limit=2).solutions
-            return next((s for s in found if s != self.hidden), None)
+        if not self.sat_only:
+            solutions, _ = counted_solutions(puzzle, node_limit=NODE_BUDGET)
+            try:
+                return next((s for s in solutions if s != self.hidden), None)
+            except NodeBudgetExceeded:
+                self.sat_only = self.loosening
+        found = solve(puzzle, SAT_BACKEND, limit=2).solutions
+        return next((s for s in found if s != self.hidden), None)
 
     def in_reach(self, puzzle: Puzzle, highest: int | None) -> bool:
         """Whether the hidden solution is the only one and the extra nodes are at most `highest`."""
@@ -278,6 +283,8 @@ def _loosen(
 
     def keeps(candidate: list[_Region]) -> bool:
         return counter.in_reach(_build(candidate, hidden, origin), highest)
+
+    counter.loosening = True
 
     for first in rng.sample(regions, len(regions)):
         if first not in regions or first.kind is not RegionKind.SUM:
