@@ -31,7 +31,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pysat.formula import CNF
 
 from pipscover.errors import PipsError
 from pipscover.model import Cell, Origin, Puzzle, Solution, solution_from_grid
@@ -72,6 +71,8 @@ def parse_one_in_three(text: str, file: str) -> OneInThreeInstance:
     ((1, 2, 3), (2, 3, 4))
     """
     try:
+        from pysat.formula import CNF  # here, not at the top: every CLI command would load PySAT otherwise
+
         cnf = CNF(from_string=text)
     except ValueError as error:
         raise PipsError(f"{file}: not a DIMACS CNF file ({error})") from None
