@@ -5,31 +5,15 @@ from __future__ import annotations
 from importlib import import_module
 
 from pipscover.backends.base import Backend
+from pipscover.backends.sat_solvers import SOLVERS
 from pipscover.errors import PipsError
 
-# name -> (module, attribute): the attribute is a Backend instance or a zero-argument Backend class.
-REGISTRY: dict[str, tuple[str, str]] = {
-    "dlx": ("pipscover.backends.dlx", "DlxBackend"),
-    "cpsat": ("pipscover.backends.cpsat", "CpSatBackend"),
-    "cadical103": ("pipscover.backends.sat", "cadical103"),
-    "cadical153": ("pipscover.backends.sat", "cadical153"),
-    "cadical195": ("pipscover.backends.sat", "cadical195"),
-    "cadical300": ("pipscover.backends.sat", "cadical300"),
-    "ergo": ("pipscover.backends.sat", "ergo"),
-    "gluecard3": ("pipscover.backends.sat", "gluecard3"),
-    "gluecard4": ("pipscover.backends.sat", "gluecard4"),
-    "glucose3": ("pipscover.backends.sat", "glucose3"),
-    "glucose4": ("pipscover.backends.sat", "glucose4"),
-    "glucose42": ("pipscover.backends.sat", "glucose42"),
-    "kissat404": ("pipscover.backends.sat", "kissat404"),
-    "lingeling": ("pipscover.backends.sat", "lingeling"),
-    "maplechrono": ("pipscover.backends.sat", "maplechrono"),
-    "maplecm": ("pipscover.backends.sat", "maplecm"),
-    "maplesat": ("pipscover.backends.sat", "maplesat"),
-    "mergesat3": ("pipscover.backends.sat", "mergesat3"),
-    "minicard": ("pipscover.backends.sat", "minicard"),
-    "minisat22": ("pipscover.backends.sat", "minisat22"),
-    "minisatep": ("pipscover.backends.sat", "minisatep"),
+# name -> (module, factory, argument): the backend is `factory()`, or `factory(argument)` when one is given,
+# made from the module on first use.
+REGISTRY: dict[str, tuple[str, str, str | None]] = {
+    "dlx": ("pipscover.backends.dlx", "DlxBackend", None),
+    "cpsat": ("pipscover.backends.cpsat", "CpSatBackend", None),
+    **{name: ("pipscover.backends.sat", "SatBackend", name) for name in SOLVERS},
 }
 ALIASES: dict[str, str] = {
     # SAT: the family names mean the newest (CaDiCaL) or the usual (Glucose 4.1, MiniSat 2.2) version.
@@ -47,6 +31,6 @@ def get_backend(name: str) -> Backend:
     if key not in REGISTRY:
         known = ", ".join(sorted([*REGISTRY, *ALIASES]))
         raise PipsError(f"unknown backend {name!r}; choose one of: {known}")
-    module, attribute = REGISTRY[key]
-    found = getattr(import_module(module), attribute)
-    return found() if isinstance(found, type) else found
+    module, factory, argument = REGISTRY[key]
+    make = getattr(import_module(module), factory)
+    return make() if argument is None else make(argument)

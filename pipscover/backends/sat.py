@@ -15,55 +15,19 @@ import multiprocessing
 import signal
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import partial
 from typing import TypeVar
 
 from pysat.solvers import Solver
 
 from pipscover.backends.base import Backend
+from pipscover.backends.sat_solvers import SOLVERS
 from pipscover.cnf import Encodings, encode
 from pipscover.model import Puzzle, Solution
 from pipscover.results import SearchTimeout
 
 Model = list[int]
 Blocker = Callable[[Model], list[int]]
-
-
-@dataclass(frozen=True)
-class SatSolver:
-    """A PySAT solver and what its binding can do."""
-
-    name: str
-    description: str
-    incremental: bool = True
-
-
-SOLVERS = {
-    solver.name: solver
-    for solver in (
-        SatSolver("cadical103", "CaDiCaL 1.0.3 (Biere)"),
-        SatSolver("cadical153", "CaDiCaL 1.5.3 (Biere)"),
-        SatSolver("cadical195", "CaDiCaL 1.9.5 (Biere)"),
-        SatSolver("cadical300", "CaDiCaL 3.0.0 (Biere), the newest CaDiCaL in PySAT"),
-        SatSolver("ergo", "Ergo, as bundled with PySAT 1.9"),
-        SatSolver("gluecard3", "Gluecard 3: Glucose 3.0 with Minicard's native cardinality constraints"),
-        SatSolver("gluecard4", "Gluecard 4: Glucose 4.1 with Minicard's native cardinality constraints"),
-        SatSolver("glucose3", "Glucose 3.0 (Audemard, Simon)"),
-        SatSolver("glucose4", "Glucose 4.1 (Audemard, Simon)"),
-        SatSolver("glucose42", "Glucose 4.2.1 (Audemard, Simon)"),
-        SatSolver("kissat404", "Kissat 4.0.4 (Biere); not incremental, so a fresh solver per solution",
-                  incremental=False),
-        SatSolver("lingeling", "Lingeling bbc-9230380-160707 (Biere)"),
-        SatSolver("maplechrono", "MapleLCMDistChronoBT, SAT competition 2018"),
-        SatSolver("maplecm", "MapleCM, SAT competition 2018"),
-        SatSolver("maplesat", "Maplesat (MapleCOMSPS_LRB)"),
-        SatSolver("mergesat3", "MergeSat 3.0 (Manthey)"),
-        SatSolver("minicard", "Minicard 1.2 (Liffiton)"),
-        SatSolver("minisat22", "MiniSat 2.2 (Eén, Sörensson)"),
-        SatSolver("minisatep", "MiniSat with IPASIR-UP external propagators"),
-    )
-}
 
 
 class SatBackend(Backend):
@@ -180,25 +144,3 @@ def _serve(connection, produce: Callable[[], Iterator]) -> None:
 
 
 _END = object()
-
-
-# The registry points at these: one backend per solver, named as PySAT names it.
-cadical103 = SatBackend("cadical103")
-cadical153 = SatBackend("cadical153")
-cadical195 = SatBackend("cadical195")
-cadical300 = SatBackend("cadical300")
-ergo = SatBackend("ergo")
-gluecard3 = SatBackend("gluecard3")
-gluecard4 = SatBackend("gluecard4")
-glucose3 = SatBackend("glucose3")
-glucose4 = SatBackend("glucose4")
-glucose42 = SatBackend("glucose42")
-kissat404 = SatBackend("kissat404")
-lingeling = SatBackend("lingeling")
-maplechrono = SatBackend("maplechrono")
-maplecm = SatBackend("maplecm")
-maplesat = SatBackend("maplesat")
-mergesat3 = SatBackend("mergesat3")
-minicard = SatBackend("minicard")
-minisat22 = SatBackend("minisat22")
-minisatep = SatBackend("minisatep")
