@@ -41,7 +41,7 @@ def test_same_seed_gives_the_same_puzzle_and_another_seed_another():
 @pytest.mark.parametrize(
     "options",
     [
-        ["-n", "12", "--seed", "6"],  # the counter hands three questions past its node budget to CaDiCaL
+        ["-n", "12", "--seed", "6"],  # some questions pass the DLX node budget and go to SAT
         ["-n", "6", "--seed", "5", "--difficulty", "hard"],
     ],
 )
