@@ -20,8 +20,8 @@ The counter: Dancing Links for up to `NODE_BUDGET` search nodes, then a SAT solv
 answers most questions in a few ms, but some sum-heavy intermediate puzzles take it seconds where a SAT
 solver needs tens of ms; Glucose 4.1 answered the SAT questions of two 16-domino generations in 0.7 of
 CaDiCaL 1.9.5's time). The budget counts search nodes, not seconds, so which engine answers, and so which
-other solution the generator sees, never depends on the machine: everything random comes from one `random.Random(seed)`,
-and the same seed gives the same puzzle.
+other solution the generator sees, never depends on the machine: everything random comes from one
+`random.Random(seed)`, and the same seed gives the same puzzle.
 
 Difficulty is measured by `extra_nodes`: the Dancing Links search nodes, beyond the `dominoes + 1` on the
 path to the solution, that it takes to find every solution (so to prove the hidden one the only one). The
@@ -230,7 +230,12 @@ def generate(
 
 
 def _unique_regions(
-    regions: list[_Region], grid: dict[Cell, int], hidden: Solution, origin: Origin, counter: _Counter, rng: random.Random
+    regions: list[_Region],
+    grid: dict[Cell, int],
+    hidden: Solution,
+    origin: Origin,
+    counter: _Counter,
+    rng: random.Random,
 ) -> bool:
     """Tighten `regions` until the hidden solution is the only one; False when that cannot be done."""
     while (other := counter.other(_build(regions, hidden, origin))) is not None:

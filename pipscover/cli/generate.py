@@ -26,7 +26,9 @@ def generate_command(
     ] = True,
     difficulty: Annotated[
         Difficulty | None,
-        typer.Option("--difficulty", help="Only a unique puzzle whose DLX extra search nodes fall in this band (NYT-calibrated)."),
+        typer.Option(
+            "--difficulty", help="A unique puzzle whose extra DLX search nodes fall in this band (NYT-calibrated)."
+        ),
     ] = None,
     output: Annotated[str, typer.Option("--output", "-o", help="Write the puzzle (NYT JSON) here.")] = "-",
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
