@@ -26,6 +26,7 @@ longer allowed on one of the region's cells.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from operator import mul
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -76,6 +77,7 @@ class PipSupply(NamedTuple):
     present: int
     counts: tuple[int, ...]
     values: tuple[int, ...]
+    direct: bool    # bit i is pip i: values is 0, 1, 2, ...
     total: int
     reach: tuple[int, ...] | tuple[frozenset[int], ...]
     smallest: tuple[int, ...]
@@ -102,15 +104,19 @@ class PipSupply(NamedTuple):
         for sums, order in ((smallest, range(len(counts))), (largest, range(len(counts) - 1, -1, -1))):
             total = 0
             for index in order:
-                for _ in range(min(counts[index], depth + 1 - len(sums))):
+                for _ in range(counts[index]):
+                    if len(sums) > depth:
+                        break
                     total += values[index]
                     sums.append(total)
-        total = sum(value * count for value, count in zip(values, counts))
+        total = sum(map(mul, values, counts))
         exact = min(sum_depth, EXACT_SUM_DEPTH)
         # Bounded knapsack, in place from the largest j down: reach[j] |= reach[j - t] + t copies of a pip.
         if total <= BITSET_SUMS_UP_TO:
             reach = [1 << total] + [0] * exact
             for value, count in zip(values, counts):
+                if not count:
+                    continue
                 for j in range(exact, 0, -1):
                     sums = reach[j]
                     for copies in range(1, min(count, j) + 1):
@@ -119,13 +125,16 @@ class PipSupply(NamedTuple):
         else:
             reach = [frozenset((0,))] + [frozenset()] * exact
             for value, count in zip(values, counts):
+                if not count:
+                    continue
                 for j in range(exact, 0, -1):
                     sums = set(reach[j])
                     for copies in range(1, min(count, j) + 1):
                         added = copies * value
                         sums.update(s + added for s in reach[j - copies])
                     reach[j] = frozenset(sums)
-        return cls(present, tuple(counts), values, total, tuple(reach), tuple(smallest), tuple(largest))
+        direct = not values or values[-1] == len(values) - 1
+        return cls(present, tuple(counts), values, direct, total, tuple(reach), tuple(smallest), tuple(largest))
 
     def makes(self, halves: int, target: int) -> bool:
         """Whether some `halves` of the remaining halves sum to `target` (`halves` < len(reach)).
@@ -184,9 +193,9 @@ def allowed_pips(kind: RegionKind, target: int | None, left: int, placed_sum: in
                     shift = supply.total - need
                     if shift < 0:
                         return 0
+                    if supply.direct:
+                        return (sums >> shift) & present
                     sums >>= shift  # now bit v is set when need - v is reachable
-                    if values[-1] == len(values) - 1:  # bit i is pip i
-                        return sums & present
                     return _pips_where(present, values, lambda pip: sums >> pip & 1)
                 return _pips_where(present, values, lambda pip: need - pip in sums)
             low, high = need - supply.largest[others], need - supply.smallest[others]
