@@ -32,6 +32,7 @@ while it stays in the band's reach, and drawn again when it ends up easier than 
 
 from __future__ import annotations
 
+import bisect
 import random
 import time
 from collections.abc import Sequence
@@ -381,10 +382,25 @@ def _give_rule(region: _Region, grid: dict[Cell, int], other: dict[Cell, int] | 
 
 
 def _draw_dominoes(count: int, max_pip: int, rng: random.Random) -> list[Domino]:
-    every = [(a, b) for a in range(max_pip + 1) for b in range(a, max_pip + 1)]
-    drawn = rng.sample(every, min(count, len(every)))
-    drawn += rng.choices(every, k=count - len(drawn))
-    return drawn
+    """`count` dominoes with pips up to `max_pip`, all different while the set has enough.
+
+    They are drawn as indices into the list of all pairs (a <= b, by a then b) without building it, so a
+    large `max_pip` costs nothing; `sample` and `choices` pick the same positions from a range as from a list.
+    """
+    total = (max_pip + 1) * (max_pip + 2) // 2
+    drawn = rng.sample(range(total), min(count, total))
+    drawn += rng.choices(range(total), k=count - len(drawn))
+    return [_domino_at(index, max_pip) for index in drawn]
+
+
+def _domino_at(index: int, max_pip: int) -> Domino:
+    """The pair at `index` in the list of all (a, b) with a <= b <= max_pip, ordered by a then b."""
+
+    def first_index(a: int) -> int:  # where the pairs (a, ...) start
+        return a * (max_pip + 1) - a * (a - 1) // 2
+
+    a = bisect.bisect_right(range(max_pip + 1), index, key=first_index) - 1
+    return (a, a + index - first_index(a))
 
 
 def _hidden_grid(tiling: Sequence[Pair], dominoes: Sequence[Domino], rng: random.Random) -> dict[Cell, int]:

@@ -104,3 +104,10 @@ def test_extra_nodes_are_the_search_nodes_beyond_one_path():
     puzzle = generate(dominoes=7, seed=2).puzzle
     assert extra_nodes(puzzle) == search_nodes(puzzle) - len(puzzle.dominoes) - 1 >= 0
     assert extra_nodes(puzzle, limit=-1) is None
+
+
+def test_pips_in_the_millions_cost_no_more_to_draw():
+    made = generate(dominoes=6, max_pip=10**6, seed=3)
+    assert max(max(domino) for domino in made.puzzle.dominoes) <= 10**6
+    assert len(set(made.puzzle.dominoes)) == 6
+    assert solve(made.puzzle, "dlx", limit=2).solutions == (made.solution,)
