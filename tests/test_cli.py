@@ -128,3 +128,12 @@ def test_solve_with_a_sat_backend_and_a_chosen_card_encoding(run_cli):
 def test_encodings_are_refused_for_dlx(run_cli):
     result = run_cli("solve", EXAMPLES / "first.txt", "--card", "totalizer")
     assert result.code == 2 and "does not use one" in result.err
+
+
+def test_check_reads_solve_output_from_a_pipe():
+    example = str(EXAMPLES / "first.txt")
+    solved = subprocess.run([sys.executable, "-m", "pipscover", "solve", example, "--json"], capture_output=True, text=True)
+    checked = subprocess.run(
+        [sys.executable, "-m", "pipscover", "check", example, "-"], input=solved.stdout, capture_output=True, text=True
+    )
+    assert checked.returncode == 0 and checked.stdout.endswith(": valid\n")

@@ -21,7 +21,7 @@ from typing import TypeVar
 from pysat.solvers import Solver
 
 from pipscover.backends.base import Backend
-from pipscover.backends.sat_solvers import SOLVERS
+from pipscover.backends.sat_solvers import SOLVERS, SatSolver
 from pipscover.cnf import Encodings, encode
 from pipscover.model import Puzzle, Solution
 from pipscover.results import SearchTimeout

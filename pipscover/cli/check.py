@@ -11,6 +11,7 @@ from pipscover.check import problems
 from pipscover.cli.app import app
 from pipscover.cli.common import EXIT_NO, DifficultyOption, JsonOption, PuzzleArgument, exit_with, load_single, print_json
 from pipscover.errors import PipsError
+from pipscover.formats import read_text_file
 from pipscover.formats.solution import read_solutions
 
 
@@ -18,21 +19,17 @@ from pipscover.formats.solution import read_solutions
 def check_command(
     puzzle_file: PuzzleArgument,
     solution_file: Annotated[
-        Path, typer.Argument(help="`solve --json` output, or an NYT solution.", show_default=False)
+        Path, typer.Argument(help="`solve --json` output, or an NYT solution; - for stdin.", show_default=False)
     ],
     difficulty: DifficultyOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Check solutions against a puzzle. Exit code 0 when all are valid, 1 when one is not.
 
-    Example: pipscover solve examples/first.txt --json > s.json && pipscover check examples/first.txt s.json
+    Example: pipscover solve examples/first.txt --json | pipscover check examples/first.txt -
     """
     puzzle = load_single(puzzle_file, difficulty)
-    try:
-        text = solution_file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise PipsError(f"{solution_file}: cannot be read ({getattr(error, 'strerror', None) or error})") from None
-    proposed = read_solutions(text, str(solution_file), puzzle)
+    proposed = read_solutions(read_text_file(solution_file), str(solution_file), puzzle)
     if not proposed:
         raise PipsError(f"{solution_file}: holds no solution to check")
     found = [problems(puzzle, solution) for solution in proposed]

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -24,7 +22,7 @@ from pipscover.cli.common import (
 from pipscover.cli.encode import CardName, CardOption, PbName, PbOption, chosen_encodings
 from pipscover.cnf import DEFAULT_CARD, DEFAULT_PB, encode
 from pipscover.dimacs import decode_model, read_model
-from pipscover.errors import PipsError
+from pipscover.formats import read_text_file
 from pipscover.results import SolveResult, Status
 
 BACKEND_NAME = "dimacs"  # the `backend` of the JSON: the answer came from a solver outside pipscover
@@ -50,7 +48,7 @@ def decode_command(
     """
     start = time.monotonic()
     puzzle = load_single(puzzle_file, difficulty)
-    text = _read(model_file)
+    text = read_text_file(model_file)
     answer = read_model(text, model_file)
     solutions = ()
     if answer.status is Status.SOLVED:
@@ -68,10 +66,3 @@ def decode_command(
     exit_with({Status.SOLVED: 0, Status.UNSATISFIABLE: EXIT_NO, Status.TIMEOUT: EXIT_TIMEOUT}[result.status])
 
 
-def _read(model_file: str) -> str:
-    if model_file == "-":
-        return sys.stdin.read()
-    try:
-        return Path(model_file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise PipsError(f"{model_file}: cannot be read ({getattr(error, 'strerror', None) or error})") from None

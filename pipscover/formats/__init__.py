@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from pipscover.errors import PipsError
@@ -9,7 +10,9 @@ from pipscover.formats.nyt import DIFFICULTIES, puzzle_to_nyt, read_nyt
 from pipscover.formats.text import read_text, write_text
 from pipscover.model import Puzzle
 
-__all__ = ["DIFFICULTIES", "load", "load_one", "parse", "puzzle_to_nyt", "read_nyt", "read_text", "write_text"]
+__all__ = [
+    "DIFFICULTIES", "load", "load_one", "parse", "puzzle_to_nyt", "read_nyt", "read_text", "read_text_file", "write_text",
+]
 
 
 def parse(text: str, file: str, difficulty: str | None = None) -> list[Puzzle]:
@@ -19,20 +22,25 @@ def parse(text: str, file: str, difficulty: str | None = None) -> list[Puzzle]:
     return [read_text(text, file)]
 
 
-def load(path: str | Path, difficulty: str | None = None) -> list[Puzzle]:
-    """The puzzles in a file: an NYT day gives three (or the one named by `difficulty`)."""
-    path = Path(path)
+def read_text_file(path: str | Path) -> str:
+    """The text of a file (`-` for standard input), or a `PipsError` naming the file and why it cannot be read."""
+    if str(path) == "-":
+        return sys.stdin.read()
     try:
-        text = path.read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise PipsError(f"{path}: no such file") from None
     except IsADirectoryError:
-        raise PipsError(f"{path}: is a folder, not a puzzle file") from None
+        raise PipsError(f"{path}: is a folder, not a file") from None
     except UnicodeDecodeError:
         raise PipsError(f"{path}: not a text file (not UTF-8)") from None
     except OSError as error:
         raise PipsError(f"{path}: cannot be read ({error.strerror})") from None
-    return parse(text, str(path), difficulty)
+
+
+def load(path: str | Path, difficulty: str | None = None) -> list[Puzzle]:
+    """The puzzles in a file: an NYT day gives three (or the one named by `difficulty`)."""
+    return parse(read_text_file(path), str(path), difficulty)
 
 
 def load_one(path: str | Path, difficulty: str | None = None) -> Puzzle:

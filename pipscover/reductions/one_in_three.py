@@ -33,6 +33,7 @@ from pathlib import Path
 
 
 from pipscover.errors import PipsError
+from pipscover.formats import read_text_file
 from pipscover.model import Cell, Origin, Puzzle, Solution, solution_from_grid
 
 ROW_STEP = 6  # rows between two clause bodies: room for a pendant that touches neither body
@@ -92,11 +93,7 @@ def parse_one_in_three(text: str, file: str) -> OneInThreeInstance:
 
 def read_one_in_three(path: str | Path) -> OneInThreeInstance:
     """The POSITIVE 1-IN-3-SAT instance in a DIMACS file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise PipsError(f"{path}: cannot be read ({getattr(error, 'strerror', None) or error})") from None
-    return parse_one_in_three(text, str(path))
+    return parse_one_in_three(read_text_file(path), str(path))
 
 
 def reduce_one_in_three(instance: OneInThreeInstance, connected: bool = False) -> tuple[Puzzle, OneInThreeMap]:
