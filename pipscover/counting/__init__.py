@@ -89,9 +89,14 @@ def count(
         raise CountInterrupted(CountResult(0, False, distinct, "blocking", chosen, time.monotonic() - start))
 
 
+def counting_engine(backend: str) -> str:
+    """What counts in the `count` task of `pipscover bench` when it is given `backend`."""
+    return "the structural counter" if backend == "dlx" else f"blocking clauses with {backend}"
+
+
 def count_task(puzzle: Puzzle, backend: Backend, deadline: float | None) -> str:
-    """The `count` task of `pipscover bench`: an exact count, by `auto` with the dlx backend (whose search
-    it does not use) and by blocking clauses with a SAT backend. Raises `SearchTimeout` past `deadline`."""
+    """The `count` task of `pipscover bench`: an exact count by `counting_engine(backend.name)`.
+    Raises `SearchTimeout` past `deadline`."""
     timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
     sat = backend.name != "dlx"
     result = count(puzzle, method="blocking" if sat else "auto", backend=backend.name if sat else None,
