@@ -135,6 +135,19 @@ def test_ctrl_c_reports_the_count_so_far_as_not_exact(monkeypatch):
 
 
 @needs_nyt
+def test_ctrl_c_while_counting_by_blocking_clauses_keeps_the_count_so_far():
+    puzzle = load(nyt_files()[0].parent / "2025-10-18.json", "hard")[0]
+
+    def interrupt(found, fraction):
+        if found:
+            raise KeyboardInterrupt
+
+    with pytest.raises(CountInterrupted) as stopped:
+        count(puzzle, method="blocking", on_progress=interrupt)
+    assert not stopped.value.result.exact and 0 < stopped.value.result.count < 10_464
+
+
+@needs_nyt
 @pytest.mark.parametrize(("date", "expected"), [
     ("2025-09-15", 2_764_800), ("2025-10-28", 166_724), ("2025-10-05", 344), ("2025-10-18", 10_464),
 ])

@@ -123,9 +123,8 @@ def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool
             "seconds": round(result.seconds, 6),
         })
         return code
-    noun = "solution" if result.count == 1 and result.distinct is Distinct.PLACEMENTS else (
-        "solutions" if result.distinct is Distinct.PLACEMENTS else "distinct grid" if result.count == 1
-        else "distinct grids")
+    one, many = ("solution", "solutions") if result.distinct is Distinct.PLACEMENTS else ("distinct grid", "distinct grids")
+    noun = one if result.count == 1 else many
     engine = result.method if result.backend in (None, result.method) else f"{result.method} ({result.backend})"
     if result.exact:
         typer.echo(f"{puzzle.describe()}: {result.count:,} {noun} (exact, {result.distinct}) "

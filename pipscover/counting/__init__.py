@@ -80,13 +80,19 @@ def count(
     from pipscover.blocking import DEFAULT_SAT_BACKEND, count_by_blocking
 
     chosen = backend or DEFAULT_SAT_BACKEND
-    progress = None if on_progress is None else (lambda found: on_progress(found, None))
+    reached = [0]  # the blocking counter reports its count on every exit, Ctrl-C included
+
+    def progress(found: int) -> None:
+        reached[0] = found
+        if on_progress is not None:
+            on_progress(found, None)
+
     try:
         return count_by_blocking(puzzle, backend=chosen, distinct=distinct, limit=limit, deadline=deadline,
                                  on_progress=progress)
     except KeyboardInterrupt:
-        # The blocking counter keeps no partial count we can reach; report none rather than a wrong one.
-        raise CountInterrupted(CountResult(0, False, distinct, "blocking", chosen, time.monotonic() - start))
+        elapsed = time.monotonic() - start
+        raise CountInterrupted(CountResult(reached[0], False, distinct, "blocking", chosen, elapsed)) from None
 
 
 def counting_engine(backend: str) -> str:
