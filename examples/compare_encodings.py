@@ -1,4 +1,4 @@
-"""Compare the cardinality and pseudo-boolean encodings of the CNF reduction on a folder of puzzles.
+"""Compare the cardinality and pseudo-boolean encodings of the CNF on a folder of puzzles.
 
 For every (card, pb) pair the puzzles are encoded (clauses and variables counted) and solved to a first
 solution by one SAT solver; the table gives totals and the median time per puzzle, so the encodings can be
@@ -20,7 +20,7 @@ from pipscover.cnf import Encodings, encode
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Compare card/PB encodings of the CNF reduction.")
+    parser = argparse.ArgumentParser(description="Compare card/PB encodings of the CNF.")
     parser.add_argument("puzzles", nargs="+", type=Path, help="puzzle files or folders of them")
     parser.add_argument("--card", default="seqcounter,totalizer,sortnetwrk", help="cardinality encodings, comma-separated")
     parser.add_argument("--pb", default="best,bdd,adder", help="pseudo-boolean encodings, comma-separated")

@@ -17,7 +17,7 @@ import time
 from itertools import product
 
 from pipscover import Status, solve
-from pipscover.reductions import OneInThreeInstance, recover_assignment, reduce_one_in_three
+from pipscover.hardness import OneInThreeInstance, recover_assignment, reduce_one_in_three
 
 BRUTE_FORCE_UP_TO = 16  # variables; 2^16 assignments is still quick
 

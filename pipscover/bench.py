@@ -4,7 +4,7 @@ A benchmark runs one `Task` (what is timed on one puzzle: the first solution, ev
 count; a new task is one more entry in `TASKS`) on every puzzle, `repeat` times over. A puzzle's time
 is the median of its runs, and the benchmark's total the median of the per-run totals, so one slow spell of
 a loaded machine does not decide the figures. Puzzles are read before the clock starts; building the
-reduction is part of a puzzle's time, as a user sees it.
+formulation is part of a puzzle's time, as a user sees it.
 """
 
 from __future__ import annotations

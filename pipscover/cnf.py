@@ -1,4 +1,4 @@
-"""The CNF reduction: a puzzle as a propositional formula built with PySAT, and the map back.
+"""The CNF encoding: a puzzle as a propositional formula built with PySAT, and the map back.
 
 Variables come in three blocks, always numbered in this order (encodings/cnf.md has the full write-up):
 

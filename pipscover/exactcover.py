@@ -1,4 +1,4 @@
-"""The exact-cover reduction of a Pips puzzle: items, options, and the map from options back to placements.
+"""The exact-cover formulation of a Pips puzzle: items, options, and the map from options back to placements.
 
 Items: every board cell (needed once) and every distinct domino (needed as many times as the puzzle has
 copies of it, so identical dominoes are one item with a multiplicity and never multiply solutions). Options:

@@ -25,7 +25,7 @@ other solution the generator sees, never depends on the machine: everything rand
 
 Difficulty is measured by `extra_nodes`: the Dancing Links search nodes, beyond the `dominoes + 1` on the
 path to the solution, that it takes to find every solution (so to prove the hidden one the only one). The
-bands (`BANDS`) come from the NYT puzzles (see encodings/reductions.md). With a difficulty, the puzzle is
+bands (`BANDS`) come from the NYT puzzles (see encodings/hardness.md). With a difficulty, the puzzle is
 tightened blindly (any rule the hidden solution keeps) until it is no harder than the band, loosened only
 while it stays in the band's reach, and drawn again when it ends up easier than the band.
 """

@@ -1,4 +1,4 @@
-"""The CNF reduction: its size matches the formulas of encodings/cnf.md, pruning loses no solution,
+"""The CNF encoding: its size matches the formulas of encodings/cnf.md, pruning loses no solution,
 identical dominoes share variables, and every encoding choice gives a formula with the right solutions."""
 
 from collections import Counter

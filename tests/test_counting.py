@@ -247,7 +247,7 @@ def test_cpsat_backend_stops_at_its_deadline():
 
 
 def test_counts_a_subset_sum_puzzle_with_pips_in_the_millions():
-    from pipscover.reductions.subset_sum import SubsetSumInstance, reduce_subset_sum
+    from pipscover.hardness.subset_sum import SubsetSumInstance, reduce_subset_sum
 
     puzzle, _ = reduce_subset_sum(SubsetSumInstance((3_000_000, 6_000_000, 3, 7), 3_000_010))
     expected = brute_force_solutions(puzzle)

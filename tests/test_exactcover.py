@@ -1,4 +1,4 @@
-"""The exact-cover reduction of Pips and the region rules that prune it."""
+"""The exact-cover formulation of Pips and the region rules that prune it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pipscover.backends.dlx import DlxBackend
 from pipscover.exactcover import exact_cover
 from pipscover.model import Placement, Puzzle, RegionKind
 from pipscover.pruning import PipSupply, RegionPruner, allowed_pips, pip_values, region_holds
-from pipscover.reductions.subset_sum import SubsetSumInstance, reduce_subset_sum
+from pipscover.hardness.subset_sum import SubsetSumInstance, reduce_subset_sum
 
 
 def pips(*values: int) -> int:
@@ -23,7 +23,7 @@ def supply_of(*halves: int, depth: int = 4) -> PipSupply:
     return PipSupply.of(counts, depth=depth, sum_depth=depth)
 
 
-# The reduction.
+# The formulation.
 
 SQUARE = Puzzle.build([("empty", [(0, 0), (0, 1), (1, 0), (1, 1)], None)], [(1, 2), (3, 3)])
 

@@ -19,8 +19,8 @@ from pipscover.cnf import Encodings
 from pipscover.errors import PipsError
 from pipscover.formats import load
 from pipscover.model import Puzzle
-from pipscover.reductions.one_in_three import OneInThreeInstance, reduce_one_in_three
-from pipscover.reductions.subset_sum import SubsetSumInstance, reduce_subset_sum
+from pipscover.hardness.one_in_three import OneInThreeInstance, reduce_one_in_three
+from pipscover.hardness.subset_sum import SubsetSumInstance, reduce_subset_sum
 from pipscover.results import Distinct, SearchTimeout, Status
 from pipscover.solving import solve
 

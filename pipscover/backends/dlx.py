@@ -1,4 +1,4 @@
-"""The default backend: the exact-cover reduction searched by Dancing Links, with region pruning.
+"""The default backend: the exact-cover formulation searched by Dancing Links, with region pruning.
 
 `search_nodes` measures a puzzle's difficulty for this search: the search nodes it visits to find every
 solution (so to prove a unique one unique), a count that depends only on the puzzle.

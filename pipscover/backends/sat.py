@@ -31,7 +31,7 @@ Blocker = Callable[[Model], list[int]]
 
 
 class SatBackend(Backend):
-    """One PySAT solver on the CNF reduction; `encodings` chooses how cardinality and sums are written."""
+    """One PySAT solver on the CNF encoding; `encodings` chooses how cardinality and sums are written."""
 
     def __init__(self, solver: str, encodings: Encodings = Encodings()) -> None:
         self.solver = SOLVERS[solver]

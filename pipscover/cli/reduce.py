@@ -1,4 +1,4 @@
-"""`pipscover reduce`: hard Pips instances made by the NP-hardness reductions, and their answers mapped back."""
+"""`pipscover reduce`: hard Pips instances made by the NP-hardness reductions (`pipscover.hardness`), and their answers mapped back."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pipscover.cli.common import BackendOption, EXIT_NO, EXIT_TIMEOUT, JsonOptio
 from pipscover.errors import PipsError
 from pipscover.formats import puzzle_to_nyt
 from pipscover.model import Puzzle
-from pipscover.reductions import (
+from pipscover.hardness import (
     SubsetSumInstance,
     read_one_in_three,
     recover_assignment,
@@ -26,7 +26,7 @@ from pipscover.results import SolveResult, Status
 from pipscover.solving import solve
 
 reduce_app = typer.Typer(
-    help="Make Pips puzzles from NP-hard problems (the published reductions); --solve maps answers back.",
+    help="Make Pips puzzles from NP-hard problems (the published NP-hardness reductions); --solve maps answers back.",
     no_args_is_help=True,
 )
 app.add_typer(reduce_app, name="reduce")

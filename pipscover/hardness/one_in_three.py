@@ -2,7 +2,7 @@
 
 The puzzle uses only 0-0 and 1-1 dominoes and only `equals` and `sum` regions (plus `empty` cleanup cells,
 and `sum 0` connectors with `connected=True`). Every domino is a double, so a solution is a tiling plus a
-value 0/1 per tile. The gadgets, laid out so that the tiling is forced (encodings/reductions.md has the
+value 0/1 per tile. The gadgets, laid out so that the tiling is forced (encodings/hardness.md has the
 proof and a drawing; rows grow downward):
 
 - variable x: a horizontal base on row R with one vertical branch per clause x occurs in; the branch for

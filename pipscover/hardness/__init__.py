@@ -1,13 +1,13 @@
 """NP-hardness reductions *to* Pips: machine-made instances that follow the published proofs.
 
 Each module reads a source instance, builds a Pips puzzle with a map back, and turns any solution of
-the puzzle into an answer to the source instance (see encodings/reductions.md for the proofs).
+the puzzle into an answer to the source instance (see encodings/hardness.md for the proofs).
 
 - `one_in_three`: POSITIVE 1-IN-3-SAT -> Pips with only 0-0 and 1-1 dominoes (strong NP-hardness).
 - `subset_sum`: SUBSET SUM -> Pips with one `sum` region (weak NP-hardness).
 """
 
-from pipscover.reductions.one_in_three import (
+from pipscover.hardness.one_in_three import (
     OneInThreeInstance,
     OneInThreeMap,
     parse_one_in_three,
@@ -16,7 +16,7 @@ from pipscover.reductions.one_in_three import (
     reduce_one_in_three,
     solution_for_assignment,
 )
-from pipscover.reductions.subset_sum import SubsetSumInstance, SubsetSumMap, recover_subset, reduce_subset_sum
+from pipscover.hardness.subset_sum import SubsetSumInstance, SubsetSumMap, recover_subset, reduce_subset_sum
 
 __all__ = [
     "OneInThreeInstance", "OneInThreeMap", "SubsetSumInstance", "SubsetSumMap", "parse_one_in_three",

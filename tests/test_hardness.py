@@ -1,4 +1,4 @@
-"""The reductions to Pips: puzzles are solvable exactly when the source instance is, and answers map back."""
+"""The NP-hardness reductions to Pips: puzzles are solvable exactly when the source instance is, and answers map back."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pipscover.check import problems
 from pipscover.counting import count
 from pipscover.errors import PipsError
 from pipscover.formats import load_one
-from pipscover.reductions import (
+from pipscover.hardness import (
     OneInThreeInstance,
     SubsetSumInstance,
     parse_one_in_three,
