@@ -41,7 +41,7 @@ from enum import StrEnum
 from math import isqrt
 
 from pipscover.backends.dlx import counted_solutions
-from pipscover.dlx import NodeBudgetExceeded
+from pipscover.exactcover.dancing_links import NodeBudgetExceeded
 from pipscover.errors import PipsError
 from pipscover.model import Cell, Domino, Origin, Puzzle, Region, RegionKind, Solution, solution_from_grid
 from pipscover.solving import solve

@@ -14,7 +14,7 @@ from puzzle_factory import puzzles
 from pipscover import load, load_one, problems, solve
 from pipscover.backends import get_backend
 from pipscover.backends.dlx import DlxBackend
-from pipscover.dlx import ExactCoverProblem, NodeBudgetExceeded, covers
+from pipscover.exactcover.dancing_links import ExactCoverProblem, NodeBudgetExceeded, covers
 from pipscover.model import Puzzle
 from pipscover.results import SearchTimeout, Status
 

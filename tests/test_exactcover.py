@@ -9,7 +9,7 @@ from puzzle_factory import puzzles
 from pipscover.backends.dlx import DlxBackend
 from pipscover.exactcover import exact_cover
 from pipscover.model import Placement, Puzzle, RegionKind
-from pipscover.pruning import PipSupply, RegionPruner, allowed_pips, pip_values, region_holds
+from pipscover.exactcover.pruning import PipSupply, RegionPruner, allowed_pips, pip_values, region_holds
 from pipscover.hardness.subset_sum import SubsetSumInstance, reduce_subset_sum
 
 

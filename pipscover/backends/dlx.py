@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pipscover.backends.base import Backend
-from pipscover.dlx import ExactCoverProblem
-from pipscover.exactcover import exact_cover
+from pipscover.exactcover.dancing_links import ExactCoverProblem
+from pipscover.exactcover.formulation import exact_cover
 from pipscover.model import Puzzle, Solution
-from pipscover.pruning import RegionPruner
+from pipscover.exactcover.pruning import RegionPruner
 
 
 class DlxBackend(Backend):
@@ -30,7 +30,7 @@ def counted_solutions(
 ) -> tuple[Iterator[Solution], ExactCoverProblem]:
     """The solutions, lazily, and the search whose `nodes` count what it took so far.
 
-    Past `node_limit` search nodes the iterator raises `pipscover.dlx.NodeBudgetExceeded`.
+    Past `node_limit` search nodes the iterator raises `pipscover.exactcover.NodeBudgetExceeded`.
     """
     rules = RegionPruner(puzzle)
     cover = exact_cover(puzzle, rules)
@@ -42,7 +42,7 @@ def counted_solutions(
 def search_nodes(puzzle: Puzzle, node_limit: int | None = None) -> int:
     """The search nodes Dancing Links visits to find every solution of `puzzle` (deterministic).
 
-    Raises `pipscover.dlx.NodeBudgetExceeded` past `node_limit` nodes.
+    Raises `pipscover.exactcover.NodeBudgetExceeded` past `node_limit` nodes.
 
     >>> from pipscover.model import Puzzle, RegionKind
     >>> search_nodes(Puzzle.build([(RegionKind.SUM, [(0, 0)], 1), (RegionKind.EMPTY, [(0, 1)], None)], [(1, 2)]))

@@ -1,4 +1,4 @@
-"""`pipscover reduce`: hard Pips instances made by the NP-hardness reductions (`pipscover.hardness`), and their answers mapped back."""
+"""`pipscover reduce`: hard Pips instances from the NP-hardness reductions (`pipscover.hardness`), mapped back."""
 
 from __future__ import annotations
 

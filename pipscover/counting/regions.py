@@ -1,6 +1,6 @@
 """Region rules as the counters use them: a small int of state per region, updated one pip at a time.
 
-The counters name a pip by its index in `pip_values(puzzle)` (the bit numbers of `pipscover.pruning`'s pip
+The counters name a pip by its index in `pip_values(puzzle)` (the bit numbers of `pipscover.exactcover.pruning`'s pip
 masks), so nothing they keep grows with the size of the pips. A region's state says everything its rule
 needs about the pips already placed in it: the partial sum of the pips themselves (`sum`, `less`,
 `greater`), the common pip's index plus one (`equals`, 0 while empty) or the bit set of the indices used
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pipscover.model import Puzzle, RegionKind
-from pipscover.pruning import PipSupply, allowed_pips, pip_values
+from pipscover.exactcover.pruning import PipSupply, allowed_pips, pip_values
 
 EMPTY, EQUALS, UNEQUAL, SUM, LESS, GREATER = range(6)
 _KIND_CODE = {
@@ -106,7 +106,7 @@ class RegionRules:
         return (rank, self.sizes[region])
 
     def supply(self, halves: Sequence[int]) -> PipSupply:
-        """The pips not yet placed (`halves[i]` of the pip of index i), as `pipscover.pruning` wants them;
+        """The pips not yet placed (`halves[i]` of the pip of index i), as `pipscover.exactcover.pruning` wants them;
         cached."""
         key = tuple(halves)
         known = self._supplies.get(key)
@@ -116,7 +116,7 @@ class RegionRules:
 
     def allowed(self, region: int, state: int, left: int, supply: PipSupply) -> int:
         """The pips (bit set) one more of the `left` uncovered cells of `region` may take, given `supply`;
-        0 when the region can no longer hold (the rules of `pipscover.pruning`)."""
+        0 when the region can no longer hold (the rules of `pipscover.exactcover.pruning`)."""
         kind = self.kinds[region]
         if kind == EMPTY or state == DECIDED:
             return supply.present

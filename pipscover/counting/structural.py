@@ -8,7 +8,7 @@ covered, but it
 2. stops as soon as the rest is free and uses a closed form: when every uncovered cell lies in one region,
    or no unfinished region can still fail, every laying of the dominoes left on every tiling of the cells
    left is a solution or none is, so the count is tilings(cells left) x arrangements(dominoes left) or 0;
-3. prunes with the region feasibility rules of `pipscover.pruning` (which pips a region's next cell may
+3. prunes with the region feasibility rules of `pipscover.exactcover.pruning` (which pips a region's next cell may
    still take, given the pips left), as the dlx backend does.
 `encodings/counting.md` explains why this is exact.
 """
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pipscover.counting.regions import FAIL, RegionRules
 from pipscover.counting.tilings import TilingCounter, arrangements
 from pipscover.model import Puzzle
-from pipscover.pruning import PipSupply, pip_values
+from pipscover.exactcover.pruning import PipSupply, pip_values
 from pipscover.results import SearchTimeout
 
 CHECK_EVERY = 1024  # search nodes between two looks at the clock

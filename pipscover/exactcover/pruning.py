@@ -18,7 +18,7 @@ target - placed_sum`, pip v is allowed when a half with pip v remains and
 A region whose allowed set is empty can no longer be satisfied. The halves of the domino being tested are
 counted among the remaining ones, which only makes the rules weaker, never wrong.
 
-`RegionPruner` applies the rules during an exact-cover search (see `pipscover.dlx.Propagator`): after every
+`RegionPruner` applies the rules during an exact-cover search (a `dancing_links.Propagator`): after every
 placement it recomputes the allowed pips of every constrained region and hides the options that put a pip no
 longer allowed on one of the region's cells.
 """
@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from pipscover.model import Puzzle, RegionKind
 
 if TYPE_CHECKING:
-    from pipscover.exactcover import ExactCover
+    from pipscover.exactcover.formulation import ExactCover
 
 # Exact sum reachability is computed up to this many cells left in a region, bounds beyond (generated
 # puzzles can have regions of hundreds of cells; the NYT's largest sum region has far fewer).
@@ -237,7 +237,7 @@ def region_holds(kind: RegionKind, target: int | None, placed_sum: int) -> bool:
 
 
 class RegionPruner:
-    """Pips region rules for the exact-cover search: a `pipscover.dlx.Propagator` over placement options.
+    """Pips region rules for the exact-cover search: a `dancing_links.Propagator` over placement options.
 
     Build it, build the exact cover with it (`exact_cover(puzzle, rules)` keeps only the options allowed by
     `masks` and `pair_allowed`), then `watch` that cover: since no option breaks a rule at the start, the

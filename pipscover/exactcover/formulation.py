@@ -4,7 +4,7 @@ Items: every board cell (needed once) and every distinct domino (needed as many 
 copies of it, so identical dominoes are one item with a multiplicity and never multiply solutions). Options:
 one per domino on an ordered pair of adjacent cells, `domino[0]` on the first cell; a double gets one
 orientation. Each option covers its two cells and its domino. Region rules are not items: the search enforces
-them through `pipscover.pruning.RegionPruner`, which can also drop, before the search, the options that break
+them through `pipscover.exactcover.pruning.RegionPruner`, which can also drop, before the search, the options that break
 a rule at once. The full description, with sizes, is in encodings/exact-cover.md.
 """
 
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from pipscover.model import Cell, Placement, Puzzle, Solution
 
 if TYPE_CHECKING:
-    from pipscover.pruning import RegionPruner
+    from pipscover.exactcover.pruning import RegionPruner
 
 
 @dataclass(frozen=True)
