@@ -2,21 +2,17 @@
 
 Every solver is run the same way: find a model, report it, add a clause that rules it out, repeat.
 `--timeout` must bound the whole call, so with a deadline the encoding and the solving both run in a forked
-worker process that is killed when time is up: one PySAT encoder call can run for half a minute (a large
-`sum` region under Pindakaas, a large bound under the sequential counter) and neither it, nor loading millions
-of clauses into a solver, nor a CaDiCaL, Lingeling or Kissat search can be interrupted in this process.
-The fork costs a few milliseconds per call, so a call without a deadline runs here.
+worker process that is killed when time is up (`pipscover.stoppable`): one PySAT encoder call can run for half
+a minute (a large `sum` region under Pindakaas, a large bound under the sequential counter) and neither it,
+nor loading millions of clauses into a solver, nor a CaDiCaL, Lingeling or Kissat search can be interrupted in
+this process.
 Kissat cannot take clauses after a call, so it gets a fresh solver, with the blocking clauses so far, per call.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import signal
-import time
 from collections.abc import Callable, Iterator
 from functools import partial
-from typing import TypeVar
 
 from pysat.solvers import Solver
 
@@ -24,7 +20,7 @@ from pipscover.backends.base import Backend
 from pipscover.backends.sat_solvers import SOLVERS, SatSolver
 from pipscover.cnf import Encodings, encode
 from pipscover.model import Puzzle, Solution
-from pipscover.results import SearchTimeout
+from pipscover.stoppable import stoppable
 
 Model = list[int]
 Blocker = Callable[[Model], list[int]]
@@ -79,68 +75,3 @@ def _models(clauses: list[list[int]], about: SatSolver, block: Blocker) -> Itera
                 solver = Solver(name=about.name, bootstrap_with=[*clauses, *blockers])
     finally:
         solver.delete()
-
-
-Item = TypeVar("Item")
-
-
-def stoppable(produce: Callable[[], Iterator[Item]], deadline: float | None) -> Iterator[Item]:
-    """The items of `produce()`; with a deadline, made in a forked worker that is killed once it passes.
-
-    The worker makes one item per request, so a caller that stops early leaves no work running.
-    Raises `SearchTimeout` once `time.monotonic()` passes `deadline`; an exception in the worker is raised here.
-    """
-    if deadline is None:
-        return produce()
-    return _in_worker(produce, deadline)
-
-
-def _in_worker(produce: Callable[[], Iterator[Item]], deadline: float) -> Iterator[Item]:
-    if time.monotonic() >= deadline:
-        raise SearchTimeout
-    context = multiprocessing.get_context("fork")
-    ours, theirs = context.Pipe()
-    worker = context.Process(target=_serve, args=(theirs, produce), daemon=True)
-    worker.start()
-    theirs.close()
-    try:
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise SearchTimeout
-            ours.send(True)
-            if not ours.poll(remaining):
-                raise SearchTimeout
-            try:
-                kind, item = ours.recv()
-            except EOFError:
-                raise RuntimeError("the SAT worker process died without an answer (out of memory?)") from None
-            if kind == "end":
-                return
-            if kind == "error":
-                raise item
-            yield item
-    finally:
-        worker.kill()
-        worker.join()
-        ours.close()
-
-
-def _serve(connection, produce: Callable[[], Iterator]) -> None:
-    """The worker's loop: wait for a request, answer with ("item", next item), ("end", None) or ("error", e)."""
-    # Ctrl-C reaches the whole process group; the caller handles it and kills this worker, which would
-    # otherwise print a second traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        items = produce()
-        while connection.recv():
-            item = next(items, _END)
-            if item is _END:
-                connection.send(("end", None))
-                return
-            connection.send(("item", item))
-    except Exception as error:  # handed to the caller, who raises it
-        connection.send(("error", error))
-
-
-_END = object()
