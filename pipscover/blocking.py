@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterator
 from functools import partial
 
 from pipscover.backends import get_backend
-from pipscover.backends.sat import SatBackend, models
+from pipscover.backends.sat import SatBackend
+from pipscover.cnf.enumeration import models
 from pipscover.stoppable import stoppable
 from pipscover.cnf import Encodings, encode
 from pipscover.errors import PipsError

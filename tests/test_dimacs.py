@@ -12,7 +12,7 @@ from pysat.solvers import Solver
 
 from pipscover.check import problems
 from pipscover.cnf import encode
-from pipscover.dimacs import SolverAnswer, decode_model, read_model, write_dimacs
+from pipscover.cnf.dimacs import SolverAnswer, decode_model, read_model, write_dimacs
 from pipscover.errors import PipsError
 from pipscover.formats import load, load_one
 from pipscover.model import Puzzle

@@ -11,7 +11,8 @@ from puzzle_factory import puzzles
 from pysat.examples.genhard import PHP
 
 from pipscover.backends import ALIASES, get_backend
-from pipscover.backends.sat import SatBackend, models
+from pipscover.backends.sat import SatBackend
+from pipscover.cnf.enumeration import models
 from pipscover.stoppable import stoppable
 from pipscover.backends.sat_solvers import SOLVERS
 from pipscover.blocking import count_by_blocking

@@ -21,7 +21,7 @@ from pipscover.cli.common import (
 )
 from pipscover.cli.encode import CardName, CardOption, PbName, PbOption, chosen_encodings
 from pipscover.cnf import DEFAULT_CARD, DEFAULT_PB, encode
-from pipscover.dimacs import decode_model, read_model
+from pipscover.cnf.dimacs import decode_model, read_model
 from pipscover.formats import read_text_file
 from pipscover.results import SolveResult, Status
 

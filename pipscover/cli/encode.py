@@ -13,7 +13,7 @@ from pipscover.backends import Backend, get_backend
 from pipscover.cli.app import app
 from pipscover.cli.common import DifficultyOption, JsonOption, PuzzleArgument, load_single, print_json, write_output
 from pipscover.cnf import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_PB, PB_ENCODINGS, Encoding, Encodings, encode
-from pipscover.dimacs import write_dimacs
+from pipscover.cnf.dimacs import write_dimacs
 from pipscover.errors import PipsError
 
 CardName = StrEnum("CardName", {name: name for name in CARD_ENCODINGS})

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import pipscover
 from pipscover.check import problems
-from pipscover.cnf import Encoding
+from pipscover.cnf.encoding import Encoding
 from pipscover.errors import PipsError
 from pipscover.model import Solution
 from pipscover.results import Status

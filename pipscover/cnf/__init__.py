@@ -1,0 +1,33 @@
+"""The CNF side: a puzzle as a propositional formula, its DIMACS form, and enumeration by blocking clauses.
+
+- `encoding`: the CNF (placement and value variables, PySAT cardinality and pseudo-boolean encodings) and
+  the map back from a model to a solution;
+- `dimacs`: self-describing DIMACS export, and reading a solver's answer back into a checked solution;
+- `enumeration`: every model of a CNF, each ruled out by a blocking clause once found (imported on its own:
+  it loads PySAT's solvers).
+
+encodings/cnf.md describes them; the SAT backends (`pipscover.backends.sat`) and blocking-clause counting
+(`pipscover.counting.blocking`) use them.
+"""
+
+from pipscover.cnf.dimacs import SolverAnswer, decode_model, read_model, write_dimacs
+from pipscover.cnf.encoding import (
+    CARD_ENCODINGS,
+    DEFAULT_CARD,
+    DEFAULT_PB,
+    FAMILIES,
+    PB_ENCODINGS,
+    Encoding,
+    Encodings,
+    FamilySize,
+    candidate_placements,
+    card_encoding,
+    encode,
+    prune,
+)
+
+__all__ = [
+    "CARD_ENCODINGS", "DEFAULT_CARD", "DEFAULT_PB", "FAMILIES", "PB_ENCODINGS", "Encoding", "Encodings", "FamilySize",
+    "SolverAnswer", "candidate_placements", "card_encoding", "decode_model", "encode", "prune", "read_model",
+    "write_dimacs",
+]
