@@ -14,7 +14,7 @@ import argparse
 from pathlib import Path
 
 from pipscover import Distinct, load, solve
-from pipscover.blocking import count_by_blocking
+from pipscover.counting.blocking import count_by_blocking
 from pipscover.cli.common import puzzle_files
 
 

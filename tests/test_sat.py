@@ -15,7 +15,7 @@ from pipscover.backends.sat import SatBackend
 from pipscover.cnf.enumeration import models
 from pipscover.stoppable import stoppable
 from pipscover.backends.sat_solvers import SOLVERS
-from pipscover.blocking import count_by_blocking
+from pipscover.counting.blocking import count_by_blocking
 from pipscover.check import problems
 from pipscover.cnf import Encodings
 from pipscover.errors import PipsError

@@ -4,7 +4,7 @@
   the free rest (`pipscover.counting.structural`); distinct grids by a search over grids that carries all
   tilings at once (`pipscover.counting.grids`). Both are explained in `encodings/counting.md`.
 - `dlx`: lists every solution with the dlx backend (deduplicating pip grids for `grids`);
-- `blocking`: a SAT solver with blocking clauses (`pipscover.blocking`), with `backend` naming the solver;
+- `blocking`: a SAT solver with blocking clauses (`pipscover.counting.blocking`), with `backend` naming the solver;
 - `auto` (the default): `structural` for placements; for grids, the structural placement count first, which
   is the grid count when the board has a single tiling, else `dlx` listing when it is at most
   `LIST_GRIDS_UP_TO` (faster there, measured on the NYT archive) and the structural grid count beyond.
@@ -55,7 +55,7 @@ def count(
 
     `limit` stops the listing methods (`dlx`, `blocking`) after that many; `timeout` (seconds) stops every
     method. A stopped count has `exact=False` and is a lower bound. Ctrl-C raises `CountInterrupted`.
-    `backend` is the SAT solver for `blocking` (default: `pipscover.blocking`'s).
+    `backend` is the SAT solver for `blocking` (default: `pipscover.counting.blocking`'s).
     """
     distinct = Distinct(distinct)
     if method not in METHODS:
@@ -77,7 +77,7 @@ def count(
             return _count_structurally(puzzle, distinct, deadline, on_progress, start)
         case "dlx":
             return _count_by_listing(puzzle, distinct, limit, deadline, on_progress, start)
-    from pipscover.blocking import DEFAULT_SAT_BACKEND, count_by_blocking
+    from pipscover.counting.blocking import DEFAULT_SAT_BACKEND, count_by_blocking
 
     chosen = backend or DEFAULT_SAT_BACKEND
     reached = [0]  # the blocking counter reports its count on every exit, Ctrl-C included
