@@ -58,7 +58,7 @@ def bench_command(
         else:
             typer.echo(result.summary())
         return
-    from pipscover.bench_sat import compare, configurations, format_rows
+    from pipscover.bench.compare import compare, configurations, format_rows
 
     chosen = configurations(names, cards or (), pbs or ())
     with progress_bar("benchmarking", total=len(loaded) * repeat * len(chosen)) as advance:

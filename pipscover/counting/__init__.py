@@ -18,14 +18,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.results import CountResult, Distinct, SearchTimeout
-
-if TYPE_CHECKING:
-    from pipscover.backends.base import Backend
 
 METHODS = ("auto", "structural", "dlx", "blocking")
 LIST_GRIDS_UP_TO = 20_000  # auto lists grids with dlx up to this many placements
@@ -93,23 +89,6 @@ def count(
     except KeyboardInterrupt:
         elapsed = time.monotonic() - start
         raise CountInterrupted(CountResult(reached[0], False, distinct, "blocking", chosen, elapsed)) from None
-
-
-def counting_engine(backend: str) -> str:
-    """What counts in the `count` task of `pipscover bench` when it is given `backend`."""
-    return "the structural counter" if backend == "dlx" else f"blocking clauses with {backend}"
-
-
-def count_task(puzzle: Puzzle, backend: Backend, deadline: float | None) -> str:
-    """The `count` task of `pipscover bench`: an exact count by `counting_engine(backend.name)`.
-    Raises `SearchTimeout` past `deadline`."""
-    timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-    sat = backend.name != "dlx"
-    result = count(puzzle, method="blocking" if sat else "auto", backend=backend.name if sat else None,
-                   timeout=timeout)
-    if not result.exact:
-        raise SearchTimeout()
-    return "counted" if result.count else "unsatisfiable"
 
 
 def _count_structurally(puzzle: Puzzle, distinct: Distinct, deadline: float | None,

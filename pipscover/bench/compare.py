@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from pipscover.backends import get_backend
 from pipscover.backends.sat import SatBackend
-from pipscover.bench import BenchResult, benchmark
+from pipscover.bench.timing import BenchResult, benchmark
 from pipscover.cnf import Encodings, encode
 from pipscover.model import Puzzle
 

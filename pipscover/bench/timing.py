@@ -1,9 +1,8 @@
 """Timing a backend on many puzzles in one process: what `pipscover bench` prints.
 
-A benchmark runs one `Task` (what is timed on one puzzle: the first solution, every solution, or an exact
-count; a new task is one more entry in `TASKS`) on every puzzle, `repeat` times over. A puzzle's time
-is the median of its runs, and the benchmark's total the median of the per-run totals, so one slow spell of
-a loaded machine does not decide the figures. Puzzles are read before the clock starts; building the
+A benchmark runs one `Task` (what is timed on one puzzle, see `pipscover.bench.tasks`) on every puzzle,
+`repeat` times over. A puzzle's time is the median of its runs, and the benchmark's total the median of the
+per-run totals, so one slow spell of a loaded machine does not decide the figures. Puzzles are read before the clock starts; building the
 formulation is part of a puzzle's time, as a user sees it.
 """
 
@@ -18,40 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipscover.backends import DEFAULT_BACKEND, Backend, get_backend
-from pipscover.counting import count_task, counting_engine
+from pipscover.bench.tasks import TASKS
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.results import SearchTimeout
-
-
-@dataclass(frozen=True)
-class Task:
-    """What is timed on one puzzle. `run(puzzle, backend, deadline)` returns a one-word outcome
-    (`solved`, `unsatisfiable`, ...) and may raise `SearchTimeout` once `time.monotonic()` passes `deadline`."""
-
-    name: str
-    description: str
-    run: Callable[[Puzzle, Backend, float | None], str]
-    engine: Callable[[str], str] = str  # what really does the work, given the backend's name
-
-
-def first_solution(puzzle: Puzzle, backend: Backend, deadline: float | None) -> str:
-    """Find one solution."""
-    found = next(iter(backend.solutions(puzzle, deadline)), None)
-    return "unsatisfiable" if found is None else "solved"
-
-
-def every_solution(puzzle: Puzzle, backend: Backend, deadline: float | None) -> str:
-    """List every solution (what `solve --all` and counting by listing do)."""
-    found = sum(1 for _ in backend.solutions(puzzle, deadline))
-    return "solved" if found else "unsatisfiable"
-
-
-TASKS: dict[str, Task] = {
-    "first": Task("first", "the first solution", first_solution),
-    "all": Task("all", "every solution", every_solution),
-    "count": Task("count", "an exact count", count_task, counting_engine),
-}
 
 
 def cpu_seconds() -> float:
