@@ -18,6 +18,8 @@ from typing import Annotated, Any
 
 import typer
 
+from pipscover.backends import Backend, get_backend
+from pipscover.cnf import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_PB, PB_ENCODINGS, Encodings
 from pipscover.errors import PipsError
 from pipscover.formats import load
 from pipscover.model import Puzzle
@@ -47,6 +49,39 @@ BackendOption = Annotated[str, typer.Option("--backend", "-b", help="Search back
 TimeoutOption = Annotated[
     float | None, typer.Option("--timeout", min=0, help="Give up on a puzzle after this many seconds.")
 ]
+# How a CNF is written: encode and decode take these (they must match), solve takes the Sat* ones.
+CardName = StrEnum("CardName", {name: name for name in CARD_ENCODINGS})
+PbName = StrEnum("PbName", {name: name for name in PB_ENCODINGS})
+CardOption = Annotated[
+    CardName,
+    typer.Option("--card", help="PySAT cardinality encoding (auto: seqcounter for bound 1, kmtotalizer above)."),
+]
+PbOption = Annotated[PbName, typer.Option("--pb", help="PySAT pseudo-boolean encoding for sum, less and greater.")]
+# For commands that take any backend (solve, count, bench): unset means the SAT backend's own encodings.
+SatCardOption = Annotated[
+    CardName | None,
+    typer.Option("--card", help="SAT backends: PySAT cardinality encoding (default auto, see encodings/cnf.md)."),
+]
+SatPbOption = Annotated[
+    PbName | None, typer.Option("--pb", help="SAT backends: PySAT pseudo-boolean encoding (default best).")
+]
+
+
+def chosen_encodings(card: CardName, pb: PbName) -> Encodings:
+    return Encodings(str(card), str(pb))
+
+
+def backend_with_encodings(backend: str, card: CardName | None, pb: PbName | None) -> str | Backend:
+    """The backend `-b` names, writing its CNF with `--card`/`--pb` when they are given (SAT backends only)."""
+    if card is None and pb is None:
+        return backend
+    # Imported here, not at the top: the SAT backends load PySAT's solvers, which no other command needs.
+    from pipscover.backends.sat import SatBackend
+
+    engine = get_backend(backend)
+    if not isinstance(engine, SatBackend):
+        raise PipsError(f"--card and --pb choose how a CNF is written; backend {engine.name!r} does not use one")
+    return engine.with_encodings(Encodings(str(card or DEFAULT_CARD), str(pb or DEFAULT_PB)))
 
 
 def puzzle_files(paths: list[Path]) -> list[Path]:

@@ -19,7 +19,7 @@ from pipscover.cli.common import (
     print_json,
     solve_json,
 )
-from pipscover.cli.encode import CardName, CardOption, PbName, PbOption, chosen_encodings
+from pipscover.cli.common import CardName, CardOption, PbName, PbOption, chosen_encodings
 from pipscover.cnf import DEFAULT_CARD, DEFAULT_PB, encode
 from pipscover.cnf.dimacs import decode_model, read_model
 from pipscover.formats import read_text_file

@@ -4,50 +4,26 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import StrEnum
 from typing import Annotated
 
 import typer
 
-from pipscover.backends import Backend, get_backend
 from pipscover.cli.app import app
-from pipscover.cli.common import DifficultyOption, JsonOption, PuzzleArgument, load_single, print_json, write_output
-from pipscover.cnf import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_PB, PB_ENCODINGS, Encoding, Encodings, encode
-from pipscover.cnf.dimacs import write_dimacs
-from pipscover.errors import PipsError
-
-CardName = StrEnum("CardName", {name: name for name in CARD_ENCODINGS})
-PbName = StrEnum("PbName", {name: name for name in PB_ENCODINGS})
-CardOption = Annotated[
+from pipscover.cli.common import (
     CardName,
-    typer.Option("--card", help="PySAT cardinality encoding (auto: seqcounter for bound 1, kmtotalizer above)."),
-]
-PbOption = Annotated[PbName, typer.Option("--pb", help="PySAT pseudo-boolean encoding for sum, less and greater.")]
-# For commands that take any backend (solve, count, bench): unset means the SAT backend's own encodings.
-SatCardOption = Annotated[
-    CardName | None,
-    typer.Option("--card", help="SAT backends: PySAT cardinality encoding (default auto, see encodings/cnf.md)."),
-]
-SatPbOption = Annotated[
-    PbName | None, typer.Option("--pb", help="SAT backends: PySAT pseudo-boolean encoding (default best).")
-]
-
-
-def chosen_encodings(card: CardName, pb: PbName) -> Encodings:
-    return Encodings(str(card), str(pb))
-
-
-def backend_with_encodings(backend: str, card: CardName | None, pb: PbName | None) -> str | Backend:
-    """The backend `-b` names, writing its CNF with `--card`/`--pb` when they are given (SAT backends only)."""
-    if card is None and pb is None:
-        return backend
-    # Imported here, not at the top: the SAT backends load PySAT's solvers, which no other command needs.
-    from pipscover.backends.sat import SatBackend
-
-    engine = get_backend(backend)
-    if not isinstance(engine, SatBackend):
-        raise PipsError(f"--card and --pb choose how a CNF is written; backend {engine.name!r} does not use one")
-    return engine.with_encodings(Encodings(str(card or DEFAULT_CARD), str(pb or DEFAULT_PB)))
+    CardOption,
+    DifficultyOption,
+    JsonOption,
+    PbName,
+    PbOption,
+    PuzzleArgument,
+    chosen_encodings,
+    load_single,
+    print_json,
+    write_output,
+)
+from pipscover.cnf import DEFAULT_CARD, DEFAULT_PB, Encoding, encode
+from pipscover.cnf.dimacs import write_dimacs
 
 
 def encoding_json(encoding: Encoding) -> dict:

@@ -23,7 +23,7 @@ from pipscover.cli.common import (
     solve_json,
     write_output,
 )
-from pipscover.cli.encode import SatCardOption, SatPbOption, backend_with_encodings
+from pipscover.cli.common import SatCardOption, SatPbOption, backend_with_encodings
 from pipscover.errors import PipsError
 from pipscover.render.svg import draw_svg
 from pipscover.render.terminal import draw_solution
