@@ -14,28 +14,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import cached_property
 
 from pipscover.errors import PipsError
+from pipscover.regions import RegionKind, RegionRule
 
 Cell = tuple[int, int]
 Domino = tuple[int, int]
-
-
-class RegionKind(StrEnum):
-    """The six region constraints, named as in the NYT JSON."""
-
-    EMPTY = "empty"
-    EQUALS = "equals"
-    UNEQUAL = "unequal"
-    SUM = "sum"
-    LESS = "less"
-    GREATER = "greater"
-
-    @property
-    def has_target(self) -> bool:
-        return self in (RegionKind.SUM, RegionKind.LESS, RegionKind.GREATER)
 
 
 @dataclass(frozen=True)
@@ -57,43 +42,29 @@ class Origin:
 
 @dataclass(frozen=True)
 class Region:
-    """Cells that share one constraint. `less`/`greater` compare the region's sum, strictly."""
+    """Cells that share one constraint; the kind (`pipscover.regions`) says what the constraint means."""
 
     kind: RegionKind
     cells: tuple[Cell, ...]
     target: int | None = None
 
+    @property
+    def rule(self) -> RegionRule:
+        """The kind's rule (`pipscover.regions`), which holds everything the kind means."""
+        return self.kind.rule
+
     def holds(self, values: Sequence[int]) -> bool:
         """Whether the pips `values` (one per cell of the region) satisfy the constraint."""
-        match self.kind:
-            case RegionKind.EMPTY:
-                return True
-            case RegionKind.EQUALS:
-                return len(set(values)) <= 1
-            case RegionKind.UNEQUAL:
-                return len(set(values)) == len(values)
-            case RegionKind.SUM:
-                return sum(values) == self.target
-            case RegionKind.LESS:
-                return sum(values) < self.target
-            case RegionKind.GREATER:
-                return sum(values) > self.target
+        return self.kind.rule.holds(values, self.target)
 
     def describe(self) -> str:
         """`sum 10`, `less 3`, `equals`: the constraint as the NYT JSON names it."""
-        return f"{self.kind} {self.target}" if self.kind.has_target else str(self.kind)
+        return self.kind.rule.describe(self.target)
 
     @property
     def label(self) -> str:
         """The mark a player sees: '', '=', '≠', '10', '<3', '>5'."""
-        return {
-            RegionKind.EMPTY: "",
-            RegionKind.EQUALS: "=",
-            RegionKind.UNEQUAL: "≠",
-            RegionKind.SUM: f"{self.target}",
-            RegionKind.LESS: f"<{self.target}",
-            RegionKind.GREATER: f">{self.target}",
-        }[self.kind]
+        return self.kind.rule.label(self.target)
 
 
 @dataclass(frozen=True, order=True)

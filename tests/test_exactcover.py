@@ -9,7 +9,8 @@ from puzzle_factory import puzzles
 from pipscover.backends.dlx import DlxBackend
 from pipscover.exactcover import exact_cover
 from pipscover.model import Placement, Puzzle, RegionKind
-from pipscover.exactcover.pruning import PipSupply, RegionPruner, allowed_pips, pip_values, region_holds
+from pipscover.exactcover.pruning import RegionPruner
+from pipscover.regions import PipSupply, pip_values
 from pipscover.hardness.subset_sum import SubsetSumInstance, reduce_subset_sum
 
 
@@ -92,50 +93,51 @@ def test_supply_knows_the_sums_of_exactly_j_halves():
 
 def test_equals_needs_enough_matching_halves():
     supply = supply_of(1, 1, 1, 4, 4, 6)
-    assert allowed_pips(RegionKind.EQUALS, None, 3, 0, 0, supply) == pips(1)
-    assert allowed_pips(RegionKind.EQUALS, None, 2, 0, 0, supply) == pips(1, 4)
-    assert allowed_pips(RegionKind.EQUALS, None, 2, 4, pips(4), supply) == pips(4)
-    assert allowed_pips(RegionKind.EQUALS, None, 2, 6, pips(6), supply) == 0
+    assert RegionKind.EQUALS.rule.allowed(None, 3, 0, 0, supply) == pips(1)
+    assert RegionKind.EQUALS.rule.allowed(None, 2, 0, 0, supply) == pips(1, 4)
+    assert RegionKind.EQUALS.rule.allowed(None, 2, 4, pips(4), supply) == pips(4)
+    assert RegionKind.EQUALS.rule.allowed(None, 2, 6, pips(6), supply) == 0
 
 
 def test_unequal_needs_enough_distinct_unplaced_pips():
     supply = supply_of(1, 1, 2, 3)
-    assert allowed_pips(RegionKind.UNEQUAL, None, 2, 2, pips(2), supply) == pips(1, 3)
-    assert allowed_pips(RegionKind.UNEQUAL, None, 3, 2, pips(2), supply) == 0
+    assert RegionKind.UNEQUAL.rule.allowed(None, 2, 2, pips(2), supply) == pips(1, 3)
+    assert RegionKind.UNEQUAL.rule.allowed(None, 3, 2, pips(2), supply) == 0
 
 
 def test_sum_checks_exact_reachability_not_only_bounds():
     supply = supply_of(0, 0, 5, 5)
     # 3 lies between the bounds 0 and 10 of two halves but no two halves make it.
-    assert allowed_pips(RegionKind.SUM, 3, 2, 0, 0, supply) == 0
-    assert allowed_pips(RegionKind.SUM, 5, 2, 0, 0, supply) == pips(0, 5)
-    assert allowed_pips(RegionKind.SUM, 8, 1, 3, pips(3), supply) == pips(5)
-    assert allowed_pips(RegionKind.SUM, 2, 1, 3, pips(3), supply) == 0
+    assert RegionKind.SUM.rule.allowed(3, 2, 0, 0, supply) == 0
+    assert RegionKind.SUM.rule.allowed(5, 2, 0, 0, supply) == pips(0, 5)
+    assert RegionKind.SUM.rule.allowed(8, 1, 3, pips(3), supply) == pips(5)
+    assert RegionKind.SUM.rule.allowed(2, 1, 3, pips(3), supply) == 0
 
 
 def test_sum_beyond_the_exact_depth_uses_bounds():
     supply = supply_of(0, 0, 5, 5, depth=2)
     supply = supply._replace(reach=supply.reach[:1])       # as if two halves were beyond the exact depth
-    assert allowed_pips(RegionKind.SUM, 3, 2, 0, 0, supply) == pips(0)
-    assert allowed_pips(RegionKind.SUM, 11, 2, 0, 0, supply) == 0
+    assert RegionKind.SUM.rule.allowed(3, 2, 0, 0, supply) == pips(0)
+    assert RegionKind.SUM.rule.allowed(11, 2, 0, 0, supply) == 0
 
 
 def test_less_bounds_by_the_smallest_halves():
     supply = supply_of(1, 2, 4, 6)
-    assert allowed_pips(RegionKind.LESS, 5, 2, 0, 0, supply) == pips(1, 2)     # v + 1 < 5
-    assert allowed_pips(RegionKind.LESS, 3, 1, 3, pips(3), supply) == 0
+    assert RegionKind.LESS.rule.allowed(5, 2, 0, 0, supply) == pips(1, 2)     # v + 1 < 5
+    assert RegionKind.LESS.rule.allowed(3, 1, 3, pips(3), supply) == 0
 
 
 def test_greater_bounds_by_the_largest_halves():
     supply = supply_of(1, 2, 4, 6)
-    assert allowed_pips(RegionKind.GREATER, 8, 2, 0, 0, supply) == pips(4, 6)  # v + 6 > 8
-    assert allowed_pips(RegionKind.GREATER, 20, 2, 0, 0, supply) == 0
+    assert RegionKind.GREATER.rule.allowed(8, 2, 0, 0, supply) == pips(4, 6)  # v + 6 > 8
+    assert RegionKind.GREATER.rule.allowed(20, 2, 0, 0, supply) == 0
 
 
 def test_a_full_region_holds_by_its_sum():
-    assert region_holds(RegionKind.SUM, 7, 7) and not region_holds(RegionKind.SUM, 7, 6)
-    assert region_holds(RegionKind.LESS, 7, 6) and not region_holds(RegionKind.LESS, 7, 7)
-    assert region_holds(RegionKind.GREATER, 7, 8) and not region_holds(RegionKind.GREATER, 7, 7)
+    total, less, greater = RegionKind.SUM.rule, RegionKind.LESS.rule, RegionKind.GREATER.rule
+    assert total.completes(7, 7) and not total.completes(7, 6)
+    assert less.completes(7, 6) and not less.completes(7, 7)
+    assert greater.completes(7, 8) and not greater.completes(7, 7)
 
 
 def test_pruner_hides_options_a_placement_rules_out_and_undoes():
@@ -181,9 +183,9 @@ def test_sums_of_huge_halves_are_kept_as_a_set():
     assert isinstance(supply.reach[2], frozenset)
     assert [s for s in (0, 10**6, 2 * 10**6, 4 * 10**6) if supply.makes(2, s)] == [0, 10**6, 4 * 10**6]
     # One more cell and one left after it, needing 4,000,000: 1,000,000 + 3,000,000 either way.
-    assert allowed_pips(RegionKind.SUM, 4 * 10**6, 2, 0, 0, supply) == 0b110
-    assert allowed_pips(RegionKind.LESS, 10**6 + 1, 2, 0, 0, supply) == 0b011   # v + 0 < 1,000,001
-    assert allowed_pips(RegionKind.GREATER, 3 * 10**6, 2, 0, 0, supply) == 0b110  # v + 3,000,000 > 3,000,000
+    assert RegionKind.SUM.rule.allowed(4 * 10**6, 2, 0, 0, supply) == 0b110
+    assert RegionKind.LESS.rule.allowed(10**6 + 1, 2, 0, 0, supply) == 0b011   # v + 0 < 1,000,001
+    assert RegionKind.GREATER.rule.allowed(3 * 10**6, 2, 0, 0, supply) == 0b110  # v + 3,000,000 > 3,000,000
 
 
 def test_dlx_solves_a_subset_sum_puzzle_with_pips_in_the_millions():

@@ -64,6 +64,7 @@ class GridCounter:
     def count(self, deadline: float | None = None, on_progress: ProgressCallback | None = None) -> int:
         """The exact number of distinct pip grids. Raises `Interrupted` (a lower bound) on timeout or Ctrl-C."""
         rules, cell_region, step = self.rules, self.cell_region, self.step
+        steps, allowed_of = rules.steps, rules.allowed_of
         states = rules.initial_states()
         left = list(rules.sizes)
         halves = list(self.dominoes.halves(self.dominoes.full))
@@ -85,11 +86,11 @@ class GridCounter:
                 raise SearchTimeout()
             supply = rules.supply(halves)
             for other in range(len(left)):  # a region that can no longer hold ends the branch
-                if left[other] and not rules.allowed(other, states[other], left[other], supply):
+                if left[other] and not allowed_of[other](states[other], left[other], supply):
                     cache[key] = 0
                     return 0
             region = cell_region[cell]
-            pips = rules.allowed(region, states[region], left[region], supply)
+            pips = allowed_of[region](states[region], left[region], supply)
             branches, done = pips.bit_count(), 0
             if cell == 0:
                 progress.begin(branches)
@@ -100,7 +101,7 @@ class GridCounter:
                     pips ^= low
                     pip = low.bit_length() - 1
                     done += 1
-                    state = rules.enter(states, left, region, pip)
+                    state = steps[region](states[region], pip, left[region] - 1)
                     if state is FAIL:
                         continue
                     following = step(tilings, cell, pip)

@@ -8,7 +8,7 @@ covered, but it
 2. stops as soon as the rest is free and uses a closed form: when every uncovered cell lies in one region,
    or no unfinished region can still fail, every laying of the dominoes left on every tiling of the cells
    left is a solution or none is, so the count is tilings(cells left) x arrangements(dominoes left) or 0;
-3. prunes with the region feasibility rules of `pipscover.exactcover.pruning` (which pips a region's next cell may
+3. prunes with the region feasibility rules of `pipscover.regions` (which pips a region's next cell may
    still take, given the pips left), as the dlx backend does.
 `encodings/counting.md` explains why this is exact.
 """
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pipscover.counting.regions import FAIL, RegionRules
 from pipscover.counting.tilings import TilingCounter, arrangements
 from pipscover.model import Puzzle
-from pipscover.exactcover.pruning import PipSupply, pip_values
+from pipscover.regions import PipSupply, pip_values
 from pipscover.results import SearchTimeout
 
 CHECK_EVERY = 1024  # search nodes between two looks at the clock
@@ -160,7 +160,7 @@ class StructuralCounter:
         region_count = len(left)
         cache: dict[tuple, int] = {}
         nodes = 0
-        neighbours, cell_region, enter, allowed = self.neighbours, self.cell_region, rules.enter, rules.allowed
+        neighbours, cell_region, steps, allowed_of = self.neighbours, self.cell_region, rules.steps, rules.allowed_of
         number, masks = dominoes.number, dominoes.masks
         bit_index = {1 << i: i for i in range(self.cell_count)}
         sizes = rules.sizes
@@ -184,7 +184,7 @@ class StructuralCounter:
             for region in range(region_count):
                 if left[region]:
                     open_regions += 1
-                    mask = allowed(region, states[region], left[region], supply)
+                    mask = allowed_of[region](states[region], left[region], supply)
                     if not mask:
                         cache[key] = 0
                         return 0
@@ -250,7 +250,7 @@ class StructuralCounter:
                         low = pips & -pips
                         pips ^= low
                         pip = low.bit_length() - 1
-                        state = enter(states, left, region, pip)
+                        state = steps[region](states[region], pip, left[region] - 1)
                         if state is FAIL:
                             continue
                         old = states[region]
@@ -261,7 +261,7 @@ class StructuralCounter:
                             other_low = other_pips & -other_pips
                             other_pips ^= other_low
                             other_pip = other_low.bit_length() - 1
-                            other_state = enter(states, left, other_region, other_pip)
+                            other_state = steps[other_region](states[other_region], other_pip, left[other_region] - 1)
                             if other_state is not FAIL:
                                 other_old = states[other_region]
                                 states[other_region] = other_state

@@ -1,0 +1,203 @@
+"""The interface of a region kind: what its rule means, and the form the rule takes in every engine.
+
+Each kind (`empty`, `equals`, ...) is one module of `pipscover.regions` with one `RegionRule` subclass, whose
+single instance serves every region of that kind; a region passes its `target` (None for the kinds that take
+none). The methods come in groups, one per user, so that a kind's whole story is in one file:
+
+- meaning: `holds`, `label`, `describe` (the model, the independent checker, the renderers);
+- what one more cell may take: `allowed`, given the pips not yet placed (a `PipSupply`), and `completes`,
+  whether a full region holds (the dlx pruner, the counters, the CNF's domains, the generator);
+- the counters' state, one small int per region: `counter_step`, `counter_allowed`, `counter_accepts`
+  (`pipscover.counting.regions` says what the states are);
+- the CNF: `narrow`, `pair_possible`, `clauses` (`pipscover.cnf.encoding`);
+- CP-SAT: `constrain` (`pipscover.backends.cpsat`);
+- the generator: `targets_for` and `generator_weight` (`pipscover.generate`).
+
+The engines look up each region's methods once per puzzle (bound methods or closures over the target), so
+the hot loops of the dlx pruner and the counters pay no dispatch per call.
+
+`sum`, `less` and `greater` all say "the region's sum lies in [least, most]": `LinearRule` writes their
+meaning, their CNF and their CP-SAT forms once, from `bounds`; each keeps its own tuned pruning and counting.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from random import Random
+from typing import Any, ClassVar, Protocol
+
+from pipscover.regions.supply import PipSupply
+
+Cell = tuple[int, int]
+Domains = dict[Cell, set[int]]  # the pips each cell may still hold (the CNF's pruning)
+
+# Counter states: a region whose rule can no longer fail (any pips will do) is DECIDED; FAIL ends a branch.
+DECIDED = -1
+FAIL = None
+# step(state, index of the pip entering the region, cells left after it) -> the new state, DECIDED or FAIL
+Step = Callable[[int, int, int], "int | None"]
+# allowed(state, cells left, supply) -> the pips one more cell may take, as a mask (0: the rule cannot hold)
+StateAllowed = Callable[[int, int, PipSupply], int]
+
+
+class ClauseWriter(Protocol):
+    """What a kind's `clauses` may write (`pipscover.cnf.encoding` implements it)."""
+
+    def clause(self, *literals: int) -> None: ...
+
+    def at_most_one(self, literals: list[int]) -> None: ...
+
+    def pseudo_boolean(self, weighted: list[tuple[int, int]], least: int, most: int, low: int, high: int) -> None:
+        """least <= sum(weight * literal) <= most, where pruning already keeps the sum in [low, high]."""
+
+
+class RegionRule(ABC):
+    """One kind of region rule. Subclasses set the class attributes and implement the abstract methods."""
+
+    name: ClassVar[str]  # as the NYT JSON names it
+    has_target: ClassVar[bool] = False
+    constrains: ClassVar[bool] = True  # False for `empty`: no rule to prune, draw or encode
+    exact_sums: ClassVar[bool] = False  # `allowed` reads the supply's exact sums (`PipSupply.reach`)
+    generator_weight: ClassVar[int] = 0  # how often the generator draws this rule (0: never)
+
+    # Meaning.
+
+    @abstractmethod
+    def holds(self, values: Sequence[int], target: int | None) -> bool:
+        """Whether the pips `values` (one per cell of the region) keep the rule."""
+
+    @abstractmethod
+    def label(self, target: int | None) -> str:
+        """The mark a player sees on the region: '=', '10', '<3', ..."""
+
+    def describe(self, target: int | None) -> str:
+        """`sum 10`, `equals`: the rule as the NYT JSON names it."""
+        return f"{self.name} {target}" if self.has_target else self.name
+
+    # What one more cell may take.
+
+    @abstractmethod
+    def allowed(self, target: int | None, left: int, placed_sum: int, placed: int, supply: PipSupply) -> int:
+        """The pips (a mask over `supply.values`) one more of the region's `left` >= 1 empty cells may take,
+        when the pips already on its cells sum to `placed_sum` and make the mask `placed`; 0 when the rule can
+        no longer hold. Necessary conditions only, so no solution is ever lost; the halves of the domino being
+        tested may be counted among the remaining ones, which only makes the answer weaker, never wrong."""
+
+    def completes(self, target: int | None, placed_sum: int) -> bool:
+        """Whether a full region whose pips sum to `placed_sum` holds, given that each of its cells took a pip
+        `allowed` allowed (which already keeps every rule that is not about the sum)."""
+        return True
+
+    # The counters' state (`pipscover.counting.regions`).
+
+    @abstractmethod
+    def counter_step(self, target: int | None, values: Sequence[int], max_pip: int) -> Step:
+        """The state change when a pip (by its index in `values`) enters a region with this target."""
+
+    @abstractmethod
+    def counter_allowed(self, target: int | None) -> StateAllowed:
+        """`allowed`, read from a counter state."""
+
+    @abstractmethod
+    def counter_accepts(self, state: int, target: int | None, pips: Sequence[int], values: Sequence[int]) -> bool:
+        """Whether a region in `state` holds once its empty cells get exactly the pips of indices `pips`."""
+
+    # The CNF (`pipscover.cnf.encoding`).
+
+    def narrow(self, cells: Sequence[Cell], target: int | None, domains: Domains) -> None:
+        """Remove from the cells' domains the pips the rule rules out at once (nothing by default)."""
+
+    def pair_possible(self, target: int | None, first: int, second: int, others: Sequence[set[int]]) -> bool:
+        """Whether one domino may put `first` and `second` on two cells of the region, whose other cells may
+        hold the pips `others` (a domain per cell)."""
+        return True
+
+    @abstractmethod
+    def clauses(self, writer: ClauseWriter, cells: Sequence[Cell], target: int | None, domains: Domains,
+                value_var: dict[tuple[Cell, int], int]) -> None:
+        """Write the rule over the value variables (`value_var[cell, pip]`) of the region's cells."""
+
+    # CP-SAT (`pipscover.backends.cpsat`).
+
+    @abstractmethod
+    def constrain(self, model: Any, values: list[Any], target: int | None) -> None:
+        """Add the rule to a CP-SAT `model` over the cells' integer pip variables `values`."""
+
+    # The generator (`pipscover.generate`).
+
+    def targets_for(self, values: Sequence[int], other: Sequence[int] | None, rng: Random) -> list[int | None]:
+        """The target to give a region whose hidden pips are `values` so that they keep this rule (and the
+        pips `other`, when given, may break it), as a list of one; empty when the rule does not fit."""
+        return []
+
+
+class LinearRule(RegionRule):
+    """A rule on the region's sum alone: least <= sum <= most, either bound possibly open (None)."""
+
+    has_target = True
+
+    @abstractmethod
+    def bounds(self, target: int) -> tuple[int | None, int | None]:
+        """The least and the most the region's sum may be."""
+
+    def holds(self, values: Sequence[int], target: int | None) -> bool:
+        return self.completes(target, sum(values))
+
+    def completes(self, target: int | None, placed_sum: int) -> bool:
+        least, most = self.bounds(target)
+        return (least is None or least <= placed_sum) and (most is None or placed_sum <= most)
+
+    def allows_sum_between(self, target: int, low: int, high: int) -> bool:
+        """Whether some sum in [low, high] keeps the rule."""
+        least, most = self.bounds(target)
+        return (least is None or high >= least) and (most is None or low <= most)
+
+    def counter_accepts(self, state: int, target: int | None, pips: Sequence[int], values: Sequence[int]) -> bool:
+        return state == DECIDED or self.completes(target, state + sum(values[pip] for pip in pips))
+
+    def narrow(self, cells: Sequence[Cell], target: int | None, domains: Domains) -> None:
+        low, high = sum_bounds(cells, domains)
+        for cell in cells:
+            if not domains[cell]:
+                continue
+            others_low = low - min(domains[cell])
+            others_high = high - max(domains[cell])
+            domains[cell] = {pip for pip in domains[cell]
+                             if self.allows_sum_between(target, others_low + pip, others_high + pip)}
+
+    def pair_possible(self, target: int | None, first: int, second: int, others: Sequence[set[int]]) -> bool:
+        if not all(others):
+            return False
+        low = first + second + sum(min(domain) for domain in others)
+        high = first + second + sum(max(domain) for domain in others)
+        return self.allows_sum_between(target, low, high)
+
+    def clauses(self, writer: ClauseWriter, cells: Sequence[Cell], target: int | None, domains: Domains,
+                value_var: dict[tuple[Cell, int], int]) -> None:
+        low, high = sum_bounds(cells, domains)
+        least, most = self.bounds(target)
+        least = low if least is None else least
+        most = high if most is None else most
+        if least <= low and high <= most:
+            return  # pruning already guarantees it
+        weighted = [(value_var[cell, pip], pip) for cell in cells for pip in sorted(domains[cell]) if pip > 0]
+        writer.pseudo_boolean(weighted, max(least, low), min(most, high), low, high)
+
+    def constrain(self, model: Any, values: list[Any], target: int | None) -> None:
+        least, most = self.bounds(target)
+        total = sum(values)
+        if least is not None and least == most:
+            model.add(total == least)
+            return
+        if least is not None:
+            model.add(total >= least)
+        if most is not None:
+            model.add(total <= most)
+
+
+def sum_bounds(cells: Sequence[Cell], domains: Domains) -> tuple[int, int]:
+    """The smallest and largest sum the cells can still make; (0, -1) when a cell can hold nothing."""
+    if not all(domains[cell] for cell in cells):
+        return 0, -1
+    return sum(min(domains[cell]) for cell in cells), sum(max(domains[cell]) for cell in cells)

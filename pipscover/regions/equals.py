@@ -1,0 +1,79 @@
+"""`equals`: every cell of the region holds the same pip."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from random import Random
+from typing import Any
+
+from pipscover.regions.base import FAIL, Cell, ClauseWriter, Domains, RegionRule, StateAllowed, Step
+from pipscover.regions.supply import PipSupply
+
+
+class Equals(RegionRule):
+    """Pruning: one more cell may take the pip already placed, or, in an empty region, any pip with at least
+    as many halves left as the region has empty cells. Counter state: the common pip's index + 1 (0 while
+    empty)."""
+
+    name = "equals"
+    generator_weight = 20
+
+    def holds(self, values: Sequence[int], target: int | None) -> bool:
+        return len(set(values)) <= 1
+
+    def label(self, target: int | None) -> str:
+        return "="
+
+    def allowed(self, target: int | None, left: int, placed_sum: int, placed: int, supply: PipSupply) -> int:
+        if placed:
+            pip = placed.bit_length() - 1
+            return placed if supply.counts[pip] >= left else 0
+        if left == 1:
+            return supply.present
+        mask = 0
+        for pip, count in enumerate(supply.counts):
+            if count >= left:
+                mask |= 1 << pip
+        return mask
+
+    def counter_step(self, target: int | None, values: Sequence[int], max_pip: int) -> Step:
+        def step(state: int, pip: int, after: int) -> int | None:
+            if state and state != pip + 1:
+                return FAIL
+            return pip + 1 if after else 0
+
+        return step
+
+    def counter_allowed(self, target: int | None) -> StateAllowed:
+        allowed = self.allowed
+
+        def allowed_from(state: int, left: int, supply: PipSupply) -> int:
+            return allowed(target, left, 0, 1 << state - 1 if state else 0, supply)
+
+        return allowed_from
+
+    def counter_accepts(self, state: int, target: int | None, pips: Sequence[int], values: Sequence[int]) -> bool:
+        return len(set(pips)) == 1 and (not state or pips[0] == state - 1)
+
+    def narrow(self, cells: Sequence[Cell], target: int | None, domains: Domains) -> None:
+        common = set.intersection(*(domains[cell] for cell in cells))
+        for cell in cells:
+            domains[cell] = set(common)
+
+    def pair_possible(self, target: int | None, first: int, second: int, others: Sequence[set[int]]) -> bool:
+        return first == second
+
+    def clauses(self, writer: ClauseWriter, cells: Sequence[Cell], target: int | None, domains: Domains,
+                value_var: dict[tuple[Cell, int], int]) -> None:
+        # `narrow` left every cell of the region the same domain; chain each pip through the cells both ways.
+        for pip in sorted(domains[cells[0]]):
+            for first, second in zip(cells, cells[1:]):
+                writer.clause(-value_var[first, pip], value_var[second, pip])
+                writer.clause(-value_var[second, pip], value_var[first, pip])
+
+    def constrain(self, model: Any, values: list[Any], target: int | None) -> None:
+        for other in values[1:]:
+            model.add(other == values[0])
+
+    def targets_for(self, values: Sequence[int], other: Sequence[int] | None, rng: Random) -> list[int | None]:
+        return [None] if len(values) > 1 and len(set(values)) == 1 else []

@@ -1,0 +1,60 @@
+"""`greater N`: the pips of the region add up to more than N (strictly)."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from random import Random
+
+from pipscover.regions.base import DECIDED, FAIL, LinearRule, StateAllowed, Step
+from pipscover.regions.supply import PipSupply
+
+
+class Greater(LinearRule):
+    """Pruning: pip v may go on one more cell when the pips placed + v + the `left - 1` largest remaining
+    halves pass N. Counter state: the partial sum, DECIDED once it passes N."""
+
+    name = "greater"
+    generator_weight = 9
+
+    def bounds(self, target: int) -> tuple[int, None]:
+        return target + 1, None
+
+    def label(self, target: int | None) -> str:
+        return f">{target}"
+
+    def allowed(self, target: int | None, left: int, placed_sum: int, placed: int, supply: PipSupply) -> int:
+        others = left - 1
+        if others >= len(supply.smallest):
+            return 0
+        bound = bisect_right(supply.values, target - placed_sum - supply.largest[others])  # v > that
+        present = supply.present
+        return present >> bound << bound
+
+    def counter_step(self, target: int | None, values: Sequence[int], max_pip: int) -> Step:
+        def step(state: int, pip: int, after: int) -> int | None:
+            if state == DECIDED:
+                return DECIDED
+            total = state + values[pip]
+            if total > target:
+                return DECIDED
+            if total + max_pip * after <= target:
+                return FAIL
+            return total
+
+        return step
+
+    def counter_allowed(self, target: int | None) -> StateAllowed:
+        allowed = self.allowed
+
+        def allowed_from(state: int, left: int, supply: PipSupply) -> int:
+            return supply.present if state == DECIDED else allowed(target, left, state, 0, supply)
+
+        return allowed_from
+
+    def targets_for(self, values: Sequence[int], other: Sequence[int] | None, rng: Random) -> list[int | None]:
+        total = sum(values)
+        if other is None:
+            return [total - rng.randint(1, min(3, total))] if total > 0 else []
+        theirs = sum(other)
+        return [rng.randint(theirs, total - 1)] if theirs < total else []

@@ -1,0 +1,61 @@
+"""`unequal`: the cells of the region hold pairwise different pips."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from random import Random
+from typing import Any
+
+from pipscover.regions.base import FAIL, Cell, ClauseWriter, Domains, RegionRule, StateAllowed, Step
+from pipscover.regions.supply import PipSupply
+
+
+class Unequal(RegionRule):
+    """Pruning: one more cell may take a pip not placed yet, while at least as many distinct unplaced pips
+    remain as the region has empty cells. Counter state: the bit set of the pip indices placed."""
+
+    name = "unequal"
+    generator_weight = 2
+
+    def holds(self, values: Sequence[int], target: int | None) -> bool:
+        return len(set(values)) == len(values)
+
+    def label(self, target: int | None) -> str:
+        return "≠"
+
+    def allowed(self, target: int | None, left: int, placed_sum: int, placed: int, supply: PipSupply) -> int:
+        mask = supply.present & ~placed
+        return mask if mask.bit_count() >= left else 0
+
+    def counter_step(self, target: int | None, values: Sequence[int], max_pip: int) -> Step:
+        def step(state: int, pip: int, after: int) -> int | None:
+            if state >> pip & 1:
+                return FAIL
+            return state | 1 << pip if after else 0
+
+        return step
+
+    def counter_allowed(self, target: int | None) -> StateAllowed:
+        allowed = self.allowed
+
+        def allowed_from(state: int, left: int, supply: PipSupply) -> int:
+            return allowed(target, left, 0, state, supply)
+
+        return allowed_from
+
+    def counter_accepts(self, state: int, target: int | None, pips: Sequence[int], values: Sequence[int]) -> bool:
+        return len(set(pips)) == len(pips) and not any(state >> pip & 1 for pip in pips)
+
+    def pair_possible(self, target: int | None, first: int, second: int, others: Sequence[set[int]]) -> bool:
+        return first != second
+
+    def clauses(self, writer: ClauseWriter, cells: Sequence[Cell], target: int | None, domains: Domains,
+                value_var: dict[tuple[Cell, int], int]) -> None:
+        for pip in sorted(set().union(*(domains[cell] for cell in cells))):
+            writer.at_most_one([value_var[cell, pip] for cell in cells if pip in domains[cell]])
+
+    def constrain(self, model: Any, values: list[Any], target: int | None) -> None:
+        model.add_all_different(values)
+
+    def targets_for(self, values: Sequence[int], other: Sequence[int] | None, rng: Random) -> list[int | None]:
+        return [None] if len(values) > 1 and len(set(values)) == len(values) else []
