@@ -25,7 +25,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from pipscover.errors import PipsError
-from pipscover.model import Cell, Placement, Puzzle, Region, RegionKind, Solution
+from pipscover.model import Cell, Placement, Puzzle, RegionKind, Solution
 
 if TYPE_CHECKING:
     from pysat.formula import CNF
@@ -43,10 +43,11 @@ DEFAULT_CARD = "auto"
 AUTO_SMALL, AUTO_LARGE = "seqcounter", "kmtotalizer"
 DEFAULT_PB = "best"
 
-# The clause families in the order they are written; encodings/cnf.md describes each one.
+# The clause families in the order they are written, one per region kind after the first five;
+# encodings/cnf.md describes each one.
 FAMILIES = (
-    "domino", "cell", "value-of-placement", "value-support", "value-at-most-one", "equals", "unequal", "sum",
-    "less", "greater",
+    "domino", "cell", "value-of-placement", "value-support", "value-at-most-one",
+    *(str(kind) for kind in RegionKind if kind.rule.constrains),
 )
 
 
@@ -164,36 +165,13 @@ def encode(puzzle: Puzzle, encodings: Encodings = Encodings()) -> Encoding:
     with writer.family("value-at-most-one"):
         for cell in puzzle.cells:
             writer.at_most_one([value_var[cell, pip] for pip in sorted(domains[cell])])
-    for kind in (RegionKind.EQUALS, RegionKind.UNEQUAL, RegionKind.SUM, RegionKind.LESS, RegionKind.GREATER):
-        with writer.family(str(kind)):
-            for region in puzzle.regions:
-                if region.kind is kind:
-                    _region_clauses(writer, region, domains, value_var)
+    for kind in RegionKind:
+        if kind.rule.constrains:
+            with writer.family(str(kind)):
+                for region in puzzle.regions:
+                    if region.kind is kind:
+                        kind.rule.clauses(writer, region.cells, region.target, domains, value_var)
     return Encoding(puzzle, encodings, placements, values, writer.cnf(), tuple(writer.sizes))
-
-
-def _region_clauses(writer: _Writer, region: Region, domains: dict[Cell, set[int]], value_var: dict) -> None:
-    cells = region.cells
-    if region.kind is RegionKind.EQUALS:
-        # Pruning left every cell of the region the same domain; chain each pip through the cells both ways.
-        for pip in sorted(domains[cells[0]]):
-            for first, second in zip(cells, cells[1:]):
-                writer.clause(-value_var[first, pip], value_var[second, pip])
-                writer.clause(-value_var[second, pip], value_var[first, pip])
-    elif region.kind is RegionKind.UNEQUAL:
-        for pip in sorted(set().union(*(domains[cell] for cell in cells))):
-            writer.at_most_one([value_var[cell, pip] for cell in cells if pip in domains[cell]])
-    elif region.kind.has_target:
-        low, high = _sum_bounds(region, domains)
-        least, most = {
-            RegionKind.SUM: (region.target, region.target),
-            RegionKind.LESS: (0, region.target - 1),
-            RegionKind.GREATER: (region.target + 1, high),
-        }[region.kind]
-        if least <= low and high <= most:
-            return  # pruning already guarantees it
-        weighted = [(value_var[cell, pip], pip) for cell in cells for pip in sorted(domains[cell]) if pip > 0]
-        writer.pseudo_boolean(weighted, max(least, low), min(most, high), low, high)
 
 
 def card_encoding(card: str, bound: int) -> str:
@@ -333,7 +311,7 @@ def prune(puzzle: Puzzle) -> tuple[tuple[Placement, ...], dict[Cell, set[int]]]:
     pips = {pip for domino in puzzle.dominoes for pip in domino}
     domains = {cell: set(pips) for cell in puzzle.cells}
     for region in puzzle.regions:
-        _prune_region(region, domains)
+        region.rule.narrow(region.cells, region.target, domains)
     placements = candidate_placements(puzzle, domains)
     while True:
         kept = [p for p in placements if _placement_possible(puzzle, p, domains)]
@@ -346,24 +324,7 @@ def prune(puzzle: Puzzle) -> tuple[tuple[Placement, ...], dict[Cell, set[int]]]:
             return tuple(kept), domains
         placements, domains = kept, narrowed
         for region in puzzle.regions:
-            _prune_region(region, domains)
-
-
-def _prune_region(region: Region, domains: dict[Cell, set[int]]) -> None:
-    """Narrow the region's cells to the pips the region's rule still allows."""
-    cells = region.cells
-    if region.kind is RegionKind.EQUALS:
-        common = set.intersection(*(domains[cell] for cell in cells))
-        for cell in cells:
-            domains[cell] = set(common)
-    elif region.kind.has_target:
-        low, high = _sum_bounds(region, domains)
-        for cell in cells:
-            if not domains[cell]:
-                continue
-            others_low = low - min(domains[cell])
-            others_high = high - max(domains[cell])
-            domains[cell] = {pip for pip in domains[cell] if _sum_allowed(region, others_low + pip, others_high + pip)}
+            region.rule.narrow(region.cells, region.target, domains)
 
 
 def _placement_possible(puzzle: Puzzle, placement: Placement, domains: dict[Cell, set[int]]) -> bool:
@@ -374,34 +335,5 @@ def _placement_possible(puzzle: Puzzle, placement: Placement, domains: dict[Cell
     if index[first] != index[second]:
         return True
     region = puzzle.regions[index[first]]
-    if region.kind is RegionKind.EQUALS:
-        return a == b
-    if region.kind is RegionKind.UNEQUAL:
-        return a != b
-    if region.kind.has_target:
-        others = [domains[cell] for cell in region.cells if cell not in placement.cells]
-        if not all(others):
-            return False
-        low = a + b + sum(min(domain) for domain in others)
-        high = a + b + sum(max(domain) for domain in others)
-        return _sum_allowed(region, low, high)
-    return True
-
-
-def _sum_bounds(region: Region, domains: dict[Cell, set[int]]) -> tuple[int, int]:
-    """The smallest and largest sum the region's cells can still make."""
-    if not all(domains[cell] for cell in region.cells):
-        return 0, -1
-    return sum(min(domains[cell]) for cell in region.cells), sum(max(domains[cell]) for cell in region.cells)
-
-
-def _sum_allowed(region: Region, low: int, high: int) -> bool:
-    """Whether some sum in [low, high] keeps the region's rule (sum, less or greater)."""
-    match region.kind:
-        case RegionKind.SUM:
-            return low <= region.target <= high
-        case RegionKind.LESS:
-            return low < region.target
-        case RegionKind.GREATER:
-            return high > region.target
-    return True
+    others = [domains[cell] for cell in region.cells if cell not in placement.cells]
+    return region.rule.pair_possible(region.target, a, b, others)
