@@ -7,9 +7,10 @@
 3. Regions: a random partition of the board into small connected regions, all `empty` at first.
 4. Uniqueness: the counter looks for a solution other than the hidden one. While it finds one, a cell where
    its pips differ from the hidden ones is picked, and the region holding that cell is tightened so that the
-   other solution breaks it: an `empty` region gets a rule (`sum`, `equals`, `less`, `greater`, `unequal`,
-   drawn with roughly the NYT's frequencies) that the hidden solution keeps and the other breaks; a region
-   whose rule cannot be tightened that way becomes `sum`, and then splits into smaller `sum` regions.
+   other solution breaks it: an `empty` region gets a rule that the hidden solution keeps and the other
+   breaks (each kind offers a target, `RegionRule.targets_for`, and one is drawn by the kinds'
+   `generator_weight`, roughly the NYT's frequencies); a region whose rule cannot be tightened that way
+   becomes `sum`, and then splits into smaller `sum` regions.
    Regions only move forward along empty -> rule -> sum -> split, so this ends. When the other solution has
    the same pips everywhere (another tiling of the same grid), no rule can tell them apart, so hidden
    solutions whose grid has another tiling are drawn again before any region is made.
@@ -43,7 +44,7 @@ from math import isqrt
 from pipscover.backends.dlx import counted_solutions
 from pipscover.exactcover.dancing_links import NodeBudgetExceeded
 from pipscover.errors import PipsError
-from pipscover.model import Cell, Domino, Origin, Puzzle, Region, RegionKind, Solution, solution_from_grid
+from pipscover.model import Cell, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
 from pipscover.solving import solve
 
 Pair = tuple[Cell, Cell]
@@ -53,8 +54,6 @@ RULED_AT_START = 0.6  # the share of regions given a rule before the counter is 
 # ms of DLX; a SAT answer on a 16-domino puzzle that DLX finds hard takes 15-400 ms, median about 40 ms).
 NODE_BUDGET = 512
 SAT_BACKEND = "glucose4"
-# How often each rule is drawn when several would break the other solution (NYT region counts, roughly).
-RULE_WEIGHTS = {RegionKind.SUM: 45, RegionKind.EQUALS: 20, RegionKind.GREATER: 9, RegionKind.LESS: 7, RegionKind.UNEQUAL: 2}
 
 
 class Shape(StrEnum):
@@ -356,27 +355,16 @@ def _tighten(
 def _give_rule(region: _Region, grid: dict[Cell, int], other: dict[Cell, int] | None, rng: random.Random) -> bool:
     """Give an `empty` region a rule the hidden pips keep (and the `other` pips break, when given)."""
     values = [grid[c] for c in region.cells]
-    total = sum(values)
-    choices: dict[RegionKind, int | None] = {RegionKind.SUM: total}
-    if len(values) > 1 and len(set(values)) == 1:
-        choices[RegionKind.EQUALS] = None
-    if len(values) > 1 and len(set(values)) == len(values):
-        choices[RegionKind.UNEQUAL] = None
-    if other is None:
-        choices[RegionKind.LESS] = total + rng.randint(1, 3)
-        if total > 0:
-            choices[RegionKind.GREATER] = total - rng.randint(1, min(3, total))
-    else:
-        theirs = [other[c] for c in region.cells]
-        if sum(theirs) > total:
-            choices[RegionKind.LESS] = rng.randint(total + 1, sum(theirs))
-        if sum(theirs) < total:
-            choices[RegionKind.GREATER] = rng.randint(sum(theirs), total - 1)
-        choices = {kind: target for kind, target in choices.items() if not Region(kind, (), target).holds(theirs)}
+    theirs = None if other is None else [other[c] for c in region.cells]
+    choices: dict[RegionKind, int | None] = {}
+    for kind in RegionKind:
+        for target in kind.rule.targets_for(values, theirs, rng):
+            if theirs is None or not kind.rule.holds(theirs, target):
+                choices[kind] = target
     if not choices:
         return False
     kinds = sorted(choices)
-    kind = rng.choices(kinds, weights=[RULE_WEIGHTS[k] for k in kinds])[0]
+    kind = rng.choices(kinds, weights=[k.rule.generator_weight for k in kinds])[0]
     region.kind, region.target = kind, choices[kind]
     return True
 

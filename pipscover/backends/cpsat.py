@@ -2,9 +2,9 @@
 
 The model: one Boolean per placement option (adjacent cells p < q, a distinct domino {a, b} with a on p and
 b on q, and b on p and a on q unless a = b), exactly one option per cell and exactly m_d options per domino
-d of multiplicity m_d; each cell's pip is the linear sum of the pips its options put there, and the region
-rules constrain those: a linear sum (`sum`, `less`, `greater`), equality with the region's first cell
-(`equals`), AllDifferent (`unequal`). A solution of the model is a set of options, so each Pips solution
+d of multiplicity m_d; each cell's pip is the linear sum of the pips its options put there, and each region's
+kind constrains those (`RegionRule.constrain`): a linear sum (`sum`, `less`, `greater`), equality with the
+region's first cell (`equals`), AllDifferent (`unequal`). A solution of the model is a set of options, so each Pips solution
 is found once. CP-SAT enumerates them (`enumerate_all_solutions`, one worker) in a thread that hands them
 over one at a time; closing the iterator stops the search.
 """
@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from pipscover.backends.base import Backend
 from pipscover.errors import PipsError
-from pipscover.model import Placement, Puzzle, RegionKind, Solution
+from pipscover.model import Placement, Puzzle, Solution
 from pipscover.results import SearchTimeout
 
 Option = tuple[tuple[int, int], tuple[int, int], int, int]  # (p, q, pip on p, pip on q)
@@ -94,17 +94,5 @@ def _model(puzzle: Puzzle, cp_model) -> tuple[object, list[Option], list[object]
     for cell in puzzle.cells:
         model.add(value[cell] == sum(pips[cell]))
     for region in puzzle.regions:
-        cells = [value[cell] for cell in region.cells]
-        match region.kind:
-            case RegionKind.SUM:
-                model.add(sum(cells) == region.target)
-            case RegionKind.LESS:
-                model.add(sum(cells) < region.target)
-            case RegionKind.GREATER:
-                model.add(sum(cells) > region.target)
-            case RegionKind.EQUALS:
-                for other in cells[1:]:
-                    model.add(other == cells[0])
-            case RegionKind.UNEQUAL:
-                model.add_all_different(cells)
+        region.rule.constrain(model, [value[cell] for cell in region.cells], region.target)
     return model, options, chosen

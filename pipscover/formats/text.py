@@ -23,6 +23,7 @@ import string
 from pipscover.errors import PipsError
 from pipscover.model import Origin, Puzzle, RegionKind
 
+# The format's keyword for each kind it can hold (`empty` regions are `#` cells, not a keyword).
 KIND_BY_CODE = {
     "EQ": RegionKind.EQUALS,
     "NEQ": RegionKind.UNEQUAL,
@@ -119,7 +120,10 @@ def _connected_groups(cells: list[tuple[int, int]]) -> list[set[tuple[int, int]]
 
 def write_text(puzzle: Puzzle) -> str:
     """The puzzle in the text format; `empty` regions become `#` cells."""
-    constrained = [region for region in puzzle.regions if region.kind is not RegionKind.EMPTY]
+    constrained = [region for region in puzzle.regions if region.rule.constrains]
+    for region in constrained:
+        if region.kind not in CODE_BY_KIND:
+            raise PipsError(f"{puzzle.describe()}: the text format has no keyword for {region.kind} regions")
     if len(constrained) > len(REGION_LETTERS):
         raise PipsError(
             f"{puzzle.describe()}: {len(constrained)} constrained regions; the text format has letters for {len(REGION_LETTERS)}"

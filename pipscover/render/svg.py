@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from xml.sax.saxutils import escape
 
-from pipscover.model import Cell, Puzzle, Region, RegionKind, Solution
+from pipscover.model import Cell, Puzzle, Region, Solution
 from pipscover.render import Layout
 
 CELL = 40
@@ -107,7 +107,7 @@ def _region_colours(puzzle: Puzzle) -> dict[int, int]:
     colours: dict[int, int] = {}
     used = [0] * len(PALETTE)
     for index, region in enumerate(puzzle.regions):
-        if region.kind is RegionKind.EMPTY:
+        if not region.rule.constrains:
             continue
         taken = {colours[other] for other in neighbours.get(index, ()) if other in colours}
         free = [colour for colour in range(len(PALETTE)) if colour not in taken] or list(range(len(PALETTE)))
