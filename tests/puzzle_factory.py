@@ -1,11 +1,13 @@
 """Hypothesis strategies for small random puzzles, built around a hidden solution.
 
-Targets are taken from the hidden solution and then sometimes nudged, so the puzzles are a mix of
-solvable ones (often with several solutions) and unsolvable ones. Regions need not be contiguous, dominoes
+Targets are the ones the generator would give the hidden pips (`RegionRule.targets_for`), then sometimes
+nudged by one, so the puzzles are a mix of solvable ones (often with several solutions) and unsolvable ones. Regions need not be contiguous, dominoes
 may repeat and boards may fall apart into separate pieces, as the model allows.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
@@ -13,7 +15,8 @@ from pipscover.model import Puzzle, RegionKind
 
 
 @st.composite
-def puzzles(draw, max_dominoes: int = 4, max_pip: int = 3, repeated_dominoes: bool = True) -> Puzzle:
+def puzzles(draw, max_dominoes: int = 4, max_pip: int = 3, repeated_dominoes: bool = True,
+            kinds: Sequence[RegionKind] = tuple(RegionKind)) -> Puzzle:
     count = draw(st.integers(1, max_dominoes))
     slots: list[tuple[tuple[int, int], tuple[int, int]]] = []
     board: set[tuple[int, int]] = set()
@@ -40,13 +43,12 @@ def puzzles(draw, max_dominoes: int = 4, max_pip: int = 3, repeated_dominoes: bo
     regions = []
     for label in sorted(set(labels)):
         members = [cell for cell, mine in zip(cells, labels) if mine == label]
-        total = sum(hidden[cell] for cell in members)
-        kind = draw(st.sampled_from(list(RegionKind)))
-        nudge = draw(st.sampled_from([0, 0, 0, 1, -1]))
-        target = {
-            RegionKind.SUM: total + nudge,
-            RegionKind.LESS: total + 1 + nudge,
-            RegionKind.GREATER: total - 1 + nudge,
-        }.get(kind)
-        regions.append((kind, members, None if target is None else max(0, target)))
+        kind = draw(st.sampled_from(list(kinds)))
+        target = None
+        if kind.has_target:
+            values = [hidden[cell] for cell in members]
+            given = kind.rule.targets_for(values, None, draw(st.randoms(use_true_random=False)))
+            nudge = draw(st.sampled_from([0, 0, 0, 1, -1]))
+            target = max(0, (given[0] if given else sum(values)) + nudge)
+        regions.append((kind, members, target))
     return Puzzle.build(regions, dominoes)

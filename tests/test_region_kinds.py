@@ -1,0 +1,179 @@
+"""Every region kind, through every engine, counter, format and renderer: a kind added to `pipscover.regions`
+is checked here with no new test, and a kind some part does not handle fails here.
+
+Each kind's pieces are also checked against its own meaning (`holds`): the pips `allowed` offers never lose
+a completion, the counters' state steps agree with `holds`, and the generator's targets are kept."""
+
+from __future__ import annotations
+
+import json
+import random
+import xml.etree.ElementTree as ET
+from itertools import permutations
+
+import pytest
+from brute_force import brute_force_grids, brute_force_solutions
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from puzzle_factory import puzzles
+
+from pipscover.counting import count
+from pipscover.formats import parse, puzzle_to_nyt, write_text
+from pipscover.formats.text import CODE_BY_KIND
+from pipscover.model import Puzzle, RegionKind
+from pipscover.regions import DECIDED, FAIL, RULES, PipSupply, RegionRule
+from pipscover.render.svg import draw_svg
+from pipscover.render.terminal import draw_puzzle, draw_solution
+from pipscover.solving import solve
+
+KINDS = list(RegionKind)
+SAT = "minisat22"
+EXAMPLES = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def test_every_kind_is_registered_once_with_its_rule():
+    assert [str(kind) for kind in RegionKind] == list(RULES)
+    for kind in RegionKind:
+        assert isinstance(kind.rule, RegionRule) and kind.rule.name == kind
+        assert RegionKind(str(kind)) is kind
+
+
+# The engines and counters, each against the brute-force solver, on puzzles whose regions all have one kind.
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@EXAMPLES
+@given(data=st.data())
+def test_every_engine_lists_the_brute_force_solutions(kind, data):
+    puzzle = data.draw(puzzles(max_dominoes=3, kinds=[kind]))
+    expected = brute_force_solutions(puzzle)
+    for backend in ("dlx", SAT):
+        found = solve(puzzle, backend, limit=None).solutions
+        assert len(found) == len(set(found)) and set(found) == expected, backend
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@EXAMPLES
+@given(data=st.data())
+def test_every_counter_counts_the_brute_force_solutions(kind, data):
+    puzzle = data.draw(puzzles(max_dominoes=3, kinds=[kind]))
+    solutions, grids = len(brute_force_solutions(puzzle)), len(brute_force_grids(puzzle))
+    for method in ("structural", "dlx", "blocking"):
+        assert count(puzzle, method=method).count == solutions, method
+        assert count(puzzle, "grids", method=method).count == grids, method
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_cpsat_lists_the_brute_force_solutions(kind, data):
+    pytest.importorskip("ortools")
+    puzzle = data.draw(puzzles(max_dominoes=3, kinds=[kind]))
+    found = solve(puzzle, "cpsat", limit=None).solutions
+    assert len(found) == len(set(found)) and set(found) == brute_force_solutions(puzzle)
+
+
+# Formats and renderers.
+
+
+def one_region_puzzle(kind: RegionKind) -> Puzzle:
+    """A 2 x 2 board: one region of `kind` on the top row, an `empty` one below (targets the pips keep)."""
+    target = kind.rule.targets_for([1, 2], None, random.Random(0))
+    return Puzzle.build([(kind, [(0, 0), (0, 1)], target[0] if kind.has_target else None),
+                         ("empty", [(1, 0), (1, 1)], None)], [(1, 2), (3, 3)])
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_kind_survives_the_nyt_json_and_the_text_format(kind):
+    puzzle = one_region_puzzle(kind)
+    assert parse(json.dumps(puzzle_to_nyt(puzzle)), "kind.json") == [puzzle]
+    if kind.rule.constrains:
+        assert kind in CODE_BY_KIND, f"the text format has no keyword for {kind}"
+    # The text format writes `empty` regions as `#` cells, so neighbouring ones come back as one region.
+    again = parse(write_text(puzzle), "kind.txt")[0]
+    assert constrained(again) == constrained(puzzle) and again.cells == puzzle.cells
+
+
+def constrained(puzzle: Puzzle) -> set:
+    return {(region.kind, region.cells, region.target) for region in puzzle.regions if region.rule.constrains}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_kind_is_drawn_with_its_label(kind):
+    puzzle = one_region_puzzle(kind)
+    region = puzzle.regions[0]
+    solution = solve(puzzle, "dlx").solutions[0]
+    for drawing in (draw_puzzle(puzzle), draw_solution(puzzle, solution)):
+        assert region.label in drawing
+    texts = [element.text for element in ET.fromstring(draw_svg(puzzle, solution)).iter("{http://www.w3.org/2000/svg}text")]
+    assert (region.label in texts) is kind.rule.constrains  # a constraining region gets a coloured tag
+    assert region.label or not kind.rule.constrains, "a rule with no label cannot be seen"
+
+
+# Each kind's pieces against its meaning.
+
+values_of = st.lists(st.integers(0, 5), min_size=1, max_size=4)
+
+
+def targets(kind: RegionKind, values: list[int]) -> list[int | None]:
+    """Targets around the sum of `values` for kinds that take one, else None."""
+    return [t for t in range(sum(values) - 2, sum(values) + 3) if t >= 0] if kind.has_target else [None]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(max_examples=60, deadline=None)
+@given(placed=st.lists(st.integers(0, 4), max_size=2), halves=st.lists(st.integers(0, 4), min_size=1, max_size=6),
+       left=st.integers(1, 3))
+def test_allowed_never_loses_a_completion(kind, placed, halves, left):
+    """Pip v must be allowed on one more cell whenever v and left - 1 other remaining halves complete the
+    region into one that holds."""
+    left = min(left, len(halves))
+    supply = PipSupply.of([halves.count(pip) for pip in range(5)], depth=6, sum_depth=6)
+    for target in targets(kind, placed + halves[:left]):
+        mask = kind.rule.allowed(target, left, sum(placed), sum(1 << pip for pip in set(placed)), supply)
+        for chosen in set(permutations(halves, left)):
+            if kind.rule.holds([*placed, *chosen], target):
+                assert mask >> chosen[0] & 1, (target, placed, chosen)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(max_examples=60, deadline=None)
+@given(values=values_of, split=st.integers(0, 4))
+def test_counter_states_agree_with_holds(kind, values, split):
+    """Stepping the pips in one by one fails exactly when the region breaks (pips up to 5 remain possible), and
+    a state part-way accepts the rest exactly when the whole holds."""
+    pips = list(range(6))  # pip i is value i
+    for target in targets(kind, values):
+        holds = kind.rule.holds(values, target)
+        step = kind.rule.counter_step(target, pips, 5)
+        state, failed, middle = 0, False, None
+        for index, pip in enumerate(values):
+            if index == min(split, len(values) - 1):
+                middle = state
+            state = step(state, pip, len(values) - index - 1)
+            if state is FAIL:
+                failed = True
+                break
+        assert failed is not holds, (target, values)
+        if middle is not None and not failed:
+            rest = values[min(split, len(values) - 1):]
+            assert kind.rule.counter_accepts(middle, target, rest, pips) is holds or middle == DECIDED
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(max_examples=60, deadline=None)
+@given(values=values_of, other=values_of, seed=st.integers(0, 1000))
+def test_generator_targets_are_kept_by_the_hidden_pips(kind, values, other, seed):
+    for theirs in (None, (other * 4)[:len(values)]):
+        for target in kind.rule.targets_for(values, theirs, random.Random(seed)):
+            assert kind.rule.holds(values, target)
+
+
+def test_linear_kinds_hold_by_their_bounds():
+    for kind in KINDS:
+        if kind.has_target:
+            for target in range(5):
+                for total in range(8):
+                    least, most = kind.rule.bounds(target)
+                    inside = (least is None or least <= total) and (most is None or total <= most)
+                    assert kind.rule.completes(target, total) is inside is kind.rule.holds([total], target)
