@@ -9,7 +9,7 @@ from puzzle_factory import puzzles
 from pipscover.backends.dlx import DlxBackend
 from pipscover.exactcover import exact_cover
 from pipscover.model import Placement, Puzzle, RegionKind
-from pipscover.exactcover.pruning import RegionPruner
+from pipscover.exactcover.pruning import RegionPruner, pruned_exact_cover
 from pipscover.regions import PipSupply, pip_values
 from pipscover.hardness.subset_sum import SubsetSumInstance, reduce_subset_sum
 
@@ -144,9 +144,7 @@ def test_pruner_hides_options_a_placement_rules_out_and_undoes():
     # A 2 x 2 board: the bottom row must be equal, the top row is free; dominoes (1, 1) and (2, 2).
     puzzle = Puzzle.build([("empty", [(0, 0), (0, 1)], None), ("equals", [(1, 0), (1, 1)], None)],
                           [(1, 1), (2, 2)])
-    rules = RegionPruner(puzzle)
-    cover = exact_cover(puzzle, rules)
-    rules.watch(cover)
+    cover, rules = pruned_exact_cover(puzzle)
     option = {cover.placement(i): i for i in range(len(cover.options))}
     before = list(rules.masks)
     assert before[1] == pips(1, 2)

@@ -10,9 +10,8 @@ from collections.abc import Iterator
 
 from pipscover.backends.base import Backend
 from pipscover.exactcover.dancing_links import ExactCoverProblem
-from pipscover.exactcover.formulation import exact_cover
+from pipscover.exactcover.pruning import pruned_exact_cover
 from pipscover.model import Puzzle, Solution
-from pipscover.exactcover.pruning import RegionPruner
 
 
 class DlxBackend(Backend):
@@ -32,9 +31,7 @@ def counted_solutions(
 
     Past `node_limit` search nodes the iterator raises `pipscover.exactcover.NodeBudgetExceeded`.
     """
-    rules = RegionPruner(puzzle)
-    cover = exact_cover(puzzle, rules)
-    rules.watch(cover)
+    cover, rules = pruned_exact_cover(puzzle)
     problem = ExactCoverProblem(len(cover.items), cover.options, cover.multiplicities)
     return (cover.solution(chosen) for chosen in problem.search(rules, deadline, node_limit)), problem
 

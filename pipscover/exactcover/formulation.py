@@ -4,20 +4,29 @@ Items: every board cell (needed once) and every distinct domino (needed as many 
 copies of it, so identical dominoes are one item with a multiplicity and never multiply solutions). Options:
 one per domino on an ordered pair of adjacent cells, `domino[0]` on the first cell; a double gets one
 orientation. Each option covers its two cells and its domino. Region rules are not items: the search enforces
-them through `pipscover.exactcover.pruning.RegionPruner`, which can also drop, before the search, the options that break
-a rule at once. The full description, with sizes, is in encodings/exact-cover.md.
+them through a propagator (`pipscover.exactcover.pruning`), which can also drop, before the search, the
+options that break a rule at once (an `OptionFilter`). The full description, with sizes, is in
+encodings/exact-cover.md.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from pipscover.model import Cell, Placement, Puzzle, Solution
 
-if TYPE_CHECKING:
-    from pipscover.exactcover.pruning import RegionPruner
+
+class OptionFilter(Protocol):
+    """What `exact_cover` asks of the rules that drop options before the search (`RegionPruner` is one): the
+    pips each region's cells may take, as masks (`masks[region] & pip_bit[pip]`), and whether one domino may
+    put two pips on cells of one region."""
+
+    masks: list[int]
+    pip_bit: dict[int, int]
+
+    def pair_allowed(self, region: int, first_pip: int, second_pip: int) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -45,7 +54,7 @@ class ExactCover:
         return Solution(tuple(self.placement(option) for option in chosen))
 
 
-def exact_cover(puzzle: Puzzle, rules: RegionPruner | None = None) -> ExactCover:
+def exact_cover(puzzle: Puzzle, rules: OptionFilter | None = None) -> ExactCover:
     """The exact cover problem of `puzzle`; with `rules`, without the options they rule out from the start.
 
     >>> from pipscover import load_one

@@ -14,26 +14,37 @@ the search pays no dispatch on the region's kind.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from pipscover.exactcover.formulation import ExactCover, exact_cover
 from pipscover.model import Puzzle
 from pipscover.regions import PipSupply, pip_values
-
-if TYPE_CHECKING:
-    from pipscover.exactcover.formulation import ExactCover
 
 # Supplies are memoised per multiset of remaining halves; a long enumeration meets very many, so the memo
 # is emptied when it reaches this size rather than allowed to grow without bound.
 SUPPLY_MEMO_SIZE = 100_000
 
 
+def pruned_exact_cover(puzzle: Puzzle) -> tuple[ExactCover, RegionPruner]:
+    """The exact cover of `puzzle` without the options a region rule rules out at once, and the rules ready
+    to prune its search: hand `cover.options` and the pruner to `dancing_links.ExactCoverProblem`.
+
+    >>> from pipscover import load_one
+    >>> cover, rules = pruned_exact_cover(load_one("examples/first.txt"))
+    >>> len(cover.options) < len(exact_cover(load_one("examples/first.txt")).options)
+    True
+    """
+    rules = RegionPruner(puzzle)
+    cover = exact_cover(puzzle, rules)
+    rules.watch(cover)
+    return cover, rules
+
+
 class RegionPruner:
     """Pips region rules for the exact-cover search: a `dancing_links.Propagator` over placement options.
 
-    Build it, build the exact cover with it (`exact_cover(puzzle, rules)` keeps only the options allowed by
-    `masks` and `pair_allowed`), then `watch` that cover: since no option breaks a rule at the start, the
-    pruner only has to act on what each placement changes. Masks are over `values` (see `pip_values`);
-    `pip_bit[v]` is the bit of pip v.
+    `pruned_exact_cover` builds one: the exact cover keeps only the options allowed by `masks` and
+    `pair_allowed` (an `OptionFilter`), then the pruner `watch`es that cover: since no option breaks a rule at
+    the start, it only has to act on what each placement changes. Masks are over `values` (see
+    `pip_values`); `pip_bit[v]` is the bit of pip v.
     """
 
     def __init__(self, puzzle: Puzzle) -> None:
