@@ -13,14 +13,14 @@ from pipscover.check import is_valid, problems
 from pipscover.counting import count
 from pipscover.errors import PipsError
 from pipscover.formats import load, load_one, parse
-from pipscover.model import Cell, Domino, Origin, Placement, Puzzle, Region, RegionKind, Solution
+from pipscover.model import Cell, Difficulty, Domino, Origin, Placement, Puzzle, Region, RegionKind, Solution
 from pipscover.results import CountResult, Distinct, SolveResult, Status
 from pipscover.solving import solutions, solve
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Cell", "CountResult", "Distinct", "Domino", "Origin", "PipsError", "Placement", "Puzzle", "Region",
+    "Cell", "CountResult", "Difficulty", "Distinct", "Domino", "Origin", "PipsError", "Placement", "Puzzle", "Region",
     "RegionKind", "Solution", "SolveResult", "Status", "__version__", "count", "is_valid", "load", "load_one", "parse",
     "problems", "solutions", "solve",
 ]

@@ -44,7 +44,7 @@ from math import isqrt
 from pipscover.backends.dlx import counted_solutions
 from pipscover.exactcover.dancing_links import NodeBudgetExceeded
 from pipscover.errors import PipsError
-from pipscover.model import Cell, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
+from pipscover.model import Cell, Difficulty, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
 from pipscover.solving import solve
 
 Pair = tuple[Cell, Cell]
@@ -60,12 +60,6 @@ class Shape(StrEnum):
     NYT = "nyt"
     RECT = "rect"
     RANDOM = "random"
-
-
-class Difficulty(StrEnum):
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
 
 
 # Extra search nodes (see `extra_nodes`) per difficulty, lowest and highest (None: no limit). Measured on the

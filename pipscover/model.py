@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
 
 from pipscover.errors import PipsError
@@ -21,6 +22,14 @@ from pipscover.regions import RegionKind, RegionRule
 
 Cell = tuple[int, int]
 Domino = tuple[int, int]
+
+
+class Difficulty(StrEnum):
+    """The NYT's three puzzles a day (`-d` in every command), and the generator's bands of the same names."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
 
 
 @dataclass(frozen=True)

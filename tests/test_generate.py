@@ -13,7 +13,8 @@ from pipscover.check import problems
 from pipscover.errors import PipsError
 from pipscover.formats import parse
 from pipscover.backends.dlx import search_nodes
-from pipscover.generate import BANDS, Difficulty, Shape, band_of, extra_nodes, generate
+from pipscover.generate import BANDS, Shape, band_of, extra_nodes, generate
+from pipscover.model import Difficulty
 from pipscover.solving import solve
 
 

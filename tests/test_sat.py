@@ -191,7 +191,7 @@ def test_a_count_that_reaches_its_limit_exactly_is_exact():
 
 def test_a_count_stopped_by_its_deadline_is_not_exact_and_reports_progress():
     seen = []
-    result = count_by_blocking(big_open_puzzle(), "cadical195", deadline=time.monotonic() + 0.5, on_progress=seen.append)
+    result = count_by_blocking(big_open_puzzle(), "cadical195", deadline=time.monotonic() + 0.5, on_progress=lambda found, fraction: seen.append(found))
     assert not result.exact and result.count > 0
     assert seen and seen[-1] == result.count and seen == sorted(seen)
 

@@ -9,7 +9,7 @@ import typer
 
 from pipscover.check import problems
 from pipscover.cli.app import app
-from pipscover.cli.common import EXIT_NO, DifficultyOption, JsonOption, PuzzleArgument, exit_with, load_single, print_json
+from pipscover.cli.common import EXIT_NO, EXIT_OK, DifficultyOption, JsonOption, PuzzleArgument, exit_with, load_single, print_json
 from pipscover.errors import PipsError
 from pipscover.formats import read_text_file
 from pipscover.formats.solution import read_solutions
@@ -41,4 +41,4 @@ def check_command(
             typer.echo(f"{name}: {'valid' if not listed else 'INVALID'}")
             for problem in listed:
                 typer.echo(f"  - {problem}")
-    exit_with(EXIT_NO if any(found) else 0)
+    exit_with(EXIT_NO if any(found) else EXIT_OK)

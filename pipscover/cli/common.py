@@ -1,7 +1,8 @@
 """What every command shares: options, puzzle loading, JSON shapes, progress, safe output files.
 
 Exit codes mean the same thing in every command: 0 solved / valid / done, 1 no solution / invalid,
-2 bad input (one line on stderr, raised as `PipsError`), 3 stopped by a time limit before an answer.
+2 bad input (one line on stderr, raised as `PipsError`), 3 stopped by a time limit before an answer,
+130 Ctrl-C; `exit_code` maps a search's status to them, for every command that searches.
 """
 
 from __future__ import annotations
@@ -22,17 +23,12 @@ from pipscover.backends import Backend, get_backend
 from pipscover.cnf import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_PB, PB_ENCODINGS, Encodings
 from pipscover.errors import PipsError
 from pipscover.formats import load
-from pipscover.model import Puzzle
-from pipscover.results import SolveResult
+from pipscover.model import Difficulty, Puzzle
+from pipscover.results import SolveResult, Status
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
 PUZZLE_SUFFIXES = (".json", ".txt")
-
-
-class Difficulty(StrEnum):
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
 
 
 PuzzlesArgument = Annotated[
@@ -165,6 +161,11 @@ def progress_bar(description: str, total: int | None = None) -> Iterator[Callabl
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(description, total=total)
         yield lambda advance=1, **fields: progress.update(task, advance=advance, **fields)
+
+
+def exit_code(status: Status) -> int:
+    """The exit code for a search that ended with `status`."""
+    return {Status.SOLVED: EXIT_OK, Status.UNSATISFIABLE: EXIT_NO, Status.TIMEOUT: EXIT_TIMEOUT}[status]
 
 
 def exit_with(code: int) -> None:

@@ -11,7 +11,9 @@ import typer
 
 from pipscover.cli.app import app
 from pipscover.cli.common import (
+    EXIT_INTERRUPTED,
     EXIT_NO,
+    EXIT_OK,
     EXIT_TIMEOUT,
     DifficultyOption,
     JsonOption,
@@ -25,8 +27,6 @@ from pipscover.cli.common import (
 from pipscover.counting import METHODS, CountInterrupted, ProgressCallback, count
 from pipscover.model import Puzzle
 from pipscover.results import CountResult, Distinct
-
-EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
 
 Method = StrEnum("Method", {name: name for name in METHODS})
 
@@ -113,7 +113,7 @@ def _count_one(puzzle: Puzzle, settings: dict[str, Any], progress: ProgressCallb
 def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool, interrupted: bool = False) -> int:
     """Print one count; the exit code it calls for."""
     stopped_by_limit = limit is not None and result.count >= limit
-    code = 0 if result.exact or stopped_by_limit else EXIT_TIMEOUT
+    code = EXIT_OK if result.exact or stopped_by_limit else EXIT_TIMEOUT
     if result.exact and result.count == 0:
         code = EXIT_NO
     if as_json:

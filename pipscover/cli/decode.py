@@ -9,11 +9,10 @@ import typer
 
 from pipscover.cli.app import app
 from pipscover.cli.common import (
-    EXIT_NO,
-    EXIT_TIMEOUT,
     DifficultyOption,
     JsonOption,
     PuzzleArgument,
+    exit_code,
     exit_with,
     load_single,
     print_json,
@@ -63,6 +62,6 @@ def decode_command(
         typer.echo(f"{puzzle.describe()}: {result.status} ({model_file})")
         for solution in solutions:
             typer.echo(draw_solution(puzzle, solution))
-    exit_with({Status.SOLVED: 0, Status.UNSATISFIABLE: EXIT_NO, Status.TIMEOUT: EXIT_TIMEOUT}[result.status])
+    exit_with(exit_code(result.status))
 
 

@@ -12,7 +12,8 @@ import typer
 from pipscover.cli.app import app
 from pipscover.cli.common import print_json, write_output
 from pipscover.formats import puzzle_to_nyt
-from pipscover.generate import NODE_BUDGET, Difficulty, Shape, generate
+from pipscover.generate import NODE_BUDGET, Shape, generate
+from pipscover.model import Difficulty
 
 
 @app.command("generate")

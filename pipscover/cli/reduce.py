@@ -10,7 +10,15 @@ import typer
 
 from pipscover.backends import DEFAULT_BACKEND
 from pipscover.cli.app import app
-from pipscover.cli.common import BackendOption, EXIT_NO, EXIT_TIMEOUT, JsonOption, TimeoutOption, exit_with, print_json, write_output
+from pipscover.cli.common import (
+    BackendOption,
+    JsonOption,
+    TimeoutOption,
+    exit_code,
+    exit_with,
+    print_json,
+    write_output,
+)
 from pipscover.errors import PipsError
 from pipscover.formats import puzzle_to_nyt
 from pipscover.model import Puzzle
@@ -138,4 +146,4 @@ def _no_answer(result: SolveResult) -> str:
 
 
 def _exit_for(result: SolveResult) -> None:
-    exit_with({Status.SOLVED: 0, Status.UNSATISFIABLE: EXIT_NO, Status.TIMEOUT: EXIT_TIMEOUT}[result.status])
+    exit_with(exit_code(result.status))

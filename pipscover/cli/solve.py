@@ -10,12 +10,14 @@ from pipscover.backends import DEFAULT_BACKEND
 from pipscover.cli.app import app
 from pipscover.cli.common import (
     BackendOption,
-    EXIT_NO,
-    EXIT_TIMEOUT,
     DifficultyOption,
     JsonOption,
     PuzzlesArgument,
+    SatCardOption,
+    SatPbOption,
     TimeoutOption,
+    backend_with_encodings,
+    exit_code,
     exit_with,
     load_puzzles,
     print_json,
@@ -23,11 +25,9 @@ from pipscover.cli.common import (
     solve_json,
     write_output,
 )
-from pipscover.cli.common import SatCardOption, SatPbOption, backend_with_encodings
 from pipscover.errors import PipsError
 from pipscover.render.svg import draw_svg
 from pipscover.render.terminal import draw_solution
-from pipscover.results import Status
 from pipscover.solving import solve
 
 @app.command("solve")
@@ -60,10 +60,7 @@ def solve_command(
             advance()
             if svg is not None and result.solutions:
                 write_output(svg, draw_svg(puzzle, result.solutions[0]))
-            if result.status is Status.UNSATISFIABLE:
-                worst = max(worst, EXIT_NO)
-            elif result.status is Status.TIMEOUT:
-                worst = max(worst, EXIT_TIMEOUT)
+            worst = max(worst, exit_code(result.status))
             if as_json:
                 print_json(solve_json(puzzle, result))
                 continue

@@ -17,8 +17,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
+from pipscover.counting.progress import ProgressCallback
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.results import CountResult, Distinct, SearchTimeout
@@ -26,8 +26,6 @@ from pipscover.results import CountResult, Distinct, SearchTimeout
 METHODS = ("auto", "structural", "dlx", "blocking")
 LIST_GRIDS_UP_TO = 20_000  # auto lists grids with dlx up to this many placements
 
-# on_progress(found so far, fraction done or None when unknown); `found` is a lower bound until the end.
-ProgressCallback = Callable[[int, float | None], None]
 
 
 class CountInterrupted(Exception):
@@ -78,10 +76,10 @@ def count(
     chosen = backend or DEFAULT_SAT_BACKEND
     reached = [0]  # the blocking counter reports its count on every exit, Ctrl-C included
 
-    def progress(found: int) -> None:
+    def progress(found: int, fraction: float | None) -> None:
         reached[0] = found
         if on_progress is not None:
-            on_progress(found, None)
+            on_progress(found, fraction)
 
     try:
         return count_by_blocking(puzzle, backend=chosen, distinct=distinct, limit=limit, deadline=deadline,
@@ -97,9 +95,8 @@ def _count_structurally(puzzle: Puzzle, distinct: Distinct, deadline: float | No
     from pipscover.counting.structural import Interrupted, StructuralCounter
 
     try:
-        progress = None if on_progress is None else (lambda fraction, found: on_progress(found, fraction))
         counter = GridCounter(puzzle) if distinct is Distinct.GRIDS else StructuralCounter(puzzle)
-        found = counter.count(deadline, progress)
+        found = counter.count(deadline, on_progress)
         exact = True
     except Interrupted as stop:
         found, exact = stop.found, False

@@ -10,12 +10,13 @@ beyond that.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import partial
 
 from pipscover.backends import get_backend
 from pipscover.backends.sat import SatBackend
 from pipscover.cnf.enumeration import models
+from pipscover.counting.progress import ProgressCallback
 from pipscover.stoppable import stoppable
 from pipscover.cnf import Encodings, encode
 from pipscover.errors import PipsError
@@ -34,13 +35,13 @@ def count_by_blocking(
     distinct: Distinct = Distinct.PLACEMENTS,
     limit: int | None = None,
     deadline: float | None = None,
-    on_progress: Callable[[int], None] | None = None,
+    on_progress: ProgressCallback | None = None,
     encodings: Encodings | None = None,
 ) -> CountResult:
     """Count the solutions (or the distinct pip grids) of `puzzle` by blocking each model found.
 
     `limit` stops after that many; `deadline` is a `time.monotonic()` value. `exact` is False when either
-    stopped the count before the last solution. `on_progress(count_so_far)` is called every 0.2 s or so,
+    stopped the count before the last solution. `on_progress(count so far, None)` is called every 0.2 s or so,
     and once more with the final count when the count ends in any way (a `KeyboardInterrupt` included).
     `encodings` (default: the backend's) chooses how the CNF is written.
 
@@ -62,14 +63,14 @@ def count_by_blocking(
                 break
             count += 1
             if on_progress is not None and time.monotonic() - reported >= PROGRESS_EVERY:
-                on_progress(count)
+                on_progress(count, None)
                 reported = time.monotonic()
     except SearchTimeout:
         exact = False
     finally:
         found.close()
         if on_progress is not None:
-            on_progress(count)  # also on Ctrl-C, so a caller knows the partial count
+            on_progress(count, None)  # also on Ctrl-C, so a caller knows the partial count
     return CountResult(count, exact, distinct, "blocking", engine.name, time.monotonic() - start)
 
 

@@ -19,7 +19,8 @@ import sys
 import time
 
 from pipscover.counting.regions import FAIL, RegionRules
-from pipscover.counting.structural import CHECK_EVERY, Dominoes, Interrupted, Progress, ProgressCallback
+from pipscover.counting.progress import Progress, ProgressCallback
+from pipscover.counting.structural import CHECK_EVERY, Dominoes, Interrupted
 from pipscover.counting.tilings import longer_side_order
 from pipscover.model import Puzzle
 from pipscover.results import SearchTimeout

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
 
+from pipscover.counting.progress import Progress, ProgressCallback
 from pipscover.counting.regions import FAIL, RegionRules
 from pipscover.counting.tilings import TilingCounter, arrangements
 from pipscover.model import Puzzle
@@ -30,9 +30,6 @@ CHECK_EVERY = 1024  # search nodes between two looks at the clock
 # a 16-cell sum, are better left to the closed form at the end).
 BEGUN_REGION_SIZE = 8
 
-ProgressCallback = Callable[[float, int], None]
-
-
 class Interrupted(Exception):
     """The count was stopped (time limit or Ctrl-C); `found` is a lower bound from finished branches."""
 
@@ -40,31 +37,6 @@ class Interrupted(Exception):
         super().__init__(found)
         self.found = found
         self.reason = reason
-
-
-class Progress:
-    """Progress of a search as the share of its first two levels done, with the count of the finished
-    branches (a lower bound until the end), for `on_progress(share, found)`."""
-
-    def __init__(self, on_progress: ProgressCallback | None) -> None:
-        self.on_progress = on_progress
-        self.step = 1.0  # the share of one branch of the first level
-        self.share = 0.0
-        self.found = 0
-
-    def begin(self, branches: int) -> None:
-        """The first level has `branches` branches."""
-        self.step = 1 / branches
-
-    def report(self, depth: int, share: float, found: int) -> None:
-        """A branch at `depth` (0 or 1) is done: `share` of its level, `found` solutions in its finished branches."""
-        if self.on_progress is None:
-            return
-        if depth == 0:
-            self.share, self.found = share, found
-            self.on_progress(share, found)
-        else:
-            self.on_progress(self.share + share * self.step, self.found + found)
 
 
 class Dominoes:

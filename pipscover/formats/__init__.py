@@ -6,12 +6,12 @@ import sys
 from pathlib import Path
 
 from pipscover.errors import PipsError
-from pipscover.formats.nyt import DIFFICULTIES, puzzle_to_nyt, read_nyt
+from pipscover.formats.nyt import puzzle_to_nyt, read_nyt
 from pipscover.formats.text import read_text, write_text
 from pipscover.model import Puzzle
 
 __all__ = [
-    "DIFFICULTIES", "load", "load_one", "parse", "puzzle_to_nyt", "read_nyt", "read_text", "read_text_file", "write_text",
+    "load", "load_one", "parse", "puzzle_to_nyt", "read_nyt", "read_text", "read_text_file", "write_text",
 ]
 
 

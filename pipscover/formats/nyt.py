@@ -13,10 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from pipscover.errors import PipsError
-from pipscover.model import Origin, Placement, Puzzle, Solution
-
-DIFFICULTIES = ("easy", "medium", "hard")
-
+from pipscover.model import Difficulty, Origin, Placement, Puzzle, Solution
 
 def parse_json(text: str, file: str) -> Any:
     """`json.loads` with an error that names the file, line and column."""
@@ -34,7 +31,7 @@ def read_nyt(text: str, file: str, difficulty: str | None = None) -> list[Puzzle
     if "regions" in document or "dominoes" in document:
         return [_read_puzzle(document, Origin(file, None, difficulty))]
     date = document.get("printDate") if isinstance(document.get("printDate"), str) else None
-    present = [d for d in DIFFICULTIES if d in document]
+    present = [d for d in Difficulty if d in document]
     if not present:
         raise PipsError(f"{file}: neither an NYT day (easy/medium/hard) nor a puzzle (dominoes/regions)")
     if difficulty is not None:
