@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from itertools import islice
 
 from pipscover.backends import DEFAULT_BACKEND, Backend, get_backend
+from pipscover.errors import PipsError
 from pipscover.model import Puzzle, Solution
 from pipscover.results import SearchTimeout, SolveResult, Status
 
@@ -25,6 +26,10 @@ def solve(
     <Status.SOLVED: 'solved'>
     """
     engine = get_backend(backend) if isinstance(backend, str) else backend
+    if limit != 1 and not engine.capabilities.enumerates:
+        raise PipsError(f"backend {engine.name!r} finds one solution, not several; choose another (see pipscover backends)")
+    if timeout is not None and not engine.capabilities.timeout:
+        raise PipsError(f"backend {engine.name!r} takes no time limit; drop --timeout or choose another backend")
     start = time.monotonic()
     deadline = None if timeout is None else start + timeout
     found: list[Solution] = []

@@ -30,23 +30,12 @@ FAST = "minisat22"  # the one backend that goes through the whole archive
 SMALL = 200  # puzzles with at most this many solutions have their solution sets compared with DLX
 
 
-def dlx_or_brute_force():
-    """DLX when it exists, else the brute-force solver (only fit for small puzzles)."""
-    try:
-        return get_backend("dlx")
-    except ImportError:
-        return None
-
-
 def every_nyt_puzzle():
     return [puzzle for file in nyt_files() for puzzle in load(file)]
 
 
 @needs_nyt
 def test_one_sat_backend_agrees_with_dlx_on_every_nyt_puzzle():
-    dlx = dlx_or_brute_force()
-    if dlx is None:
-        pytest.skip("the dlx backend is not there yet")
     compared = 0
     for puzzle in every_nyt_puzzle():
         sat = solve(puzzle, FAST, limit=SMALL + 1)
@@ -54,7 +43,7 @@ def test_one_sat_backend_agrees_with_dlx_on_every_nyt_puzzle():
         for solution in sat.solutions:
             assert problems(puzzle, solution) == [], puzzle.describe()
         if len(sat.solutions) <= SMALL:
-            assert set(sat.solutions) == set(solve(puzzle, dlx, limit=None).solutions), puzzle.describe()
+            assert set(sat.solutions) == set(solve(puzzle, "dlx", limit=None).solutions), puzzle.describe()
             compared += 1
     assert compared > 900
 
@@ -85,10 +74,7 @@ def test_every_sat_backend_agrees_with_brute_force(puzzle):
 @settings(max_examples=25, deadline=None)
 @given(puzzles())
 def test_dlx_and_sat_agree_on_small_puzzles(puzzle):
-    dlx = dlx_or_brute_force()
-    if dlx is None:
-        pytest.skip("the dlx backend is not there yet")
-    assert set(solve(puzzle, FAST, limit=None).solutions) == set(solve(puzzle, dlx, limit=None).solutions)
+    assert set(solve(puzzle, FAST, limit=None).solutions) == set(solve(puzzle, "dlx", limit=None).solutions)
 
 
 def test_family_names_point_at_the_usual_solvers():
@@ -204,8 +190,6 @@ def test_an_unsatisfiable_puzzle_counts_zero_exactly():
 
 
 def test_blocking_needs_a_sat_backend():
-    if dlx_or_brute_force() is None:
-        pytest.skip("the dlx backend is not there yet")
     with pytest.raises(PipsError, match="SAT backend"):
         count_by_blocking(Puzzle.build([("empty", [(0, 0), (0, 1)], None)], [(1, 2)]), "dlx")
 
@@ -216,6 +200,5 @@ def test_card_and_pb_options_apply_to_sat_backends_only():
     assert backend_with_encodings("glucose", None, None) == "glucose"
     chosen = backend_with_encodings("glucose", CardName["totalizer"], None)
     assert chosen.encodings == Encodings("totalizer", "best")
-    if dlx_or_brute_force() is not None:
-        with pytest.raises(PipsError, match="does not use one"):
-            backend_with_encodings("dlx", None, PbName["bdd"])
+    with pytest.raises(PipsError, match="does not use one"):
+        backend_with_encodings("dlx", None, PbName["bdd"])

@@ -1,16 +1,52 @@
-"""The interface every search backend implements.
+"""The interface every search backend implements, and the capabilities it declares.
 
 A backend knows how to list the solutions of a puzzle; everything else (limits, timing, statuses,
-checking) is done once, in `pipscover.solving`. To add a backend, write one module with a subclass of
-`Backend` and add one line to `pipscover.backends.REGISTRY`.
+checking) is done once, in `pipscover.solving`. What a backend can do is declared in its `capabilities`
+(as CPMpy's solvers declare what they support and PySAT lists its solvers in a table), never guessed
+from its class or its name. To add a backend, copy `pipscover/backends/template.py` into a new module, fill
+it in, and add one line to `pipscover.backends.REGISTRY`.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib.util import find_spec
+from typing import TYPE_CHECKING
 
+from pipscover.errors import PipsError
 from pipscover.model import Puzzle, Solution
+
+if TYPE_CHECKING:
+    from pipscover.cnf import Encodings
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a backend can do.
+
+    `counter` names the `pipscover.counting` method that counts for it without going through `solutions`:
+    `blocking` (blocking clauses over its CNF: SAT solvers), `structural` (the counters that share the dlx
+    backend's region rules), or None (count by listing its solutions).
+    """
+
+    enumerates: bool = True  # lists every solution, each once (`solve --all`)
+    timeout: bool = True  # stops at a deadline (`--timeout`)
+    counter: str | None = None
+    encodings: bool = False  # solves a CNF it writes, so `--card` / `--pb` choose how (`with_encodings`)
+    requires: str | None = None  # a module it needs beyond pipscover's own dependencies
+    install: str | None = None  # the command that installs `requires`
+
+    @property
+    def available(self) -> bool:
+        """Whether what it needs is installed (looked up, not imported, so listing backends stays fast)."""
+        if self.requires is None:
+            return True
+        try:
+            return find_spec(self.requires) is not None
+        except (ImportError, ValueError):  # a broken or blocked install
+            return False
 
 
 class Backend(ABC):
@@ -18,6 +54,7 @@ class Backend(ABC):
 
     name: str
     description: str
+    capabilities: Capabilities = Capabilities()
 
     @abstractmethod
     def solutions(self, puzzle: Puzzle, deadline: float | None = None) -> Iterator[Solution]:
@@ -25,3 +62,12 @@ class Backend(ABC):
 
         `deadline` is a `time.monotonic()` value; past it the iterator raises `SearchTimeout`.
         """
+
+    def with_encodings(self, encodings: Encodings) -> Backend:
+        """The same backend writing its CNF with other encodings (only when `capabilities.encodings`)."""
+        raise PipsError(f"--card and --pb choose how a CNF is written; backend {self.name!r} does not use one")
+
+    def require(self) -> None:
+        """Raise a one-line `PipsError` saying what to install when the backend is not available."""
+        if not self.capabilities.available:
+            raise PipsError(f"the {self.name} backend needs {self.capabilities.requires}: {self.capabilities.install}")

@@ -1,4 +1,4 @@
-"""OR-Tools CP-SAT as a search backend (optional: `pip install pipscover[cpsat]`).
+"""OR-Tools CP-SAT as a search backend (optional: `pip install -e '.[cpsat]'` or `pip install ortools`).
 
 The model: one Boolean per placement option (adjacent cells p < q, a distinct domino {a, b} with a on p and
 b on q, and b on p and a on q unless a = b), exactly one option per cell and exactly m_d options per domino
@@ -16,8 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 
-from pipscover.backends.base import Backend
-from pipscover.errors import PipsError
+from pipscover.backends.base import Backend, Capabilities
 from pipscover.model import Placement, Puzzle, Solution
 from pipscover.results import SearchTimeout
 
@@ -28,13 +27,12 @@ class CpSatBackend(Backend):
     """Every solution from Google OR-Tools' CP-SAT solver."""
 
     name = "cpsat"
-    description = "OR-Tools CP-SAT, enumerating all solutions (optional: pip install pipscover[cpsat])"
+    description = "OR-Tools CP-SAT, enumerating all solutions"
+    capabilities = Capabilities(requires="ortools", install="pip install -e '.[cpsat]' (or pip install ortools)")
 
     def solutions(self, puzzle: Puzzle, deadline: float | None = None) -> Iterator[Solution]:
-        try:
-            from ortools.sat.python import cp_model
-        except ImportError:
-            raise PipsError("the cpsat backend needs OR-Tools: pip install pipscover[cpsat]") from None
+        self.require()
+        from ortools.sat.python import cp_model  # optional: loaded only when this backend runs
         model, options, chosen = _model(puzzle, cp_model)
         solver = cp_model.CpSolver()
         solver.parameters.enumerate_all_solutions = True

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipscover.backends.base import Backend
+from pipscover.backends.base import Backend, Capabilities
 from pipscover.exactcover.dancing_links import ExactCoverProblem
 from pipscover.exactcover.pruning import pruned_exact_cover
 from pipscover.model import Puzzle, Solution
@@ -19,6 +19,7 @@ class DlxBackend(Backend):
 
     name = "dlx"
     description = "exact cover by Dancing Links, with region pruning during the search (pure Python)"
+    capabilities = Capabilities(counter="structural")
 
     def solutions(self, puzzle: Puzzle, deadline: float | None = None) -> Iterator[Solution]:
         return counted_solutions(puzzle, deadline)[0]

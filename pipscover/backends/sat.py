@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import partial
 
-from pipscover.backends.base import Backend
+from pipscover.backends.base import Backend, Capabilities
 from pipscover.backends.sat_solvers import SOLVERS
 from pipscover.cnf import Encodings, encode
 from pipscover.cnf.enumeration import models
@@ -24,6 +24,8 @@ from pipscover.stoppable import stoppable
 
 class SatBackend(Backend):
     """One PySAT solver on the CNF encoding; `encodings` chooses how cardinality and sums are written."""
+
+    capabilities = Capabilities(counter="blocking", encodings=True)
 
     def __init__(self, solver: str, encodings: Encodings = Encodings()) -> None:
         self.solver = SOLVERS[solver]

@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from pipscover.backends import get_backend
-from pipscover.backends.sat import SatBackend
 from pipscover.bench.timing import BenchResult, benchmark
 from pipscover.cnf import Encodings, encode
 from pipscover.model import Puzzle
@@ -63,7 +62,7 @@ def configurations(backends: Iterable[str], cards: Sequence[str] = (), pbs: Sequ
     found = []
     for name in backends:
         engine = get_backend(name)
-        if not isinstance(engine, SatBackend):
+        if not engine.capabilities.encodings:
             found.append(Configuration(engine.name))
             continue
         for card in cards or [engine.encodings.card]:

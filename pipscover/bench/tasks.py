@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import operator
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ class Task:
     name: str
     description: str
     run: Callable[[Puzzle, Backend, float | None], str]
-    engine: Callable[[str], str] = str  # what really does the work, given the backend's name
+    engine: Callable[[Backend], str] = operator.attrgetter("name")  # what really does the work, given the backend
 
 
 def first_solution(puzzle: Puzzle, backend: Backend, deadline: float | None) -> str:
@@ -36,18 +37,25 @@ def every_solution(puzzle: Puzzle, backend: Backend, deadline: float | None) -> 
     return "solved" if found else "unsatisfiable"
 
 
-def counting_engine(backend: str) -> str:
-    """What counts in the `count` task of `pipscover bench` when it is given `backend`."""
-    return "the structural counter" if backend == "dlx" else f"blocking clauses with {backend}"
+def counting_engine(backend: Backend) -> str:
+    """What counts in the `count` task when it is given `backend` (its `capabilities.counter`)."""
+    match backend.capabilities.counter:
+        case "structural":
+            return "the structural counter"
+        case "blocking":
+            return f"blocking clauses with {backend.name}"
+    return f"{backend.name}, listing its solutions"
 
 
 def count_task(puzzle: Puzzle, backend: Backend, deadline: float | None) -> str:
-    """The `count` task of `pipscover bench`: an exact count by `counting_engine(backend.name)`.
-    Raises `SearchTimeout` past `deadline`."""
+    """An exact count by `counting_engine(backend)`: the counting method the backend declares, or listing
+    its solutions when it declares none. Raises `SearchTimeout` past `deadline`."""
+    method = backend.capabilities.counter
+    if method is None:
+        found = sum(1 for _ in backend.solutions(puzzle, deadline))
+        return "counted" if found else "unsatisfiable"
     timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-    sat = backend.name != "dlx"
-    result = count(puzzle, method="blocking" if sat else "auto", backend=backend.name if sat else None,
-                   timeout=timeout)
+    result = count(puzzle, method=method, backend=backend.name if method == "blocking" else None, timeout=timeout)
     if not result.exact:
         raise SearchTimeout()
     return "counted" if result.count else "unsatisfiable"

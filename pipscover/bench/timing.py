@@ -157,4 +157,4 @@ def benchmark(
         PuzzleTime(puzzle, statistics.median(run_times), outcome)
         for puzzle, run_times, outcome in zip(puzzles, zip(*runs), outcomes)
     )
-    return BenchResult(task, TASKS[task].engine(engine.name), clock, times, tuple(sum(seconds) for seconds in runs))
+    return BenchResult(task, TASKS[task].engine(engine), clock, times, tuple(sum(seconds) for seconds in runs))

@@ -11,18 +11,22 @@ from pipscover.cli.common import JsonOption, print_json
 
 @app.command("backends")
 def backends_command(as_json: JsonOption = False) -> None:
-    """List the backends `solve -b` accepts, with a one-line description each.
+    """List the backends `solve -b` accepts: a one-line description each, what each can do, and the command
+    that installs the ones that are missing.
 
     Example: pipscover backends
     """
     rows = []
     for name in REGISTRY:
-        try:
-            description = get_backend(name).description
-        except ImportError as error:
-            description = f"(unavailable: {error})"
+        engine = get_backend(name)
+        able = engine.capabilities
         aliases = sorted(alias for alias, target in ALIASES.items() if target == name)
-        rows.append({"name": name, "description": description, "aliases": aliases, "default": name == DEFAULT_BACKEND})
+        rows.append({
+            "name": name, "description": engine.description, "aliases": aliases, "default": name == DEFAULT_BACKEND,
+            "available": able.available, "install": None if able.available else able.install,
+            "enumerates": able.enumerates, "timeout": able.timeout, "counter": able.counter,
+            "encodings": able.encodings,
+        })
     if as_json:
         print_json({"backends": rows})
         return
@@ -30,4 +34,5 @@ def backends_command(as_json: JsonOption = False) -> None:
     for row in rows:
         extra = [*(f"alias {alias}" for alias in row["aliases"]), *(["default"] if row["default"] else [])]
         note = f"  [{', '.join(extra)}]" if extra else ""
-        typer.echo(f"{row['name']:<{width}}  {row['description']}{note}")
+        missing = "" if row["available"] else f"  NOT INSTALLED: {row['install']}"
+        typer.echo(f"{row['name']:<{width}}  {row['description']}{note}{missing}")

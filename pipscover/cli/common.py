@@ -71,13 +71,7 @@ def backend_with_encodings(backend: str, card: CardName | None, pb: PbName | Non
     """The backend `-b` names, writing its CNF with `--card`/`--pb` when they are given (SAT backends only)."""
     if card is None and pb is None:
         return backend
-    # Imported here, not at the top: the SAT backends load PySAT's solvers, which no other command needs.
-    from pipscover.backends.sat import SatBackend
-
-    engine = get_backend(backend)
-    if not isinstance(engine, SatBackend):
-        raise PipsError(f"--card and --pb choose how a CNF is written; backend {engine.name!r} does not use one")
-    return engine.with_encodings(Encodings(str(card or DEFAULT_CARD), str(pb or DEFAULT_PB)))
+    return get_backend(backend).with_encodings(Encodings(str(card or DEFAULT_CARD), str(pb or DEFAULT_PB)))
 
 
 def puzzle_files(paths: list[Path]) -> list[Path]:

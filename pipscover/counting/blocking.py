@@ -13,8 +13,7 @@ import time
 from collections.abc import Iterator
 from functools import partial
 
-from pipscover.backends import get_backend
-from pipscover.backends.sat import SatBackend
+from pipscover.backends import Backend, get_backend
 from pipscover.cnf.enumeration import models
 from pipscover.counting.progress import ProgressCallback
 from pipscover.stoppable import stoppable
@@ -31,7 +30,7 @@ PROGRESS_EVERY = 0.2  # seconds between two calls of `on_progress`
 
 def count_by_blocking(
     puzzle: Puzzle,
-    backend: str | SatBackend = DEFAULT_SAT_BACKEND,
+    backend: str | Backend = DEFAULT_SAT_BACKEND,
     distinct: Distinct = Distinct.PLACEMENTS,
     limit: int | None = None,
     deadline: float | None = None,
@@ -50,8 +49,8 @@ def count_by_blocking(
     1
     """
     engine = get_backend(backend) if isinstance(backend, str) else backend
-    if not isinstance(engine, SatBackend):
-        raise PipsError(f"counting by blocking clauses needs a SAT backend, not {engine.name!r}")
+    if engine.capabilities.counter != "blocking":
+        raise PipsError(f"counting by blocking clauses needs a SAT backend, not {engine.name!r} (see pipscover backends)")
     start = time.monotonic()
     # With a deadline the encoding runs in the killable worker too: it alone can outlast any timeout.
     found = stoppable(partial(_each_model, puzzle, engine.name, distinct, encodings or engine.encodings), deadline)

@@ -1,0 +1,98 @@
+"""Every registered backend, and what backends declare: commands consult the capabilities, never a class or name."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from brute_force import brute_force_solutions
+from conftest import EXAMPLES
+
+from pipscover.backends import REGISTRY, get_backend
+from pipscover.backends.base import Capabilities
+from pipscover.backends.dlx import DlxBackend
+from pipscover.backends.template import TemplateBackend
+from pipscover.bench import benchmark
+from pipscover.bench.compare import configurations
+from pipscover.errors import PipsError
+from pipscover.formats import load_one
+from pipscover.model import Puzzle
+from pipscover.solving import solve
+
+SMALL = [
+    Puzzle.build([("empty", [(0, 0), (0, 1), (1, 0), (1, 1)], None)], [(1, 2), (1, 2)]),
+    Puzzle.build([("sum", [(0, 0), (0, 1)], 4), ("unequal", [(1, 0), (1, 1)], None)], [(1, 3), (2, 2)]),
+    Puzzle.build([("equals", [(0, 0), (1, 0)], None), ("greater", [(0, 1), (1, 1)], 5)], [(3, 3), (3, 4)]),
+    Puzzle.build([("less", [(0, 0), (0, 1)], 2), ("empty", [(1, 0), (1, 1)], None)], [(1, 2), (3, 3)]),
+]
+# A blocker for one module, loaded at interpreter start: the environment of a user who has not installed it.
+BLOCK_ORTOOLS = """import sys
+class _Blocked:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "ortools":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+sys.meta_path.insert(0, _Blocked())
+"""
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_every_registered_backend_lists_the_brute_force_solutions(name):
+    engine = get_backend(name)
+    if not engine.capabilities.available:
+        pytest.skip(f"{name} is not installed: {engine.capabilities.install}")
+    for puzzle in SMALL:
+        found = solve(puzzle, engine, limit=None).solutions
+        assert len(found) == len(set(found)) and set(found) == brute_force_solutions(puzzle)
+
+
+def test_only_backends_that_write_a_cnf_take_encodings():
+    assert [c.label for c in configurations(["dlx", "minisat22"], cards=["totalizer"])] == [
+        "dlx", "minisat22 card=totalizer pb=best"]
+    with pytest.raises(PipsError, match="does not use one"):
+        get_backend("dlx").with_encodings(get_backend("minisat22").encodings)
+
+
+def test_the_count_task_counts_the_way_each_backend_declares():
+    puzzle = load_one(EXAMPLES / "first.txt")
+    assert benchmark([puzzle], "dlx", task="count").backend == "the structural counter"
+    assert benchmark([puzzle], "minisat22", task="count").backend == "blocking clauses with minisat22"
+    listing = benchmark([puzzle], ListingOnly(), task="count")
+    assert (listing.backend, listing.outcomes) == ("dlx, listing its solutions", {"counted": 1})
+
+
+class ListingOnly(DlxBackend):
+    """The dlx search declaring no counter of its own, as cpsat does: the count task must list."""
+
+    capabilities = Capabilities()
+
+
+def test_bench_counts_with_cpsat(run_cli):
+    pytest.importorskip("ortools")
+    result = run_cli("bench", EXAMPLES / "first.txt", "-b", "cpsat", "--task", "count", "--json")
+    assert result.code == 0 and json.loads(result.out)["outcomes"] == {"counted": 1}
+
+
+def test_a_missing_solver_is_marked_with_the_command_that_installs_it(tmp_path):
+    (tmp_path / "sitecustomize.py").write_text(BLOCK_ORTOOLS)
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+
+    def pipscover(*arguments: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "pipscover", *arguments], capture_output=True, text=True,
+                              env=environment)
+
+    listed = pipscover("backends", "--json")
+    cpsat = next(row for row in json.loads(listed.stdout)["backends"] if row["name"] == "cpsat")
+    assert cpsat["available"] is False and cpsat["install"].startswith("pip install")
+    assert "NOT INSTALLED: pip install" in pipscover("backends").stdout
+    solved = pipscover("solve", str(EXAMPLES / "first.txt"), "-b", "cpsat")
+    assert solved.returncode == 2 and "pip install" in solved.stderr and "Traceback" not in solved.stderr
+
+
+def test_the_template_declares_its_capabilities_and_says_what_to_install():
+    template = TemplateBackend()
+    assert not template.capabilities.available
+    with pytest.raises(PipsError, match="pip install some-solver"):
+        next(iter(template.solutions(SMALL[0])))
