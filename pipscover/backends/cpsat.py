@@ -7,6 +7,10 @@ kind constrains those (`RegionRule.constrain`): a linear sum (`sum`, `less`, `gr
 region's first cell (`equals`), AllDifferent (`unequal`). A solution of the model is a set of options, so each Pips solution
 is found once. CP-SAT enumerates them (`enumerate_all_solutions`, one worker) in a thread that hands them
 over one at a time; closing the iterator stops the search.
+
+    >>> from pipscover import load_one, solve
+    >>> solve(load_one("examples/first.txt"), "cpsat", limit=None).status
+    <Status.SOLVED: 'solved'>
 """
 
 from __future__ import annotations
