@@ -13,7 +13,7 @@ from puzzle_factory import puzzles
 
 from pipscover import load, load_one, problems, solve
 from pipscover.backends import get_backend
-from pipscover.backends.dlx import DlxBackend
+from pipscover.backends.dlx import DlxBackend, counted_solutions
 from pipscover.exactcover.dancing_links import ExactCoverProblem, NodeBudgetExceeded, covers
 from pipscover.model import Puzzle
 from pipscover.results import SearchTimeout, Status
@@ -48,12 +48,107 @@ def test_multiplicity_chooses_each_set_of_options_once():
     assert all_covers(2, [(0,), (0,), (0, 1), (1,)], multiplicity=[2, 1]) == [[0, 1, 3], [0, 2], [1, 2]]
 
 
+class Recorder:
+    """A propagator that only records what the search chooses."""
+
+    def __init__(self) -> None:
+        self.chosen: list[int] = []
+
+    def choose(self, option: int) -> list[int]:
+        self.chosen.append(option)
+        return []
+
+    def unchoose(self, option: int) -> None:
+        pass
+
+
 def test_search_is_lazy_and_runs_once():
+    # Five covers of one item; the first is yielded after one choice, not after all five (an eager search).
     problem = ExactCoverProblem(1, [(0,)] * 5)
-    search = problem.search()
-    assert next(search) in ([0], [1], [2], [3], [4])
+    recorder = Recorder()
+    search = problem.search(recorder)
+    first = next(search)
+    assert recorder.chosen == first and len(first) == 1
+    assert len(list(search)) == 4 and len(recorder.chosen) == 5
     with pytest.raises(RuntimeError):
         next(problem.search())
+
+
+def snapshot(problem: ExactCoverProblem) -> tuple:
+    return tuple(list(links) for links in (problem.left, problem.right, problem.up, problem.down, problem.length,
+                                           problem.needed, problem.gone))
+
+
+class Sane(Recorder):
+    """A propagator that checks the lists at every choice, and hides one option per choice to exercise that too."""
+
+    def __init__(self, problem: ExactCoverProblem) -> None:
+        super().__init__()
+        self.problem = problem
+
+    def choose(self, option: int) -> list[int]:
+        assert self.problem.sanity() == []
+        super().choose(option)
+        return [(option + 1) % len(self.problem.options)]
+
+
+@pytest.mark.parametrize("make", [
+    lambda: ExactCoverProblem(7, KNUTH_OPTIONS),
+    lambda: ExactCoverProblem(2, [(0,), (0,), (0, 1), (1,), (1,)], [2, 2]),
+    lambda: langford(6),
+])
+def test_every_link_is_restored_after_a_search(make):
+    problem = make()
+    assert problem.sanity() == []
+    before = snapshot(problem)
+    list(problem.search(Sane(problem)))
+    assert snapshot(problem) == before and problem.sanity() == []
+
+
+def test_every_link_of_a_pips_search_is_restored():
+    solutions, problem = counted_solutions(load_one(EXAMPLES / "first.txt"))
+    before = snapshot(problem)
+    assert len(list(solutions)) == 1
+    assert snapshot(problem) == before and problem.sanity() == []
+
+
+def test_sanity_finds_a_broken_link():
+    problem = ExactCoverProblem(7, KNUTH_OPTIONS)
+    problem.length[1] += 1
+    assert problem.sanity() == ["item 0: the header counts 3 nodes, the list has 2"]
+
+
+# Well-known exact cover problems with published counts, beside the Pips ones.
+
+
+def langford(n: int, mirror_images: bool = True) -> ExactCoverProblem:
+    """Langford pairs: place two copies of each of 1..n in 2n slots so the copies of k have k slots between them.
+
+    Items 0..n-1 are the numbers, n..3n-1 the slots. Without `mirror_images`, number n - [n even] may only start
+    in the first half, which keeps one of each pair of mirror-image solutions (Knuth, TAOCP 7.2.2.1)."""
+    options = []
+    odd = n - (n % 2 == 0)
+    for k in range(1, n + 1):
+        for first in range(2 * n - k - 1):
+            if not mirror_images and k == odd and first > n - k / 2 - 1:
+                continue
+            options.append((k - 1, n + first, n + first + k + 1))
+    return ExactCoverProblem(3 * n, options)
+
+
+def test_langford_pairs_for_n_8():
+    # 150 solutions (OEIS A014552: 0, 0, 1, 1, 0, 0, 26, 150, ...); the exact cover also lists each mirror image.
+    assert len(list(langford(8, mirror_images=False).search())) == 150
+    assert len(list(langford(8).search())) == 300
+
+
+def test_eight_queens():
+    # 92 solutions (OEIS A000170). The engine has no secondary items, so each diagonal, which a queen may leave
+    # empty, gets a slack option covering it alone: every placement of queens completes in exactly one way.
+    rows, columns, sums, differences = 0, 8, 16, 31
+    options = [(rows + r, columns + c, sums + r + c, differences + r - c + 7) for r in range(8) for c in range(8)]
+    options += [(diagonal,) for diagonal in range(sums, differences + 15)]
+    assert len(list(ExactCoverProblem(46, options).search())) == 92
 
 
 class Veto:
@@ -127,8 +222,13 @@ def test_first_solution_limit_and_all():
 
 
 def test_solutions_stream_lazily():
-    first_two = list(islice(DlxBackend().solutions(free_board()), 2))
-    assert len(first_two) == 2 and first_two[0] != first_two[1]
+    # A 2 x 8 board with no rules and eight different dominoes has hundreds of millions of solutions: listing
+    # them first would pass the node limit long before the second one is handed over.
+    cells = [(row, col) for row in (0, 1) for col in range(8)]
+    puzzle = Puzzle.build([("empty", cells, None)], [(a, a + 1) for a in range(8)])
+    solutions, search = counted_solutions(puzzle, node_limit=1000)  # what DlxBackend.solutions returns
+    first_two = list(islice(solutions, 2))
+    assert len(first_two) == 2 and first_two[0] != first_two[1] and search.nodes < 100
 
 
 def test_timeout_stops_an_enumeration():

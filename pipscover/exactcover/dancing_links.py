@@ -124,6 +124,38 @@ class ExactCoverProblem:
         self.searched = False
         self.nodes = 0
 
+    def sanity(self) -> list[str]:
+        """Knuth's sanity(): what is wrong with the lists of the items still to cover (empty when nothing).
+
+        The item list and each such item's node list must be circular doubly linked lists, every node must
+        name its list's header and belong to an option still in play, and each header must count its nodes.
+        Covered items' lists are left as they were when covered, as the dance wants, and are not checked.
+        The tests call it during and after searches; it is the first thing to run when changing the dance.
+        """
+        left, right, up, down, top, length = self.left, self.right, self.up, self.down, self.top, self.length
+        found = []
+        item = right[0]
+        while item != 0:
+            if left[right[item]] != item or right[left[item]] != item:
+                found.append(f"item {item - 1}: its neighbours in the item list do not point back to it")
+            nodes, node = 0, down[item]
+            while node != item:
+                if up[down[node]] != node or down[up[node]] != node:
+                    found.append(f"item {item - 1}: node {node}'s neighbours do not point back to it")
+                if top[node] != item:
+                    found.append(f"item {item - 1}: node {node} names item {top[node] - 1}")
+                if self.gone[self.option_of[node]]:
+                    found.append(f"item {item - 1}: node {node} belongs to option {self.option_of[node]}, which is hidden")
+                nodes += 1
+                node = down[node]
+                if nodes > len(top):
+                    found.append(f"item {item - 1}: its node list does not come back to the header")
+                    break
+            if nodes != length[item]:
+                found.append(f"item {item - 1}: the header counts {length[item]} nodes, the list has {nodes}")
+            item = right[item]
+        return found
+
     def search(
         self, propagator: Propagator | None = None, deadline: float | None = None, node_limit: int | None = None
     ) -> Iterator[list[int]]:
