@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 from brute_force import brute_force_grids, brute_force_solutions
-from conftest import nyt_files
+from conftest import needs_nyt, nyt_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from puzzle_factory import puzzles
@@ -91,12 +91,10 @@ def assert_sizes_match_the_formula(encoding) -> None:
     assert encoding.num_vars == len(encoding.placements) + len(encoding.values) + aux
 
 
+@needs_nyt
 @pytest.mark.parametrize("card", ["auto", "seqcounter", "pairwise"])
 def test_nyt_formula_sizes_match_encodings_cnf_md(card):
-    files = nyt_files()[::25]
-    if not files:
-        pytest.skip("no NYT puzzles")
-    for file in files:
+    for file in nyt_files()[::25]:
         for puzzle in load(file):
             assert_sizes_match_the_formula(encode(puzzle, Encodings(card=card)))
 

@@ -21,7 +21,7 @@ def run_example(script: str, *arguments: str) -> str:
     environment = {**os.environ, "PYTHONPATH": str(REPOSITORY)}
     done = subprocess.run(
         [sys.executable, str(EXAMPLES / script), *arguments],
-        capture_output=True, text=True, cwd=REPOSITORY, env=environment, timeout=120,
+        capture_output=True, text=True, cwd=REPOSITORY, env=environment,
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
