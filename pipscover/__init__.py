@@ -16,8 +16,7 @@ from pipscover.formats import load, load_one, parse
 from pipscover.model import Cell, Difficulty, Domino, Origin, Placement, Puzzle, Region, RegionKind, Solution
 from pipscover.results import CountResult, Distinct, SolveResult, Status
 from pipscover.solving import solutions, solve
-
-__version__ = "0.1.0"
+from pipscover.version import __version__
 
 __all__ = [
     "Cell", "CountResult", "Difficulty", "Distinct", "Domino", "Origin", "PipsError", "Placement", "Puzzle", "Region",

@@ -16,12 +16,12 @@ import io
 import re
 from dataclasses import dataclass
 
-import pipscover
 from pipscover.check import problems
 from pipscover.cnf.encoding import Encoding
 from pipscover.errors import PipsError
 from pipscover.model import Solution
 from pipscover.results import Status
+from pipscover.version import __version__
 
 IND_PER_LINE = 10  # value variables per `c ind` line, to keep lines short
 
@@ -45,7 +45,7 @@ def _comments(encoding: Encoding) -> list[str]:
     puzzle, origin = encoding.puzzle, encoding.puzzle.origin
     placements, values = len(encoding.placements), len(encoding.values)
     lines = [
-        f"c pipscover {pipscover.__version__}: CNF of a Pips puzzle",
+        f"c pipscover {__version__}: CNF of a Pips puzzle",
         f"c puzzle file {origin.file or '-'} date {origin.date or '-'} difficulty {origin.difficulty or '-'}",
         f"c puzzle {len(puzzle.cells)} cells, {len(puzzle.regions)} regions, {len(puzzle.dominoes)} dominoes",
         f"c encodings card {encoding.encodings.card} pb {encoding.encodings.pb}",

@@ -1,6 +1,6 @@
 """Region rules as the counters use them: a small int of state per region, updated one pip at a time.
 
-The counters name a pip by its index in `pip_values(puzzle)` (the bit numbers of the pip masks of
+The counters name a pip by its index in `pip_values(puzzle.dominoes)` (the bit numbers of the pip masks of
 `pipscover.regions.supply`), so nothing they keep grows with the size of the pips. A region's state says
 everything its rule needs about the pips already placed in it, as its kind defines it (`pipscover.regions`):
 the partial sum of the pips themselves (`sum`, `less`, `greater`), the common pip's index plus one
@@ -29,7 +29,7 @@ class RegionRules:
         self.targets = [region.target for region in puzzle.regions]
         self.sizes = [len(region.cells) for region in puzzle.regions]
         self.max_pip = puzzle.max_pip
-        self.values = pip_values(puzzle)
+        self.values = pip_values(puzzle.dominoes)
         # steps[r](state, pip index, cells left after it): region r's next state, DECIDED or FAIL.
         self.steps = [rule.counter_step(target, self.values, self.max_pip) for rule, target in zip(rules, self.targets)]
         # allowed_of[r](state, cells left, supply): the pips one more cell of region r may take.

@@ -42,10 +42,10 @@ class Interrupted(Exception):
 class Dominoes:
     """The dominoes of a puzzle as bits of an int, one bit per copy; copies of one domino sit side by side
     and are used lowest first, so every multiset of dominoes left has one int. Pips are named by their
-    index in `pip_values(puzzle)`, as the region rules name them."""
+    index in `pip_values(puzzle.dominoes)`, as the region rules name them."""
 
     def __init__(self, puzzle: Puzzle) -> None:
-        values = pip_values(puzzle)
+        values = pip_values(puzzle.dominoes)
         index_of = {pip: index for index, pip in enumerate(values)}
         self.distinct = sorted(  # ((a, b), copies) in pip indices, a <= b
             ((index_of[a], index_of[b]), copies) for (a, b), copies in puzzle.domino_counts.items())

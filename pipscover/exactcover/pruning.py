@@ -58,7 +58,7 @@ class RegionPruner:
         self.placed_sum = [0] * len(puzzle.regions)
         self.placed = [0] * len(puzzle.regions)
         self.constrained = [i for i, rule in enumerate(rules) if rule.constrains]
-        self.values = pip_values(puzzle)
+        self.values = pip_values(puzzle.dominoes)
         self.index_of = {pip: index for index, pip in enumerate(self.values)}
         self.pip_bit = {pip: 1 << index for pip, index in self.index_of.items()}
         counts = [0] * len(self.values)

@@ -9,12 +9,9 @@ built once per multiset of remaining halves and shared by all regions; the regio
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from operator import mul
-from typing import TYPE_CHECKING, NamedTuple
-
-if TYPE_CHECKING:
-    from pipscover.model import Puzzle
+from typing import NamedTuple
 
 # Exact sum reachability is computed up to this many cells left in a region, bounds beyond (generated
 # puzzles can have regions of hundreds of cells; the NYT's largest sum region has far fewer).
@@ -27,18 +24,17 @@ SMALL_PIPS = 63
 BITSET_SUMS_UP_TO = 1 << 16
 
 
-def pip_values(puzzle: Puzzle) -> tuple[int, ...]:
-    """The pips that the bits of a pip mask stand for, in increasing order: bit i is pip `values[i]`.
+def pip_values(dominoes: Iterable[tuple[int, int]]) -> tuple[int, ...]:
+    """The pips that the bits of a pip mask stand for, in increasing order: bit i is pip `values[i]`
+    (for a puzzle, `pip_values(puzzle.dominoes)`).
 
-    >>> from pipscover.model import Puzzle
-    >>> pip_values(Puzzle.build([("empty", [(0, 0), (0, 1)], None)], [(2, 5)]))
-    (0, 1, 2, 3, 4, 5)
-    >>> pip_values(Puzzle.build([("empty", [(0, 0), (0, 1)], None)], [(2, 5000)]))
-    (2, 5000)
+    >>> pip_values([(2, 5)]), pip_values([(2, 5000)])
+    ((0, 1, 2, 3, 4, 5), (2, 5000))
     """
-    if puzzle.max_pip <= SMALL_PIPS:
-        return tuple(range(puzzle.max_pip + 1))
-    return tuple(sorted({pip for domino in puzzle.dominoes for pip in domino}))
+    pips = {pip for domino in dominoes for pip in domino}
+    if max(pips, default=0) <= SMALL_PIPS:
+        return tuple(range(max(pips, default=0) + 1))
+    return tuple(sorted(pips))
 
 
 class PipSupply(NamedTuple):
