@@ -1,0 +1,138 @@
+"""`pipscover sweep`: one task over many puzzles (or seeds) on Dask distributed, into a CSV that a rerun resumes.
+
+Nothing of Dask is imported here: `pipscover.sweep` brings it in only when a sweep starts.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pipscover.cli.app import app
+from pipscover.cli.common import EXIT_NO, EXIT_TIMEOUT, exit_with, load_puzzles, print_json, progress_bar
+from pipscover.errors import PipsError
+
+EXIT_INTERRUPTED = 130
+TaskName = StrEnum("TaskName", {name: name for name in ("solve", "count", "grids", "bench", "rate", "generate")})
+DATE = re.compile(r"\d{4}-\d{2}-\d{2}|today")
+
+
+@app.command("sweep")
+def sweep_command(
+    task: Annotated[TaskName, typer.Argument(
+        help="solve, count (placements), grids (distinct pip grids), bench (every -b), rate, or generate (--seeds).",
+        show_default=False)],
+    inputs: Annotated[list[str] | None, typer.Argument(
+        help="Puzzle files, folders of them, or dates.", show_default=False)] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="The CSV table; a rerun skips the rows it holds.")] = Path(
+        "results.csv"),
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", help="Run on the Dask cluster at this address (tcp://HOST:PORT) instead of this machine.")] = None,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", min=1, help="Dask workers on this machine (default: one per core); 1: in this process, "
+        "without Dask.")] = None,
+    timeout: Annotated[float | None, typer.Option(
+        "--timeout", min=0, help="Give up on a puzzle after this many seconds (status `timeout`), and move on.")] = None,
+    difficulty: Annotated[str | None, typer.Option(
+        "--difficulty", "-d", help="easy, medium or hard: the puzzle of each NYT day file (default: all three); "
+        "for generate, the band to make.")] = None,
+    backends: Annotated[list[str] | None, typer.Option(
+        "--backend", "-b", help="Backend to run; repeat for several (a row each). For count and grids, a SAT "
+        "solver counting by blocking clauses (default: the fastest exact counter).")] = None,
+    limit: Annotated[int, typer.Option(
+        "--limit", min=0, help="solve: solutions to find per puzzle (0: all of them).")] = 1,
+    repeat: Annotated[int, typer.Option("--repeat", "-r", min=1, help="bench: runs per puzzle; the median.")] = 1,
+    seeds: Annotated[str | None, typer.Option(
+        "--seeds", help="generate: the seeds, e.g. 1-10000 or 1,5,9-12 (a puzzle each).")] = None,
+    dominoes: Annotated[int, typer.Option("--dominoes", "-n", min=1, help="generate: dominoes per puzzle.")] = 8,
+    max_pip: Annotated[int, typer.Option("--max-pip", min=0, help="generate: the largest pip.")] = 6,
+    shape: Annotated[str, typer.Option("--shape", help="generate: nyt, rect or random.")] = "nyt",
+    retry: Annotated[list[str] | None, typer.Option(
+        "--retry", help="Run again the rows of --out with this status (e.g. timeout, error); repeatable.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
+) -> None:
+    """Run TASK on every puzzle of INPUTS (or every seed), one Dask task each, writing rows to --out as they come.
+
+    Columns: file, date, difficulty, task, backend, status, count, exact, seconds, cpu_seconds, worker, error,
+    then the task's own. A rerun with the same --out skips the rows already there; a worker that dies has its
+    puzzle run again elsewhere. Exit code 0 when every job ran, 3 when some stopped at --timeout, 1 when some
+    failed (status error), 130 on Ctrl-C (the rows written stay).
+
+    Examples:
+
+      pipscover sweep count /path/to/nyt --out counts.csv
+
+      pipscover sweep bench /path/to/nyt -d hard -b dlx -b cadical --timeout 10 --scheduler tcp://10.0.0.5:8786
+
+      pipscover sweep generate --seeds 1-10000 -n 20 --out generated.csv --json
+    """
+    from pipscover.sweep import Settings, SweepInterrupted, make_jobs, sweep
+
+    settings = Settings(
+        timeout=timeout, limit=limit or None, repeat=repeat, dominoes=dominoes, max_pip=max_pip,
+        shape=_choice("--shape", shape, ("nyt", "rect", "random")), unique=True,
+        difficulty=None if difficulty is None else _choice("--difficulty", difficulty, ("easy", "medium", "hard")),
+    )
+    if scheduler is not None and jobs is not None:
+        raise PipsError("--jobs sets the workers of this machine; a --scheduler's cluster has its own")
+    if task is TaskName.generate:
+        if inputs:
+            raise PipsError("sweep generate: takes --seeds, not puzzle files")
+        if seeds is None:
+            raise PipsError("sweep generate: needs --seeds, e.g. --seeds 1-100")
+        work = make_jobs(str(task), seeds=parse_seeds(seeds), backends=backends or ())
+    else:
+        if not inputs:
+            raise PipsError(f"sweep {task}: give puzzle files, folders or dates")
+        puzzles = load_puzzles(puzzle_sources(inputs), settings.difficulty)
+        work = make_jobs(str(task), puzzles, backends=backends or ())
+    with progress_bar(f"sweep {task}", total=len(work)) as update:
+        def show(progress) -> None:
+            update(advance=0, total=progress.total, completed=progress.done, description=(
+                f"sweep {task}: {progress.done} done, {progress.failed} failed, {progress.timeouts} timed out, "
+                f"{progress.running} running on {progress.workers} worker{'s' if progress.workers != 1 else ''}"))
+
+        try:
+            summary = sweep(str(task), work, settings, out, scheduler, jobs, retry or (), show)
+        except SweepInterrupted as stop:
+            summary = stop.summary
+    print_json(summary.as_json()) if as_json else typer.echo(summary.describe())
+    if summary.interrupted:
+        exit_with(EXIT_INTERRUPTED)
+    exit_with(EXIT_NO if summary.statuses.get("error") else EXIT_TIMEOUT if summary.statuses.get("timeout") else 0)
+
+
+def puzzle_sources(inputs: list[str]) -> list[Path]:
+    """The paths INPUTS name. Dates are read from the cache of `pipscover fetch`, which is not here yet."""
+    paths = []
+    for text in inputs:
+        if DATE.fullmatch(text) and not Path(text).exists():
+            raise PipsError(f"{text}: dates as inputs come with `pipscover fetch`, not in this version; "
+                            "give the day's file instead")
+        paths.append(Path(text))
+    return paths
+
+
+def parse_seeds(text: str) -> list[int]:
+    """`1-10000`, `7` or `1,5,9-12` as a list of seeds."""
+    seeds = []
+    for part in text.split(","):
+        first, _, last = part.strip().partition("-")
+        try:
+            low, high = int(first), int(last or first)
+        except ValueError:
+            raise PipsError(f"--seeds {text}: not a seed or range such as 1-100 or 1,5,9-12") from None
+        if high < low:
+            raise PipsError(f"--seeds {text}: the range {part} is empty")
+        seeds.extend(range(low, high + 1))
+    return seeds
+
+
+def _choice(option: str, value: str, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise PipsError(f"{option} {value}: choose one of {', '.join(allowed)}")
+    return value

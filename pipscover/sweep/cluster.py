@@ -1,0 +1,137 @@
+"""Running sweep jobs on Dask distributed: a LocalCluster on this machine, or the cluster at a scheduler address.
+
+Each job is one Dask task. Only this process writes the table, from results as they arrive, so a row is
+written once: a job whose worker dies is run again by the scheduler on another worker (up to
+`distributed.scheduler.allowed-failures` times; then its rows say `error`), and its rows still arrive here
+once. LocalCluster workers are started with Ctrl-C ignored: this process handles it and stops them.
+
+Imported only when a sweep runs on Dask, so that `pipscover --help` does not pay for Dask.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from distributed import Client, Future, LocalCluster, as_completed, get_worker
+
+from pipscover.errors import PipsError
+from pipscover.sweep.tasks import Job, Row, Settings, run_job, stubs
+
+CONNECT_SECONDS = 10  # how long to try to reach a --scheduler
+POLL_SECONDS = 0.5  # how often the running tasks and the workers are counted for the progress bar
+
+
+def run_on_worker(job: Job, settings: Settings) -> list[Row]:
+    """The rows of one job, marked with the worker that ran it (what each Dask task runs)."""
+    worker = get_worker().address
+    return [{**row, "worker": worker} for row in run_job(job, settings)]
+
+
+def worker_version() -> str:
+    """The pipscover a worker runs (asked of every worker of a --scheduler before a sweep starts)."""
+    from pipscover import __version__
+
+    return __version__
+
+
+class DaskEngine:
+    """Jobs as Dask tasks on the cluster at `scheduler`, or on a LocalCluster of `workers` processes."""
+
+    def __init__(self, scheduler: str | None, workers: int) -> None:
+        self.scheduler, self.n_workers = scheduler, workers
+        self.running, self.workers = 0, 0
+        self._cluster: LocalCluster | None = None
+        self._client: Client | None = None
+
+    def __enter__(self) -> DaskEngine:
+        if self.scheduler is None:
+            with _interrupts_ignored():  # the worker processes inherit it
+                self._cluster = LocalCluster(n_workers=self.n_workers, threads_per_worker=1, processes=True,
+                                             dashboard_address=None, silence_logs=logging.CRITICAL)
+            self._client = Client(self._cluster, set_as_default=False)
+        else:
+            self._client = _connect(self.scheduler)
+        self._count()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._client is not None:
+            self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+    def results(self, jobs: Sequence[Job], settings: Settings) -> Iterator[list[Row] | None]:
+        """The rows of each job as it finishes, and None every POLL_SECONDS for the progress bar."""
+        client = self._client
+        run = uuid.uuid4().hex[:8]  # task keys are unique to this run, readable on a dashboard
+        futures = {client.submit(run_on_worker, job, settings, key=f"sweep-{run}-{index}-{_label(job)}",
+                                 pure=False): job for index, job in enumerate(jobs)}
+        finished = as_completed(futures, loop=client.loop)
+        left, polled = len(futures), time.monotonic()
+        try:
+            while left:
+                ready = finished.next_batch(block=False)
+                for future in ready:
+                    left -= 1
+                    yield _rows(future, futures[future], settings)
+                if time.monotonic() - polled >= POLL_SECONDS:
+                    polled = time.monotonic()
+                    self._count()
+                    yield None
+                if not ready:
+                    time.sleep(0.02)
+        finally:
+            client.cancel(list(futures))
+
+    def _count(self) -> None:
+        processing = self._client.processing()
+        self.workers = len(processing)
+        self.running = sum(len(keys) for keys in processing.values())
+
+
+def _connect(address: str) -> Client:
+    """A client of the scheduler at `address`, whose workers run this pipscover."""
+    try:
+        client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise PipsError(f"--scheduler {address}: cannot connect ({error})") from None
+    try:
+        versions = client.run(worker_version)
+    except Exception as error:  # noqa: BLE001 - any failure here means the workers cannot run the jobs
+        client.close()
+        raise PipsError(f"--scheduler {address}: its workers cannot run pipscover ({error!r}); "
+                        "install this pipscover on every worker") from None
+    from pipscover import __version__
+
+    if any(version != __version__ for version in versions.values()):
+        client.close()
+        raise PipsError(f"--scheduler {address}: its workers run pipscover {sorted(set(versions.values()))}, "
+                        f"not {__version__}")
+    return client
+
+
+def _rows(future: Future, job: Job, settings: Settings) -> list[Row]:
+    """The rows a task returned; if it failed on Dask's side (its workers kept dying), rows saying so."""
+    if future.status == "finished":
+        return future.result()
+    error = future.exception() if future.status == "error" else f"task {future.status}"
+    return [{**stub, "status": "error", "error": repr(error)} for stub in stubs(job, settings)]
+
+
+def _label(job: Job) -> str:
+    return f"seed {job.seed}" if job.puzzle is None else job.puzzle.describe()
+
+
+@contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C while processes are started, so that they inherit it: only this process handles it."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
