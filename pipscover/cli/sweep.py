@@ -93,8 +93,8 @@ def sweep_command(
     with progress_bar(f"sweep {task}", total=len(work)) as update:
         def show(progress) -> None:
             update(advance=0, total=progress.total, completed=progress.done, description=(
-                f"sweep {task}: {progress.done} done, {progress.failed} failed, {progress.timeouts} timed out, "
-                f"{progress.running} running on {progress.workers} worker{'s' if progress.workers != 1 else ''}"))
+                f"{task}: {progress.done} done, {progress.failed} failed, {progress.timeouts} timeout, "
+                f"{progress.running} running, {progress.workers} worker{'s' if progress.workers != 1 else ''}"))
 
         try:
             summary = sweep(str(task), work, settings, out, scheduler, jobs, retry or (), show)

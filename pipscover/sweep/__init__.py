@@ -49,6 +49,7 @@ class Summary:
     task: str
     out: str
     jobs: int
+    done: int
     skipped: int
     statuses: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
@@ -56,15 +57,15 @@ class Summary:
     interrupted: bool = False
 
     def as_json(self) -> dict[str, Any]:
-        return {"task": self.task, "out": self.out, "jobs": self.jobs, "skipped": self.skipped,
+        return {"task": self.task, "out": self.out, "jobs": self.jobs, "done": self.done, "skipped": self.skipped,
                 "rows": sum(self.statuses.values()), "statuses": self.statuses, "seconds": round(self.seconds, 3),
                 "workers": self.workers, "interrupted": self.interrupted}
 
     def describe(self) -> str:
         statuses = ", ".join(f"{n} {status}" for status, n in sorted(self.statuses.items())) or "no rows"
-        stopped = "stopped by Ctrl-C after " if self.interrupted else ""
-        return (f"sweep {self.task}: {stopped}{self.jobs} jobs ({statuses}), {self.skipped} already in {self.out}; "
-                f"{self.seconds:.1f} s on {self.workers} worker{'s' if self.workers != 1 else ''}")
+        stopped = ", stopped by Ctrl-C" if self.interrupted else ""
+        return (f"sweep {self.task}: {self.done} of {self.jobs} jobs done{stopped} ({statuses}), {self.skipped} "
+                f"already in {self.out}; {self.seconds:.1f} s on {self.workers} worker{'s' if self.workers != 1 else ''}")
 
 
 class SweepInterrupted(Exception):
@@ -114,8 +115,8 @@ def sweep(
     engine = _engine(scheduler, workers)
 
     def summary(interrupted: bool = False) -> Summary:
-        return Summary(task, str(out), len(todo), len(jobs) - len(todo), dict(statuses), time.monotonic() - start,
-                       progress.workers, interrupted)
+        return Summary(task, str(out), len(todo), progress.done, len(jobs) - len(todo), dict(statuses),
+                       time.monotonic() - start, progress.workers, interrupted)
 
     if not todo:
         return summary()

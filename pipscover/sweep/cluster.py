@@ -5,18 +5,24 @@ written once: a job whose worker dies is run again by the scheduler on another w
 `distributed.scheduler.allowed-failures` times; then its rows say `error`), and its rows still arrive here
 once. LocalCluster workers are started with Ctrl-C ignored: this process handles it and stops them.
 
+Workers must not be daemonic processes: a job with a time limit, and the SAT backends with one, run in a
+forked process that is killed when the limit passes, and daemonic processes cannot have children. LocalCluster
+workers are started so; the workers of a --scheduler need `DASK_DISTRIBUTED__WORKER__DAEMON=False`.
+
 Imported only when a sweep runs on Dask, so that `pipscover --help` does not pay for Dask.
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import signal
 import time
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+import dask
 from distributed import Client, Future, LocalCluster, as_completed, get_worker
 
 from pipscover.errors import PipsError
@@ -32,11 +38,11 @@ def run_on_worker(job: Job, settings: Settings) -> list[Row]:
     return [{**row, "worker": worker} for row in run_job(job, settings)]
 
 
-def worker_version() -> str:
-    """The pipscover a worker runs (asked of every worker of a --scheduler before a sweep starts)."""
+def worker_setup() -> tuple[str, bool]:
+    """The pipscover a worker runs and whether it may start processes (asked of a --scheduler's workers)."""
     from pipscover import __version__
 
-    return __version__
+    return __version__, not multiprocessing.current_process().daemon
 
 
 class DaskEngine:
@@ -47,9 +53,12 @@ class DaskEngine:
         self.running, self.workers = 0, 0
         self._cluster: LocalCluster | None = None
         self._client: Client | None = None
+        self._config: dask.config.set | None = None
 
     def __enter__(self) -> DaskEngine:
         if self.scheduler is None:
+            # For as long as the cluster lives: its nannies read it whenever they (re)start a worker.
+            self._config = dask.config.set({"distributed.worker.daemon": False})
             with _interrupts_ignored():  # the worker processes inherit it
                 self._cluster = LocalCluster(n_workers=self.n_workers, threads_per_worker=1, processes=True,
                                              dashboard_address=None, silence_logs=logging.CRITICAL)
@@ -64,6 +73,8 @@ class DaskEngine:
             self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+        if self._config is not None:
+            self._config.__exit__(None, None, None)
 
     def results(self, jobs: Sequence[Job], settings: Settings) -> Iterator[list[Row] | None]:
         """The rows of each job as it finishes, and None every POLL_SECONDS for the progress bar."""
@@ -100,18 +111,20 @@ def _connect(address: str) -> Client:
         client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:
         raise PipsError(f"--scheduler {address}: cannot connect ({error})") from None
-    try:
-        versions = client.run(worker_version)
-    except Exception as error:  # noqa: BLE001 - any failure here means the workers cannot run the jobs
-        client.close()
-        raise PipsError(f"--scheduler {address}: its workers cannot run pipscover ({error!r}); "
-                        "install this pipscover on every worker") from None
     from pipscover import __version__
 
-    if any(version != __version__ for version in versions.values()):
+    try:
+        setups = client.run(worker_setup).values()
+        if any(version != __version__ for version, _ in setups):
+            raise PipsError(f"its workers run pipscover {sorted({version for version, _ in setups})}, not "
+                            f"{__version__}")
+        if not all(can_fork for _, can_fork in setups):
+            raise PipsError("its workers are daemonic processes, which cannot start the processes that enforce "
+                            "time limits; start them with DASK_DISTRIBUTED__WORKER__DAEMON=False")
+    except Exception as error:  # noqa: BLE001 - any failure here means the workers cannot run the jobs
         client.close()
-        raise PipsError(f"--scheduler {address}: its workers run pipscover {sorted(set(versions.values()))}, "
-                        f"not {__version__}")
+        reason = error if isinstance(error, PipsError) else f"its workers cannot run pipscover: {error!r}"
+        raise PipsError(f"--scheduler {address}: {reason}") from None
     return client
 
 

@@ -11,8 +11,9 @@ which rows are done, and the driver can write a row for a job whose worker never
 
 from __future__ import annotations
 
+import multiprocessing
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib import import_module
 from importlib.util import find_spec
@@ -195,8 +196,13 @@ def _run_bounded(task: Task, job: Job, backend: str, settings: Settings) -> Row:
     from pipscover.backends.sat import stoppable
     from pipscover.results import SearchTimeout
 
-    deadline = time.monotonic() + hard_limit(settings.timeout)
+    def in_child() -> Iterator[Row]:
+        # The SAT backends start a process of their own for a timeout; a daemonic process may not. This one
+        # is killed by its parent in every case, so it need not be daemonic.
+        multiprocessing.current_process().daemon = False
+        yield task.run(job, backend, settings)
+
     try:
-        return next(iter(stoppable(lambda: iter([task.run(job, backend, settings)]), deadline)))
+        return next(iter(stoppable(in_child, time.monotonic() + hard_limit(settings.timeout))))
     except SearchTimeout:
         return {"status": "timeout", "exact": False}
