@@ -3,7 +3,8 @@
 Each job is one Dask task. Only this process writes the table, from results as they arrive, so a row is
 written once: a job whose worker dies is run again by the scheduler on another worker (up to
 `distributed.scheduler.allowed-failures` times; then its rows say `error`), and its rows still arrive here
-once. LocalCluster workers are started with Ctrl-C ignored: this process handles it and stops them.
+once. LocalCluster workers are started with Ctrl-C ignored: this process handles it, and kills them (their
+unfinished jobs are of no use, and a graceful close would wait for them).
 
 Workers must not be daemonic processes: a job with a time limit, and the SAT backends with one, run in a
 forked process that is killed when the limit passes, and daemonic processes cannot have children. LocalCluster
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import signal
 import time
 import uuid
@@ -54,8 +56,12 @@ class DaskEngine:
         self._cluster: LocalCluster | None = None
         self._client: Client | None = None
         self._config: dask.config.set | None = None
+        self._log_level = logging.NOTSET
 
     def __enter__(self) -> DaskEngine:
+        # Dask logs to stderr; its errors reach the user as rows or a PipsError instead.
+        self._log_level = logging.getLogger("distributed").level
+        logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
         if self.scheduler is None:
             # For as long as the cluster lives: its nannies read it whenever they (re)start a worker.
             self._config = dask.config.set({"distributed.worker.daemon": False})
@@ -68,13 +74,19 @@ class DaskEngine:
         self._count()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, error_type: type | None, *exc: object) -> None:
+        if self._cluster is not None:
+            if error_type is not None:  # Ctrl-C, or an error: stop the jobs at once
+                for nanny in self._cluster.workers.values():
+                    nanny.close_gracefully()  # do not restart it
+                    if nanny.pid:
+                        os.kill(nanny.pid, signal.SIGKILL)
+            self._cluster.close()
         if self._client is not None:
             self._client.close()
-        if self._cluster is not None:
-            self._cluster.close()
         if self._config is not None:
             self._config.__exit__(None, None, None)
+        logging.getLogger("distributed").setLevel(self._log_level)
 
     def results(self, jobs: Sequence[Job], settings: Settings) -> Iterator[list[Row] | None]:
         """The rows of each job as it finishes, and None every POLL_SECONDS for the progress bar."""
@@ -89,7 +101,9 @@ class DaskEngine:
                 ready = finished.next_batch(block=False)
                 for future in ready:
                     left -= 1
-                    yield _rows(future, futures[future], settings)
+                    rows = _rows(future, futures.pop(future), settings)
+                    future.release()  # the worker may drop the result
+                    yield rows
                 if time.monotonic() - polled >= POLL_SECONDS:
                     polled = time.monotonic()
                     self._count()

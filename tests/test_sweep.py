@@ -1,0 +1,244 @@
+"""`pipscover sweep` on a real Dask scheduler and workers (subprocesses on 127.0.0.1), on a LocalCluster and in
+process: every row written once, even when a worker is killed mid-job; resume; time limits; Ctrl-C."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pipscover import count, load_one
+from pipscover.formats import puzzle_to_nyt
+from pipscover.generate import generate
+from pipscover.sweep.tasks import COMMON_COLUMNS
+
+from conftest import EXAMPLES
+
+TREE = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+# Workers import this tree's pipscover, and may fork (the time limits do).
+ENV = {**os.environ, "PYTHONPATH": str(TREE), "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+OPEN_BOARD = "4\n######\n######\n######\n######\n0\n12\n" + "".join(
+    f"{a} {b}\n" for a, b in [(0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (0, 6), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 3)])
+
+
+@pytest.fixture(scope="module")
+def puzzles(tmp_path_factory) -> Path:
+    """A folder of eleven small puzzles: ten generated ones (3 to 7 dominoes) and examples/first.txt."""
+    folder = tmp_path_factory.mktemp("puzzles")
+    for seed in range(10):
+        made = generate(dominoes=3 + seed % 5, seed=seed)
+        (folder / f"g{seed}.json").write_text(json.dumps(puzzle_to_nyt(made.puzzle, made.solution)))
+    (folder / "first.txt").write_text((EXAMPLES / "first.txt").read_text())
+    return folder
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """Stop a process started in its own session, and everything it started."""
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+        try:
+            os.killpg(process.pid, sig)
+            process.wait(wait)
+            return
+        except ProcessLookupError:
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """A `dask scheduler` and two `dask worker`s (each with a nanny; jobs start 0.4 s late): its address."""
+    from distributed import Client
+
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    started = [subprocess.Popen([BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
+                                 "--no-dashboard"], env=ENV, start_new_session=True, stderr=subprocess.DEVNULL)]
+    try:
+        for name in ("w1", "w2"):
+            started.append(subprocess.Popen(
+                [BIN / "dask", "worker", address, "--name", name, "--nthreads", "1", "--host", "127.0.0.1",
+                 "--no-dashboard", "--preload", str(TREE / "tests" / "slow_sweep_worker.py")],
+                env=ENV, start_new_session=True, stderr=subprocess.DEVNULL))
+        with Client(address, timeout=30) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address
+    finally:
+        for process in reversed(started):
+            _stop(process)
+
+
+def _sweep(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([BIN / "pipscover", "sweep", *map(str, args)], env=ENV, capture_output=True, text=True,
+                          timeout=120)
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as stream:
+        return list(csv.DictReader(stream))
+
+
+def _files(rows: list[dict[str, str]]) -> list[str]:
+    return sorted(Path(row["file"]).name for row in rows)
+
+
+def test_sweep_on_a_scheduler_writes_one_row_per_puzzle_with_the_columns(scheduler, puzzles, tmp_path):
+    out = tmp_path / "counts.csv"
+    done = _sweep("count", puzzles, "--scheduler", scheduler, "--out", out, "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["statuses"] == {"counted": 11}
+    rows = _rows(out)
+    assert list(rows[0])[: len(COMMON_COLUMNS)] == list(COMMON_COLUMNS)
+    assert list(rows[0])[len(COMMON_COLUMNS):] == ["dominoes", "regions", "method"]
+    assert _files(rows) == sorted(path.name for path in puzzles.iterdir())
+    for row in rows:
+        assert (row["task"], row["backend"], row["status"], row["exact"]) == ("count", "auto", "counted", "true")
+        assert int(row["count"]) == count(load_one(row["file"])).count
+        assert row["worker"].startswith("tcp://127.0.0.1:")
+        assert float(row["seconds"]) >= 0 and float(row["cpu_seconds"]) >= 0
+
+
+def test_a_worker_killed_mid_job_has_its_job_run_elsewhere_and_written_once(scheduler, puzzles, tmp_path):
+    from distributed import Client
+
+    out = tmp_path / "solved.csv"
+    sweep = subprocess.Popen([BIN / "pipscover", "sweep", "solve", puzzles, "--scheduler", scheduler, "--out", out],
+                             env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with Client(scheduler, timeout=30) as client:
+        busy = {}
+        while not busy and sweep.poll() is None:  # each job holds its worker 0.4 s: long enough to catch one
+            busy = {worker: keys for worker, keys in client.processing().items() if keys}
+            time.sleep(0.02)
+        victim, keys = next(iter(busy.items()))
+        os.kill(client.run(os.getpid, workers=[victim])[victim], signal.SIGKILL)
+        _, errors = sweep.communicate(timeout=120)
+        assert sweep.returncode == 0, errors
+        client.wait_for_workers(2, timeout=60)  # the nanny restarts it, for the other tests
+    rows = _rows(out)
+    assert _files(rows) == sorted(path.name for path in puzzles.iterdir())  # each once
+    assert {row["status"] for row in rows} == {"solved"}
+    killed = [row for row in rows if any(Path(row["file"]).name in key for key in keys)]
+    assert killed and all(row["worker"] != victim for row in killed)
+
+
+def test_bench_runs_every_backend_named_on_each_puzzle(scheduler, puzzles, tmp_path):
+    out = tmp_path / "bench.csv"
+    done = _sweep("bench", puzzles / "first.txt", "-b", "dlx", "-b", "minisat", "--scheduler", scheduler,
+                  "--out", out, "--timeout", "20")
+    assert done.returncode == 0, done.stderr
+    rows = _rows(out)
+    assert sorted(row["backend"] for row in rows) == ["dlx", "minisat"]
+    assert {row["status"] for row in rows} == {"solved"}
+    assert len({row["worker"] for row in rows}) == 1  # the backends of one puzzle run side by side
+
+
+def test_local_cluster_counts_grids(puzzles, tmp_path):
+    out = tmp_path / "grids.csv"
+    done = _sweep("grids", puzzles, "--jobs", "2", "--out", out)
+    assert done.returncode == 0, done.stderr
+    assert "11 of 11 jobs done (11 counted)" in done.stdout
+    rows = _rows(out)
+    assert _files(rows) == sorted(path.name for path in puzzles.iterdir())
+    assert all(row["worker"].startswith("tcp://127.0.0.1:") for row in rows)
+    assert all(int(row["count"]) == count(load_one(row["file"]), distinct="grids").count for row in rows)
+
+
+def test_a_rerun_skips_the_rows_already_written(puzzles, tmp_path):
+    out = tmp_path / "resumed.csv"
+    first = sorted(puzzles.iterdir())[:4]
+    assert _sweep("count", *first, "--jobs", "1", "--out", out).returncode == 0
+    with out.open("a") as stream:
+        stream.write(f"{puzzles / 'g9.json'},,,count,auto,coun")  # a line cut off by a crash mid-write
+    again = _sweep("count", puzzles, "--jobs", "1", "--out", out, "--json")
+    assert again.returncode == 0, again.stderr
+    assert (json.loads(again.stdout)["jobs"], json.loads(again.stdout)["skipped"]) == (7, 4)
+    assert _files(_rows(out)) == sorted(path.name for path in puzzles.iterdir())
+
+
+def test_retry_runs_the_rows_of_a_status_again(tmp_path):
+    board, out = tmp_path / "open.txt", tmp_path / "timeouts.csv"
+    board.write_text(OPEN_BOARD)
+    done = _sweep("count", board, "-b", "minisat", "--timeout", "0.3", "--jobs", "1", "--out", out)
+    assert done.returncode == 3  # 551,319,345,561,600 solutions: far too many to list by blocking clauses
+    [row] = _rows(out)
+    assert (row["status"], row["exact"]) == ("timeout", "false") and int(row["count"]) >= 0
+    assert _sweep("count", board, "--jobs", "1", "--out", out).returncode == 0  # another backend: a new row
+    assert _sweep("count", board, "-b", "minisat", "--timeout", "0.3", "--jobs", "1", "--out", out,
+                  "--json").stdout.count('"jobs": 0')
+    retried = _sweep("count", board, "-b", "minisat", "--timeout", "0.3", "--jobs", "1", "--out", out,
+                     "--retry", "timeout", "--json")
+    assert json.loads(retried.stdout)["jobs"] == 1
+    assert sorted(row["status"] for row in _rows(out)) == ["counted", "timeout"]
+
+
+def test_a_job_that_ignores_its_time_limit_is_stopped(tmp_path):
+    out = tmp_path / "generated.csv"
+    start = time.monotonic()
+    done = _sweep("generate", "--seeds", "1", "-n", "150", "--timeout", "0.2", "--jobs", "1", "--out", out)
+    assert done.returncode == 3, done.stderr
+    assert time.monotonic() - start < 20
+    [row] = _rows(out)
+    assert (row["status"], row["seed"], row["dominoes"]) == ("timeout", "1", "150")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["count", "nowhere.json"], "nowhere.json: no such file"),
+    (["count", "2025-09-15"], "dates as inputs"),
+    (["generate", "--seeds", "5-1"], "is empty"),
+    (["generate"], "needs --seeds"),
+    (["count", str(EXAMPLES / "first.txt"), "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"], "--jobs"),
+    (["rate", str(EXAMPLES / "first.txt")], "pipscover.rating"),
+])
+def test_bad_input_is_one_line_and_exit_code_2(run_cli, tmp_path, args, message):
+    done = run_cli("sweep", *args, "--out", tmp_path / "never.csv")
+    assert (done.code, done.out) == (2, "")
+    assert done.err.count("\n") == 1 and message in done.err
+    assert not (tmp_path / "never.csv").exists()
+
+
+def test_a_table_of_another_task_is_refused(puzzles, tmp_path):
+    out = tmp_path / "counts.csv"
+    assert _sweep("count", puzzles / "first.txt", "--jobs", "1", "--out", out).returncode == 0
+    done = _sweep("solve", puzzles / "first.txt", "--jobs", "1", "--out", out)
+    assert done.returncode == 2 and "other columns" in done.stderr
+
+
+def test_ctrl_c_keeps_the_rows_written_and_leaves_no_process(tmp_path):
+    out = tmp_path / "interrupted.csv"
+    sweep = subprocess.Popen([BIN / "pipscover", "sweep", "generate", "--seeds", "1-2000", "-n", "8", "--jobs", "2",
+                              "--out", out], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+    try:
+        while len(_rows(out) if out.exists() else []) < 3 and sweep.poll() is None:
+            time.sleep(0.05)
+        os.killpg(sweep.pid, signal.SIGINT)  # as a terminal does: to every process of the group
+        output, errors = sweep.communicate(timeout=60)
+    finally:
+        _stop(sweep)
+    assert sweep.returncode == 130
+    assert "Traceback" not in errors and "stopped by Ctrl-C" in output
+    rows = _rows(out)
+    assert len(rows) >= 3 and len({row["seed"] for row in rows}) == len(rows)
+    time.sleep(1)
+    alive = subprocess.run(["ps", "-s", str(sweep.pid), "-o", "stat="], capture_output=True, text=True).stdout.split()
+    assert all(state.startswith("Z") for state in alive)  # a zombie is left to init to reap, not running
+
+
+def test_help_imports_neither_dask_nor_matplotlib():
+    code = "import sys, pipscover.cli; print(sorted({'dask', 'distributed', 'matplotlib'} & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], env=ENV, capture_output=True, text=True)
+    assert done.stdout.strip() == "[]"
