@@ -63,8 +63,10 @@ class DaskEngine:
         self._log_level = logging.getLogger("distributed").level
         logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
         if self.scheduler is None:
-            # For as long as the cluster lives: its nannies read it whenever they (re)start a worker.
-            self._config = dask.config.set({"distributed.worker.daemon": False})
+            # For as long as the cluster lives: its nannies read it whenever they (re)start a worker. (No
+            # profiler: it samples every worker thread every 10 ms, for a dashboard that is not there.)
+            self._config = dask.config.set({"distributed.worker.daemon": False,
+                                            "distributed.worker.profile.enabled": False})
             with _interrupts_ignored():  # the worker processes inherit it
                 self._cluster = LocalCluster(n_workers=self.n_workers, threads_per_worker=1, processes=True,
                                              dashboard_address=None, silence_logs=logging.CRITICAL)
@@ -92,18 +94,18 @@ class DaskEngine:
         """The rows of each job as it finishes, and None every POLL_SECONDS for the progress bar."""
         client = self._client
         run = uuid.uuid4().hex[:8]  # task keys are unique to this run, readable on a dashboard
-        futures = {client.submit(run_on_worker, job, settings, key=f"sweep-{run}-{index}-{_label(job)}",
-                                 pure=False): job for index, job in enumerate(jobs)}
-        finished = as_completed(futures, loop=client.loop)
+        keys = [f"sweep-{run}-{index}-{_label(job)}" for index, job in enumerate(jobs)]
+        futures = dict(zip(client.map(run_on_worker, jobs, settings=settings, key=keys, pure=False), jobs))
+        # Results are gathered on the client's event loop as they come, and dropped (so is the future: the
+        # worker may forget it) once written.
+        finished = as_completed(futures, loop=client.loop, with_results=True, raise_errors=False)
         left, polled = len(futures), time.monotonic()
         try:
             while left:
                 ready = finished.next_batch(block=False)
-                for future in ready:
+                for future, result in ready:
                     left -= 1
-                    rows = _rows(future, futures.pop(future), settings)
-                    future.release()  # the worker may drop the result
-                    yield rows
+                    yield _rows(future, result, futures.pop(future), settings)
                 if time.monotonic() - polled >= POLL_SECONDS:
                     polled = time.monotonic()
                     self._count()
@@ -142,11 +144,11 @@ def _connect(address: str) -> Client:
     return client
 
 
-def _rows(future: Future, job: Job, settings: Settings) -> list[Row]:
+def _rows(future: Future, result: object, job: Job, settings: Settings) -> list[Row]:
     """The rows a task returned; if it failed on Dask's side (its workers kept dying), rows saying so."""
     if future.status == "finished":
-        return future.result()
-    error = future.exception() if future.status == "error" else f"task {future.status}"
+        return result
+    error = result if future.status == "error" else f"task {future.status}"
     return [{**stub, "status": "error", "error": repr(error)} for stub in stubs(job, settings)]
 
 

@@ -1,0 +1,202 @@
+"""Figures from sweep tables: time against puzzle size per backend, the distribution of counts, difficulty
+histograms. Drawn with matplotlib's Agg backend (no display needed), imported only when a figure is drawn.
+
+A figure is one of `KINDS`, each a plot type with default columns that `x`, `y` and `by` override:
+- `time`: `y` against `x`, a point per row and a line through the medians, one colour per `by` group; the
+  y axis is logarithmic (times span decades), and so is x when it spans more than two decades;
+- `counts`, `difficulty`: a histogram of `x` per `by` group; logarithmic bins for a positive column that
+  spans decades, a bar per value for a column of words (easy, medium, hard).
+
+    >>> rows = [{"dominoes": "4", "seconds": "0.01", "backend": "dlx", "status": "solved"}]
+    >>> figure = draw(rows, "time")
+    >>> save(figure, "/tmp/doc-plot.svg")
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import statistics
+import tempfile
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pipscover.errors import PipsError
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+Row = dict[str, str]
+FORMATS = (".png", ".svg", ".pdf")
+ORDER = {"easy": 0, "medium": 1, "hard": 2}  # words that have an order of their own
+SKIPPED_STATUSES = ("error",)  # rows with no result to show
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A plot type and its default columns (`y` None: a histogram of `x`)."""
+
+    x: str
+    y: str | None
+    by: str
+
+
+KINDS: dict[str, Kind] = {
+    "time": Kind("dominoes", "seconds", "backend"),
+    "counts": Kind("count", None, "difficulty"),
+    "difficulty": Kind("seconds", None, "difficulty"),
+}
+
+
+def read_tables(paths: Iterable[str | Path]) -> list[Row]:
+    """The rows of one or more sweep tables (their columns may differ)."""
+    rows: list[Row] = []
+    for path in paths:
+        try:
+            with open(path, newline="", encoding="utf-8") as stream:
+                rows.extend(csv.DictReader(stream))
+        except FileNotFoundError:
+            raise PipsError(f"{path}: no such file") from None
+        except (OSError, UnicodeDecodeError, csv.Error) as error:
+            raise PipsError(f"{path}: cannot be read as a table ({error})") from None
+    return rows
+
+
+def draw(rows: Sequence[Row], kind: str = "time", x: str | None = None, y: str | None = None,
+         by: str | None = None) -> Figure:
+    """The figure of `kind` (see `KINDS`) for `rows`, with its columns replaced by `x`, `y`, `by` if given."""
+    if kind not in KINDS:
+        raise PipsError(f"unknown plot kind {kind!r}; choose one of: {', '.join(KINDS)}")
+    default = KINDS[kind]
+    x, by = x or default.x, by or default.by
+    y = y or default.y
+    for column in filter(None, (x, y, by)):
+        if rows and not any(column in row for row in rows):
+            raise PipsError(f"no column {column!r} in the table; it has: {', '.join(rows[0])}")
+    kept = [row for row in rows if row.get("status") not in SKIPPED_STATUSES]
+    if not kept:
+        raise PipsError("no rows to plot")
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(7, 4.5), layout="constrained")
+    axes = figure.add_subplot()
+    if y is None:
+        _histogram(axes, kept, x, by)
+    else:
+        _scatter(axes, kept, x, y, by)
+    return figure
+
+
+def save(figure: Figure, path: str | Path) -> None:
+    """Write the figure (format from the suffix: .png, .svg, .pdf) whole or not at all."""
+    target = Path(path)
+    if target.suffix.lower() not in FORMATS:
+        raise PipsError(f"{path}: name a .png, .svg or .pdf file")
+    try:
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=target.suffix)
+        with os.fdopen(handle, "wb") as stream:
+            figure.savefig(stream, format=target.suffix[1:].lower(), dpi=120)
+        os.replace(temporary, target)
+    except OSError as error:
+        raise PipsError(f"{path}: cannot write ({error.strerror})") from None
+
+
+def _number(text: str | None) -> float | None:
+    try:
+        value = float(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _groups(rows: Sequence[Row], by: str) -> dict[str, list[Row]]:
+    groups: dict[str, list[Row]] = defaultdict(list)
+    for row in rows:
+        groups[row.get(by) or "(none)"].append(row)
+    return dict(sorted(groups.items(), key=lambda item: (ORDER.get(item[0], 3), item[0])))
+
+
+def _spans_decades(values: Sequence[float]) -> bool:
+    positive = [value for value in values if value > 0]
+    return bool(positive) and len(positive) == len(values) and max(positive) > 100 * min(positive)
+
+
+def _scatter(axes, rows: Sequence[Row], x: str, y: str, by: str) -> None:
+    """A point per row, a line through the medians at each x; timeouts marked x (their time is a floor)."""
+    xs_all = []
+    for colour, (group, members) in enumerate(_groups(rows, by).items()):
+        points = [(_number(row.get(x)), _number(row.get(y)), row.get("status") == "timeout") for row in members]
+        points = [(a, b, late) for a, b, late in points if a is not None and b is not None and b > 0]
+        if not points:
+            continue
+        style = {"color": f"C{colour}", "alpha": 0.35, "s": 12, "linewidths": 0}
+        done = [(a, b) for a, b, late in points if not late]
+        late = [(a, b) for a, b, late_ in points if late_]
+        if done:
+            axes.scatter(*zip(*done), **style)
+        if late:
+            axes.scatter(*zip(*late), marker="x", color=f"C{colour}", s=20, label=f"{group}: timeout")
+        by_x: dict[float, list[float]] = defaultdict(list)
+        for a, b in done:
+            by_x[a].append(b)
+        medians = sorted((a, statistics.median(bs)) for a, bs in by_x.items())
+        axes.plot(*zip(*medians), color=f"C{colour}", marker="o", markersize=3,
+                  label=f"{group} (median, {len(points)} rows)")
+        xs_all.extend(a for a, _, _ in points)
+    axes.set_yscale("log")
+    if _spans_decades(xs_all):
+        axes.set_xscale("log")
+    axes.set_xlabel(x)
+    axes.set_ylabel(f"{y} (log scale)")
+    axes.set_title(f"{y} against {x}, by {by}")
+    axes.grid(True, which="major", alpha=0.3)
+    axes.legend(fontsize="small")
+
+
+def _histogram(axes, rows: Sequence[Row], x: str, by: str) -> None:
+    """Numbers: one histogram per group on shared bins (logarithmic when they span decades); words: bars."""
+    groups = _groups(rows, by)
+    values = {group: [_number(row.get(x)) for row in members] for group, members in groups.items()}
+    if all(value is None for group in values.values() for value in group):
+        _bars(axes, groups, x, by)
+        return
+    numbers = {group: [value for value in group_values if value is not None] for group, group_values in values.items()}
+    everything = [value for group in numbers.values() for value in group]
+    zeros = sum(value == 0 for value in everything)
+    import numpy
+
+    if _spans_decades([value for value in everything if value != 0]) and min(everything) >= 0:
+        positive = [value for value in everything if value > 0]
+        bins = numpy.geomspace(min(positive), max(positive) * 1.0001, 30)
+        axes.set_xscale("log")
+        numbers = {group: [value for value in group_values if value > 0] for group, group_values in numbers.items()}
+    else:
+        bins = numpy.histogram_bin_edges(everything, bins=min(30, max(1, len(set(everything)))))
+    axes.hist(list(numbers.values()), bins=bins, label=[f"{group} ({len(group_values)})" for group, group_values
+                                                       in numbers.items()], histtype="stepfilled", alpha=0.45,
+              stacked=False)
+    note = f" ({zeros} zero, not shown)" if zeros and axes.get_xscale() == "log" else ""
+    axes.set_xlabel(f"{x}{' (log scale)' if axes.get_xscale() == 'log' else ''}{note}")
+    axes.set_ylabel("rows")
+    axes.set_title(f"distribution of {x}, by {by}")
+    axes.legend(fontsize="small")
+
+
+def _bars(axes, groups: dict[str, list[Row]], x: str, by: str) -> None:
+    """How many rows have each value of a column of words, side by side per group."""
+    categories = sorted({row.get(x) or "(none)" for members in groups.values() for row in members},
+                        key=lambda value: (ORDER.get(value, 3), value))
+    width = 0.8 / len(groups)
+    for index, (group, members) in enumerate(groups.items()):
+        tally = [sum((row.get(x) or "(none)") == value for row in members) for value in categories]
+        axes.bar([position + index * width for position in range(len(categories))], tally, width,
+                 label=f"{group} ({len(members)})")
+    axes.set_xticks([position + 0.4 - width / 2 for position in range(len(categories))], categories)
+    axes.set_xlabel(x)
+    axes.set_ylabel("rows")
+    axes.set_title(f"{x}, by {by}")
+    axes.legend(fontsize="small")
