@@ -4,8 +4,8 @@ histograms. Drawn with matplotlib's Agg backend (no display needed), imported on
 A figure is one of `KINDS`, each a plot type with default columns that `x`, `y` and `by` override:
 - `time`: `y` against `x`, a point per row and a line through the medians, one colour per `by` group; the
   y axis is logarithmic (times span decades), and so is x when it spans more than two decades;
-- `counts`, `difficulty`: a histogram of `x` per `by` group; logarithmic bins for a positive column that
-  spans decades, a bar per value for a column of words (easy, medium, hard).
+- `counts`, `difficulty`: a histogram of `x` per `by` group; for a positive column that spans decades,
+  logarithmic bins and a logarithmic count of rows; a bar per value for a column of words (easy, medium, hard).
 
     >>> rows = [{"dominoes": "4", "seconds": "0.01", "backend": "dlx", "status": "solved"}]
     >>> figure = draw(rows, "time")
@@ -100,6 +100,9 @@ def save(figure: Figure, path: str | Path) -> None:
         handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=target.suffix)
         with os.fdopen(handle, "wb") as stream:
             figure.savefig(stream, format=target.suffix[1:].lower(), dpi=120)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as a plain open() would make it, not mkstemp's 0600
         os.replace(temporary, target)
     except OSError as error:
         raise PipsError(f"{path}: cannot write ({error.strerror})") from None
@@ -173,15 +176,15 @@ def _histogram(axes, rows: Sequence[Row], x: str, by: str) -> None:
         positive = [value for value in everything if value > 0]
         bins = numpy.geomspace(min(positive), max(positive) * 1.0001, 30)
         axes.set_xscale("log")
+        axes.set_yscale("log")  # a long tail holds a few rows per bin
         numbers = {group: [value for value in group_values if value > 0] for group, group_values in numbers.items()}
     else:
         bins = numpy.histogram_bin_edges(everything, bins=min(30, max(1, len(set(everything)))))
-    axes.hist(list(numbers.values()), bins=bins, label=[f"{group} ({len(group_values)})" for group, group_values
-                                                       in numbers.items()], histtype="stepfilled", alpha=0.45,
-              stacked=False)
+    for group, group_values in numbers.items():  # outlines, so that overlapping groups stay readable
+        axes.hist(group_values, bins=bins, histtype="step", linewidth=1.8, label=f"{group} ({len(group_values)})")
     note = f" ({zeros} zero, not shown)" if zeros and axes.get_xscale() == "log" else ""
     axes.set_xlabel(f"{x}{' (log scale)' if axes.get_xscale() == 'log' else ''}{note}")
-    axes.set_ylabel("rows")
+    axes.set_ylabel(f"rows{' (log scale)' if axes.get_yscale() == 'log' else ''}")
     axes.set_title(f"distribution of {x}, by {by}")
     axes.legend(fontsize="small")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import os
+import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -97,6 +98,7 @@ class ResultTable:
                 writer = csv.DictWriter(stream, self.columns)
                 writer.writeheader()
                 writer.writerows(rows)
+            shutil.copymode(self.path, temporary)
             os.replace(temporary, self.path)
         except OSError as error:
             raise PipsError(f"{self.path}: cannot rewrite it ({error.strerror})") from None
