@@ -22,7 +22,7 @@ import signal
 import time
 import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 import dask
 from distributed import Client, Future, LocalCluster, as_completed, get_worker
@@ -56,12 +56,10 @@ class DaskEngine:
         self._cluster: LocalCluster | None = None
         self._client: Client | None = None
         self._config: dask.config.set | None = None
-        self._log_level = logging.NOTSET
+        self._log_levels: dict[str, int] = {}
 
     def __enter__(self) -> DaskEngine:
-        # Dask logs to stderr; its errors reach the user as rows or a PipsError instead.
-        self._log_level = logging.getLogger("distributed").level
-        logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
+        self._log_levels = _silence_logs()
         if self.scheduler is None:
             # For as long as the cluster lives: its nannies read it whenever they (re)start a worker. (No
             # profiler: it samples every worker thread every 10 ms, for a dashboard that is not there.)
@@ -88,7 +86,8 @@ class DaskEngine:
             self._client.close()
         if self._config is not None:
             self._config.__exit__(None, None, None)
-        logging.getLogger("distributed").setLevel(self._log_level)
+        for name, level in self._log_levels.items():
+            logging.getLogger(name).setLevel(level)
 
     def results(self, jobs: Sequence[Job], settings: Settings) -> Iterator[list[Row] | None]:
         """The rows of each job as it finishes, and None every POLL_SECONDS for the progress bar."""
@@ -112,8 +111,11 @@ class DaskEngine:
                     yield None
                 if not ready:
                     time.sleep(0.02)
+        except (OSError, TimeoutError) as error:  # Dask's comm errors are OSErrors
+            raise PipsError(f"lost the Dask scheduler ({error}); the rows written stay, and a rerun resumes") from None
         finally:
-            client.cancel(list(futures))
+            with suppress(OSError, TimeoutError):
+                client.cancel(list(futures))
 
     def _count(self) -> None:
         processing = self._client.processing()
@@ -148,12 +150,25 @@ def _rows(future: Future, result: object, job: Job, settings: Settings) -> list[
     """The rows a task returned; if it failed on Dask's side (its workers kept dying), rows saying so."""
     if future.status == "finished":
         return result
-    error = result if future.status == "error" else f"task {future.status}"
+    if future.status == "cancelled":  # by the scheduler, when it is lost: the job never ran, no row to write
+        raise PipsError("lost the Dask scheduler (it cancelled the jobs); the rows written stay, and a rerun resumes")
+    error = result
     return [{**stub, "status": "error", "error": repr(error)} for stub in stubs(job, settings)]
 
 
 def _label(job: Job) -> str:
     return f"seed {job.seed}" if job.puzzle is None else job.puzzle.describe()
+
+
+def _silence_logs() -> dict[str, int]:
+    """Quiet Dask's and tornado's loggers (their errors reach the user as rows or a PipsError instead); the
+    levels they had, to restore."""
+    names = ["distributed", "tornado", *(name for name in logging.root.manager.loggerDict
+                                         if name.startswith(("distributed.", "tornado.")))]
+    levels = {name: logging.getLogger(name).level for name in names}
+    for name in names:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    return levels
 
 
 @contextmanager
