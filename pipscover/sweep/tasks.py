@@ -19,7 +19,7 @@ from importlib import import_module
 from importlib.util import find_spec
 from typing import Any
 
-from pipscover.bench import benchmark, cpu_seconds
+from pipscover.bench.timing import benchmark, cpu_seconds
 from pipscover.check import problems
 from pipscover.counting import CountInterrupted, count
 from pipscover.errors import PipsError
@@ -193,7 +193,7 @@ def hard_limit(timeout: float) -> float:
 def _run_bounded(task: Task, job: Job, backend: str, settings: Settings) -> Row:
     if settings.timeout is None:
         return task.run(job, backend, settings)
-    from pipscover.backends.sat import stoppable
+    from pipscover.stoppable import stoppable
     from pipscover.results import SearchTimeout
 
     def in_child() -> Iterator[Row]:
