@@ -13,10 +13,9 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import EXIT_NO, EXIT_TIMEOUT, exit_with, load_puzzles, print_json, progress_bar
+from pipscover.cli.common import EXIT_INTERRUPTED, EXIT_NO, EXIT_TIMEOUT, exit_with, load_puzzles, print_json, progress_bar
 from pipscover.errors import PipsError
 
-EXIT_INTERRUPTED = 130
 TaskName = StrEnum("TaskName", {name: name for name in ("solve", "count", "grids", "bench", "rate", "generate")})
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}|today")
 
