@@ -1,0 +1,67 @@
+"""`pipscover planted`: seeded planted puzzles (solvable by construction) and the scale benchmark's set of them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pipscover.cli.app import app
+from pipscover.cli.common import print_json, write_output
+from pipscover.errors import PipsError
+from pipscover.formats import puzzle_to_nyt
+from pipscover.planted import SCALE_SUITE, Pips, PlantedSpec, planted
+
+
+@app.command("planted")
+def planted_command(
+    size: Annotated[str | None, typer.Argument(
+        help="The board, ROWSxCOLUMNS (e.g. 12x12, 2x300); not with --suite.", show_default=False,
+    )] = None,
+    pips: Annotated[Pips, typer.Option(
+        "--pips", help="repeated: pips drawn independently (dominoes repeat); distinct: no domino twice.",
+    )] = Pips.REPEATED,
+    max_pip: Annotated[int, typer.Option("--max-pip", min=0, help="The largest pip.")] = 6,
+    seed: Annotated[int, typer.Option("--seed", help="Same seed, same puzzle, on any machine.")] = 1,
+    suite: Annotated[bool, typer.Option(
+        "--suite", help="Write the scale benchmark (every board and seed of pipscover.planted.SCALE_SUITE) "
+                        "into the folder given by --output.",
+    )] = False,
+    output: Annotated[str, typer.Option("--output", "-o", help="Write the puzzle (NYT JSON) here.")] = "-",
+    as_json: Annotated[bool, typer.Option("--json", help="Print what was written as JSON lines.")] = False,
+) -> None:
+    """Plant a random solution on a rectangle and read ~4-cell regions of all six kinds off it.
+
+    The puzzle (an NYT puzzle object with its planted `solution`) is solvable but not unique; it is made
+    in milliseconds, for timing solvers beyond the NYT's size.
+
+    Example: pipscover planted 12x12 --pips distinct --max-pip 12 --seed 3 -o board.json
+
+    Example: pipscover planted --suite -o scale/ && pipscover bench scale/ -b dlx -b sat --timeout 60
+    """
+    if suite:
+        if size is not None:
+            raise PipsError("give a board size or --suite, not both")
+        if output == "-":
+            raise PipsError("--suite writes one file per puzzle: name a folder with --output")
+        folder = Path(output)
+        folder.mkdir(parents=True, exist_ok=True)
+        for spec in SCALE_SUITE:
+            _write(spec, str(folder / f"{spec.name}.json"), as_json)
+        return
+    if size is None:
+        raise PipsError("give a board size such as 12x12, or --suite")
+    rows, _, columns = size.lower().partition("x")
+    if not (rows.isdigit() and columns.isdigit()):
+        raise PipsError(f"board size {size!r}: write ROWSxCOLUMNS, e.g. 12x12")
+    _write(PlantedSpec(int(rows), int(columns), pips, max_pip, seed), output, as_json)
+
+
+def _write(spec: PlantedSpec, path: str, as_json: bool) -> None:
+    puzzle, solution = planted(spec)
+    write_output(path, json.dumps(puzzle_to_nyt(puzzle, solution), separators=(",", ":")) + "\n")
+    if as_json and path != "-":
+        print_json({"name": spec.name, "file": path, "dominoes": len(puzzle.dominoes),
+                    "regions": len(puzzle.regions)})
