@@ -14,7 +14,7 @@ from puzzle_factory import puzzles
 from pipscover import load, load_one, problems, solve
 from pipscover.backends import get_backend
 from pipscover.backends.dlx import DlxBackend, counted_solutions
-from pipscover.exactcover.dancing_links import ExactCoverProblem, NodeBudgetExceeded, covers
+from pipscover.exactcover.dancing_links import ExactCoverProblem, NodeBudgetExceeded, covers, luby
 from pipscover.model import Puzzle
 from pipscover.results import SearchTimeout, Status
 
@@ -276,3 +276,38 @@ def test_search_nodes_are_deterministic_and_at_least_one_path():
     assert nodes == search_nodes(puzzle) >= len(puzzle.dominoes) + 1
     with pytest.raises(NodeBudgetExceeded):
         search_nodes(puzzle, node_limit=0)
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_restarts():
+    """Restart budgets of a fraction of a node per item: searches restart many times before a solution."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("pipscover.exactcover.dancing_links.RESTART_UNIT", 0.1)
+        yield
+
+
+def test_luby_sequence():
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzle=puzzles())
+def test_restarts_find_every_solution_once(puzzle, monkeypatch_restarts):
+    # A tiny budget restarts the search many times before its first solution.
+    solutions, _ = counted_solutions(puzzle, restart_seed=3)
+    found = list(solutions)
+    assert len(found) == len(set(found))
+    assert set(found) == brute_force_solutions(puzzle)
+
+
+def test_restarts_leave_the_search_deterministic(monkeypatch_restarts):
+    from pipscover.planted import PlantedSpec, planted
+
+    puzzle, _ = planted(PlantedSpec(6, 6, seed=5))
+    runs = []
+    for _ in range(2):
+        solutions, search = counted_solutions(puzzle, restart_seed=1)
+        first = next(solutions)
+        runs.append((first, search.nodes))
+        assert problems(puzzle, first) == []
+    assert runs[0] == runs[1]

@@ -1,7 +1,9 @@
 """The default backend: the exact-cover formulation searched by Dancing Links, with region pruning.
 
-`search_nodes` measures a puzzle's difficulty for this search: the search nodes it visits to find every
-solution (so to prove a unique one unique), a count that depends only on the puzzle.
+The backend restarts its search (Luby budgets, a fixed seed: see `pipscover.exactcover.dancing_links`) until a first solution,
+which stops it thrashing on large planted boards without changing what it finds. `search_nodes` measures a
+puzzle's difficulty for this search: the search nodes it visits, without restarts, to find every solution
+(so to prove a unique one unique), a count that depends only on the puzzle.
 """
 
 from __future__ import annotations
@@ -18,23 +20,25 @@ class DlxBackend(Backend):
     """Algorithm X with dancing links over cells and dominoes; region rules prune during the search."""
 
     name = "dlx"
+    restart_seed = 0
     description = "exact cover by Dancing Links, with region pruning during the search (pure Python)"
     capabilities = Capabilities(counter="structural")
 
     def solutions(self, puzzle: Puzzle, deadline: float | None = None) -> Iterator[Solution]:
-        return counted_solutions(puzzle, deadline)[0]
+        return counted_solutions(puzzle, deadline, restart_seed=self.restart_seed)[0]
 
 
 def counted_solutions(
-    puzzle: Puzzle, deadline: float | None = None, node_limit: int | None = None
+    puzzle: Puzzle, deadline: float | None = None, node_limit: int | None = None, restart_seed: int | None = None
 ) -> tuple[Iterator[Solution], ExactCoverProblem]:
     """The solutions, lazily, and the search whose `nodes` count what it took so far.
 
-    Past `node_limit` search nodes the iterator raises `pipscover.exactcover.NodeBudgetExceeded`.
+    Past `node_limit` search nodes the iterator raises `pipscover.exactcover.NodeBudgetExceeded`. With
+    `restart_seed` the search restarts (see `pipscover.exactcover.dancing_links`) until it finds a first solution.
     """
     cover, rules = pruned_exact_cover(puzzle)
     problem = ExactCoverProblem(len(cover.items), cover.options, cover.multiplicities)
-    return (cover.solution(chosen) for chosen in problem.search(rules, deadline, node_limit)), problem
+    return (cover.solution(chosen) for chosen in problem.search(rules, deadline, node_limit, restart_seed)), problem
 
 
 def search_nodes(puzzle: Puzzle, node_limit: int | None = None) -> int:

@@ -19,6 +19,15 @@ Choosing an option uses each of its other items once and covers an item when its
 undoing walks the same items backwards. Options hidden by the propagator are unlinked from all of their items
 after that, and relinked before it, so all changes to every list stay last-in first-out.
 
+Restarts (optional, `restart_seed`): a search that has found nothing after a budget of search nodes goes back
+to the root (undoing every level as backtracking would) and starts again with each item's options and the
+items themselves in a new random order, from `random.Random(restart_seed)`, keeping the failure weights. The
+budgets follow Luby's sequence (1, 1, 2, 1, 1, 2, 4, ...) times `RESTART_UNIT` search nodes per item. The
+first run keeps the given order. Once a run finds a cover it runs to its end without a budget, and a run
+that ends within its budget is a complete search too, so every cover is still found exactly once. (Measured on
+planted boards: the time to a first cover is heavy-tailed in the order of the options, the usual case for
+restarts; see encodings/exact-cover.md.)
+
 Item choice: minimum remaining values, where an item's count is its options minus the uses it still needs,
 plus one (a count of 0 means a dead end, 1 a forced move, taken at once). Among the others the engine takes
 the smallest count divided by a failure weight (dom/wdeg, Boussemart et al. 2004): an item's weight grows
@@ -31,6 +40,7 @@ it for the later branches (Knuth's MCC "tweak"), so every solution is found exac
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Iterator, Sequence
 from typing import Protocol
@@ -40,6 +50,8 @@ from pipscover.results import SearchTimeout
 # Search nodes between two looks at the clock and the node budget (the first node looks too): cheap, and a
 # few ms apart at most.
 DEADLINE_CHECK_INTERVAL = 256
+# With restarts, run i of a search may visit luby(i) * RESTART_UNIT * (number of items) search nodes.
+RESTART_UNIT = 2
 
 
 class NodeBudgetExceeded(Exception):
@@ -55,6 +67,21 @@ class Propagator(Protocol):
 
     def unchoose(self, option: int) -> None:
         """Forget the most recent `choose(option)`."""
+
+
+def luby(index: int) -> int:
+    """The `index`-th term (from 1) of Luby's restart sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
+
+    >>> [luby(i) for i in range(1, 16)]
+    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    """
+    while True:
+        power = 1
+        while power * 2 - 1 < index:
+            power *= 2
+        if index == power * 2 - 1:
+            return power
+        index -= power - 1
 
 
 def covers(
@@ -157,9 +184,16 @@ class ExactCoverProblem:
         return found
 
     def search(
-        self, propagator: Propagator | None = None, deadline: float | None = None, node_limit: int | None = None
+        self,
+        propagator: Propagator | None = None,
+        deadline: float | None = None,
+        node_limit: int | None = None,
+        restart_seed: int | None = None,
     ) -> Iterator[list[int]]:
         """Every exact cover, as the list of its option numbers in the order they were chosen, lazily.
+
+        With `restart_seed`, the search restarts in a new random order (drawn from that seed) after Luby
+        budgets of search nodes until it finds a cover; the covers, and `nodes`, stay deterministic.
 
         Raises `SearchTimeout` once `time.monotonic()` passes `deadline`, and `NodeBudgetExceeded` once more
         than `node_limit` search nodes were visited (both checked every `DEADLINE_CHECK_INTERVAL` nodes, so
@@ -238,6 +272,38 @@ class ExactCoverProblem:
                         uncover(item)
                     needed[item] += 1
 
+        def unwind() -> None:
+            """Back to the root, undoing every level in the order backtracking would."""
+            while frames:
+                item, node, mark, tried = frames.pop()
+                if node != item:
+                    while len(trail) > mark:
+                        unhide_whole(trail.pop())
+                    if unchoose:
+                        unchoose(option_of[node])
+                    unuse_others(node)
+                    if tried is not None:
+                        needed[item] += 1
+                if tried is not None:
+                    for option in reversed(tried):
+                        unhide_whole(option)
+                else:
+                    uncover(item)
+
+        def shuffle(rng: random.Random) -> None:
+            """Relink every item's options, and the items, in a random order (at the root, with all linked)."""
+            for header in range(1, len(left)):
+                nodes = []
+                node = down[header]
+                while node != header:
+                    nodes.append(node)
+                    node = down[node]
+                rng.shuffle(nodes)
+                _relink(header, nodes, up, down)
+            items = list(range(1, len(left)))
+            rng.shuffle(items)
+            _relink(0, items, left, right)
+
         # One frame per level: [item branched on, node of the option being tried, trail length before the
         # propagator's hidden options, and the options tried so far when the item was needed more than once
         # (they stay hidden for the later branches) or None].
@@ -246,10 +312,18 @@ class ExactCoverProblem:
         trail: list[int] = []
         nodes_seen = 0
         watched = deadline is not None or node_limit is not None
+        rng = None if restart_seed is None else random.Random(restart_seed)
+        runs = 1
+        run_limit = None if rng is None else RESTART_UNIT * (len(left) - 1)
         descend = True
         while True:
             if descend:
                 nodes_seen += 1
+                if run_limit is not None and nodes_seen > run_limit:
+                    unwind()
+                    shuffle(rng)
+                    runs += 1
+                    run_limit = nodes_seen + luby(runs) * RESTART_UNIT * (len(left) - 1)
                 if watched and nodes_seen % DEADLINE_CHECK_INTERVAL == 1:
                     if deadline is not None and time.monotonic() > deadline:
                         self.nodes = nodes_seen
@@ -259,6 +333,7 @@ class ExactCoverProblem:
                         raise NodeBudgetExceeded
                 if right[0] == 0:
                     self.nodes = nodes_seen
+                    run_limit = None  # this run is now the complete search
                     yield [option_of[frame[1]] for frame in frames]
                     descend = False
                 else:
@@ -285,6 +360,7 @@ class ExactCoverProblem:
                             cover(best)
                         frames.append([best, best, len(trail), [] if several else None])
             if not frames:
+                # The run searched every branch within its budget: a complete search.
                 self.nodes = nodes_seen
                 return
             frame = frames[-1]
@@ -326,3 +402,14 @@ class ExactCoverProblem:
                         if not gone[option]:
                             hide_whole(option)
                             trail.append(option)
+
+
+def _relink(header: int, nodes: Sequence[int], before: list[int], after: list[int]) -> None:
+    """Make `header, *nodes` one circular doubly linked list in that order."""
+    previous = header
+    for node in nodes:
+        after[previous] = node
+        before[node] = previous
+        previous = node
+    after[previous] = header
+    before[header] = previous
