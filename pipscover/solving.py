@@ -40,7 +40,7 @@ def solve(
         status = Status.TIMEOUT
     if status is Status.SOLVED and not found:
         status = Status.UNSATISFIABLE
-    return SolveResult(status, tuple(found), engine.name, time.monotonic() - start)
+    return SolveResult(status, tuple(found), engine.answered_by(), time.monotonic() - start)
 
 
 def solutions(puzzle: Puzzle, backend: str | Backend = DEFAULT_BACKEND) -> Iterator[Solution]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from multiprocessing.connection import wait
 from typing import TypeVar
 
 from pipscover.results import SearchTimeout
@@ -30,35 +31,87 @@ def stoppable(produce: Callable[[], Iterator[Item]], deadline: float | None) -> 
     return _in_worker(produce, deadline)
 
 
-def _in_worker(produce: Callable[[], Iterator[Item]], deadline: float) -> Iterator[Item]:
-    if time.monotonic() >= deadline:
+def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float | None = None,
+         on_winner: Callable[[str], None] | None = None) -> Iterator[Item]:
+    """The items of whichever producer answers first (an item or its end); `on_winner(name)` learns which.
+
+    Every producer runs in its own forked worker; once one answers, the others are killed, and the winner
+    goes on making one item per request. A producer whose worker fails (an error, or death, e.g. out of
+    memory) drops out of the race unless it is the last. Every worker is killed when the iterator ends,
+    is closed, passes `deadline` (`SearchTimeout`) or is interrupted (Ctrl-C), so none is left behind.
+    """
+    if deadline is not None and time.monotonic() >= deadline:
         raise SearchTimeout
     context = multiprocessing.get_context("fork")
-    ours, theirs = context.Pipe()
-    worker = context.Process(target=_serve, args=(theirs, produce), daemon=True)
-    worker.start()
-    theirs.close()
+    workers: dict[str, tuple[multiprocessing.Process, object]] = {}
     try:
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise SearchTimeout
+        for name, produce in producers.items():
+            ours, theirs = context.Pipe()
+            worker = context.Process(target=_serve, args=(theirs, produce), daemon=True)
+            worker.start()
+            theirs.close()
+            workers[name] = (worker, ours)
+        for _, ours in workers.values():
             ours.send(True)
-            if not ours.poll(remaining):
+        while True:
+            ready = wait([ours for _, ours in workers.values()], _remaining(deadline))
+            if not ready:
                 raise SearchTimeout
+            name = next(name for name, (_, ours) in workers.items() if ours is ready[0])
             try:
-                kind, item = ours.recv()
-            except EOFError:
-                raise RuntimeError("the worker process died without an answer (out of memory?)") from None
-            if kind == "end":
-                return
-            if kind == "error":
-                raise item
+                answer = _answer(ready[0])
+            except Exception:
+                if len(workers) == 1:
+                    raise
+                _stop(*workers.pop(name))
+                continue
+            break
+        for loser in [other for other in workers if other != name]:
+            _stop(*workers.pop(loser))
+        if on_winner is not None:
+            on_winner(name)
+        kind, item = answer
+        while kind == "item":
             yield item
+            ours = workers[name][1]
+            ours.send(True)
+            if not ours.poll(_remaining(deadline)):
+                raise SearchTimeout
+            kind, item = _answer(ours)
     finally:
-        worker.kill()
-        worker.join()
-        ours.close()
+        for worker, ours in workers.values():
+            _stop(worker, ours)
+
+
+def _in_worker(produce: Callable[[], Iterator[Item]], deadline: float) -> Iterator[Item]:
+    return race({"worker": produce}, deadline)
+
+
+def _remaining(deadline: float | None) -> float | None:
+    """Seconds left before `deadline` (None: no limit); raises `SearchTimeout` when none are."""
+    if deadline is None:
+        return None
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise SearchTimeout
+    return remaining
+
+
+def _answer(connection) -> tuple[str, object]:
+    """A worker's answer, ("item", item) or ("end", None); its error is raised here."""
+    try:
+        kind, item = connection.recv()
+    except EOFError:
+        raise RuntimeError("the worker process died without an answer (out of memory?)") from None
+    if kind == "error":
+        raise item
+    return kind, item
+
+
+def _stop(worker: multiprocessing.Process, connection) -> None:
+    worker.kill()
+    worker.join()
+    connection.close()
 
 
 def _serve(connection, produce: Callable[[], Iterator]) -> None:

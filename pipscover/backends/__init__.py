@@ -11,6 +11,7 @@ from pipscover.errors import PipsError
 # name -> (module, factory, argument): the backend is `factory()`, or `factory(argument)` when one is given,
 # made from the module on first use.
 REGISTRY: dict[str, tuple[str, str, str | None]] = {
+    "auto": ("pipscover.backends.auto", "AutoBackend", None),
     "dlx": ("pipscover.backends.dlx", "DlxBackend", None),
     "cpsat": ("pipscover.backends.cpsat", "CpSatBackend", None),
     **{name: ("pipscover.backends.sat", "SatBackend", name) for name in SOLVERS},
@@ -20,7 +21,7 @@ ALIASES: dict[str, str] = {
     "cadical": "cadical300", "glucose": "glucose4", "kissat": "kissat404", "minisat": "minisat22",
     "sat": "minisat22",  # the fastest SAT backend on the NYT archive (pipscover bench)
 }
-DEFAULT_BACKEND = "dlx"
+DEFAULT_BACKEND = "auto"
 
 __all__ = ["ALIASES", "Backend", "DEFAULT_BACKEND", "REGISTRY", "get_backend"]
 

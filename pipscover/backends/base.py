@@ -56,6 +56,11 @@ class Backend(ABC):
     description: str
     capabilities: Capabilities = Capabilities()
 
+    def answered_by(self) -> str:
+        """The engine that made the solutions of the last `solutions` call (a backend that hands puzzles to
+        other engines, such as `auto`, names the one it chose)."""
+        return self.name
+
     @abstractmethod
     def solutions(self, puzzle: Puzzle, deadline: float | None = None) -> Iterator[Solution]:
         """Every solution of `puzzle` exactly once, lazily.

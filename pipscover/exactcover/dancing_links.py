@@ -150,6 +150,7 @@ class ExactCoverProblem:
         self.gone = [False] * len(options)
         self.searched = False
         self.nodes = 0
+        self.node_limit: int | None = None
 
     def sanity(self) -> list[str]:
         """Knuth's sanity(): what is wrong with the lists of the items still to cover (empty when nothing).
@@ -201,6 +202,7 @@ class ExactCoverProblem:
         (brought up to date at every cover found and when the search ends or stops): a search node is the
         root or a partial cover the propagator accepted, i.e. one per option tried and not vetoed, plus one.
         It depends only on the problem, never on the clock, so it measures how hard the search was.
+        `self.node_limit` may be lifted (set to None) while the search runs, e.g. once a first cover is found.
         """
         if self.searched:
             raise RuntimeError("an ExactCoverProblem can be searched once; build a new one")
@@ -311,6 +313,7 @@ class ExactCoverProblem:
         frames: list[list] = []
         trail: list[int] = []
         nodes_seen = 0
+        self.node_limit = node_limit
         watched = deadline is not None or node_limit is not None
         rng = None if restart_seed is None else random.Random(restart_seed)
         runs = 1
@@ -328,7 +331,7 @@ class ExactCoverProblem:
                     if deadline is not None and time.monotonic() > deadline:
                         self.nodes = nodes_seen
                         raise SearchTimeout
-                    if node_limit is not None and nodes_seen > node_limit:
+                    if self.node_limit is not None and nodes_seen > self.node_limit:
                         self.nodes = nodes_seen
                         raise NodeBudgetExceeded
                 if right[0] == 0:

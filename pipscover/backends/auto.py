@@ -1,0 +1,79 @@
+"""The default backend: Dancing Links first, then Dancing Links raced against a CDCL SAT solver.
+
+No single engine is fastest on every puzzle: DLX answers the NYT puzzles in milliseconds but can search long
+on a large board whose constraints only bite late, where clause learning pays; a SAT solver pays for its
+encoding on every small puzzle. So:
+
+1. DLX (with restarts) searches here within a budget of search nodes, `DLX_WORK_BUDGET` divided by the
+   number of placements before pruning (what a DLX search node costs grows with it): deterministic, so which
+   engine answers a puzzle that DLX finds easy never depends on the machine. An NYT puzzle gets 2,000 nodes
+   or more, and its first solution takes at most about 400; a 20 x 20 board goes to the race almost at once.
+2. Past it, DLX and `SAT_SOLVER` race in two forked workers (the machine's two cores); the first to answer
+   wins, the other is killed at once, and the winner lists the remaining solutions. Enumerating with one
+   engine keeps every solution listed exactly once.
+
+`answered_by` names the engine that answered, e.g. `auto:dlx` or `auto:cadical195`. Timeouts, early stops
+and Ctrl-C kill both workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import partial
+
+from pipscover.backends.base import Backend
+from pipscover.backends.dlx import DlxBackend, counted_solutions
+from pipscover.exactcover import NodeBudgetExceeded
+from pipscover.model import Puzzle, Solution
+from pipscover.stoppable import race
+
+DLX_WORK_BUDGET = 1 << 23  # search nodes x placements
+SAT_SOLVER = "cadical195"  # of PySAT's solvers, the steadiest on the planted boards (encodings/exact-cover.md)
+
+
+class AutoBackend(Backend):
+    """DLX within a node budget, then DLX against CaDiCaL in two processes; reports which one answered."""
+
+    name = "auto"
+    description = f"DLX within a node budget, then DLX raced against {SAT_SOLVER} in two processes (the default)"
+
+    def __init__(self) -> None:
+        self.engine: str | None = None
+
+    def answered_by(self) -> str:
+        return self.name if self.engine is None else f"{self.name}:{self.engine}"
+
+    def solutions(self, puzzle: Puzzle, deadline: float | None = None) -> Iterator[Solution]:
+        self.engine = None
+        found, search = counted_solutions(puzzle, deadline, node_budget(puzzle), DlxBackend.restart_seed)
+        try:
+            first = next(found, None)
+        except NodeBudgetExceeded:
+            yield from self._race(puzzle, deadline)
+            return
+        self.engine = "dlx"
+        if first is None:
+            return
+        search.node_limit = None  # the budget was for the first solution; list the rest in the same search
+        yield first
+        yield from found
+
+    def _race(self, puzzle: Puzzle, deadline: float | None) -> Iterator[Solution]:
+        from pipscover.backends.sat import SatBackend
+
+        engines = {"dlx": DlxBackend(), SAT_SOLVER: SatBackend(SAT_SOLVER)}
+        producers = {name: partial(engine.solutions, puzzle) for name, engine in engines.items()}
+        yield from race(producers, deadline, on_winner=self._answered)
+
+    def _answered(self, engine: str) -> None:
+        self.engine = engine
+
+
+def node_budget(puzzle: Puzzle) -> int:
+    """The DLX search nodes `auto` spends before racing: fewer as a search node gets dearer.
+
+    >>> node_budget(Puzzle.build([("empty", [(0, 0), (0, 1)], None)], [(1, 2)]))
+    4194304
+    """
+    placements = 2 * len(puzzle.adjacent_pairs) * len(puzzle.domino_counts)
+    return DLX_WORK_BUDGET // max(1, placements)

@@ -1,0 +1,71 @@
+"""The `auto` backend: DLX within a node budget, then DLX raced against a SAT solver in worker processes."""
+
+from __future__ import annotations
+
+import multiprocessing
+
+import pytest
+from brute_force import brute_force_solutions
+from hypothesis import HealthCheck, given, settings
+from puzzle_factory import puzzles
+
+from pipscover import load_one, problems, solve
+from pipscover.backends import DEFAULT_BACKEND, get_backend
+from pipscover.backends.auto import AutoBackend
+from pipscover.planted import PlantedSpec, planted
+from pipscover.results import Status
+from conftest import EXAMPLES
+
+
+@pytest.fixture(scope="module")
+def always_race():
+    """A budget of 0 nodes: every puzzle goes to the race of DLX against the SAT solver."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("pipscover.backends.auto.DLX_WORK_BUDGET", 0)
+        yield
+
+
+def test_auto_is_the_default_and_names_the_engine_that_answered():
+    assert DEFAULT_BACKEND == "auto"
+    result = solve(load_one(EXAMPLES / "first.txt"))
+    assert result.status is Status.SOLVED and result.backend == "auto:dlx"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzle=puzzles())
+def test_auto_lists_exactly_the_brute_force_solutions(puzzle):
+    found = list(AutoBackend().solutions(puzzle))
+    assert len(found) == len(set(found)), "a solution was listed twice"
+    assert set(found) == brute_force_solutions(puzzle)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzle=puzzles())
+def test_the_race_lists_exactly_the_brute_force_solutions(puzzle, always_race):
+    backend = AutoBackend()
+    found = list(backend.solutions(puzzle))
+    assert len(found) == len(set(found)), "a solution was listed twice"
+    assert set(found) == brute_force_solutions(puzzle)
+    assert backend.answered_by() in ("auto:dlx", "auto:cadical195")
+    assert multiprocessing.active_children() == []
+
+
+def test_the_race_answers_a_planted_board_and_leaves_no_worker(always_race):
+    puzzle, _ = planted(PlantedSpec(6, 6, seed=2))
+    result = solve(puzzle, "auto", limit=2)
+    assert result.status is Status.SOLVED and len(result.solutions) == 2
+    assert all(problems(puzzle, solution) == [] for solution in result.solutions)
+    assert result.backend in ("auto:dlx", "auto:cadical195")
+    assert multiprocessing.active_children() == []
+
+
+def test_a_timeout_in_the_race_kills_both_workers(always_race):
+    puzzle, _ = planted(PlantedSpec(20, 20, "distinct", 20, 1))
+    result = solve(puzzle, "auto", timeout=0.5)
+    assert result.status is Status.TIMEOUT
+    assert multiprocessing.active_children() == []
+
+
+def test_dlx_and_sat_backends_stay_pure():
+    assert get_backend("dlx").answered_by() == "dlx"
+    assert get_backend("sat").answered_by() == "minisat22"
