@@ -44,7 +44,7 @@ def test_bench_command_prints_figures(run_cli):
 def test_bench_command_json(run_cli):
     result = run_cli("bench", EXAMPLES / "first.txt", "--json", "--clock", "cpu")
     document = json.loads(result.out)
-    assert result.code == 0 and document["puzzles"] == 1 and document["backend"] == "dlx"
+    assert result.code == 0 and document["puzzles"] == 1 and document["backend"] == "auto"
     assert document["outcomes"] == {"solved": 1} and len(document["times"]) == 1
 
 

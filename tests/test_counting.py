@@ -25,7 +25,7 @@ ENUMERABLE = 20_000  # NYT counts up to this are also listed by dlx in the test
 @settings(max_examples=250, deadline=None)
 @given(puzzles(max_dominoes=4, max_pip=3))
 def test_structural_count_matches_brute_force(puzzle):
-    result = count(puzzle)
+    result = count(puzzle, method="structural")
     assert (result.count, result.exact, result.method) == (len(brute_force_solutions(puzzle)), True, "structural")
 
 
@@ -308,3 +308,13 @@ def test_counts_a_subset_sum_puzzle_with_pips_in_the_millions():
 def test_counts_with_huge_pips_match_brute_force(puzzle):
     assert count(puzzle).count == len(brute_force_solutions(puzzle))
     assert count(puzzle, "grids", method="structural").count == len(brute_force_grids(puzzle))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_auto_count_lists_a_large_puzzle_with_few_solutions_and_counts_exactly(seed):
+    from pipscover.planted import PlantedSpec, planted
+
+    puzzle, _ = planted(PlantedSpec(2, 12, seed=seed))
+    result = count(puzzle)
+    assert result.exact and result.method in ("dlx", "structural")
+    assert result.count == count(puzzle, method="structural").count

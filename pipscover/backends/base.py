@@ -27,8 +27,9 @@ class Capabilities:
     """What a backend can do.
 
     `counter` names the `pipscover.counting` method that counts for it without going through `solutions`:
-    `blocking` (blocking clauses over its CNF: SAT solvers), `structural` (the counters that share the dlx
-    backend's region rules), or None (count by listing its solutions).
+    `blocking` (blocking clauses over its CNF: SAT solvers), `auto` (count's own choice between dlx listing and
+    the structural counters, which share the dlx backend's region rules), or None (count by listing its
+    solutions).
     """
 
     enumerates: bool = True  # lists every solution, each once (`solve --all`)

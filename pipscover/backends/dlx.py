@@ -22,7 +22,7 @@ class DlxBackend(Backend):
     name = "dlx"
     restart_seed = 0
     description = "exact cover by Dancing Links, with region pruning during the search (pure Python)"
-    capabilities = Capabilities(counter="structural")
+    capabilities = Capabilities(counter="auto")
 
     def solutions(self, puzzle: Puzzle, deadline: float | None = None) -> Iterator[Solution]:
         return counted_solutions(puzzle, deadline, restart_seed=self.restart_seed)[0]

@@ -40,8 +40,8 @@ def every_solution(puzzle: Puzzle, backend: Backend, deadline: float | None) -> 
 def counting_engine(backend: Backend) -> str:
     """What counts in the `count` task when it is given `backend` (its `capabilities.counter`)."""
     match backend.capabilities.counter:
-        case "structural":
-            return "the structural counter"
+        case "auto":
+            return "count's auto (dlx listing within a node budget, else the structural counter)"
         case "blocking":
             return f"blocking clauses with {backend.name}"
     return f"{backend.name}, listing its solutions"
