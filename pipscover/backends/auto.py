@@ -6,8 +6,8 @@ encoding on every small puzzle. So:
 
 1. DLX (with restarts) searches here within a budget of search nodes, `DLX_WORK_BUDGET` divided by the
    number of placements before pruning (what a DLX search node costs grows with it): deterministic, so which
-   engine answers a puzzle that DLX finds easy never depends on the machine. An NYT puzzle gets 2,000 nodes
-   or more, and its first solution takes at most about 400; a 20 x 20 board goes to the race almost at once.
+   engine answers a puzzle that DLX finds easy never depends on the machine. An NYT puzzle gets 10,000 nodes
+   or more (its first solution takes at most about 400), a 12 x 12 board 900 to 2,300, a 20 x 20 board 110.
 2. Past it, DLX and `SAT_SOLVER` race in two forked workers (the machine's two cores); the first to answer
    wins, the other is killed at once, and the winner lists the remaining solutions. Enumerating with one
    engine keeps every solution listed exactly once.
@@ -27,7 +27,7 @@ from pipscover.exactcover import NodeBudgetExceeded
 from pipscover.model import Puzzle, Solution
 from pipscover.stoppable import race
 
-DLX_WORK_BUDGET = 1 << 23  # search nodes x placements
+DLX_WORK_BUDGET = 1 << 25  # search nodes x placements
 SAT_SOLVER = "cadical195"  # of PySAT's solvers, the steadiest on the planted boards (encodings/exact-cover.md)
 
 
@@ -73,7 +73,7 @@ def node_budget(puzzle: Puzzle) -> int:
     """The DLX search nodes `auto` spends before racing: fewer as a search node gets dearer.
 
     >>> node_budget(Puzzle.build([("empty", [(0, 0), (0, 1)], None)], [(1, 2)]))
-    4194304
+    16777216
     """
     placements = 2 * len(puzzle.adjacent_pairs) * len(puzzle.domino_counts)
     return DLX_WORK_BUDGET // max(1, placements)

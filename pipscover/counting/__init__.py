@@ -28,7 +28,7 @@ from pipscover.results import CountResult, Distinct, SearchTimeout
 
 METHODS = ("auto", "structural", "dlx", "blocking")
 LIST_GRIDS_UP_TO = 20_000  # auto lists grids with dlx up to this many placements
-LIST_NODE_BUDGET = 1024  # DLX search nodes auto spends listing before it counts structurally
+LIST_NODE_BUDGET = 4096  # DLX search nodes auto spends listing before it counts structurally
 LIST_FROM_DOMINOES = 12
 
 
