@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import partial
 
-from pipscover.backends.base import Backend
+from pipscover.backends.base import Backend, Capabilities
 from pipscover.backends.dlx import DlxBackend, counted_solutions
 from pipscover.exactcover import NodeBudgetExceeded
 from pipscover.model import Puzzle, Solution
@@ -35,6 +35,7 @@ class AutoBackend(Backend):
     """DLX within a node budget, then DLX against CaDiCaL in two processes; reports which one answered."""
 
     name = "auto"
+    capabilities = Capabilities(counter="auto")
     description = f"DLX within a node budget, then DLX raced against {SAT_SOLVER} in two processes (the default)"
 
     def __init__(self) -> None:
