@@ -1,0 +1,50 @@
+"""The named rules, from easy to hard: what a hint may use, in the order a player would try them.
+
+The level (1 easy ... 4 hard) is what `pipscover rate` reads; `guess` (5) and `no-solution` are not rules
+but the ends of a chain. Each rule is specified in its family's module and in encodings/hints.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+
+from pipscover.hints import dominoes, regions, tiling, trial
+from pipscover.hints.board import Board, Deduction
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A named rule; `find` lists its deductions on a board. `exhaustive`: the driver may look through all of
+    them for one that settles a pip or a pair (false for costly rules: the first one found is taken)."""
+
+    name: str
+    level: int
+    title: str
+    find: Callable[[Board], Iterator[Deduction]] | None
+    exhaustive: bool = True
+
+
+DEDUCTIONS: tuple[Rule, ...] = (
+    Rule("forced-tiling", 1, "forced tiling", tiling.forced_tiling),
+    Rule("region-sum", 1, "sum against the pips left", regions.sum_arithmetic),
+    Rule("region-bound", 1, "less/greater against the pips left", regions.bound_arithmetic),
+    Rule("region-equal", 1, "all-equal against the supply", regions.equal_supply),
+    Rule("region-unequal", 1, "all-different against the supply", regions.unequal_supply),
+    Rule("pair-domino", 1, "the dominoes that fit a pair", dominoes.pair_domino),
+    Rule("pip-count", 2, "counting halves", dominoes.pip_count),
+    Rule("domino-fit", 2, "no domino fits", dominoes.domino_fit),
+    Rule("domino-home", 3, "the only place for a domino", dominoes.domino_home),
+    Rule("region-combinations", 3, "the ways to fill a region", regions.combinations),
+    Rule("tiling-split", 3, "cut-off cells", tiling.tiling_split),
+)
+WHAT_IF = Rule(
+    "what-if", 4, "what if",
+    partial(trial.what_if, finders=[rule.find for rule in DEDUCTIONS], titles=[rule.title for rule in DEDUCTIONS]),
+    exhaustive=False,
+)
+RULES: tuple[Rule, ...] = (*DEDUCTIONS, WHAT_IF)
+GUESS = Rule("guess", 5, "a guess", None)
+NO_SOLUTION = Rule("no-solution", 0, "no solution", None)
+BY_NAME = {rule.name: rule for rule in (*RULES, GUESS, NO_SOLUTION)}

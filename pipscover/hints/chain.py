@@ -1,0 +1,165 @@
+"""The chain of hints: the easiest deduction at each step, until the puzzle is solved or no rule applies.
+
+At each step the rules are tried level by level, easiest first, in the catalogue's order; the first level
+with a deduction gives the step, preferring one that settles a pip or a pair over one that only rules
+options out. When no rule applies the chain ends
+with a `guess` step saying where the best guess is, or, given the solution to follow, makes that guess
+(taking the solution's side) and goes on: that is how `pipscover rate` counts guesses. A contradiction
+ends the chain with a `no-solution` step. A board the rules fill completely is checked by the independent
+checker before the chain calls the puzzle solved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pipscover.check import problems
+from pipscover.hints.board import Board, Change, Contradiction, Deduction, pair, single
+from pipscover.hints.catalogue import DEDUCTIONS, GUESS, NO_SOLUTION, RULES, Rule
+from pipscover.hints.trial import best_guess
+from pipscover.model import Cell, Puzzle, Solution, solution_from_grid
+
+# The rules grouped by level, easiest first.
+LEVELS = tuple(tuple(rule for rule in RULES if rule.level == level) for level in sorted({r.level for r in RULES}))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One hint: the rule, the sentence, the cells it concerns, and the pips and pairs it settles."""
+
+    rule: Rule
+    reason: str
+    cells: tuple[Cell, ...]
+    pips: tuple[tuple[Cell, int], ...] = ()
+    pairs: tuple[tuple[Cell, Cell], ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule.name,
+            "reason": self.reason,
+            "pips": [[*cell, pip] for cell, pip in self.pips],
+            "pairs": [[list(first), list(second)] for first, second in self.pairs],
+        }
+
+
+@dataclass(frozen=True)
+class Chain:
+    """The steps for one puzzle; `complete` when they solve it."""
+
+    puzzle: Puzzle
+    steps: tuple[Step, ...]
+    complete: bool
+
+    @property
+    def deductions(self) -> tuple[Step, ...]:
+        """The steps made by rules (not guesses nor the end of a chain)."""
+        return tuple(step for step in self.steps if step.rule.find is not None)
+
+    @property
+    def guesses(self) -> int:
+        return sum(step.rule is GUESS for step in self.steps)
+
+    @property
+    def hardest(self) -> Rule | None:
+        """The hardest rule used (the first of the highest level)."""
+        return max((step.rule for step in self.deductions), key=lambda rule: rule.level, default=None)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"puzzle": self.puzzle.origin.as_json(), "steps": [step.as_json() for step in self.steps],
+                "complete": self.complete}
+
+
+def hint_chain(puzzle: Puzzle, limit: int | None = None, follow: Solution | None = None) -> Chain:
+    """The steps from the empty board: at most `limit` of them; guessing along `follow` when it is given.
+
+    >>> from pipscover.model import Puzzle
+    >>> chain = hint_chain(Puzzle.build([("sum", [(0, 0)], 2), ("sum", [(0, 1)], 5)], [(5, 2)]))
+    >>> [step.rule.name for step in chain.steps], chain.complete
+    (['forced-tiling', 'region-sum', 'region-sum'], True)
+    """
+    board = Board(puzzle)
+    steps: list[Step] = []
+    while not board.solved() and (limit is None or len(steps) < limit):
+        try:
+            found = _next(board)
+            if found is None:
+                guess = best_guess(board, [rule.find for rule in DEDUCTIONS])
+                if guess is None:  # nothing left to choose: cannot happen on a board that is not solved
+                    raise Contradiction("no choice is left, yet the board is not full")
+                if follow is None:
+                    steps.append(Step(GUESS, guess.reason, _cells(board, guess.cells)))
+                    break
+                option = next(o for o in guess.options if _agrees(board, o.assume, follow))
+                reason = f"{guess.reason} Guess: {option.subject} is {option.value}."
+                steps.append(_step(board, GUESS, Deduction(reason, guess.cells, option.assume)))
+                continue
+            steps.append(_step(board, *found))
+        except Contradiction as contradiction:
+            steps.append(Step(NO_SOLUTION, f"The puzzle has no solution: {contradiction.reason}.",
+                              _cells(board, contradiction.cells)))
+            return Chain(puzzle, tuple(steps), False)
+    if board.solved():
+        wrong = problems(puzzle, _solution(board))
+        if wrong:
+            steps.append(Step(NO_SOLUTION, f"The puzzle has no solution: the full board fails ({wrong[0]}).", ()))
+            return Chain(puzzle, tuple(steps), False)
+    return Chain(puzzle, tuple(steps), board.solved())
+
+
+def _next(board: Board) -> tuple[Rule, Deduction] | None:
+    """A deduction of the easiest level that has one, preferring one that settles a pip or a pair."""
+    for level in LEVELS:
+        first = None
+        for rule in level:
+            for deduction in rule.find(board):
+                if not rule.exhaustive or _settles(board, deduction.change):
+                    return rule, deduction
+                first = first or (rule, deduction)
+        if first is not None:
+            return first
+    return None
+
+
+def _settles(board: Board, change: Change) -> bool:
+    if change.pairs:
+        return True
+    return any(single(board.candidates[cell] & mask) and not single(board.candidates[cell])
+               for cell, mask in change.restrict)
+
+
+def _step(board: Board, rule: Rule, deduction: Deduction) -> Step:
+    applied = board.apply(deduction.change)
+    cells = board.cells
+    return Step(
+        rule,
+        deduction.reason,
+        _cells(board, deduction.cells),
+        tuple((cells[cell], board.values[board.known(cell)]) for cell in applied.pips),
+        tuple((cells[first], cells[second]) for first, second in applied.pairs),
+    )
+
+
+def _cells(board: Board, indices: tuple[int, ...]) -> tuple[Cell, ...]:
+    return tuple(board.cells[i] for i in dict.fromkeys(indices))
+
+
+def _agrees(board: Board, change: Change, solution: Solution) -> bool:
+    """Whether `solution` keeps `change` (a guess's supposition)."""
+    grid = {board.index[cell]: board.values.index(pip) for cell, pip in solution.grid.items()}
+    tiling = {pair(board.index[a], board.index[b]) for a, b in (p.cells for p in solution.placements)}
+
+    def kind_on(place: tuple[int, int]) -> int | None:
+        pips = sorted((grid[place[0]], grid[place[1]]))
+        return board.type_index.get((pips[0], pips[1]))
+
+    return (all(mask >> grid[cell] & 1 for cell, mask in change.restrict)
+            and all(place in tiling for place in change.pairs)
+            and not any(place in tiling for place in change.exclude)
+            and not any(place in tiling and kind_on(place) == kind for place, kind in change.ban))
+
+
+def _solution(board: Board) -> Solution:
+    tiling = [(board.cells[a], board.cells[b]) for a, b in board.pairs()]
+    grid = {cell: board.values[board.known(i)] for i, cell in enumerate(board.cells)}
+    return solution_from_grid(tiling, grid)

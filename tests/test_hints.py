@@ -1,0 +1,180 @@
+"""Hints: every rule is sound (what it learns holds in every solution, checked against brute force), chains
+end as they should, and the JSON has the promised shape."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from brute_force import brute_force_solutions
+from conftest import EXAMPLES, needs_nyt, nyt_files
+from hypothesis import HealthCheck, given, settings
+from puzzle_factory import puzzles
+
+from pipscover.formats import load, load_one
+from pipscover.hints import DEDUCTIONS, GUESS, NO_SOLUTION, RULES, hint_chain
+from pipscover.hints.board import Board, Change, Contradiction, pair, single
+from pipscover.hints.chain import _next
+from pipscover.model import Puzzle, Solution
+
+
+def admits(board: Board, solution: Solution) -> bool:
+    """Whether everything the board knows holds in `solution`."""
+    index = board.index
+    grid = {index[cell]: pip for cell, pip in solution.grid.items()}
+    tiling = {pair(index[a], index[b]): (grid[index[a]], grid[index[b]]) for a, b in (p.cells for p in solution.placements)}
+    value = {v: i for i, v in enumerate(board.values)}
+    return (
+        all(board.candidates[cell] >> value[pip] & 1 for cell, pip in grid.items())
+        and all(pair(first, second) in tiling for first, second in board.pairs())
+        and not any(excluded in tiling for excluded in board.excluded)
+        and not any(
+            place in tiling and board.type_index.get(tuple(sorted(value[p] for p in tiling[place]))) == kind
+            for place, kind in board.banned
+        )
+    )
+
+
+def assert_every_rule_sound(puzzle: Puzzle, solutions: set[Solution]) -> None:
+    """Walk the chain (guessing along a solution when stuck); at every board, every deduction of every rule
+    keeps every solution the board admits, and a contradiction is only found when it admits none."""
+    follow = next(iter(solutions), None)
+    board = Board(puzzle)
+    for _ in range(200):
+        alive = [s for s in solutions if admits(board, s)]
+        for rule in RULES:
+            try:
+                for deduction in list(rule.find(board)):
+                    for solution in alive:
+                        branch = board.copy()
+                        branch.apply(deduction.change)
+                        assert admits(branch, solution), f"{rule.name}: {deduction.reason}"
+            except Contradiction as contradiction:
+                assert not alive, f"{rule.name} claimed a contradiction: {contradiction.reason}"
+        if board.solved() or not alive:
+            return
+        found = _next(board)
+        if found is None:  # stuck: settle a cell as in `follow`, as a guess would
+            board.apply(settle_one(board, follow))
+        else:
+            board.apply(found[1].change)
+
+
+def settle_one(board: Board, solution: Solution) -> Change:
+    """The pip of a cell not yet known, or else the partner of an unpaired cell, as in `solution`."""
+    for cell, mask in enumerate(board.candidates):
+        if not single(mask):
+            return Change(restrict=((cell, 1 << board.values.index(solution.grid[board.cells[cell]])),))
+    partner = {a: b for p in solution.placements for a, b in (p.cells, p.cells[::-1])}
+    cell = next(c for c in range(len(board.cells)) if board.partner[c] < 0)
+    return Change(pairs=(pair(cell, board.index[partner[board.cells[cell]]]),))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(max_dominoes=4, max_pip=3))
+def test_every_rule_keeps_every_solution(puzzle):
+    assert_every_rule_sound(puzzle, brute_force_solutions(puzzle))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(max_dominoes=4, max_pip=2, repeated_dominoes=False))
+def test_every_rule_keeps_every_solution_with_distinct_dominoes(puzzle):
+    assert_every_rule_sound(puzzle, brute_force_solutions(puzzle))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(max_dominoes=4, max_pip=3))
+def test_every_stated_fact_holds_in_every_solution(puzzle):
+    solutions = brute_force_solutions(puzzle)
+    chain = hint_chain(puzzle)
+    for step in chain.steps:
+        for solution in solutions:
+            tiling = {frozenset(p.cells) for p in solution.placements}
+            assert all(solution.grid[cell] == pip for cell, pip in step.pips), step.reason
+            assert all(frozenset(cells) in tiling for cells in step.pairs), step.reason
+    if solutions:
+        assert all(step.rule is not NO_SOLUTION for step in chain.steps)
+    if chain.complete:
+        assert len(solutions) == 1
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(max_dominoes=4, max_pip=3))
+def test_a_chain_that_guesses_along_a_solution_reaches_it(puzzle):
+    solutions = brute_force_solutions(puzzle)
+    if not solutions:
+        return
+    follow = min(solutions, key=lambda s: s.placements)
+    chain = hint_chain(puzzle, follow=follow)
+    assert chain.complete
+    assert all(follow.grid[cell] == pip for step in chain.steps for cell, pip in step.pips)
+
+
+def test_a_one_cell_sum_settles_its_pip_first():
+    puzzle = Puzzle.build([("sum", [(0, 0)], 4), ("empty", [(0, 1), (1, 0), (1, 1)], None)], [(4, 1), (2, 3)])
+    step = hint_chain(puzzle, limit=1).steps[0]
+    assert (step.rule.name, step.pips) == ("region-sum", (((0, 0), 4),))
+
+
+def test_sum_twelve_over_two_cells_needs_the_double_six():
+    puzzle = Puzzle.build(
+        [("sum", [(0, 0), (0, 1)], 12), ("empty", [(1, 0), (1, 1)], None)], [(6, 6), (1, 2)]
+    )
+    first = hint_chain(puzzle, limit=1).steps[0]
+    assert first.rule.name == "region-sum"
+    assert set(first.pips) == {((0, 0), 6), ((0, 1), 6)}
+    assert "needs 12" in first.reason
+
+
+def test_a_corner_cell_with_one_free_neighbour_is_tiled():
+    puzzle = Puzzle.build([("empty", [(0, 0), (0, 1), (1, 1), (1, 2)], None)], [(1, 2), (3, 4)])
+    steps = hint_chain(puzzle).steps
+    assert steps[0].rule.name == "forced-tiling"
+    assert steps[0].pairs == (((0, 0), (0, 1)),)
+
+
+def test_a_puzzle_without_solution_ends_with_no_solution():
+    puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 9)], [(1, 2)])
+    chain = hint_chain(puzzle)
+    assert (chain.steps[-1].rule, chain.complete) == (NO_SOLUTION, False)
+
+
+def test_a_puzzle_with_two_solutions_ends_with_a_guess():
+    puzzle = Puzzle.build([("empty", [(0, 0), (0, 1), (1, 0), (1, 1)], None)], [(1, 1), (1, 1)])
+    chain = hint_chain(puzzle)
+    assert chain.steps[-1].rule is GUESS and not chain.complete
+    assert "guess is needed" in chain.steps[-1].reason
+
+
+def test_the_example_is_solved_and_the_json_has_the_promised_shape():
+    chain = hint_chain(load_one(EXAMPLES / "first.txt"))
+    document = chain.as_json()
+    assert set(document) == {"puzzle", "steps", "complete"} and document["complete"] is True
+    for step in document["steps"]:
+        assert set(step) == {"rule", "reason", "pips", "pairs"}
+        assert all(len(fact) == 3 for fact in step["pips"])
+        assert all(len(cells) == 2 and all(len(cell) == 2 for cell in cells) for cells in step["pairs"])
+    settled = {(r, c): pip for step in document["steps"] for r, c, pip in step["pips"]}
+    assert len(settled) == len(chain.puzzle.cells)
+
+
+def test_rule_names_are_unique_and_levels_run_from_easy_to_hard():
+    names = [rule.name for rule in RULES]
+    assert len(set(names)) == len(names)
+    assert [rule.level for rule in RULES] == sorted(rule.level for rule in RULES)
+    assert all(rule.find is not None for rule in DEDUCTIONS)
+
+
+@needs_nyt
+@pytest.mark.parametrize("file", nyt_files()[::70])
+def test_nyt_chains_are_sound_and_quick(file):
+    for puzzle in load(file):
+        start = time.process_time()
+        chain = hint_chain(puzzle)
+        assert time.process_time() - start < 20  # a sanity bound; speed is measured in benchmarks
+        solution = puzzle.published_solution
+        tiling = {frozenset(p.cells) for p in solution.placements}
+        for step in chain.steps:
+            assert step.rule is not NO_SOLUTION
+            assert all(solution.grid[cell] == pip for cell, pip in step.pips)
+            assert all(frozenset(cells) in tiling for cells in step.pairs)
