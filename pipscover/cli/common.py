@@ -22,6 +22,7 @@ import typer
 from pipscover.backends import Backend, get_backend
 from pipscover.cnf import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_PB, PB_ENCODINGS, Encodings
 from pipscover.errors import PipsError
+from pipscover.fetch import day_file
 from pipscover.formats import load
 from pipscover.model import Difficulty, Puzzle
 from pipscover.results import SolveResult, Status
@@ -33,9 +34,15 @@ PUZZLE_SUFFIXES = (".json", ".txt")
 
 PuzzlesArgument = Annotated[
     list[Path],
-    typer.Argument(help="Puzzle files (NYT JSON or text format) or folders of them.", show_default=False),
+    typer.Argument(
+        help="Puzzle files (NYT JSON or text format), folders of them, or NYT days (YYYY-MM-DD or today: "
+        "read from the cache, fetched when missing).", show_default=False,
+    ),
 ]
-PuzzleArgument = Annotated[Path, typer.Argument(help="A puzzle file (NYT JSON or text format).", show_default=False)]
+PuzzleArgument = Annotated[
+    Path, typer.Argument(help="A puzzle file (NYT JSON or text format) or an NYT day (YYYY-MM-DD or today).",
+                         show_default=False),
+]
 DifficultyOption = Annotated[
     Difficulty | None,
     typer.Option("--difficulty", "-d", help="Which puzzle of an NYT day file (default: all three)."),
@@ -75,9 +82,9 @@ def backend_with_encodings(backend: str, card: CardName | None, pb: PbName | Non
 
 
 def puzzle_files(paths: list[Path]) -> list[Path]:
-    """The files named, with each folder replaced by its puzzle files in name order."""
+    """The files named, with each folder replaced by its puzzle files in name order and each day by its file."""
     files: list[Path] = []
-    for path in paths:
+    for path in map(day_file, paths):
         if path.is_dir():
             found = sorted(p for p in path.iterdir() if p.suffix in PUZZLE_SUFFIXES and p.is_file())
             if not found:
@@ -95,6 +102,7 @@ def load_puzzles(paths: list[Path], difficulty: Difficulty | None) -> list[Puzzl
 
 def load_single(path: Path, difficulty: Difficulty | None) -> Puzzle:
     """The one puzzle a command such as `check` works on; a day file needs `-d`."""
+    path = day_file(path)
     puzzles = load(path, difficulty)
     if len(puzzles) != 1:
         raise PipsError(f"{path}: holds {len(puzzles)} puzzles; choose one with -d easy|medium|hard")

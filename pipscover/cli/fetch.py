@@ -1,0 +1,53 @@
+"""`pipscover fetch`: download NYT days by date into the cache (see `pipscover.fetch`)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from pipscover.cli.app import app
+from pipscover.cli.common import JsonOption, print_json, progress_bar
+from pipscover.errors import PipsError
+from pipscover.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, TIMEOUT, days_from, fetch_days, parse_day
+
+
+@app.command("fetch")
+def fetch_command(
+    days: Annotated[
+        list[str] | None, typer.Argument(help="Days to fetch: YYYY-MM-DD or today.", show_default=False)
+    ] = None,
+    first: Annotated[str | None, typer.Option("--from", help="Fetch every day from this one (YYYY-MM-DD) ...")] = None,
+    last: Annotated[str | None, typer.Option("--to", help="... to this one, included (default: today).")] = None,
+    base: Annotated[
+        str | None,
+        typer.Option("--base-url", help=f"A mirror with the NYT layout (default: ${BASE_URL_VARIABLE} or the NYT)."),
+    ] = None,
+    cache: Annotated[
+        str | None,
+        typer.Option("--cache-dir", help=f"Where days are kept (default: ${CACHE_VARIABLE} or the user cache)."),
+    ] = None,
+    timeout: Annotated[float, typer.Option("--timeout", min=0.001, help="Seconds to wait for each answer.")] = TIMEOUT,
+    as_json: JsonOption = False,
+) -> None:
+    """Download NYT days into the cache; a cached day is never downloaded again.
+
+    A day then works wherever a puzzle file does: pipscover solve 2025-09-15 -d hard.
+
+    Example: pipscover fetch 2025-09-15 today; pipscover fetch --from 2025-09-01 --to 2025-09-30 --json
+    """
+    if last is not None and first is None:
+        raise PipsError("--to needs --from")
+    wanted = [parse_day(day) for day in days or []]
+    if first is not None:
+        wanted += days_from(parse_day(first), parse_day(last or "today"))
+    if not wanted:
+        raise PipsError("name the days to fetch (YYYY-MM-DD or today), or a range with --from and --to")
+    wanted = list(dict.fromkeys(wanted))
+    with progress_bar("fetching", total=len(wanted) if len(wanted) > 1 else None) as advance:
+        for fetched in fetch_days(wanted, cache, base, timeout):
+            advance()
+            if as_json:
+                print_json(fetched.as_json())
+            else:
+                typer.echo(f"{fetched.day}: {'downloaded to' if fetched.downloaded else 'in the cache at'} {fetched.path}")

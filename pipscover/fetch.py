@@ -1,0 +1,181 @@
+"""NYT days by date: downloaded once into a cache, so that a date works wherever a puzzle file does.
+
+A day is `{base}/svc/pips/v1/YYYY-MM-DD.json`; `base` is the NYT (`https://www.nytimes.com`) unless a
+mirror is named (`PIPSCOVER_NYT_URL`, or `--base-url`): any HTTP server with the same layout, such as
+`python -m http.server` run in a folder holding `svc/pips/v1/*.json`. Days are kept as `YYYY-MM-DD.json`
+in the cache folder (the user cache directory, or `PIPSCOVER_CACHE`, or `--cache-dir`), which is itself a
+folder of puzzles for any command. A cached day is never downloaded again; a download is checked to be an
+NYT day before it is written, and written whole or not at all, so the cache never holds a broken file.
+
+Answers 5xx (and 429, too many requests) are retried with exponential backoff; 404, other answers, network
+failures and time-outs are `PipsError`s naming the day and the address.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import platformdirs
+
+from pipscover import __version__
+from pipscover.errors import PipsError
+from pipscover.formats import read_nyt
+
+if TYPE_CHECKING:
+    import httpx
+
+DEFAULT_BASE_URL = "https://www.nytimes.com"
+BASE_URL_VARIABLE = "PIPSCOVER_NYT_URL"
+CACHE_VARIABLE = "PIPSCOVER_CACHE"
+DAY_PATH = "/svc/pips/v1/{day}.json"
+TODAY = "today"
+TIMEOUT = 10.0  # seconds for each request
+RETRIES = 3  # after the first attempt, for answers worth retrying
+BACKOFF = 0.5  # seconds before the first retry; doubled before each next one
+RETRIED_STATUSES = frozenset({429, 500, 502, 503, 504})
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """A day in the cache: where, and whether this call downloaded it."""
+
+    day: date
+    path: Path
+    downloaded: bool
+
+    def as_json(self) -> dict[str, object]:
+        return {"date": self.day.isoformat(), "file": str(self.path), "downloaded": self.downloaded}
+
+
+def is_day(text: str) -> bool:
+    """Whether `text` names a day (`YYYY-MM-DD` or `today`) rather than a file.
+
+    >>> is_day("2025-09-15"), is_day("today"), is_day("2025-09-15.json")
+    (True, True, False)
+    """
+    return text == TODAY or _DAY.fullmatch(text) is not None
+
+
+def parse_day(text: str) -> date:
+    """The day `text` names; `today` is today's date where the command runs.
+
+    >>> parse_day("2025-09-15")
+    datetime.date(2025, 9, 15)
+    """
+    if text == TODAY:
+        return date.today()
+    try:
+        if _DAY.fullmatch(text):
+            return date.fromisoformat(text)
+    except ValueError:
+        pass
+    raise PipsError(f"{text}: not a date; write YYYY-MM-DD (e.g. 2025-09-15) or today")
+
+
+def days_from(first: date, last: date) -> list[date]:
+    """Every day from `first` to `last`, both included."""
+    if last < first:
+        raise PipsError(f"--from {first} is after --to {last}")
+    return [first + timedelta(days=n) for n in range((last - first).days + 1)]
+
+
+def cache_folder(explicit: str | Path | None = None) -> Path:
+    """The cache folder: `explicit`, else `PIPSCOVER_CACHE`, else the user cache directory's `nyt` folder."""
+    chosen = explicit or os.environ.get(CACHE_VARIABLE)
+    return Path(chosen) if chosen else Path(platformdirs.user_cache_dir("pipscover")) / "nyt"
+
+
+def base_url(explicit: str | None = None) -> str:
+    """The server to download from: `explicit`, else `PIPSCOVER_NYT_URL`, else the NYT."""
+    return (explicit or os.environ.get(BASE_URL_VARIABLE) or DEFAULT_BASE_URL).rstrip("/")
+
+
+def fetch_days(
+    days: Iterable[date],
+    cache: str | Path | None = None,
+    base: str | None = None,
+    timeout: float = TIMEOUT,
+    backoff: float = BACKOFF,
+) -> Iterator[Fetched]:
+    """Each day from the cache, downloading the ones missing (one connection for all of them)."""
+    folder, server = cache_folder(cache), base_url(base)
+    client: httpx.Client | None = None
+    try:
+        for day in days:
+            path = folder / f"{day.isoformat()}.json"
+            if path.is_file():
+                yield Fetched(day, path, False)
+                continue
+            if client is None:
+                import httpx  # only when downloading: it adds a tenth of a second to every command's start
+
+                client = httpx.Client(timeout=timeout, follow_redirects=True,
+                                      headers={"User-Agent": f"pipscover/{__version__}"})
+            text = _download(client, day, server, timeout, backoff)
+            _write_atomically(folder, path, text)
+            yield Fetched(day, path, True)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def fetch_day(day: date, cache: str | Path | None = None, base: str | None = None, timeout: float = TIMEOUT,
+              backoff: float = BACKOFF) -> Fetched:
+    """One day from the cache, downloaded when missing."""
+    return next(fetch_days([day], cache, base, timeout, backoff))
+
+
+def day_file(argument: Path) -> Path:
+    """The file a puzzle argument names: itself when it exists, else a day's cached file (fetched when
+    missing) when it names a day, else itself (for the reader to report)."""
+    if argument.exists() or not is_day(str(argument)):
+        return argument
+    return fetch_day(parse_day(str(argument))).path
+
+
+def _download(client: httpx.Client, day: date, server: str, timeout: float, backoff: float) -> str:
+    import httpx
+
+    url = server + DAY_PATH.format(day=day.isoformat())
+    for attempt in range(RETRIES + 1):
+        try:
+            response = client.get(url)
+        except httpx.TimeoutException:
+            raise PipsError(f"{day}: no answer from {url} within {timeout:g} s") from None
+        except httpx.HTTPError as error:
+            raise PipsError(f"{day}: cannot reach {server} ({error or type(error).__name__})") from None
+        if response.status_code not in RETRIED_STATUSES or attempt == RETRIES:
+            break
+        time.sleep(backoff * 2**attempt)
+    if response.status_code == 404:
+        raise PipsError(f"{day}: the server has no puzzle for this day ({url} answered 404)")
+    if response.status_code in RETRIED_STATUSES:
+        raise PipsError(f"{day}: {url} answered {response.status_code} {RETRIES + 1} times; try again later")
+    if response.status_code != 200:
+        raise PipsError(f"{day}: {url} answered {response.status_code} {response.reason_phrase}")
+    read_nyt(response.text, url)  # a PipsError naming the address when it is not NYT puzzle JSON
+    return response.text
+
+
+def _write_atomically(folder: Path, path: Path, text: str) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        raise PipsError(f"{folder}: cannot write to the cache ({error.strerror})") from None

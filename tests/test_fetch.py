@@ -1,0 +1,185 @@
+"""Fetching days by date from a real HTTP server on 127.0.0.1 in the NYT layout: the cache, retries, failures,
+and dates wherever a puzzle file goes. Nothing here reaches the internet."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from pipscover.errors import PipsError
+from pipscover.fetch import days_from, fetch_day, fetch_days, is_day, parse_day
+from pipscover.formats import load
+
+# A day of three small puzzles, each with its one solution.
+PUZZLE = {
+    "dominoes": [[1, 3], [2, 2]],
+    "regions": [
+        {"indices": [[0, 0], [0, 1]], "type": "sum", "target": 4},
+        {"indices": [[1, 0], [1, 1]], "type": "equals"},
+    ],
+    "solution": [[[0, 0], [0, 1]], [[1, 0], [1, 1]]],
+}
+DAY = {"printDate": "2025-09-15", "easy": PUZZLE, "medium": PUZZLE, "hard": PUZZLE}
+
+
+class NytMirror(BaseHTTPRequestHandler):
+    """Serves `days` at /svc/pips/v1/DATE.json; `flaky` days answer 503 that many times first; `broken` days
+    always answer 500; `slow` days answer after a second; every request is counted in `hits`."""
+
+    days: dict[str, str] = {}
+    flaky: Counter = Counter()
+    broken: set[str] = set()
+    slow: set[str] = set()
+    hits: Counter = Counter()
+
+    def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
+        day = self.path.removeprefix("/svc/pips/v1/").removesuffix(".json")
+        self.hits[day] += 1
+        if day in self.slow:
+            time.sleep(1)
+        if day in self.broken or self.flaky[day] > 0:
+            self.flaky[day] -= 1
+            self._answer(503 if day not in self.broken else 500, "busy")
+        elif self.path.startswith("/svc/pips/v1/") and day in self.days:
+            self._answer(200, self.days[day])
+        else:
+            self._answer(404, "not found")
+
+    def _answer(self, status: int, body: str) -> None:
+        data = body.encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def mirror(monkeypatch, tmp_path):
+    """A running mirror with 2025-09-15 and 2025-09-16; the environment points pipscover at it and at a
+    fresh cache. Yields the handler class, whose attributes the test may change."""
+    NytMirror.days = {d: json.dumps({**DAY, "printDate": d}) for d in ("2025-09-15", "2025-09-16")}
+    NytMirror.flaky, NytMirror.broken, NytMirror.slow, NytMirror.hits = Counter(), set(), set(), Counter()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), NytMirror)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+    thread.start()
+    monkeypatch.setenv("PIPSCOVER_NYT_URL", f"http://127.0.0.1:{server.server_address[1]}")
+    monkeypatch.setenv("PIPSCOVER_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr("pipscover.fetch.BACKOFF", 0.01)
+    yield NytMirror
+    server.shutdown()
+    server.server_close()
+
+
+def cached(tmp_path, day: str):
+    return tmp_path / "cache" / f"{day}.json"
+
+
+def test_a_day_is_downloaded_into_the_cache_once(mirror, tmp_path):
+    first = fetch_day(parse_day("2025-09-15"))
+    again = fetch_day(parse_day("2025-09-15"))
+    assert (first.downloaded, again.downloaded) == (True, False)
+    assert first.path == cached(tmp_path, "2025-09-15")
+    assert mirror.hits["2025-09-15"] == 1
+    assert [p.origin.difficulty for p in load(first.path)] == ["easy", "medium", "hard"]
+
+
+def test_server_errors_are_retried_until_the_day_comes(mirror):
+    mirror.flaky["2025-09-15"] = 2
+    assert fetch_day(parse_day("2025-09-15"), backoff=0.01).downloaded
+    assert mirror.hits["2025-09-15"] == 3
+
+
+def test_a_day_the_server_does_not_have_is_one_error_and_no_file(mirror, tmp_path):
+    with pytest.raises(PipsError, match="2025-01-01: the server has no puzzle for this day .*404"):
+        fetch_day(parse_day("2025-01-01"))
+    assert not (tmp_path / "cache").exists() or not list((tmp_path / "cache").iterdir())
+
+
+def test_a_server_that_keeps_failing_is_given_up_after_a_few_tries(mirror):
+    mirror.broken.add("2025-09-15")
+    with pytest.raises(PipsError, match="answered 500 4 times"):
+        fetch_day(parse_day("2025-09-15"), backoff=0.001)
+    assert mirror.hits["2025-09-15"] == 4
+
+
+def test_a_slow_server_times_out(mirror):
+    mirror.slow.add("2025-09-15")
+    with pytest.raises(PipsError, match="no answer from .* within 0.2 s"):
+        fetch_day(parse_day("2025-09-15"), timeout=0.2)
+
+
+def test_an_unreachable_server_is_one_error(tmp_path):
+    with socket.socket() as closed:  # a port nobody listens on once this is closed
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    with pytest.raises(PipsError, match="cannot reach http://127.0.0.1"):
+        fetch_day(parse_day("2025-09-15"), cache=tmp_path, base=f"http://127.0.0.1:{port}")
+
+
+def test_an_answer_that_is_not_a_day_is_not_cached(mirror, tmp_path):
+    mirror.days["2025-09-15"] = "<html>maintenance</html>"
+    with pytest.raises(PipsError, match="malformed JSON"):
+        fetch_day(parse_day("2025-09-15"))
+    assert not cached(tmp_path, "2025-09-15").exists()
+
+
+def test_days_and_ranges():
+    assert is_day("today") and not is_day("puzzle.json")
+    assert days_from(parse_day("2025-09-30"), parse_day("2025-10-01")) == [parse_day("2025-09-30"), parse_day("2025-10-01")]
+    with pytest.raises(PipsError, match="not a date"):
+        parse_day("2025-13-40")
+
+
+def test_fetch_command_reports_each_day_as_json(mirror, run_cli, tmp_path):
+    result = run_cli("fetch", "--from", "2025-09-15", "--to", "2025-09-16", "--json")
+    lines = [json.loads(line) for line in result.out.splitlines()]
+    assert result.code == 0
+    assert [(line["date"], line["downloaded"]) for line in lines] == [("2025-09-15", True), ("2025-09-16", True)]
+    again = json.loads(run_cli("fetch", "2025-09-16", "--json").out)
+    assert again["downloaded"] is False and again["file"] == str(cached(tmp_path, "2025-09-16"))
+
+
+def test_fetch_command_takes_a_mirror_and_cache_on_the_command_line(mirror, run_cli, tmp_path, monkeypatch):
+    base = __import__("os").environ["PIPSCOVER_NYT_URL"]
+    monkeypatch.delenv("PIPSCOVER_NYT_URL")
+    result = run_cli("fetch", "2025-09-15", "--base-url", base, "--cache-dir", tmp_path / "other")
+    assert result.code == 0 and (tmp_path / "other" / "2025-09-15.json").is_file()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["2025-01-01"], "2025-01-01: the server has no puzzle for this day"),
+        (["someday"], "someday: not a date"),
+        (["--to", "2025-09-16"], "--to needs --from"),
+        ([], "name the days to fetch"),
+    ],
+)
+def test_fetch_command_errors_are_one_line_and_exit_2(mirror, run_cli, arguments, message):
+    result = run_cli("fetch", *arguments)
+    assert result.code == 2
+    assert result.err.count("\n") == 1 and message in result.err
+
+
+def test_a_date_works_where_a_puzzle_file_does(mirror, run_cli):
+    solved = run_cli("solve", "2025-09-16", "-d", "hard", "--json")
+    assert solved.code == 0
+    document = json.loads(solved.out)
+    assert document["puzzle"]["date"] == "2025-09-16" and document["status"] == "solved"
+    assert run_cli("check", "2025-09-16", "-d", "easy", "--help").code == 0
+    assert mirror.hits["2025-09-16"] == 1
+
+
+def test_a_missing_date_as_a_puzzle_is_one_line_and_exit_2(mirror, run_cli):
+    result = run_cli("count", "2024-01-01")
+    assert result.code == 2 and "no puzzle for this day" in result.err
