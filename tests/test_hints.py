@@ -178,3 +178,36 @@ def test_nyt_chains_are_sound_and_quick(file):
             assert step.rule is not NO_SOLUTION
             assert all(solution.grid[cell] == pip for cell, pip in step.pips)
             assert all(frozenset(cells) in tiling for cells in step.pairs)
+
+
+def test_hint_command_gives_one_step_drawn_with_its_cells_shaded(run_cli):
+    result = run_cli("hint", EXAMPLES / "first.txt")
+    assert result.code == 0
+    assert "1. region-sum: The sum-3 region at [0, 1] needs 3" in result.out
+    assert "░3░" in result.out  # the sum-3 cell, shaded
+
+
+def test_hint_command_all_json_is_one_object_per_puzzle(run_cli):
+    result = run_cli("hint", EXAMPLES / "first.txt", "--all", "--json")
+    (line,) = result.out.splitlines()
+    document = __import__("json").loads(line)
+    assert result.code == 0 and document["complete"] is True
+    assert document["puzzle"]["file"].endswith("first.txt")
+
+
+def test_hint_command_draws_the_step_as_svg(run_cli, tmp_path):
+    picture = tmp_path / "hint.svg"
+    assert run_cli("hint", EXAMPLES / "first.txt", "--svg", picture).code == 0
+    assert picture.read_text().count('class="highlight"') == 1
+
+
+def test_hint_command_exits_1_when_the_rules_prove_no_solution(run_cli, tmp_path):
+    puzzle = tmp_path / "none.txt"
+    puzzle.write_text("1\nAA\n1\nA SUM 9\n1\n1 2\n")
+    result = run_cli("hint", puzzle, "--all")
+    assert result.code == 1 and "no-solution" in result.out
+
+
+def test_hint_command_bad_input_is_one_line_and_exit_2(run_cli, tmp_path):
+    result = run_cli("hint", tmp_path / "missing.json")
+    assert result.code == 2 and result.err.count("\n") == 1 and "no such file" in result.err

@@ -9,7 +9,7 @@ region so it shows inside only and neighbouring outlines never overlap), and one
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from xml.sax.saxutils import escape
 
 from pipscover.model import Cell, Puzzle, Region, Solution
@@ -30,6 +30,7 @@ PALETTE = (
 EMPTY_FILL = "#e9e4db"
 BACKGROUND = "#ffffff"
 INK = "#2e2b27"
+HIGHLIGHT = "#f2b705"  # the cells a hint concerns: a translucent wash and a border of this colour
 # Where a die face can have a spot, as fractions of a cell, and which spots each pip count uses.
 SPOTS = {
     "nw": (0.28, 0.28), "ne": (0.72, 0.28),
@@ -49,8 +50,9 @@ DIE_FACES = {
 Corner = Callable[[Cell], tuple[float, float]]
 
 
-def draw_svg(puzzle: Puzzle, solution: Solution | None = None) -> str:
-    """A standalone SVG document of the puzzle, and of `solution` on it when one is given.
+def draw_svg(puzzle: Puzzle, solution: Solution | None = None, highlight: Collection[Cell] = ()) -> str:
+    """A standalone SVG document of the puzzle, and of `solution` on it when one is given; `highlight` cells
+    (those a hint concerns) are washed in yellow, as `rect`s of class `highlight`.
 
     Pips are drawn as die spots when every pip is at most 6, as numbers otherwise.
 
@@ -84,6 +86,12 @@ def draw_svg(puzzle: Puzzle, solution: Solution | None = None) -> str:
     for index, region in enumerate(puzzle.regions):
         if index in colours:
             parts += _outline(index, region, puzzle.region_index, corner, PALETTE[colours[index]][1])
+    for cell in sorted(set(highlight) & set(puzzle.region_index)):
+        x, y = corner(cell)
+        parts.append(
+            f'<rect class="highlight" x="{_n(x + 2)}" y="{_n(y + 2)}" width="{CELL - 4}" height="{CELL - 4}" '
+            f'fill="{HIGHLIGHT}" fill-opacity="0.45" stroke="{HIGHLIGHT}" stroke-width="3"/>'
+        )
     if solution is not None:
         parts += _dominoes(solution, puzzle, corner)
     # As in the NYT, a label sits on the outer corner of its region's last cell, which is on the region's edge.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import textwrap
 import unicodedata
-from collections.abc import Hashable, Mapping
+from collections.abc import Collection, Hashable, Mapping
 
 from pipscover.model import Cell, Puzzle, Solution
 from pipscover.render import Layout
@@ -23,6 +23,7 @@ VERTICAL = {NONE: " ", LIGHT: "│", HEAVY: "┃"}
 SIDE_BY_SIDE_WIDTH = 120
 GAP = "    "
 EMPTY_MARK = "·"
+HIGHLIGHT_FILL = "░"  # pads a highlighted cell's text instead of spaces
 
 
 def _junctions() -> dict[tuple[int, int, int, int], str]:
@@ -52,8 +53,8 @@ def _junctions() -> dict[tuple[int, int, int, int], str]:
 JUNCTIONS = _junctions()
 
 
-def draw_puzzle(puzzle: Puzzle) -> str:
-    """The board with region outlines and labels, then the dominoes.
+def draw_puzzle(puzzle: Puzzle, highlight: Collection[Cell] = ()) -> str:
+    """The board with region outlines and labels, then the dominoes; `highlight` cells are shaded.
 
     >>> from pipscover.model import Puzzle
     >>> print(draw_puzzle(Puzzle.build([("sum", [(0, 0), (0, 1)], 4)], [(1, 3)])))
@@ -63,7 +64,7 @@ def draw_puzzle(puzzle: Puzzle) -> str:
     dominoes: 1|3
     """
     layout, width = Layout.of(puzzle.cells), _cell_width(puzzle)
-    lines = _region_board(puzzle, layout, width)
+    lines = _region_board(puzzle, layout, width, highlight)
     listing = "dominoes: " + (" ".join(f"{a}|{b}" for a, b in puzzle.dominoes) or "none")
     wrap = max(_board_width(layout, width), 60)
     lines += textwrap.wrap(listing, width=wrap, subsequent_indent=" " * len("dominoes: "))
@@ -109,20 +110,22 @@ def _board_width(layout: Layout, width: int) -> int:
     return layout.width * (width + 1) + 1
 
 
-def _region_board(puzzle: Puzzle, layout: Layout, width: int) -> list[str]:
+def _region_board(puzzle: Puzzle, layout: Layout, width: int, highlight: Collection[Cell] = ()) -> list[str]:
     """The board's lines with heavy region outlines, each label in its region's first cell.
 
     Every cell of an empty region shows `EMPTY_MARK`, so that no cell of one can be mistaken for a hole.
     """
     labels = {cell: EMPTY_MARK for region in puzzle.regions if not region.label for cell in region.cells}
     labels.update((min(region.cells), region.label) for region in puzzle.regions if region.label)
-    return _board(layout, puzzle.region_index, labels, width, inside=LIGHT, between=HEAVY)
+    return _board(layout, puzzle.region_index, labels, width, inside=LIGHT, between=HEAVY, highlight=highlight)
 
 
 def _board(
-    layout: Layout, group: Mapping[Cell, Hashable], text: Mapping[Cell, str], width: int, inside: int, between: int
+    layout: Layout, group: Mapping[Cell, Hashable], text: Mapping[Cell, str], width: int, inside: int, between: int,
+    highlight: Collection[Cell] = (),
 ) -> list[str]:
-    """Draw the cells of `group` (cell -> its group) with `text` centred in cells `width` characters wide.
+    """Draw the cells of `group` (cell -> its group) with `text` centred in cells `width` characters wide
+    (padded with `HIGHLIGHT_FILL` in `highlight` cells).
 
     A border between two cells of one group has weight `inside`; between different groups, or between a
     cell and a hole, `between`. The result has 2 * layout.height + 1 lines, without trailing spaces.
@@ -133,7 +136,8 @@ def _board(
     for cell, key in group.items():
         row, column = layout.position(cell)
         grid[row + 1][column + 1] = key
-        shown[row][column] = text.get(cell, "")
+        fill = HIGHLIGHT_FILL if cell in highlight else " "
+        shown[row][column] = f"{text.get(cell, ''):{fill}^{width}}"
 
     def border(a: Hashable | None, b: Hashable | None) -> int:
         if a is None and b is None:
@@ -158,6 +162,6 @@ def _board(
             for column in range(layout.width + 1):
                 line.append(VERTICAL[border(below[column], below[column + 1])])
                 if column < layout.width:
-                    line.append(f"{shown[row][column]:^{width}}")
+                    line.append(shown[row][column] or " " * width)
             lines.append("".join(line).rstrip())
     return lines

@@ -1,0 +1,78 @@
+"""`pipscover hint`: the next deduction a player can make, or the whole chain, with the rule and why."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from pipscover.cli.app import app
+from pipscover.cli.common import (
+    EXIT_NO,
+    DifficultyOption,
+    JsonOption,
+    PuzzlesArgument,
+    exit_with,
+    load_puzzles,
+    print_json,
+    progress_bar,
+    write_output,
+)
+from pipscover.errors import PipsError
+from pipscover.hints import GUESS, NO_SOLUTION, Chain, hint_chain
+from pipscover.render.svg import draw_svg
+from pipscover.render.terminal import draw_puzzle
+
+
+@app.command("hint")
+def hint_command(
+    puzzles: PuzzlesArgument,
+    difficulty: DifficultyOption = None,
+    every: Annotated[
+        bool, typer.Option("--all", help="Every step until the puzzle is solved or a guess is needed.")
+    ] = False,
+    svg: Annotated[
+        str | None, typer.Option("--svg", help="Write the board with the step's cells highlighted (--all: the last step).")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Give the next deduction a player can make: the rule, and a sentence saying why.
+
+    Rules go from easy (forced tiling, region arithmetic) to hard (what if); see encodings/hints.md.
+    Exit code 1 when the rules prove a puzzle has no solution.
+
+    Example: pipscover hint 2025-09-15 -d hard --all
+    """
+    loaded = load_puzzles(puzzles, difficulty)
+    if svg is not None and len(loaded) > 1:
+        raise PipsError(f"{len(loaded)} puzzles given; --svg draws one (choose with -d)")
+    worst = 0
+    with progress_bar("hinting", total=len(loaded) if len(loaded) > 1 else None) as advance:
+        for puzzle in loaded:
+            chain = hint_chain(puzzle, limit=None if every else 1)
+            advance()
+            if chain.steps and chain.steps[-1].rule is NO_SOLUTION:
+                worst = EXIT_NO
+            if svg is not None:
+                write_output(svg, draw_svg(puzzle, highlight=chain.steps[-1].cells if chain.steps else ()))
+            if as_json:
+                print_json(chain.as_json())
+            else:
+                typer.echo(_describe(chain, every))
+    exit_with(worst)
+
+
+def _describe(chain: Chain, every: bool) -> str:
+    """The steps, numbered, then how the chain ends; a single hint is drawn with its cells shaded."""
+    lines = [f"{chain.puzzle.describe()}:"]
+    if not chain.steps:
+        lines.append("  nothing to do: every cell is known")
+    for number, step in enumerate(chain.steps, 1):
+        lines.append(f"{number:>4}. {step.rule.name}: {step.reason}")
+    if not every and chain.steps:
+        lines.append(draw_puzzle(chain.puzzle, highlight=chain.steps[0].cells))
+    elif chain.complete:
+        lines.append(f"  solved in {len(chain.steps)} steps, without a guess")
+    elif chain.steps and chain.steps[-1].rule is GUESS:
+        lines.append(f"  stuck after {len(chain.deductions)} steps: a guess is needed")
+    return "\n".join(lines)
