@@ -24,11 +24,10 @@ CaDiCaL 1.9.5's time). The budget counts search nodes, not seconds, so which eng
 other solution the generator sees, never depends on the machine: everything random comes from one
 `random.Random(seed)`, and the same seed gives the same puzzle.
 
-Difficulty is measured by `extra_nodes`: the Dancing Links search nodes, beyond the `dominoes + 1` on the
-path to the solution, that it takes to find every solution (so to prove the hidden one the only one). The
-bands (`BANDS`) come from the NYT puzzles (see encodings/hardness.md). With a difficulty, the puzzle is
-tightened blindly (any rule the hidden solution keeps) until it is no harder than the band, loosened only
-while it stays in the band's reach, and drawn again when it ends up easier than the band.
+Difficulty is the rating a person would give (`pipscover.rating`: the length of the chain of hints that
+solves it), which agrees with the NYT's labels on 83% of its puzzles where the Dancing Links search nodes
+beyond one path to the solution (`extra_nodes`, still reported) agree on 68%. With a difficulty, a unique
+puzzle whose rating is another is drawn again.
 """
 
 from __future__ import annotations
@@ -45,6 +44,7 @@ from pipscover.backends.dlx import counted_solutions
 from pipscover.exactcover.dancing_links import NodeBudgetExceeded
 from pipscover.errors import PipsError
 from pipscover.model import Cell, Difficulty, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
+from pipscover.rating import rate
 from pipscover.solving import solve
 
 Pair = tuple[Cell, Cell]
@@ -62,16 +62,6 @@ class Shape(StrEnum):
     RANDOM = "random"
 
 
-# Extra search nodes (see `extra_nodes`) per difficulty, lowest and highest (None: no limit). Measured on the
-# 1044 NYT puzzles: easy quartiles 0 / 0 / 2, medium 2 / 7 / 17, hard 15 / 42 / 107; these cut points label
-# 68% of them as the NYT does (the best any two cut points do on this quantity).
-BANDS: dict[Difficulty, tuple[int, int | None]] = {
-    Difficulty.EASY: (0, 2),
-    Difficulty.MEDIUM: (3, 14),
-    Difficulty.HARD: (15, None),
-}
-
-
 @dataclass(frozen=True)
 class GeneratedPuzzle:
     """A generated puzzle, its hidden solution, and what it took to make."""
@@ -82,27 +72,12 @@ class GeneratedPuzzle:
     counter_calls: int
     restarts: int
     seconds: float
-    extra_nodes: int | None = None  # of a unique puzzle, when at most NODE_BUDGET (else None: hard)
+    extra_nodes: int | None = None  # of a unique puzzle, when at most NODE_BUDGET (else None)
+    difficulty: Difficulty | None = None  # the rating of a unique puzzle
 
     @property
     def constrained_regions(self) -> int:
         return sum(region.kind is not RegionKind.EMPTY for region in self.puzzle.regions)
-
-    @property
-    def difficulty(self) -> Difficulty | None:
-        """The band the puzzle falls in (only for a unique puzzle)."""
-        if not self.unique:
-            return None
-        return Difficulty.HARD if self.extra_nodes is None else band_of(self.extra_nodes)
-
-
-def band_of(extra: int) -> Difficulty:
-    """The difficulty whose band holds `extra` search nodes.
-
-    >>> band_of(0), band_of(7), band_of(500)
-    (<Difficulty.EASY: 'easy'>, <Difficulty.MEDIUM: 'medium'>, <Difficulty.HARD: 'hard'>)
-    """
-    return next(d for d, (low, high) in BANDS.items() if low <= extra and (high is None or extra <= high))
 
 
 def extra_nodes(puzzle: Puzzle, limit: int | None = None) -> int | None:
@@ -150,23 +125,6 @@ class _Counter:
         found = solve(puzzle, SAT_BACKEND, limit=2).solutions
         return next((s for s in found if s != self.hidden), None)
 
-    def in_reach(self, puzzle: Puzzle, highest: int | None) -> bool:
-        """Whether the hidden solution is the only one and the extra nodes are at most `highest`."""
-        if highest is None:
-            return self.other(puzzle) is None
-        self.calls += 1
-        return _unique_within(puzzle, highest)
-
-
-def _unique_within(puzzle: Puzzle, highest: int) -> bool:
-    path = len(puzzle.dominoes) + 1
-    solutions, search = counted_solutions(puzzle, node_limit=highest + path)
-    try:
-        found = sum(1 for _ in solutions)
-    except NodeBudgetExceeded:
-        return False
-    return found == 1 and search.nodes - path <= highest
-
 
 def generate(
     dominoes: int = 8,
@@ -177,7 +135,7 @@ def generate(
     difficulty: Difficulty | str | None = None,
 ) -> GeneratedPuzzle:
     """A puzzle with `dominoes` dominoes around a hidden solution; with `unique`, its only solution; with a
-    `difficulty`, one whose `extra_nodes` fall in that band (implies `unique`).
+    `difficulty`, one rated so by `pipscover.rating` (implies `unique`).
 
     >>> made = generate(dominoes=5, seed=7)
     >>> made.unique, len(made.puzzle.dominoes)
@@ -188,7 +146,6 @@ def generate(
     shape = Shape(shape)
     difficulty = None if difficulty is None else Difficulty(difficulty)
     unique = unique or difficulty is not None
-    low, high = BANDS[difficulty] if difficulty else (0, None)
     rng = random.Random(seed)
     start = time.monotonic()
     calls = 0
@@ -207,16 +164,14 @@ def generate(
         origin = Origin(file=f"generated ({shape}, {dominoes} dominoes, seed {seed})")
         if not unique:
             return GeneratedPuzzle(_build(regions, hidden, origin), hidden, False, 0, restart, time.monotonic() - start)
-        made = _unique_regions(regions, grid, hidden, origin, counter, rng) and _within(
-            regions, grid, hidden, origin, counter, high, rng
-        )
-        if made:
-            regions = _loosen(regions, hidden, origin, counter, high, rng)
+        if _unique_regions(regions, grid, hidden, origin, counter, rng):
+            regions = _loosen(regions, hidden, origin, counter, rng)
             puzzle = _build(regions, hidden, origin)
-            extra = extra_nodes(puzzle, NODE_BUDGET)
             calls += counter.calls
-            if extra is None or extra >= low:
-                return GeneratedPuzzle(puzzle, hidden, True, calls, restart, time.monotonic() - start, extra)
+            rated = Difficulty(rate(puzzle, hidden).difficulty)
+            if difficulty in (None, rated):
+                return GeneratedPuzzle(puzzle, hidden, True, calls, restart, time.monotonic() - start,
+                                       extra_nodes(puzzle, NODE_BUDGET), rated)
         else:
             calls += counter.calls
     wanted = f"{difficulty} " if difficulty else ""
@@ -244,27 +199,6 @@ def _unique_regions(
     return True
 
 
-def _within(
-    regions: list[_Region],
-    grid: dict[Cell, int],
-    hidden: Solution,
-    origin: Origin,
-    counter: _Counter,
-    highest: int | None,
-    rng: random.Random,
-) -> bool:
-    """Tighten a unique puzzle blindly until its extra nodes are at most `highest`; False when it cannot."""
-    if highest is None:
-        return True
-    while not counter.in_reach(_build(regions, hidden, origin), highest):
-        loose = [r for r in regions if r.kind is not RegionKind.SUM or len(r.cells) > 1]
-        if not loose:  # every cell pinned
-            return False
-        region = rng.choice(loose)
-        regions.extend(_tighten(region, rng.choice(region.cells), grid, None, rng))
-    return True
-
-
 def _one_tiling(hidden: Solution, counter: _Counter) -> bool:
     """Whether no other tiling lays the same dominoes into the same pip grid.
 
@@ -276,13 +210,12 @@ def _one_tiling(hidden: Solution, counter: _Counter) -> bool:
 
 
 def _loosen(
-    regions: list[_Region], hidden: Solution, origin: Origin, counter: _Counter, highest: int | None, rng: random.Random
+    regions: list[_Region], hidden: Solution, origin: Origin, counter: _Counter, rng: random.Random
 ) -> list[_Region]:
-    """Merge neighbouring `sum` regions and drop rules wherever the puzzle stays unique (each change proved)
-    and its extra nodes stay at most `highest`."""
+    """Merge neighbouring `sum` regions and drop rules wherever the puzzle stays unique (each change proved)."""
 
     def keeps(candidate: list[_Region]) -> bool:
-        return counter.in_reach(_build(candidate, hidden, origin), highest)
+        return counter.other(_build(candidate, hidden, origin)) is None
 
     counter.loosening = True
 

@@ -82,7 +82,7 @@ def test_every_rule_keeps_every_solution_with_distinct_dominoes(puzzle):
     assert_every_rule_sound(puzzle, brute_force_solutions(puzzle))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(max_dominoes=4, max_pip=3))
 def test_every_stated_fact_holds_in_every_solution(puzzle):
     solutions = brute_force_solutions(puzzle)

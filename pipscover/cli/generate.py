@@ -28,7 +28,7 @@ def generate_command(
     difficulty: Annotated[
         Difficulty | None,
         typer.Option(
-            "--difficulty", help="A unique puzzle whose extra DLX search nodes fall in this band (NYT-calibrated)."
+            "--difficulty", help="A unique puzzle that `pipscover rate` rates so (NYT-calibrated)."
         ),
     ] = None,
     output: Annotated[str, typer.Option("--output", "-o", help="Write the puzzle (NYT JSON) here.")] = "-",
@@ -63,7 +63,7 @@ def generate_command(
     text = json.dumps(report) if as_json else (
         f"seed {seed}: {dominoes} dominoes, {report['regions']} regions ({report['constrained_regions']} with a rule), "
         f"{'unique' if made.unique else 'uniqueness not checked'}"
-        + (f" ({made.difficulty}: {_nodes(made.extra_nodes)} extra search nodes)" if made.unique else "")
+        + (f" ({made.difficulty}; {_nodes(made.extra_nodes)} extra search nodes)" if made.unique else "")
         + f"; {made.counter_calls} counter calls, "
         f"{made.restarts} restarts, {made.seconds:.3f} s"
     )
