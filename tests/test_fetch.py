@@ -4,6 +4,7 @@ and dates wherever a puzzle file goes. Nothing here reaches the internet."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 import time
@@ -13,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from pipscover.errors import PipsError
-from pipscover.fetch import days_from, fetch_day, fetch_days, is_day, parse_day
+from pipscover.fetch import days_from, fetch_day, is_day, parse_day
 from pipscover.formats import load
 
 # A day of three small puzzles, each with its one solution.
@@ -150,7 +151,7 @@ def test_fetch_command_reports_each_day_as_json(mirror, run_cli, tmp_path):
 
 
 def test_fetch_command_takes_a_mirror_and_cache_on_the_command_line(mirror, run_cli, tmp_path, monkeypatch):
-    base = __import__("os").environ["PIPSCOVER_NYT_URL"]
+    base = os.environ["PIPSCOVER_NYT_URL"]
     monkeypatch.delenv("PIPSCOVER_NYT_URL")
     result = run_cli("fetch", "2025-09-15", "--base-url", base, "--cache-dir", tmp_path / "other")
     assert result.code == 0 and (tmp_path / "other" / "2025-09-15.json").is_file()

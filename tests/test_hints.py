@@ -3,6 +3,7 @@ end as they should, and the JSON has the promised shape."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -190,7 +191,7 @@ def test_hint_command_gives_one_step_drawn_with_its_cells_shaded(run_cli):
 def test_hint_command_all_json_is_one_object_per_puzzle(run_cli):
     result = run_cli("hint", EXAMPLES / "first.txt", "--all", "--json")
     (line,) = result.out.splitlines()
-    document = __import__("json").loads(line)
+    document = json.loads(line)
     assert result.code == 0 and document["complete"] is True
     assert document["puzzle"]["file"].endswith("first.txt")
 
