@@ -21,8 +21,8 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from pipscover.hints.supply import pip_values
 from pipscover.model import Cell, Puzzle, RegionKind
+from pipscover.regions import pip_values
 
 Pair = tuple[int, int]  # two cell indices, the smaller first
 
@@ -89,7 +89,7 @@ class Board:
         self.puzzle = puzzle
         self.cells: tuple[Cell, ...] = puzzle.cells
         self.index = {cell: i for i, cell in enumerate(self.cells)}
-        self.values = pip_values(puzzle)
+        self.values = pip_values(puzzle.dominoes)
         value_index = {value: i for i, value in enumerate(self.values)}
         self.region_cells = [tuple(self.index[cell] for cell in region.cells) for region in puzzle.regions]
         self.neighbours = [

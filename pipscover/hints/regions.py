@@ -1,7 +1,7 @@
 """Rules that read one region: its arithmetic against the pips left, and the ways left to fill it.
 
 - region arithmetic (`sum_arithmetic`, `bound_arithmetic`, `equal_supply`, `unequal_supply`): every empty
-  cell of a region may only take the pips the search's own region rules allow (`pipscover.hints.supply`),
+  cell of a region may only take the pips its kind's own rule allows (`pipscover.hints.supply`),
   given the pips already on the region and the halves left: a sum needs exactly what is missing, a less or
   greater rule bounds each cell by the smallest or largest halves left for the others, all-equal cells
   share a pip that enough halves are left of (and that every cell can take), all-different cells avoid the
@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pipscover.hints.board import Board, Change, Contradiction, Deduction, bits, single
 from pipscover.hints.supply import region_allowed
 from pipscover.model import RegionKind
+from pipscover.regions import LinearRule
 
 # `combinations` skips a region whose cells' options multiply to more than this (the NYT's largest regions).
 MAX_COMBINATIONS = 4096
@@ -144,8 +145,8 @@ def _ways(board: Board, index: int, empty: list[int], halves: list[int], left: l
     partner_before = [position.get(board.partner[cell], len(empty)) for cell in empty]
     ways: list[tuple[int, ...]] = []
     chosen: list[int] = []
-    bounded = region.kind in (RegionKind.SUM, RegionKind.LESS)
-    limit = region.target if region.kind is RegionKind.SUM else (region.target - 1 if bounded else 0)
+    # Pips are never negative, so a partial sum past the rule's largest sum (sum, less) ends a way early.
+    most = region.rule.bounds(region.target)[1] if isinstance(region.rule, LinearRule) else None
 
     def fill(k: int, total: int) -> None:
         if k == len(empty):
@@ -153,7 +154,7 @@ def _ways(board: Board, index: int, empty: list[int], halves: list[int], left: l
                 ways.append(tuple(chosen))
             return
         for pip in bits(board.candidates[empty[k]]):
-            if not halves[pip] or (bounded and total + values[pip] > limit):
+            if not halves[pip] or (most is not None and total + values[pip] > most):
                 continue
             kind = None
             if partner_before[k] < k:

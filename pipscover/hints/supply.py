@@ -1,6 +1,8 @@
-"""Which pips a region's empty cells may still take, given the pips left: the search's region rules, reused.
+"""Which pips a region's empty cells may still take, given the halves left: each region kind's own rule.
 
-This is the one place the hints import `pipscover.pruning`, so that a move of those rules touches one line.
+The arithmetic is the kind's `allowed` (`pipscover.regions`, one module per kind), the same the search
+prunes with, read here with a supply of the halves left instead of the dominoes not yet placed. This is
+the one place the hints ask the region kinds what a cell may take.
 """
 
 from __future__ import annotations
@@ -9,9 +11,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from pipscover.model import Region
-from pipscover.pruning import PipSupply, allowed_pips, pip_values
+from pipscover.regions import PipSupply
 
-__all__ = ["pip_values", "region_allowed"]
+__all__ = ["region_allowed"]
 
 
 def region_allowed(region: Region, empty: int, placed_sum: int, placed: int, halves: Sequence[int],
@@ -26,7 +28,7 @@ def region_allowed(region: Region, empty: int, placed_sum: int, placed: int, hal
     '0b1000000'
     """
     supply = _supply(tuple(halves), empty - 1, values)
-    return allowed_pips(region.kind, region.target, empty, placed_sum, placed, supply)
+    return region.rule.allowed(region.target, empty, placed_sum, placed, supply)
 
 
 @lru_cache(maxsize=4096)
