@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING
 
 import platformdirs
 
-from pipscover import __version__
 from pipscover.errors import PipsError
 from pipscover.formats import read_nyt
+from pipscover.version import __version__
 
 if TYPE_CHECKING:
     import httpx
