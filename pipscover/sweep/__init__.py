@@ -106,7 +106,6 @@ def sweep(
     On the Dask cluster at `scheduler`; else with `workers == 1` in this process, else on a LocalCluster of
     `workers` processes (default: one per core). Ctrl-C raises `SweepInterrupted`; the rows written stay.
     """
-    TASKS[task].check_available()
     table = ResultTable(out, columns(task), row_key, retry)
     todo = _not_done(jobs, settings, table.done)
     progress = Progress(total=len(todo))

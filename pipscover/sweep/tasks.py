@@ -15,8 +15,6 @@ import multiprocessing
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from importlib import import_module
-from importlib.util import find_spec
 from typing import Any
 
 from pipscover.bench.timing import benchmark, cpu_seconds
@@ -24,6 +22,7 @@ from pipscover.check import problems
 from pipscover.counting import CountInterrupted, count
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
+from pipscover.rating import rate
 from pipscover.results import Distinct, Status
 from pipscover.solving import solve
 
@@ -73,11 +72,6 @@ class Task:
     run: Callable[[Job, str, Settings], Row]
     columns: tuple[str, ...]  # after COMMON_COLUMNS
     key: tuple[str, ...] = ("task", "file", "difficulty", "backend")  # what identifies a row
-    needs: str | None = None  # a module that must be importable (for tasks that come with other issues)
-
-    def check_available(self) -> None:
-        if self.needs is not None and find_spec(self.needs) is None:
-            raise PipsError(f"sweep {self.name}: needs {self.needs}, which this pipscover does not have yet")
 
 
 def _solve(job: Job, backend: str, settings: Settings) -> Row:
@@ -108,9 +102,11 @@ def _bench(job: Job, backend: str, settings: Settings) -> Row:
 
 
 def _rate(job: Job, backend: str, settings: Settings) -> Row:
-    # Issue 12 builds pipscover.rating; its result's fields become this task's columns when it is merged.
-    rating = import_module("pipscover.rating").rate(job.puzzle)
-    return {"status": "rated", "rating": str(rating)}
+    rating = rate(job.puzzle)
+    fields = rating.as_json()
+    del fields["puzzle"]  # the stub's columns say which puzzle
+    fields["rating"] = fields.pop("difficulty")  # the `difficulty` column is the puzzle's own (the NYT's label)
+    return {"status": "unsatisfiable" if rating.difficulty is None else "rated", **fields}
 
 
 def _generate(job: Job, backend: str, settings: Settings) -> Row:
@@ -135,8 +131,8 @@ TASKS: dict[str, Task] = {task.name: task for task in (
          (*PUZZLE_COLUMNS, "method")),
     Task("bench", "time the first solution by every backend named with -b", _bench,
          (*PUZZLE_COLUMNS, "engine", "repeat")),
-    Task("rate", "rate each puzzle's difficulty for a person", _rate, (*PUZZLE_COLUMNS, "rating"),
-         needs="pipscover.rating"),
+    Task("rate", "rate each puzzle's difficulty for a person (pipscover rate)", _rate,
+         (*PUZZLE_COLUMNS, "rating", "steps", "guesses", "hardest_rule", "level")),
     Task("generate", "generate one puzzle per seed", _generate,
          ("seed", "dominoes", "max_pip", "shape", "unique", "regions", "constrained_regions", "extra_nodes",
           "counter_calls", "restarts"), key=("task", "seed", "dominoes", "max_pip", "shape")),
