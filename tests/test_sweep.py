@@ -217,7 +217,6 @@ def test_a_job_that_ignores_its_time_limit_is_stopped(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["count", "nowhere.json"], "nowhere.json: no such file"),
-    (["count", "2025-09-15"], "dates as inputs"),
     (["generate", "--seeds", "5-1"], "is empty"),
     (["generate"], "needs --seeds"),
     (["count", str(EXAMPLES / "first.txt"), "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"], "--jobs"),

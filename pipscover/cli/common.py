@@ -32,13 +32,9 @@ EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
 PUZZLE_SUFFIXES = (".json", ".txt")
 
 
-PuzzlesArgument = Annotated[
-    list[Path],
-    typer.Argument(
-        help="Puzzle files (NYT JSON or text format), folders of them, or NYT days (YYYY-MM-DD or today: "
-        "read from the cache, fetched when missing).", show_default=False,
-    ),
-]
+PUZZLES_HELP = ("Puzzle files (NYT JSON or text format), folders of them, or NYT days (YYYY-MM-DD or today: "
+                "read from the cache of `pipscover fetch`, fetched when missing).")
+PuzzlesArgument = Annotated[list[Path], typer.Argument(help=PUZZLES_HELP, show_default=False)]
 PuzzleArgument = Annotated[
     Path, typer.Argument(help="A puzzle file (NYT JSON or text format) or an NYT day (YYYY-MM-DD or today).",
                          show_default=False),

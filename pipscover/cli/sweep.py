@@ -5,7 +5,6 @@ Nothing of Dask is imported here: `pipscover.sweep` brings it in only when a swe
 
 from __future__ import annotations
 
-import re
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -13,11 +12,12 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import EXIT_INTERRUPTED, EXIT_NO, EXIT_TIMEOUT, exit_with, load_puzzles, print_json, progress_bar
+from pipscover.cli.common import (
+    EXIT_INTERRUPTED, EXIT_NO, EXIT_TIMEOUT, PUZZLES_HELP, exit_with, load_puzzles, print_json, progress_bar,
+)
 from pipscover.errors import PipsError
 
 TaskName = StrEnum("TaskName", {name: name for name in ("solve", "count", "grids", "bench", "rate", "generate")})
-DATE = re.compile(r"\d{4}-\d{2}-\d{2}|today")
 
 
 @app.command("sweep")
@@ -25,8 +25,7 @@ def sweep_command(
     task: Annotated[TaskName, typer.Argument(
         help="solve, count (placements), grids (distinct pip grids), bench (every -b), rate, or generate (--seeds).",
         show_default=False)],
-    inputs: Annotated[list[str] | None, typer.Argument(
-        help="Puzzle files, folders of them, or dates.", show_default=False)] = None,
+    inputs: Annotated[list[Path] | None, typer.Argument(help=PUZZLES_HELP, show_default=False)] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="The CSV table; a rerun skips the rows it holds.")] = Path(
         "results.csv"),
     scheduler: Annotated[str | None, typer.Option(
@@ -65,6 +64,8 @@ def sweep_command(
 
       pipscover sweep count /path/to/nyt --out counts.csv
 
+      pipscover sweep rate 2025-09-15 today --out ratings.csv
+
       pipscover sweep bench /path/to/nyt -d hard -b dlx -b cadical --timeout 10 --scheduler tcp://10.0.0.5:8786
 
       pipscover sweep generate --seeds 1-10000 -n 20 --out generated.csv --json
@@ -87,7 +88,7 @@ def sweep_command(
     else:
         if not inputs:
             raise PipsError(f"sweep {task}: give puzzle files, folders or dates")
-        puzzles = load_puzzles(puzzle_sources(inputs), settings.difficulty)
+        puzzles = load_puzzles(inputs, settings.difficulty)
         work = make_jobs(str(task), puzzles, backends=backends or ())
     with progress_bar(f"sweep {task}", total=len(work)) as update:
         def show(progress) -> None:
@@ -103,17 +104,6 @@ def sweep_command(
     if summary.interrupted:
         exit_with(EXIT_INTERRUPTED)
     exit_with(EXIT_NO if summary.statuses.get("error") else EXIT_TIMEOUT if summary.statuses.get("timeout") else 0)
-
-
-def puzzle_sources(inputs: list[str]) -> list[Path]:
-    """The paths INPUTS name. Dates are read from the cache of `pipscover fetch`, which is not here yet."""
-    paths = []
-    for text in inputs:
-        if DATE.fullmatch(text) and not Path(text).exists():
-            raise PipsError(f"{text}: dates as inputs come with `pipscover fetch`, not in this version; "
-                            "give the day's file instead")
-        paths.append(Path(text))
-    return paths
 
 
 def parse_seeds(text: str) -> list[int]:
