@@ -137,3 +137,28 @@ def test_check_reads_solve_output_from_a_pipe():
         [sys.executable, "-m", "pipscover", "check", example, "-"], input=solved.stdout, capture_output=True, text=True
     )
     assert checked.returncode == 0 and checked.stdout.endswith(": valid\n")
+
+
+def _commands(group, prefix=()):
+    """Every command that runs (a group's subcommands, not the group), as the words that call it."""
+    for name, command in sorted(group.commands.items()):
+        if hasattr(command, "commands"):
+            yield from _commands(command, (*prefix, name))
+        else:
+            yield (*prefix, name)
+
+
+def _all_commands():
+    import typer.main
+
+    from pipscover.cli import app
+
+    return list(_commands(typer.main.get_command(app)))
+
+
+@pytest.mark.parametrize("words", _all_commands(), ids=" ".join)
+def test_every_command_has_help_with_an_example_and_json(run_cli, monkeypatch, words):
+    monkeypatch.setenv("COLUMNS", "240")  # no line wrapped inside an example
+    shown = run_cli(*words, "--help")
+    assert shown.code == 0
+    assert f"pipscover {' '.join(words)} " in shown.out.split("Example", 1)[-1] and "--json" in shown.out

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import JsonOption, print_json, progress_bar
+from pipscover.cli.common import print_json, progress_bar
 from pipscover.errors import PipsError
 from pipscover.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, TIMEOUT, days_from, fetch_days, parse_day
 
@@ -28,7 +28,7 @@ def fetch_command(
         typer.Option("--cache-dir", help=f"Where days are kept (default: ${CACHE_VARIABLE} or the user cache)."),
     ] = None,
     timeout: Annotated[float, typer.Option("--timeout", min=0.001, help="Seconds to wait for each answer.")] = TIMEOUT,
-    as_json: JsonOption = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per day per line.")] = False,
 ) -> None:
     """Download NYT days into the cache; a cached day is never downloaded again.
 

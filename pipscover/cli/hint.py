@@ -9,6 +9,7 @@ import typer
 from pipscover.cli.app import app
 from pipscover.cli.common import (
     EXIT_NO,
+    EXIT_OK,
     DifficultyOption,
     JsonOption,
     PuzzlesArgument,
@@ -46,7 +47,7 @@ def hint_command(
     loaded = load_puzzles(puzzles, difficulty)
     if svg is not None and len(loaded) > 1:
         raise PipsError(f"{len(loaded)} puzzles given; --svg draws one (choose with -d)")
-    worst = 0
+    worst = EXIT_OK
     with progress_bar("hinting", total=len(loaded) if len(loaded) > 1 else None) as advance:
         for puzzle in loaded:
             chain = hint_chain(puzzle, limit=None if every else 1)

@@ -7,6 +7,7 @@ import typer
 from pipscover.cli.app import app
 from pipscover.cli.common import (
     EXIT_NO,
+    EXIT_OK,
     DifficultyOption,
     JsonOption,
     PuzzlesArgument,
@@ -26,7 +27,7 @@ def rate_command(puzzles: PuzzlesArgument, difficulty: DifficultyOption = None, 
     Example: pipscover rate 2025-09-15 --json
     """
     loaded = load_puzzles(puzzles, difficulty)
-    worst = 0
+    worst = EXIT_OK
     with progress_bar("rating", total=len(loaded) if len(loaded) > 1 else None) as advance:
         for puzzle in loaded:
             rating = rate(puzzle)
