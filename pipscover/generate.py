@@ -260,16 +260,16 @@ def _build(regions: Sequence[_Region], hidden: Solution, origin: Origin) -> Puzz
 
 
 def _tighten(
-    region: _Region, cell: Cell, grid: dict[Cell, int], other: dict[Cell, int] | None, rng: random.Random
+    region: _Region, cell: Cell, grid: dict[Cell, int], other: dict[Cell, int], rng: random.Random
 ) -> list[_Region]:
-    """Make `region` break the `other` pips (any tighter rule when `other` is None, from `cell` on).
+    """Make `region` break the `other` pips, splitting it from `cell` on when need be.
 
     Returns the regions split off it, if any.
     """
     if region.kind is RegionKind.EMPTY and _give_rule(region, grid, other, rng):
         return []
     hidden_sum = sum(grid[c] for c in region.cells)
-    if region.kind is not RegionKind.SUM and (other is None or hidden_sum != sum(other[c] for c in region.cells)):
+    if region.kind is not RegionKind.SUM and hidden_sum != sum(other[c] for c in region.cells):
         region.kind, region.target = RegionKind.SUM, hidden_sum
         return []
     # A sum both solutions keep: split off a connected part around `cell`, each part keeping its own sum.
