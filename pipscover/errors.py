@@ -4,6 +4,26 @@ Readers, the model and the decoders raise `PipsError` with a message that names 
 and the problem; the command line alone turns it into one line on stderr and exit code 2.
 """
 
+import reprlib
+
 
 class PipsError(Exception):
     """Bad input: a puzzle, solution or model file that cannot be used as given."""
+
+
+def shown(value: object) -> str:
+    """A value from the input as an error message quotes it: short, shallow, on one line.
+
+    A hostile file can hold a string of megabytes or a list nested 100,000 deep; the message shows
+    the start of it.
+
+    >>> shown([[[[[[1]]]]]])
+    '[[[[...]]]]'
+    >>> len(shown("x" * 10**6))
+    60
+    """
+    return " ".join(_REPR.repr(value).split())
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother, _REPR.maxlist, _REPR.maxdict, _REPR.maxlong = 3, 60, 60, 6, 4, 40

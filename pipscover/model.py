@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, shown
 from pipscover.regions import RegionKind, RegionRule
 
 Cell = tuple[int, int]
@@ -147,7 +147,7 @@ class Puzzle:
             try:
                 kind = RegionKind(kind)
             except ValueError:
-                raise PipsError(f"{problem}region {index} has unknown type {kind!r}") from None
+                raise PipsError(f"{problem}region {index} has unknown type {shown(kind)}") from None
             built.append(Region(kind, tuple(tuple(cell) for cell in cells), target))
         return cls(tuple(built), tuple(tuple(d) for d in dominoes), origin, published_solution)
 
@@ -199,19 +199,19 @@ def _validate(puzzle: Puzzle) -> None:
     for index, region in enumerate(puzzle.regions):
         name = f"region {index} ({region.kind})"
         if not isinstance(region.kind, RegionKind):
-            fail(f"region {index} has unknown type {region.kind!r}")
+            fail(f"region {index} has unknown type {shown(region.kind)}")
         if not region.cells:
             fail(f"{name} has no cells")
         if region.kind.has_target:
             if region.target is None:
                 fail(f"{name} needs a target")
             if not _is_whole_number(region.target) or region.target < 0:
-                fail(f"{name} has target {region.target!r}; targets are whole numbers >= 0")
+                fail(f"{name} has target {shown(region.target)}; targets are whole numbers >= 0")
         elif region.target is not None:
-            fail(f"{name} takes no target, but has target {region.target!r}")
+            fail(f"{name} takes no target, but has target {shown(region.target)}")
         for cell in region.cells:
             if len(cell) != 2 or not all(_is_whole_number(x) and x >= 0 for x in cell):
-                fail(f"{name} has a malformed cell {list(cell)}; cells are [row, column], both >= 0")
+                fail(f"{name} has a malformed cell {shown(list(cell))}; cells are [row, column], both >= 0")
             if cell in owner:
                 if owner[cell] == index:
                     fail(f"{name} lists cell {list(cell)} twice")
@@ -219,7 +219,7 @@ def _validate(puzzle: Puzzle) -> None:
             owner[cell] = index
     for domino in puzzle.dominoes:
         if len(domino) != 2 or not all(_is_whole_number(x) and x >= 0 for x in domino):
-            fail(f"domino {list(domino)} must have two whole pip counts >= 0")
+            fail(f"domino {shown(list(domino))} must have two whole pip counts >= 0")
     if len(owner) != 2 * len(puzzle.dominoes):
         fail(
             f"the board has {len(owner)} cells but {len(puzzle.dominoes)} dominoes cover "

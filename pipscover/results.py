@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -12,15 +14,27 @@ class Status(StrEnum):
     SOLVED = "solved"
     UNSATISFIABLE = "unsatisfiable"
     TIMEOUT = "timeout"
+    INTERRUPTED = "interrupted"  # Ctrl-C: like a timeout, the solutions found so far are kept
 
 
 class SearchTimeout(Exception):
     """Raised inside an engine when its deadline passes; `solve` and the counters turn it into a status."""
 
 
+def deadline_after(timeout: float | None, start: float | None = None) -> float | None:
+    """The `time.monotonic()` value `timeout` seconds after `start` (now); None for no limit or an infinite one.
+
+    >>> deadline_after(float("inf")) is None
+    True
+    """
+    if timeout is None or math.isinf(timeout):
+        return None
+    return (time.monotonic() if start is None else start) + timeout
+
+
 @dataclass(frozen=True)
 class SolveResult:
-    """The solutions a backend found. With status `timeout` they are the ones found before time ran out."""
+    """The solutions a backend found. With status `timeout` or `interrupted`, the ones found before it stopped."""
 
     status: Status
     solutions: tuple[Solution, ...]

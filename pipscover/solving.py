@@ -9,7 +9,7 @@ from itertools import islice
 from pipscover.backends import DEFAULT_BACKEND, Backend, get_backend
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle, Solution
-from pipscover.results import SearchTimeout, SolveResult, Status
+from pipscover.results import SearchTimeout, SolveResult, Status, deadline_after
 
 
 def solve(
@@ -31,13 +31,15 @@ def solve(
     if timeout is not None and not engine.capabilities.timeout:
         raise PipsError(f"backend {engine.name!r} takes no time limit; drop --timeout or choose another backend")
     start = time.monotonic()
-    deadline = None if timeout is None else start + timeout
+    deadline = deadline_after(timeout, start)
     found: list[Solution] = []
     status = Status.SOLVED
     try:
         found.extend(islice(engine.solutions(puzzle, deadline), limit))
     except SearchTimeout:
         status = Status.TIMEOUT
+    except KeyboardInterrupt:
+        status = Status.INTERRUPTED
     if status is Status.SOLVED and not found:
         status = Status.UNSATISFIABLE
     return SolveResult(status, tuple(found), engine.answered_by(), time.monotonic() - start)

@@ -17,6 +17,8 @@ from typing import TypeVar
 
 from pipscover.results import SearchTimeout
 
+LONGEST_WAIT = 3600.0  # seconds per wait for the worker: a far deadline (--timeout 1e308) must not overflow poll()
+
 Item = TypeVar("Item")
 
 
@@ -54,9 +56,7 @@ def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float 
         for _, ours in workers.values():
             ours.send(True)
         while True:
-            ready = wait([ours for _, ours in workers.values()], _remaining(deadline))
-            if not ready:
-                raise SearchTimeout
+            ready = _wait([ours for _, ours in workers.values()], deadline)
             name = next(name for name, (_, ours) in workers.items() if ours is ready[0])
             try:
                 answer = _answer(ready[0])
@@ -75,8 +75,7 @@ def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float 
             yield item
             ours = workers[name][1]
             ours.send(True)
-            if not ours.poll(_remaining(deadline)):
-                raise SearchTimeout
+            _wait([ours], deadline)
             kind, item = _answer(ours)
     finally:
         for worker, ours in workers.values():
@@ -85,6 +84,16 @@ def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float 
 
 def _in_worker(produce: Callable[[], Iterator[Item]], deadline: float) -> Iterator[Item]:
     return race({"worker": produce}, deadline)
+
+
+def _wait(connections: list, deadline: float | None) -> list:
+    """The connections ready to read, once one is; raises `SearchTimeout` when `deadline` passes first.
+    Waits in slices of at most `LONGEST_WAIT`, so that a far deadline (--timeout 1e308) cannot overflow."""
+    while True:
+        remaining = _remaining(deadline)
+        ready = wait(connections, None if remaining is None else min(remaining, LONGEST_WAIT))
+        if ready:
+            return ready
 
 
 def _remaining(deadline: float | None) -> float | None:

@@ -48,13 +48,16 @@ def test_comments_give_the_meaning_of_every_placement_and_value_variable():
     assert values == {var: value for value, var in encoding.value_var.items()}
 
 
-def test_the_projection_set_is_the_value_variables():
+@pytest.mark.parametrize("project", ["placements", "grids"])
+def test_the_projection_set_is_the_placements_or_the_value_variables(project):
     encoding = encode(load_one(FIRST))
-    text = write_dimacs(encoding)
+    text = write_dimacs(encoding, project)
+    expected = list(encoding.placement_vars if project == "placements" else encoding.projection)
     ind = [var for line in comment_fields(text, "ind") for var in line]
     show = [line for line in text.splitlines() if line.startswith("c p show ")]
-    assert ind[-1] == 0 and [v for v in ind if v] == list(encoding.projection)
-    assert len(show) == 1 and show[0].split()[3:] == [*map(str, encoding.projection), "0"]
+    assert ind[-1] == 0 and [v for v in ind if v] == expected
+    assert len(show) == 1 and show[0].split()[3:] == [*map(str, expected), "0"]
+    assert f"c projection {project}: " in text
 
 
 def test_the_header_names_the_puzzle_and_the_encodings():
@@ -147,7 +150,7 @@ def test_a_model_of_another_puzzle_is_an_error():
 
 def test_cli_encode_then_decode_prints_the_solve_json(tmp_path, run_cli):
     cnf_path, model_path = tmp_path / "first.cnf", tmp_path / "first.out"
-    assert run_cli("encode", FIRST, "--dimacs", cnf_path).code == 0
+    assert run_cli("encode", FIRST, "-o", cnf_path).code == 0
     cnf = CNF(from_file=str(cnf_path))
     with Solver("minisat22", bootstrap_with=cnf.clauses) as solver:
         solver.solve()

@@ -13,7 +13,11 @@ from collections.abc import Iterator
 from pipscover.backends.base import Backend, Capabilities
 from pipscover.exactcover.dancing_links import ExactCoverProblem
 from pipscover.exactcover.pruning import pruned_exact_cover
+from pipscover.limits import guard
 from pipscover.model import Puzzle, Solution
+
+
+BYTES_PER_OPTION = 400  # an option's three nodes in the six link lists, and its entry in the option tables
 
 
 class DlxBackend(Backend):
@@ -36,6 +40,11 @@ def counted_solutions(
     Past `node_limit` search nodes the iterator raises `pipscover.exactcover.NodeBudgetExceeded`. With
     `restart_seed` the search restarts (see `pipscover.exactcover.dancing_links`) until it finds a first solution.
     """
+    kinds = len(puzzle.domino_counts)
+    # One option per orientation of each distinct domino on each pair of cells, three nodes each; and a
+    # search that looks over every item once per domino laid.
+    guard(puzzle, "the dlx search", needs_bytes=2 * len(puzzle.adjacent_pairs) * kinds * BYTES_PER_OPTION,
+          steps=6 * len(puzzle.dominoes) * (len(puzzle.cells) + kinds), deadline=deadline)
     cover, rules = pruned_exact_cover(puzzle)
     problem = ExactCoverProblem(len(cover.items), cover.options, cover.multiplicities)
     return (cover.solution(chosen) for chosen in problem.search(rules, deadline, node_limit, restart_seed)), problem

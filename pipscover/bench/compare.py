@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pipscover.backends import get_backend
 from pipscover.bench.timing import BenchResult, benchmark
@@ -83,8 +83,17 @@ def compare(
     """Benchmark every configuration on the same puzzles; rows in the order of `chosen`."""
     rows = []
     for configuration in chosen:
-        result = benchmark(puzzles, configuration.engine(), task, repeat, timeout, clock, on_puzzle)
+        try:
+            result = benchmark(puzzles, configuration.engine(), task, repeat, timeout, clock, on_puzzle)
+        except KeyboardInterrupt:  # before this configuration timed a puzzle: the rows so far are the answer
+            if not rows:
+                raise
+            rows[-1] = replace(rows[-1], result=replace(rows[-1].result, interrupted=True))
+            break
         variables = clauses = None
+        if result.interrupted:  # Ctrl-C: report what was timed, skip the rest
+            rows.append(ComparisonRow(configuration, result, variables, clauses))
+            break
         if configuration.encodings is not None:
             sizes = [encode(puzzle, configuration.encodings) for puzzle in puzzles]
             variables = round(statistics.median(encoding.num_vars for encoding in sizes))

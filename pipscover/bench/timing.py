@@ -18,9 +18,10 @@ from typing import Any
 
 from pipscover.backends import DEFAULT_BACKEND, Backend, get_backend
 from pipscover.bench.tasks import TASKS
+from pipscover.counting import CountInterrupted
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
-from pipscover.results import SearchTimeout
+from pipscover.results import SearchTimeout, deadline_after
 
 
 def cpu_seconds() -> float:
@@ -51,6 +52,7 @@ class BenchResult:
     clock: str
     times: tuple[PuzzleTime, ...]
     run_totals: tuple[float, ...]
+    interrupted: bool = False  # Ctrl-C stopped it: the figures cover the puzzles timed until then
 
     @property
     def total(self) -> float:
@@ -87,6 +89,7 @@ class BenchResult:
             "worst_puzzle": self.worst.puzzle.origin.as_json(),
             "puzzles_per_second": self.puzzles_per_second,
             "outcomes": self.outcomes,
+            "interrupted": self.interrupted,
             "times": [
                 {"puzzle": timing.puzzle.origin.as_json(), "seconds": timing.seconds, "outcome": timing.outcome}
                 for timing in self.times
@@ -100,8 +103,9 @@ class BenchResult:
         if runs > 1:
             total += f"  (median of {runs} runs: {', '.join(f'{t:.3f}' for t in self.run_totals)})"
         outcomes = ", ".join(f"{count} {outcome}" for outcome, count in sorted(self.outcomes.items()))
+        stopped = " (stopped by Ctrl-C: the puzzles timed until then)" if self.interrupted else ""
         return "\n".join([
-            f"{len(self.times)} puzzles, {TASKS[self.task].description} by {self.backend} ({self.clock} clock)",
+            f"{len(self.times)} puzzles, {TASKS[self.task].description} by {self.backend} ({self.clock} clock){stopped}",
             total,
             f"median  {self.median * 1000:.2f} ms per puzzle",
             f"worst   {self.worst.seconds * 1000:.2f} ms  {self.worst.puzzle.describe()}",
@@ -137,24 +141,37 @@ def benchmark(
     engine = get_backend(backend) if isinstance(backend, str) else backend
     run, now = TASKS[task].run, CLOCKS[clock]
     runs: list[list[float]] = []
-    outcomes: list[str] = []
+    run_outcomes: list[list[str]] = []
+    interrupted = False
     for _ in range(repeat):
-        seconds = []
-        outcomes = []
+        seconds: list[float] = []
+        outcomes: list[str] = []
+        runs.append(seconds)
+        run_outcomes.append(outcomes)
         for puzzle in puzzles:
-            deadline = None if timeout is None else time.monotonic() + timeout
+            deadline = deadline_after(timeout)
             start = now()
             try:
                 outcome = run(puzzle, engine, deadline)
             except SearchTimeout:
                 outcome = "timeout"
+            except (KeyboardInterrupt, CountInterrupted):
+                interrupted = True
+                break
             seconds.append(now() - start)
             outcomes.append(outcome)
             if on_puzzle is not None:
                 on_puzzle()
-        runs.append(seconds)
+        if interrupted:
+            break
+    if interrupted and len(runs) > 1:  # a run cut short would bias the medians: keep the whole runs
+        runs.pop()
+        run_outcomes.pop()
+    if not runs[0]:
+        raise KeyboardInterrupt  # stopped before a single puzzle was timed: nothing to report
     times = tuple(
         PuzzleTime(puzzle, statistics.median(run_times), outcome)
-        for puzzle, run_times, outcome in zip(puzzles, zip(*runs), outcomes)
+        for puzzle, run_times, outcome in zip(puzzles, zip(*runs), run_outcomes[-1])
     )
-    return BenchResult(task, TASKS[task].engine(engine), clock, times, tuple(sum(seconds) for seconds in runs))
+    return BenchResult(task, TASKS[task].engine(engine), clock, times, tuple(sum(seconds) for seconds in runs),
+                       interrupted)

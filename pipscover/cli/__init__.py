@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+from collections.abc import Sequence
+
+import typer
+
+try:  # typer 0.2x carries its own copy of click; older typers use click itself
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover
+    from click import exceptions as click_errors
 
 from pipscover.cli.app import app
-from pipscover.cli.common import EXIT_BAD_INPUT
+from pipscover.cli.common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, error_line
 from pipscover.errors import PipsError
 
 # Importing a command module registers its command on `app`; one line per command.
@@ -27,10 +36,40 @@ from pipscover.cli import hint  # noqa: E402,F401
 from pipscover.cli import rate  # noqa: E402,F401
 
 
-def main() -> None:
-    """Run the app; bad input becomes one line on stderr and exit code 2, never a traceback."""
+def main(args: Sequence[str] | None = None) -> None:
+    """Run a command and exit with its code; every failure is one line on stderr, never a traceback.
+
+    A closed stdout (`pipscover solve --all | head -1`) ends the process as SIGPIPE does for any
+    command-line tool: quietly, exit status 141 in the shell.
+    """
+    previous = signal.signal(signal.SIGPIPE, signal.SIG_DFL) if hasattr(signal, "SIGPIPE") else None
     try:
-        app()
+        sys.exit(run(args))
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGPIPE, previous)
+
+
+def run(args: Sequence[str] | None = None) -> int:
+    """The exit code of one command line, with its errors already printed."""
+    command = typer.main.get_command(app)
+    try:
+        code = command.main(args=args, prog_name="pipscover", standalone_mode=False)
+    except click_errors.NoArgsIsHelpError as asked:
+        sys.stdout.write(asked.format_message() + "\n")
+        return 0
+    except click_errors.UsageError as error:
+        where = error.ctx.command_path if error.ctx is not None else "pipscover"
+        error_line(f"{where}: {error.format_message()} (see {where} --help)")
+        return EXIT_BAD_INPUT
+    except click_errors.ClickException as error:
+        error_line(error.format_message())
+        return error.exit_code
+    except typer.Abort:  # end of input where the command asked for more
+        return EXIT_INTERRUPTED
     except PipsError as error:
-        sys.stderr.write(f"pipscover: error: {error}\n")
-        sys.exit(EXIT_BAD_INPUT)
+        error_line(str(error))
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:  # before or after a command could report what it found
+        return EXIT_INTERRUPTED
+    return code if isinstance(code, int) else 0

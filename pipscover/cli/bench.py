@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -9,9 +10,22 @@ import typer
 from pipscover.backends import DEFAULT_BACKEND
 from pipscover.bench import CLOCKS, TASKS, benchmark
 from pipscover.cli.app import app
-from pipscover.cli.common import DifficultyOption, PuzzlesArgument, TimeoutOption, load_puzzles, print_json, progress_bar
+from pipscover.cli.common import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    DifficultyOption,
+    PuzzlesArgument,
+    TimeoutOption,
+    exit_with,
+    load_puzzles,
+    print_json,
+    progress_bar,
+)
 
 TASK_HELP = ", ".join(f"{task.name} ({task.description})" for task in TASKS.values())
+TaskName = StrEnum("TaskName", {name: name for name in TASKS})
+ClockName = StrEnum("ClockName", {name: name for name in CLOCKS})
+DEFAULT_TIMEOUT = 60.0  # seconds per puzzle: a benchmark never runs unbounded on one hard puzzle
 
 
 @app.command("bench")
@@ -28,14 +42,14 @@ def bench_command(
     pbs: Annotated[
         list[str] | None, typer.Option("--pb", help="Pseudo-boolean encoding for SAT backends; repeat to compare.")
     ] = None,
-    task: Annotated[str, typer.Option("--task", help=f"What is timed: {TASK_HELP}.")] = "first",
+    task: Annotated[TaskName, typer.Option("--task", help=f"What is timed: {TASK_HELP}.")] = TaskName.first,
     repeat: Annotated[
         int, typer.Option("--repeat", "-r", min=1, help="Run every puzzle this many times; report medians.")
     ] = 1,
-    timeout: TimeoutOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
     clock: Annotated[
-        str, typer.Option("--clock", help=f"Which clock: {' or '.join(CLOCKS)} (cpu is steadier on a busy machine).")
-    ] = "wall",
+        ClockName, typer.Option("--clock", help="Which clock (cpu is steadier on a busy machine).")
+    ] = ClockName.wall,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print each configuration's figures and puzzle times as one JSON line.")
     ] = False,
@@ -46,8 +60,11 @@ def bench_command(
 
     The total is the median of the N per-run totals. Several -b (or --card/--pb) print a comparison table.
 
+    Ctrl-C stops it and prints the figures of the puzzles timed so far (exit code 130).
+
     Example: pipscover bench /path/to/nyt -d hard --repeat 3
     """
+    task, clock = str(task), str(clock)
     loaded = load_puzzles(puzzles, difficulty)
     names = backends or [DEFAULT_BACKEND]
     if len(names) == 1 and not cards and not pbs:
@@ -57,6 +74,7 @@ def bench_command(
             print_json(result.as_json())
         else:
             typer.echo(result.summary())
+        exit_with(EXIT_INTERRUPTED if result.interrupted else EXIT_OK)
         return
     from pipscover.bench.compare import compare, configurations, format_rows
 
@@ -69,3 +87,4 @@ def bench_command(
     else:
         typer.echo(f"{len(loaded)} puzzles, {TASKS[task].description}, {clock} clock, {repeat} run(s)")
         typer.echo(format_rows(rows))
+    exit_with(EXIT_INTERRUPTED if any(row.result.interrupted for row in rows) else EXIT_OK)

@@ -9,10 +9,10 @@ import typer
 
 from pipscover.check import problems
 from pipscover.cli.app import app
-from pipscover.cli.common import EXIT_NO, EXIT_OK, DifficultyOption, JsonOption, PuzzleArgument, exit_with, load_single, print_json
+from pipscover.cli.common import EXIT_NO, EXIT_OK, DifficultyOption, JsonOption, PuzzleArgument, exit_with, print_json
 from pipscover.errors import PipsError
-from pipscover.formats import read_text_file
-from pipscover.formats.solution import read_solutions
+from pipscover.formats import load, read_text_file
+from pipscover.formats.solution import names_puzzles, read_solutions
 
 
 @app.command("check")
@@ -24,21 +24,36 @@ def check_command(
     difficulty: DifficultyOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Check solutions against a puzzle. Exit code 0 when all are valid, 1 when one is not.
+    """Check solutions against puzzles. Exit code 0 when all are valid, 1 when one is not.
+
+    A day file checks all three puzzles (or the one -d names) against `solve --json`'s lines for them, or
+    against the published solutions of a day file.
 
     Example: pipscover solve examples/first.txt --json | pipscover check examples/first.txt -
     """
-    puzzle = load_single(puzzle_file, difficulty)
-    proposed = read_solutions(read_text_file(solution_file), str(solution_file), puzzle)
-    if not proposed:
-        raise PipsError(f"{solution_file}: holds no solution to check")
-    found = [problems(puzzle, solution) for solution in proposed]
-    if as_json:
-        print_json({"puzzle": puzzle.origin.as_json(), "valid": not any(found), "problems": found})
-    else:
+    puzzles = load(puzzle_file, difficulty)
+    text = read_text_file(solution_file)
+    if len(puzzles) > 1 and not names_puzzles(text, str(solution_file)):
+        raise PipsError(f"{puzzle_file}: holds {len(puzzles)} puzzles and {solution_file} does not say which its "
+                        "solution is for; choose one with -d easy|medium|hard")
+    invalid, checked = False, 0
+    for puzzle in puzzles:
+        proposed = read_solutions(text, str(solution_file), puzzle)
+        if not proposed:
+            if len(puzzles) == 1:
+                raise PipsError(f"{solution_file}: holds no solution to check for {puzzle.describe()}")
+            continue  # the solutions given are for the day's other puzzles
+        checked += 1
+        found = [problems(puzzle, solution) for solution in proposed]
+        invalid = invalid or any(found)
+        if as_json:
+            print_json({"puzzle": puzzle.origin.as_json(), "valid": not any(found), "problems": found})
+            continue
         for index, listed in enumerate(found):
             name = f"{puzzle.describe()}: solution {index + 1}" if len(found) > 1 else puzzle.describe()
             typer.echo(f"{name}: {'valid' if not listed else 'INVALID'}")
             for problem in listed:
                 typer.echo(f"  - {problem}")
-    exit_with(EXIT_NO if any(found) else EXIT_OK)
+    if not checked:
+        raise PipsError(f"{solution_file}: holds no solution for any puzzle of {puzzle_file}")
+    exit_with(EXIT_NO if invalid else EXIT_OK)

@@ -2,7 +2,8 @@
 
 Exit codes mean the same thing in every command: 0 solved / valid / done, 1 no solution / invalid,
 2 bad input (one line on stderr, raised as `PipsError`), 3 stopped by a time limit before an answer,
-130 Ctrl-C; `exit_code` maps a search's status to them, for every command that searches.
+130 Ctrl-C (what was found so far is printed first); `exit_code` maps a search's status to them, for every
+command that searches.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 import os
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
@@ -45,8 +47,18 @@ DifficultyOption = Annotated[
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object per puzzle per line.")]
 BackendOption = Annotated[str, typer.Option("--backend", "-b", help="Search backend (see `pipscover backends`).")]
+
+
+def _seconds(value: float | None) -> float | None:
+    """A time limit in seconds: a number >= 0 (`inf` means none)."""
+    if value is not None and not value >= 0:  # also refuses nan
+        raise typer.BadParameter(f"{value} is not a number of seconds >= 0 (like 10 or 0.5)")
+    return value
+
+
 TimeoutOption = Annotated[
-    float | None, typer.Option("--timeout", min=0, help="Give up on a puzzle after this many seconds.")
+    float | None,
+    typer.Option("--timeout", callback=_seconds, help="Give up on a puzzle after this many seconds (inf: no limit)."),
 ]
 # How a CNF is written: encode and decode take these (they must match), solve takes the Sat* ones.
 CardName = StrEnum("CardName", {name: name for name in CARD_ENCODINGS})
@@ -105,6 +117,12 @@ def load_single(path: Path, difficulty: Difficulty | None) -> Puzzle:
     return puzzles[0]
 
 
+def error_line(message: str) -> None:
+    """An error as one line on stderr, whatever the message holds (a path may contain a line break)."""
+    sys.stderr.write("pipscover: error: " + " ".join(message.split()) + "\n")
+    sys.stderr.flush()
+
+
 def print_json(document: Any) -> None:
     """One compact JSON document on its own line of stdout."""
     sys.stdout.write(json.dumps(document, separators=(", ", ": ")) + "\n")
@@ -123,19 +141,39 @@ def solve_json(puzzle: Puzzle, result: SolveResult) -> dict[str, Any]:
 
 
 def write_output(path: str, text: str) -> None:
-    """Write `text` to `path` (`-` for stdout) whole or not at all: a failed run leaves no half-written file."""
+    """Write `text` to `path` (`-` for stdout) whole or not at all: a failed run leaves no half-written file.
+
+    The text goes to a hidden file beside the target, renamed over it once complete; the hidden file is
+    removed on any failure. The file gets the permissions a plain `open` would give it (0644 under umask 022).
+    """
     if path == "-":
         sys.stdout.write(text)
         sys.stdout.flush()
         return
     target = Path(path)
+    if target.is_dir():
+        raise PipsError(f"{path}: is a folder; give a file name to write")
+    temporary: Path | None = None
     try:
-        handle, temporary = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.")
+        handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+        temporary = Path(name)
+        os.fchmod(handle, 0o666 & ~_umask())
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
         os.replace(temporary, target)
+        temporary = None
     except OSError as error:
-        raise PipsError(f"{path}: cannot write ({error.strerror})") from None
+        raise PipsError(f"{path}: cannot write ({error.strerror or error})") from None
+    finally:
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it, so it is set straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def show_progress() -> bool:
@@ -143,11 +181,16 @@ def show_progress() -> bool:
     return sys.stderr.isatty() and os.environ.get("CI") is None
 
 
+PROGRESS_DELAY = 0.5  # seconds before a bar appears: a quick run shows none
+
+
 @contextmanager
 def progress_bar(description: str, total: int | None = None) -> Iterator[Callable[..., None]]:
     """A rich progress bar on stderr; yields `update(advance=1, **fields)`. Silent when not a terminal.
 
-    Use `description=` in `update` to change the text, e.g. a running count and rate.
+    The bar appears only once the run has taken `PROGRESS_DELAY` seconds, and its clock moves on its own.
+    While it shows, lines printed to a terminal stdout are drawn above it, never wrapped (one JSON object
+    stays one line). Use `description=` in `update` to change the text, e.g. a running count and rate.
     """
     if not show_progress():
         yield lambda advance=1, **fields: None
@@ -156,14 +199,62 @@ def progress_bar(description: str, total: int | None = None) -> Iterator[Callabl
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task(description, total=total)
+    progress = Progress(
+        *columns, console=Console(stderr=True, soft_wrap=True), transient=True,
+        redirect_stdout=sys.stdout.isatty(), redirect_stderr=False,
+    )
+    task = progress.add_task(description, total=total)
+    showing = threading.Lock()  # held while the bar starts or stops, so that it never does both at once
+    started, stopped = threading.Event(), threading.Event()
+
+    def start() -> None:
+        with showing:
+            if not stopped.is_set():
+                progress.start()
+                started.set()
+
+    timer = threading.Timer(PROGRESS_DELAY, start)
+    timer.daemon = True
+    timer.start()
+    try:
         yield lambda advance=1, **fields: progress.update(task, advance=advance, **fields)
+    finally:
+        timer.cancel()
+        with showing:
+            stopped.set()
+            if started.is_set():
+                progress.stop()
+
+
+def output_paths(output: str, puzzles: list[Puzzle]) -> list[str]:
+    """Where each puzzle's output file goes: `output` for one puzzle; for several, one file each, named
+    `NAME-TAG.SUFFIX` with TAG the difficulty (and the file's name when they come from several files).
+
+    >>> from pipscover.model import Origin
+    >>> day = [Puzzle((), (), Origin("day.json", None, d)) for d in ("easy", "hard")]
+    >>> output_paths("out.svg", day)
+    ['out-easy.svg', 'out-hard.svg']
+    """
+    if len(puzzles) == 1:
+        return [output]
+    if output == "-":
+        raise PipsError(f"{len(puzzles)} puzzles given and one stdout; write them to a file (-o NAME) or choose one with -d")
+    target = Path(output)
+    files = {puzzle.origin.file for puzzle in puzzles}
+    tags = []
+    for index, puzzle in enumerate(puzzles, start=1):
+        parts = [Path(puzzle.origin.file or str(index)).stem] if len(files) > 1 else []
+        parts.append(puzzle.origin.difficulty or ("" if len(files) > 1 else str(index)))
+        tags.append("-".join(part for part in parts if part))
+    if len(set(tags)) < len(tags):  # the same file named twice: number them instead
+        tags = [str(index) for index in range(1, len(puzzles) + 1)]
+    return [str(target.with_name(f"{target.stem}-{tag}{target.suffix}")) for tag in tags]
 
 
 def exit_code(status: Status) -> int:
     """The exit code for a search that ended with `status`."""
-    return {Status.SOLVED: EXIT_OK, Status.UNSATISFIABLE: EXIT_NO, Status.TIMEOUT: EXIT_TIMEOUT}[status]
+    return {Status.SOLVED: EXIT_OK, Status.UNSATISFIABLE: EXIT_NO, Status.TIMEOUT: EXIT_TIMEOUT,
+            Status.INTERRUPTED: EXIT_INTERRUPTED}[status]
 
 
 def exit_with(code: int) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import signal
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from enum import StrEnum
+from functools import partial
 from typing import Annotated, Any
 
 import typer
@@ -90,15 +92,21 @@ def _counts(puzzles: list[Puzzle], settings: dict[str, Any], jobs: int,
             yield puzzle, _count_one(puzzle, settings)
             update()
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_count_one, puzzle, settings) for puzzle in puzzles]
-        try:
-            for puzzle, future in zip(puzzles, futures):
-                yield puzzle, future.result()
-                update()
-        except KeyboardInterrupt:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+    # Workers ignore Ctrl-C: this process alone handles it, prints the counts finished so far and ends the
+    # workers, so that none is left behind and none prints a traceback.
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=signal.signal,
+                                                     initargs=(signal.SIGINT, signal.SIG_IGN))
+    try:
+        results = pool.imap(partial(_count_one, settings=settings), puzzles)
+        for puzzle, result in zip(puzzles, results):
+            yield puzzle, result
+            update()
+        pool.close()
+    except KeyboardInterrupt:
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 def _count_one(puzzle: Puzzle, settings: dict[str, Any], progress: ProgressCallback | None = None) -> CountResult:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -12,15 +13,16 @@ from pipscover.cli.common import (
     DifficultyOption,
     JsonOption,
     PuzzleArgument,
-    exit_code,
+    SatCardOption,
+    SatPbOption,
     exit_with,
     load_single,
     print_json,
     solve_json,
 )
-from pipscover.cli.common import CardName, CardOption, PbName, PbOption, chosen_encodings
-from pipscover.cnf import DEFAULT_CARD, DEFAULT_PB, encode
-from pipscover.cnf.dimacs import decode_model, read_model
+from pipscover.cnf import DEFAULT_CARD, DEFAULT_PB, Encodings, encode
+from pipscover.cnf.dimacs import decode_model, read_header, read_model
+from pipscover.errors import PipsError
 from pipscover.formats import read_text_file
 from pipscover.results import SolveResult, Status
 
@@ -29,30 +31,40 @@ BACKEND_NAME = "dimacs"  # the `backend` of the JSON: the answer came from a sol
 
 @app.command("decode")
 def decode_command(
-    puzzle_file: PuzzleArgument,
+    source: Annotated[str, typer.Argument(
+        help="The CNF `pipscover encode` wrote (its header names the puzzle and encodings), or the puzzle file.",
+        show_default=False,
+    )],
     model_file: Annotated[
         str, typer.Argument(help="The solver's output (`s`/`v` lines or bare literals); - for stdin.", show_default=False)
     ],
     difficulty: DifficultyOption = None,
-    card: CardOption = CardName[DEFAULT_CARD],
-    pb: PbOption = PbName[DEFAULT_PB],
+    card: SatCardOption = None,
+    pb: SatPbOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Read a SAT solver's output for `pipscover encode`'s CNF, check the solution and draw it.
 
-    Give the same puzzle, -d, --card and --pb as to `encode`. Exit code 0 for a solution, 1 when the
-    solver says unsatisfiable, 3 when it says unknown, 2 when the model does not fit the encoding.
+    Given the CNF, the puzzle, -d, --card and --pb come from its header (options override them); given
+    the puzzle file, give the same -d, --card and --pb as to `encode`. Exit code 0 for a solution, 1 when
+    the solver says unsatisfiable, 3 when it says unknown, 2 when the model does not fit the encoding.
 
-    Example: pipscover encode p.json -d hard --dimacs p.cnf; picosat p.cnf > p.out; pipscover decode p.json -d hard p.out
+    Example: pipscover encode p.json -d hard -o p.cnf; picosat p.cnf > p.out; pipscover decode p.cnf p.out
     """
     start = time.monotonic()
-    puzzle = load_single(puzzle_file, difficulty)
-    text = read_text_file(model_file)
-    answer = read_model(text, model_file)
+    header = read_header(read_text_file(source), source)
+    if header is None:
+        puzzle = load_single(Path(source), difficulty)
+        encodings = Encodings(str(card or DEFAULT_CARD), str(pb or DEFAULT_PB))
+    else:
+        if header.file is None:
+            raise PipsError(f"{source}: the CNF was encoded from stdin and names no puzzle file; give the puzzle file")
+        puzzle = load_single(_beside(header.file, source), difficulty or header.difficulty)
+        encodings = Encodings(str(card or header.card), str(pb or header.pb))
+    answer = read_model(read_text_file(model_file), model_file)
     solutions = ()
     if answer.status is Status.SOLVED:
-        encoding = encode(puzzle, chosen_encodings(card, pb))
-        solutions = (decode_model(encoding, answer.literals, model_file),)
+        solutions = (decode_model(encode(puzzle, encodings), answer.literals, model_file),)
     result = SolveResult(answer.status, solutions, BACKEND_NAME, time.monotonic() - start)
     if as_json:
         print_json(solve_json(puzzle, result))
@@ -65,3 +77,10 @@ def decode_command(
     exit_with(exit_code(result.status))
 
 
+def _beside(named: str, cnf: str) -> Path:
+    """The puzzle file a CNF's header names: as written, or else beside the CNF (the header keeps the path
+    as it was given to `encode`, relative to where that ran)."""
+    path = Path(named)
+    if path.exists() or path.is_absolute():
+        return path
+    return Path(cnf).parent / path

@@ -16,14 +16,16 @@ from pipscover.cli.common import (
     JsonOption,
     PbName,
     PbOption,
-    PuzzleArgument,
+    PuzzlesArgument,
     chosen_encodings,
-    load_single,
+    load_puzzles,
+    output_paths,
     print_json,
     write_output,
 )
 from pipscover.cnf import DEFAULT_CARD, DEFAULT_PB, Encoding, encode
 from pipscover.cnf.dimacs import write_dimacs
+from pipscover.results import Distinct
 
 
 def encoding_json(encoding: Encoding) -> dict:
@@ -46,34 +48,43 @@ def encoding_json(encoding: Encoding) -> dict:
 
 @app.command("encode")
 def encode_command(
-    puzzle_file: PuzzleArgument,
+    puzzles: PuzzlesArgument,
     difficulty: DifficultyOption = None,
-    dimacs: Annotated[str, typer.Option("--dimacs", help="Write the DIMACS CNF here; - for stdout.")] = "-",
+    output: Annotated[str, typer.Option(
+        "--output", "-o", help="Write the DIMACS CNF here (- for stdout); several puzzles go to NAME-hard.cnf etc.",
+    )] = "-",
     card: CardOption = CardName[DEFAULT_CARD],
     pb: PbOption = PbName[DEFAULT_PB],
+    project: Annotated[Distinct, typer.Option(
+        "--project", help="The projection set (c ind / c p show) a projected model counter counts over: "
+        "placements (the solutions, as `count` counts them) or grids (distinct pip grids).",
+    )] = Distinct.PLACEMENTS,
     as_json: JsonOption = False,
 ) -> None:
-    """Write a puzzle as a DIMACS CNF that stock SAT solvers and model counters read.
+    """Write puzzles as DIMACS CNFs that stock SAT solvers and projected model counters read.
 
     Comment lines name the puzzle, the encodings and the meaning of every placement and value variable;
-    `c ind` / `c p show` lines give the value variables as a projection set (distinct pip grids).
-    Solve it elsewhere and read the answer back with `pipscover decode`.
+    `c ind` / `c p show` lines give the projection set. A projected model count is `pipscover count`'s
+    number (with --project grids, `count --distinct grids`); a plain model count is not, because the
+    auxiliary variables of the encodings are free. Solve it elsewhere and read the answer back with
+    `pipscover decode`.
 
-    Example: pipscover encode 2025-09-15.json -d hard --dimacs hard.cnf && kissat hard.cnf > hard.out
+    Example: pipscover encode 2025-09-15.json -d hard -o hard.cnf && kissat hard.cnf > hard.out
     """
-    puzzle = load_single(puzzle_file, difficulty)
-    encoding = encode(puzzle, chosen_encodings(card, pb))
-    write_output(dimacs, write_dimacs(encoding))
-    summary = encoding_json(encoding) | {"file": dimacs}
-    # With the CNF on stdout, the summary goes to stderr so the CNF stays clean.
-    if as_json:
-        if dimacs == "-":
-            sys.stderr.write(json.dumps(summary) + "\n")
-        else:
-            print_json(summary)
-    elif dimacs != "-":
-        typer.echo(
-            f"{puzzle.describe()}: wrote {dimacs}: {encoding.num_vars} variables "
-            f"({len(encoding.placements)} placements, {len(encoding.values)} cell values), "
-            f"{encoding.num_clauses} clauses ({encoding.encodings.describe()})"
-        )
+    loaded = load_puzzles(puzzles, difficulty)
+    for puzzle, path in zip(loaded, output_paths(output, loaded)):
+        encoding = encode(puzzle, chosen_encodings(card, pb))
+        write_output(path, write_dimacs(encoding, project))
+        summary = encoding_json(encoding) | {"file": path, "project": str(project)}
+        # With the CNF on stdout, the summary goes to stderr so the CNF stays clean.
+        if as_json:
+            if path == "-":
+                sys.stderr.write(json.dumps(summary) + "\n")
+            else:
+                print_json(summary)
+        elif path != "-":
+            typer.echo(
+                f"{puzzle.describe()}: wrote {path}: {encoding.num_vars} variables "
+                f"({len(encoding.placements)} placements, {len(encoding.values)} cell values), "
+                f"{encoding.num_clauses} clauses ({encoding.encodings.describe()}; projection on {project})"
+            )

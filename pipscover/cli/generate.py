@@ -15,11 +15,16 @@ from pipscover.formats import puzzle_to_nyt
 from pipscover.generate import NODE_BUDGET, Shape, generate
 from pipscover.model import Difficulty
 
+MAX_DOMINOES = 1000  # beyond it, proving one solution takes minutes to hours
+MAX_PIP = 10**9  # beyond it, the pseudo-boolean encodings of the counter's SAT fallback cannot write the sums
+
 
 @app.command("generate")
 def generate_command(
-    dominoes: Annotated[int, typer.Option("--dominoes", "-n", min=1, help="How many dominoes.")] = 8,
-    max_pip: Annotated[int, typer.Option("--max-pip", min=0, help="The largest pip (6 in the NYT).")] = 6,
+    dominoes: Annotated[int, typer.Option(
+        "--dominoes", "-n", min=1, max=MAX_DOMINOES, help="How many dominoes (proving one solution grows fast with it).",
+    )] = 8,
+    max_pip: Annotated[int, typer.Option("--max-pip", min=0, max=MAX_PIP, help="The largest pip (6 in the NYT).")] = 6,
     shape: Annotated[Shape, typer.Option("--shape", help="nyt: compact blob; rect: rectangle; random: straggly blob.")] = Shape.NYT,
     seed: Annotated[int | None, typer.Option("--seed", help="Same seed, same puzzle (default: a random seed, reported).")] = None,
     unique: Annotated[
@@ -45,11 +50,12 @@ def generate_command(
     made = generate(dominoes, max_pip, shape, seed, unique, difficulty)
     write_output(output, json.dumps(puzzle_to_nyt(made.puzzle, made.solution), separators=(",", ":")) + "\n")
     report = {
+        "puzzle": made.puzzle.origin.as_json() | {"file": None if output == "-" else output},
         "seed": seed,
-        "dominoes": dominoes,
+        "domino_count": dominoes,
         "shape": str(shape),
         "unique": made.unique,
-        "regions": len(made.puzzle.regions),
+        "region_count": len(made.puzzle.regions),
         "constrained_regions": made.constrained_regions,
         "extra_nodes": made.extra_nodes,
         "difficulty": None if made.difficulty is None else str(made.difficulty),
@@ -61,7 +67,7 @@ def generate_command(
         print_json(report)
         return
     text = json.dumps(report) if as_json else (
-        f"seed {seed}: {dominoes} dominoes, {report['regions']} regions ({report['constrained_regions']} with a rule), "
+        f"seed {seed}: {dominoes} dominoes, {report['region_count']} regions ({report['constrained_regions']} with a rule), "
         f"{'unique' if made.unique else 'uniqueness not checked'}"
         + (f" ({made.difficulty}; {_nodes(made.extra_nodes)} extra search nodes)" if made.unique else "")
         + f"; {made.counter_calls} counter calls, "

@@ -78,11 +78,12 @@ def one_in_three_command(
     if as_json:
         answer = None if assignment is None else [x for x, value in sorted(assignment.items()) if value]
         print_json({**_summary(puzzle, result), "source": str(cnf_file), "true_variables": answer})
-    elif assignment is not None:
-        # DIMACS-style model line: each variable with its sign, as SAT solvers print it.
-        typer.echo("v " + " ".join(str(x if value else -x) for x, value in sorted(assignment.items())) + " 0")
     else:
-        typer.echo(f"{cnf_file}: {_no_answer(result)}")
+        # As SAT competition solvers answer: a status line, then the model with each variable signed.
+        typer.echo(f"c {cnf_file}: {_no_answer(result) if assignment is None else 'solved through the Pips puzzle'}")
+        typer.echo({Status.SOLVED: "s SATISFIABLE", Status.UNSATISFIABLE: "s UNSATISFIABLE"}.get(result.status, "s UNKNOWN"))
+        if assignment is not None:
+            typer.echo("v " + " ".join(str(x if value else -x) for x, value in sorted(assignment.items())) + " 0")
     _exit_for(result)
 
 
@@ -131,11 +132,12 @@ def _write_puzzle(puzzle: Puzzle, output: str | None, solving: bool) -> None:
 
 def _summary(puzzle: Puzzle, result: SolveResult) -> dict[str, Any]:
     return {
+        "puzzle": puzzle.origin.as_json(),
         "status": str(result.status),
         "backend": result.backend,
         "seconds": round(result.seconds, 6),
-        "dominoes": len(puzzle.dominoes),
-        "regions": len(puzzle.regions),
+        "domino_count": len(puzzle.dominoes),
+        "region_count": len(puzzle.regions),
     }
 
 

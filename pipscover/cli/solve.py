@@ -20,15 +20,17 @@ from pipscover.cli.common import (
     exit_code,
     exit_with,
     load_puzzles,
+    output_paths,
     print_json,
     progress_bar,
     solve_json,
     write_output,
 )
-from pipscover.errors import PipsError
 from pipscover.render.svg import draw_svg
 from pipscover.render.terminal import draw_solution
+from pipscover.results import Status
 from pipscover.solving import solve
+
 
 @app.command("solve")
 def solve_command(
@@ -40,33 +42,39 @@ def solve_command(
     every: Annotated[bool, typer.Option("--all", help="Find every solution.")] = False,
     limit: Annotated[int, typer.Option("--limit", min=1, help="Find up to this many solutions.")] = 1,
     timeout: TimeoutOption = None,
-    svg: Annotated[str | None, typer.Option("--svg", help="Also write the first solution as an SVG picture.")] = None,
+    output: Annotated[str | None, typer.Option(
+        "--output", "-o", help="Also write each puzzle's first solution as an SVG picture (NAME-hard.svg etc. for several).",
+    )] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Solve puzzles and draw their solutions.
 
-    Exit code 0 when every puzzle is solved, 1 when one has no solution, 3 when one timed out.
+    Exit code 0 when every puzzle is solved, 1 when one has no solution, 3 when one timed out,
+    130 on Ctrl-C (after printing the solutions found so far).
 
     Example: pipscover solve examples/first.txt --all -b cadical --card totalizer
     """
     loaded = load_puzzles(puzzles, difficulty)
-    if svg is not None and len(loaded) > 1:
-        raise PipsError(f"{len(loaded)} puzzles given; --svg draws one (choose with -d)")
+    pictures = output_paths(output, loaded) if output is not None else [None] * len(loaded)
     engine = backend_with_encodings(backend, card, pb)
     worst = 0
     with progress_bar("solving", total=len(loaded) if len(loaded) > 1 else None) as advance:
-        for puzzle in loaded:
+        for puzzle, picture in zip(loaded, pictures):
             result = solve(puzzle, engine, limit=None if every else limit, timeout=timeout)
             advance()
-            if svg is not None and result.solutions:
-                write_output(svg, draw_svg(puzzle, result.solutions[0]))
+            if picture is not None and result.solutions:
+                write_output(picture, draw_svg(puzzle, result.solutions[0]))
             worst = max(worst, exit_code(result.status))
             if as_json:
                 print_json(solve_json(puzzle, result))
-                continue
-            found = len(result.solutions)
-            noun = "solution" if found == 1 else "solutions"
-            typer.echo(f"{puzzle.describe()}: {result.status}, {found} {noun} by {result.backend} in {result.seconds:.3f} s")
-            for solution in result.solutions:
-                typer.echo(draw_solution(puzzle, solution))
+            else:
+                found = len(result.solutions)
+                noun = "solution" if found == 1 else "solutions"
+                so_far = " so far (stopped by Ctrl-C)" if result.status is Status.INTERRUPTED else ""
+                typer.echo(f"{puzzle.describe()}: {result.status}, {found} {noun}{so_far} by {result.backend} "
+                           f"in {result.seconds:.3f} s")
+                for solution in result.solutions:
+                    typer.echo(draw_solution(puzzle, solution))
+            if result.status is Status.INTERRUPTED:
+                break
     exit_with(worst)

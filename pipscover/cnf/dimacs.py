@@ -18,16 +18,21 @@ from dataclasses import dataclass
 
 from pipscover.check import problems
 from pipscover.cnf.encoding import Encoding
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, shown
 from pipscover.model import Solution
-from pipscover.results import Status
+from pipscover.results import Distinct, Status
 from pipscover.version import __version__
 
 IND_PER_LINE = 10  # value variables per `c ind` line, to keep lines short
 
 
-def write_dimacs(encoding: Encoding) -> str:
+def write_dimacs(encoding: Encoding, project: Distinct | str = Distinct.PLACEMENTS) -> str:
     """The encoding as DIMACS CNF text with its self-describing comments.
+
+    `project` picks the projection set of the `c ind` / `c p show` lines: the placement variables (a projected
+    model count is the number of solutions, as `pipscover count` gives it) or the cell values (the number of
+    distinct pip grids, `count --distinct grids`). A plain model count counts neither: the auxiliary
+    variables of the cardinality and pseudo-boolean encodings are not determined by the solution.
 
     >>> from pipscover import load_one
     >>> from pipscover.cnf import encode
@@ -35,13 +40,13 @@ def write_dimacs(encoding: Encoding) -> str:
     >>> [line for line in text.splitlines() if line.startswith("p ")]
     ['p cnf 651 1788']
     """
-    comments = _comments(encoding)
+    comments = _comments(encoding, Distinct(project))
     stream = io.StringIO()
     encoding.cnf.to_fp(stream, comments=comments)
     return stream.getvalue()
 
 
-def _comments(encoding: Encoding) -> list[str]:
+def _comments(encoding: Encoding, project: Distinct) -> list[str]:
     puzzle, origin = encoding.puzzle, encoding.puzzle.origin
     placements, values = len(encoding.placements), len(encoding.values)
     lines = [
@@ -61,8 +66,12 @@ def _comments(encoding: Encoding) -> list[str]:
         lines.append(f"c value {var} cell {cell[0]} {cell[1]} pip {pip}")
     for family in encoding.families:
         lines.append(f"c family {family.name} clauses {family.clauses} aux {family.aux_vars}")
-    lines.append("c projection on the cell values: a projected model count is the number of distinct pip grids")
-    projection = list(encoding.projection)
+    if project is Distinct.PLACEMENTS:
+        projection = list(encoding.placement_vars)
+        lines.append("c projection placements: a projected model count is the number of solutions (placements)")
+    else:
+        projection = list(encoding.projection)
+        lines.append("c projection grids: a projected model count is the number of distinct pip grids")
     for start in range(0, len(projection), IND_PER_LINE):
         lines.append("c ind " + " ".join(map(str, projection[start:start + IND_PER_LINE])) + " 0")
     lines.append("c p show " + " ".join(map(str, projection)) + " 0")
@@ -101,14 +110,14 @@ def read_model(text: str, source: str) -> SolverAnswer:
         if words[0] == "s" or (len(words) == 1 and words[0].upper() in _STATUS_WORDS):
             word = words[-1].upper()
             if word not in _STATUS_WORDS:
-                raise PipsError(f"{source}: line {number}: unknown solver status {line.strip()!r}")
+                raise PipsError(f"{source}: line {number}: unknown solver status {shown(line.strip())}")
             status = _STATUS_WORDS[word]
             continue
         if words[0] == "v":
             words = words[1:]
         for word in words:
-            if not re.fullmatch(r"-?\d+", word):
-                raise PipsError(f"{source}: line {number}: {word!r} is not a literal; expected a SAT solver's output")
+            if not re.fullmatch(r"-?[0-9]{1,18}", word):  # ASCII digits, a variable number that fits
+                raise PipsError(f"{source}: line {number}: {shown(word)} is not a literal; expected a SAT solver's output")
             if word != "0":
                 literals.append(int(word))
     if status is None:
@@ -146,3 +155,30 @@ def decode_model(encoding: Encoding, literals: tuple[int, ...], source: str) -> 
         if var in assigned and assigned[var] != (grid[cell] == pip):
             raise PipsError(f"{where}: value variable {var} (pip {pip} on cell {list(cell)}) contradicts the placements")
     return solution
+
+
+@dataclass(frozen=True)
+class Header:
+    """What the comments of a CNF written by `write_dimacs` say about where it came from."""
+
+    file: str | None
+    difficulty: str | None
+    card: str
+    pb: str
+
+
+def read_header(text: str, source: str) -> Header | None:
+    """The puzzle and encodings named in a CNF written by `write_dimacs`; None for any other text.
+
+    >>> read_header("c pipscover 0.1.0: CNF\\nc puzzle file p.json date - difficulty hard\\nc encodings card auto pb best\\n", "x")
+    Header(file='p.json', difficulty='hard', card='auto', pb='best')
+    """
+    lines = text[:65536].splitlines()
+    if not lines or not lines[0].startswith("c pipscover "):
+        return None
+    puzzle = next(filter(None, (re.fullmatch(r"c puzzle file (.+) date (\S+) difficulty (\S+)", line) for line in lines)), None)
+    encodings = next(filter(None, (re.fullmatch(r"c encodings card (\S+) pb (\S+)", line) for line in lines)), None)
+    if puzzle is None or encodings is None:
+        raise PipsError(f"{source}: a pipscover CNF whose header lacks the 'c puzzle file' or 'c encodings' line")
+    file, _, difficulty = puzzle.groups()
+    return Header(None if file == "-" else file, None if difficulty == "-" else difficulty, *encodings.groups())

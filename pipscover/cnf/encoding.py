@@ -25,6 +25,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from pipscover.errors import PipsError
+from pipscover.limits import BYTES_PER_CLAUSE, PB_WEIGHT_LIMIT, guard
 from pipscover.model import Cell, Placement, Puzzle, RegionKind, Solution
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ DEFAULT_CARD = "auto"
 # them 0-0: 1.2M clauses), where kmtotalizer writes 72 529 for the same constraint; on small bounds both are tiny.
 AUTO_SMALL, AUTO_LARGE = "seqcounter", "kmtotalizer"
 DEFAULT_PB = "best"
+_UNARY_PB = {"seqcounter", "sortnetwrk", "totalizer", "bdd"}
 
 # The clause families in the order they are written, one per region kind after the first five;
 # encodings/cnf.md describes each one.
@@ -134,9 +136,14 @@ class Encoding:
 
 def encode(puzzle: Puzzle, encodings: Encodings = Encodings()) -> Encoding:
     """The CNF of `puzzle`, written with the chosen cardinality and pseudo-boolean encodings."""
+    # Before pruning, which takes seconds on a huge board: each domino appearing m > 1 times makes an
+    # exactly-m constraint over up to two placements per pair of cells.
+    places = 2 * len(puzzle.adjacent_pairs)
+    expected = sum(places * min(m, max(places - m, 0)) * 2 for m in puzzle.domino_counts.values() if m > 1)
+    guard(puzzle, "the CNF (the domino constraints)", needs_bytes=expected * BYTES_PER_CLAUSE)
     placements, domains = prune(puzzle)
     values = tuple((cell, pip) for cell in puzzle.cells for pip in sorted(domains[cell]))
-    writer = _Writer(len(placements) + len(values), encodings)
+    writer = _Writer(len(placements) + len(values), encodings, puzzle)
     placement_var = {placement: i + 1 for i, placement in enumerate(placements)}
     value_var = {value: len(placements) + j + 1 for j, value in enumerate(values)}
 
@@ -193,14 +200,16 @@ class _Writer:
     module for the encoding names, and loading pysat.card and pysat.pb (with Pindakaas) costs them time.
     """
 
-    def __init__(self, top: int, encodings: Encodings) -> None:
+    def __init__(self, top: int, encodings: Encodings, puzzle: Puzzle) -> None:
         from pysat.pb import EncType as PbType  # lazy: see the class docstring
 
+        self.puzzle = puzzle
         # Plain lists: PySAT's CNF.append rescans every clause for its largest variable.
         self.clauses: list[list[int]] = []
         self.top = top
         self.card = encodings.card
         self.pb = getattr(PbType, encodings.pb)
+        self.pb_name = encodings.pb
         self.sizes: list[FamilySize] = []
 
     def family(self, name: str) -> _Family:
@@ -223,6 +232,8 @@ class _Writer:
             self.clause(*literals)
             self.at_most_one(literals)
         else:
+            # Every cardinality encoding but the sorting networks grows as literals x bound.
+            self._expect(len(literals) * min(count, len(literals) - count) * 2, f"an exactly-{count} constraint")
             encoding = getattr(CardType, card_encoding(self.card, count))
             try:
                 self._add(CardEnc.equals(literals, bound=count, top_id=self.top, encoding=encoding))
@@ -243,6 +254,14 @@ class _Writer:
         """least <= sum(weight * literal) <= most, where pruning already keeps the sum in [low, high]."""
         from pysat.pb import PBEnc  # lazy: see the class docstring
 
+        largest = max(most, high, *(weight for _, weight in weighted))
+        if largest >= PB_WEIGHT_LIMIT:
+            raise PipsError(f"{self.puzzle.describe()}: pips or targets up to {largest:.3e} are beyond the 64-bit "
+                            "weights of the pseudo-boolean encodings; use -b dlx or -b cpsat")
+        bound = min(max(least, most), sum(weight for _, weight in weighted))
+        unary = self.pb_name in _UNARY_PB  # their size grows with the bound, not with its number of bits
+        self._expect(len(weighted) * (bound if unary else bound.bit_length() ** 2) * 2,
+                     f"a sum constraint up to {bound:,} under --pb {self.pb_name}")
         if least > most:
             self.clause()
         elif least == most:
@@ -252,6 +271,10 @@ class _Writer:
                 self._add(PBEnc.atmost(weighted, bound=most, top_id=self.top, encoding=self.pb))
             if least > low:
                 self._add(PBEnc.atleast(weighted, bound=least, top_id=self.top, encoding=self.pb))
+
+    def _expect(self, clauses: int, what: str) -> None:
+        """Refuse, before PySAT allocates it, a constraint that would not fit in memory."""
+        guard(self.puzzle, f"the CNF ({what})", needs_bytes=(len(self.clauses) + clauses) * BYTES_PER_CLAUSE)
 
     def _add(self, formula: CNF) -> None:
         self.clauses.extend(formula.clauses)

@@ -35,7 +35,7 @@ def _models(clauses: list[list[int]], about: SatSolver, block: Blocker) -> Itera
     blockers: list[list[int]] = []
     solver = Solver(name=about.name, bootstrap_with=clauses)
     try:
-        while solver.solve():
+        while _solve(solver):
             model = solver.get_model()
             yield model
             blocker = block(model)
@@ -47,3 +47,16 @@ def _models(clauses: list[list[int]], about: SatSolver, block: Blocker) -> Itera
                 solver = Solver(name=about.name, bootstrap_with=[*clauses, *blockers])
     finally:
         solver.delete()
+
+
+def _solve(solver: Solver) -> bool:
+    """`solver.solve()`, where a Ctrl-C is a `KeyboardInterrupt` as everywhere else in Python.
+
+    PySAT catches a Ctrl-C during a solver call and raises its own error ("Caught keyboard interrupt").
+    """
+    try:
+        return solver.solve()
+    except Exception as error:
+        if "keyboard interrupt" in str(error).lower():
+            raise KeyboardInterrupt from None
+        raise

@@ -23,8 +23,9 @@ import time
 
 from pipscover.counting.progress import ProgressCallback
 from pipscover.errors import PipsError
+from pipscover.limits import guard
 from pipscover.model import Puzzle
-from pipscover.results import CountResult, Distinct, SearchTimeout
+from pipscover.results import CountResult, Distinct, SearchTimeout, deadline_after
 
 METHODS = ("auto", "structural", "dlx", "blocking")
 LIST_GRIDS_UP_TO = 20_000  # auto lists grids with dlx up to this many placements
@@ -62,7 +63,7 @@ def count(
     if backend is not None and method != "blocking":
         raise PipsError(f"a backend (-b {backend}) only applies to the blocking method, not to {method!r}")
     start = time.monotonic()
-    deadline = None if timeout is None else start + timeout
+    deadline = deadline_after(timeout, start)
     if method == "auto" and len(puzzle.dominoes) >= LIST_FROM_DOMINOES:
         listed = _count_by_listing(puzzle, distinct, None, deadline, on_progress, start, LIST_NODE_BUDGET)
         if listed is not None:
@@ -103,6 +104,9 @@ def _count_structurally(puzzle: Puzzle, distinct: Distinct, deadline: float | No
     from pipscover.counting.grids import GridCounter
     from pipscover.counting.structural import Interrupted, StructuralCounter
 
+    cells = len(puzzle.cells)
+    # Residual subproblems are keyed by a bit mask of the uncovered cells: about one per cell on a long board.
+    guard(puzzle, "the structural counter", needs_bytes=cells * cells // 4, steps=cells * cells, deadline=deadline)
     try:
         counter = GridCounter(puzzle) if distinct is Distinct.GRIDS else StructuralCounter(puzzle)
         found = counter.count(deadline, on_progress)

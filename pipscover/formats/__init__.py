@@ -22,12 +22,25 @@ def parse(text: str, file: str, difficulty: str | None = None) -> list[Puzzle]:
     return [read_text(text, file)]
 
 
+MAX_INPUT_BYTES = 256 * 2**20  # far above any puzzle, model or CNF pipscover can use; refused beyond
+
+
 def read_text_file(path: str | Path) -> str:
-    """The text of a file (`-` for standard input), or a `PipsError` naming the file and why it cannot be read."""
-    if str(path) == "-":
-        return sys.stdin.read()
+    """The text of a file (`-` for standard input), or a `PipsError` naming the file and why it cannot be read.
+
+    A byte order mark, as Windows editors write, is skipped; input beyond `MAX_INPUT_BYTES` is refused
+    rather than read into memory (`/dev/zero` never ends).
+    """
     try:
-        return Path(path).read_text(encoding="utf-8")
+        if str(path) == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            data = sys.stdin.read(MAX_INPUT_BYTES + 1).encode() if stream is None else stream.read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(path, "rb") as stream:
+                data = stream.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            raise PipsError(f"{path}: larger than {MAX_INPUT_BYTES // 2**20} MiB; not a file pipscover can use")
+        return data.decode("utf-8-sig")
     except FileNotFoundError:
         raise PipsError(f"{path}: no such file") from None
     except IsADirectoryError:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, shown
 from pipscover.model import Difficulty, Origin, Placement, Puzzle, Solution
 
 def parse_json(text: str, file: str) -> Any:
@@ -21,6 +21,10 @@ def parse_json(text: str, file: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise PipsError(f"{file}: malformed JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    except RecursionError:  # Python's parser recurses once per level; no Pips document nests more than a few
+        raise PipsError(f"{file}: JSON nested too deeply to be a Pips document") from None
+    except ValueError as error:  # a number of more than 4300 digits
+        raise PipsError(f"{file}: unreadable JSON ({error})") from None
 
 
 def read_nyt(text: str, file: str, difficulty: str | None = None) -> list[Puzzle]:
@@ -36,7 +40,7 @@ def read_nyt(text: str, file: str, difficulty: str | None = None) -> list[Puzzle
         raise PipsError(f"{file}: neither an NYT day (easy/medium/hard) nor a puzzle (dominoes/regions)")
     if difficulty is not None:
         if difficulty not in document:
-            raise PipsError(f"{file}: has no {difficulty!r} puzzle (it has {', '.join(present)})")
+            raise PipsError(f"{file}: has no {shown(difficulty)} puzzle (it has {', '.join(present)})")
         present = [difficulty]
     return [_read_puzzle(document[d], Origin(file, date, d)) for d in present]
 
@@ -64,7 +68,7 @@ def _read_puzzle(raw: Any, origin: Origin) -> Puzzle:
         if not all(_is_pair(cell) for cell in region["indices"]):
             raise fail(f"region {index}: every index must be a [row, column] pair")
         kind = region.get("type")
-        plain_regions.append((kind if isinstance(kind, str) else repr(kind), region["indices"], region.get("target")))
+        plain_regions.append((kind if isinstance(kind, str) else shown(kind), region["indices"], region.get("target")))
     puzzle = Puzzle.build(plain_regions, dominoes, origin)
     solution = read_solution(raw.get("solution"), puzzle.dominoes, fail)
     return replace(puzzle, published_solution=solution)

@@ -12,14 +12,51 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, shown
 from pipscover.formats.nyt import is_int_pair, parse_json, read_solution
-from pipscover.model import Placement, Puzzle, Solution
+from pipscover.model import Difficulty, Placement, Puzzle, Solution
 
 
 def read_solutions(text: str, file: str, puzzle: Puzzle) -> list[Solution]:
-    """The solutions a document proposes for `puzzle`."""
-    document = parse_json(text, file)
+    """The solutions a document proposes for `puzzle`. Several `solve --json` lines (a day file solved)
+    are told apart by their puzzle's difficulty."""
+    documents = _documents(text, file)
+    mine = [document for document in documents if _names_difficulty(document) in (None, puzzle.origin.difficulty)]
+    if len(mine) > 1:
+        raise PipsError(f"{file}: {len(mine)} JSON documents for {puzzle.describe()}; expected one per puzzle")
+    return solutions_in(mine[0], file, puzzle) if mine else []
+
+
+def names_puzzles(text: str, file: str) -> bool:
+    """Whether the solutions in `text` say which puzzle of a day they are for (`solve --json` objects, or a
+    day file with its published solutions): only then can they be checked against a whole day."""
+    return all(_names_difficulty(document) is not None or (isinstance(document, dict) and "solution" not in document
+                                                            and any(d in document for d in Difficulty))
+               for document in _documents(text, file))
+
+
+def _names_difficulty(document: Any) -> str | None:
+    """The difficulty of the puzzle a `solve --json` object names, if it names one."""
+    named = document.get("puzzle") if isinstance(document, dict) else None
+    return named.get("difficulty") if isinstance(named, dict) else None
+
+
+def _documents(text: str, file: str) -> list[Any]:
+    """One JSON document, or one per line (JSON Lines, as `solve --json` prints a day file)."""
+    try:
+        return [parse_json(text, file)]
+    except PipsError as whole:
+        lines = [line for line in text.splitlines() if line.strip()]
+        if len(lines) < 2:
+            raise
+        try:
+            return [parse_json(line, file) for line in lines]
+        except PipsError:
+            raise whole from None
+
+
+def solutions_in(document: Any, file: str, puzzle: Puzzle) -> list[Solution]:
+    """The solutions a parsed JSON document proposes for `puzzle`."""
 
     def fail(problem: str) -> PipsError:
         return PipsError(f"{file}: {problem}")
@@ -47,7 +84,7 @@ def _placements(raw: Any, fail: Callable[[str], PipsError]) -> Solution:
     for entry in raw:
         domino, cells = (entry.get("domino"), entry.get("cells")) if isinstance(entry, dict) else (None, None)
         if not (is_int_pair(domino) and isinstance(cells, list) and len(cells) == 2 and all(map(is_int_pair, cells))):
-            raise fail(f"malformed placement {entry!r}; expected {{\"domino\": [a, b], \"cells\": [[r, c], [r, c]]}}")
+            raise fail(f"malformed placement {shown(entry)}; expected {{\"domino\": [a, b], \"cells\": [[r, c], [r, c]]}}")
         placements.append(Placement(tuple(domino), (tuple(cells[0]), tuple(cells[1]))))
     return Solution(tuple(placements))
 

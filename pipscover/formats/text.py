@@ -18,9 +18,10 @@ Each connected group of `#` cells becomes one `empty` region.
 
 from __future__ import annotations
 
+import re
 import string
 
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, shown
 from pipscover.model import Origin, Puzzle, RegionKind
 
 # The format's keyword for each kind it can hold (`empty` regions are `#` cells, not a keyword).
@@ -33,6 +34,13 @@ KIND_BY_CODE = {
 }
 CODE_BY_KIND = {kind: code for code, kind in KIND_BY_CODE.items()}
 REGION_LETTERS = string.ascii_uppercase + string.ascii_lowercase
+MAX_BOARD_CHARACTERS = 10**8  # a board drawn whole from (0, 0); a cell at column 10^9 cannot be
+
+
+def is_whole_number(word: str) -> bool:
+    """ASCII digits only: `str.isdigit` also accepts '²' and '٣', which `int` then refuses or misreads.
+    More than 4000 digits is refused as well: Python's `int` refuses them."""
+    return len(word) <= 4000 and re.fullmatch(r"[0-9]+", word) is not None
 
 
 class _Lines:
@@ -60,8 +68,8 @@ class _Lines:
 
     def next_count(self, what: str) -> int:
         words = self.next_words(what)
-        if len(words) != 1 or not words[0].isdigit():
-            raise self.fail(f"expected {what} (one whole number), found {' '.join(words)!r}")
+        if len(words) != 1 or not is_whole_number(words[0]):
+            raise self.fail(f"expected {what} (one whole number), found {shown(' '.join(words))}")
         return int(words[0])
 
 
@@ -78,25 +86,25 @@ def read_text(text: str, file: str) -> Puzzle:
             elif mark.isalpha():
                 letter_cells.setdefault(mark, []).append((r, c))
             elif mark not in ". ":
-                raise PipsError(f"{file}: board row {r + 1} has {mark!r}; use '.', '#' or a region letter")
+                raise PipsError(f"{file}: board row {r + 1} has {shown(mark)}; use '.', '#' or a region letter")
     constraints: dict[str, tuple[RegionKind, int | None]] = {}
     for _ in range(lines.next_count("the number of constraints")):
         words = lines.next_words("a constraint line")
         if len(words) not in (2, 3) or words[1] not in KIND_BY_CODE:
-            raise lines.fail(f"expected 'LETTER TYPE [N]' with TYPE one of {' '.join(KIND_BY_CODE)}, found {' '.join(words)!r}")
+            raise lines.fail(f"expected 'LETTER TYPE [N]' with TYPE one of {' '.join(KIND_BY_CODE)}, found {shown(' '.join(words))}")
         letter, kind = words[0], KIND_BY_CODE[words[1]]
         if letter in constraints:
             raise lines.fail(f"region {letter} has two constraints")
         if kind.has_target != (len(words) == 3):
             raise lines.fail(f"{words[1]} {'needs' if kind.has_target else 'takes no'} number")
-        if len(words) == 3 and not words[2].isdigit():
-            raise lines.fail(f"the target {words[2]!r} is not a whole number >= 0")
+        if len(words) == 3 and not is_whole_number(words[2]):
+            raise lines.fail(f"the target {shown(words[2])} is not a whole number >= 0")
         constraints[letter] = (kind, int(words[2]) if len(words) == 3 else None)
     dominoes = []
     for _ in range(lines.next_count("the number of dominoes")):
         words = lines.next_words("a domino line")
-        if len(words) != 2 or not all(w.isdigit() for w in words):
-            raise lines.fail(f"expected a domino 'a b' with whole pips >= 0, found {' '.join(words)!r}")
+        if len(words) != 2 or not all(is_whole_number(w) for w in words):
+            raise lines.fail(f"expected a domino 'a b' with whole pips >= 0, found {shown(' '.join(words))}")
         dominoes.append((int(words[0]), int(words[1])))
     for letter, cells in letter_cells.items():
         if letter not in constraints:
@@ -133,6 +141,9 @@ def write_text(puzzle: Puzzle) -> str:
         mark.update(dict.fromkeys(region.cells, letter))
     height = max(r for r, _ in puzzle.cells) + 1
     width = max(c for _, c in puzzle.cells) + 1
+    if height * width > MAX_BOARD_CHARACTERS:
+        raise PipsError(f"{puzzle.describe()}: the text format writes every cell from row 0, column 0: "
+                        f"{height:,} x {width:,} is too large; use JSON")
     lines = [str(height)]
     lines += ["".join(mark.get((r, c), ".") for c in range(width)) for r in range(height)]
     lines.append(str(len(constrained)))

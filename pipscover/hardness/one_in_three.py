@@ -32,12 +32,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, shown
 from pipscover.formats import read_text_file
 from pipscover.model import Cell, Origin, Puzzle, Solution, solution_from_grid
 
 ROW_STEP = 6  # rows between two clause bodies: room for a pendant that touches neither body
 COLUMN_STEP = 4  # columns between two branches: branches, tips and pendants never touch each other
+MAX_VARIABLES = 1_000_000  # the answer lists every variable: an instance may not name more
 
 Pair = tuple[Cell, Cell]
 
@@ -71,6 +72,10 @@ def parse_one_in_three(text: str, file: str) -> OneInThreeInstance:
     >>> parse_one_in_three("p cnf 4 2\\n1 2 3 0\\n2 3 4 0\\n", "x.cnf").clauses
     ((1, 2, 3), (2, 3, 4))
     """
+    header = re.search(r"^[ \t]*p\b.*$", text, re.MULTILINE)
+    if header is not None and not re.fullmatch(r"\s*p\s+cnf\s+\d{1,9}\s+\d{1,9}\s*", header.group()):
+        raise PipsError(f"{file}: bad DIMACS header {shown(header.group().strip())}; expected 'p cnf VARIABLES CLAUSES'")
+    declared = int(header.group().split()[2]) if header else 0
     try:
         from pysat.formula import CNF  # here, not at the top: every CLI command would load PySAT otherwise
 
@@ -79,15 +84,14 @@ def parse_one_in_three(text: str, file: str) -> OneInThreeInstance:
         raise PipsError(f"{file}: not a DIMACS CNF file ({error})") from None
     for index, clause in enumerate(cnf.clauses, start=1):
         if len(clause) != 3 or len(set(clause)) != 3 or min(clause) <= 0:
-            shown = " ".join(map(str, clause))
             raise PipsError(
-                f"{file}: clause {index} ({shown} 0) is not three distinct positive literals, "
+                f"{file}: clause {index} ({shown(' '.join(map(str, clause)))} 0) is not three distinct positive literals, "
                 "as POSITIVE 1-IN-3-SAT needs"
             )
     if not cnf.clauses:
         raise PipsError(f"{file}: has no clauses")
-    header = re.search(r"^\s*p\s+cnf\s+(\d+)", text, re.MULTILINE)
-    declared = int(header.group(1)) if header else 0
+    if max(cnf.nv, declared) > MAX_VARIABLES:
+        raise PipsError(f"{file}: has {max(cnf.nv, declared):,} variables; the reduction takes at most {MAX_VARIABLES:,}")
     return OneInThreeInstance(max(cnf.nv, declared), tuple(tuple(c) for c in cnf.clauses), file)
 
 

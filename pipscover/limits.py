@@ -1,0 +1,35 @@
+"""Resource guards: estimate what a run is about to build and refuse it, in one line, when it cannot fit.
+
+Engines call `guard` before they allocate: a puzzle of 100,000 dominoes, pips near 10^30 or a cell at column
+10^9 must end with a `PipsError` that says why, not with a machine that swaps until it dies. Memory is
+refused beyond `MEMORY_LIMIT` always; a search whose estimated length passes `STEP_LIMIT` is refused only
+when no time limit bounds it (`--timeout` lets a user try anyway, and stops it).
+"""
+
+from __future__ import annotations
+
+from pipscover.errors import PipsError
+from pipscover.model import Puzzle
+
+MEMORY_LIMIT = 2 * 2**30  # bytes one structure may take (a list of clauses, a DLX matrix, a counter's cache)
+STEP_LIMIT = 10**10  # elementary steps (about 25 ns each in pure Python: minutes) a run without --timeout may take
+BYTES_PER_CLAUSE = 150  # a short clause as a Python list of ints
+PB_WEIGHT_LIMIT = 2**62  # PySAT's pseudo-boolean encoders take 64-bit weights and bounds
+
+
+def guard(puzzle: Puzzle, what: str, needs_bytes: int = 0, steps: int = 0, deadline: float | None = None) -> None:
+    """Raise `PipsError` when `what` would need more than `MEMORY_LIMIT` bytes, or more than `STEP_LIMIT`
+    steps with no deadline.
+
+    >>> from pipscover.model import Puzzle
+    >>> guard(Puzzle((), ()), "the dlx search", needs_bytes=10**12)
+    Traceback (most recent call last):
+    ...
+    pipscover.errors.PipsError: puzzle: the dlx search would need about 931 GiB of memory (the limit is 2 GiB)
+    """
+    if needs_bytes > MEMORY_LIMIT:
+        raise PipsError(f"{puzzle.describe()}: {what} would need about {needs_bytes / 2**30:,.0f} GiB of memory "
+                        f"(the limit is {MEMORY_LIMIT // 2**30} GiB)")
+    if deadline is None and steps > STEP_LIMIT:
+        raise PipsError(f"{puzzle.describe()}: {what} would take about {steps:.0e} steps (hours); "
+                        "give --timeout to try it anyway")

@@ -1,0 +1,524 @@
+"""The hostile corpus: every command fed bad files, bad options, huge puzzles, closed pipes, Ctrl-C, terminals.
+
+The promise under test (README): bad input gives exit code 2 and one line on stderr naming the file and what
+is wrong, never a traceback, no half-written file, no run that eats the machine. Most cases run in this
+process (`run_cli`: an escaping exception fails the test); pipes, signals and terminals need a real process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import resource
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRST = EXAMPLES / "first.txt"
+GOOD = {"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "sum", "target": 3}]}
+GOOD_SOLUTION = [{"domino": [1, 2], "cells": [[0, 0], [0, 1]]}]
+DEEP = 100_000
+
+
+def puzzle(**changes) -> dict:
+    return {**GOOD, **changes}
+
+
+def region(**changes) -> dict:
+    return puzzle(regions=[{**GOOD["regions"][0], **changes}])
+
+
+# name -> file content (str, bytes, or an object written as JSON). Every one is bad input.
+BAD_FILES: dict[str, object] = {
+    # JSON that breaks parsers
+    "deep-json": "[" * DEEP + "]" * DEEP,
+    "deep-object": '{"a":' * DEEP + "1" + "}" * DEEP,
+    "deep-dominoes": '{"dominoes": ' + "[" * DEEP + "]" * DEEP + ', "regions": []}',
+    "deep-day": '{"easy": ' + "[" * DEEP + "]" * DEEP + "}",
+    "nested-type": region(type=[[[[[["sum"]]]]]]),
+    "nested-target": region(target=[[[[[[3]]]]]]),
+    "nested-cell": region(indices=[[[[[[0]]]], 0], [0, 1]]),
+    "nested-domino": puzzle(dominoes=[[[[[[1]]]], 2]]),
+    "long-type": region(type="x" * 1_000_000),
+    "number-5000-digits": '{"dominoes": [[1, ' + "9" * 5000 + ']], "regions": []}',
+    "malformed": '{"dominoes": [[1, 2]], ',
+    "bom-then-garbage": "\ufeff{",
+    "trailing-garbage": json.dumps(GOOD) + " x",
+    "nan-pip": '{"dominoes": [[NaN, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}]}',
+    "infinity-target": json.dumps(GOOD).replace('"target": 3', '"target": Infinity'),
+    "float-pip": puzzle(dominoes=[[1.5, 2]]),
+    "bool-pip": puzzle(dominoes=[[True, 2]]),
+    "string-pip": puzzle(dominoes=[["1", 2]]),
+    "triple-domino": puzzle(dominoes=[[1, 2, 3]]),
+    "negative-pip": puzzle(dominoes=[[1, -2]]),
+    "negative-cell": region(indices=[[0, -1], [0, 0]]),
+    "string-cell": region(indices=[["0", "0"], [0, 1]]),
+    "float-target": region(target=2.5),
+    "negative-target": region(target=-3),
+    "string-target": region(target="3"),
+    "missing-target": region(target=None),
+    "stray-target": region(type="unequal", target=1),
+    "unknown-type": region(type="most"),
+    "null-type": region(type=None),
+    "overlap": puzzle(regions=[{"indices": [[0, 0], [0, 1]], "type": "empty"}, {"indices": [[0, 1]], "type": "equals"}]),
+    "cell-twice": region(indices=[[0, 0], [0, 0]]),
+    "odd-cells": puzzle(regions=[{"indices": [[0, 0], [0, 1], [0, 2]], "type": "empty"}]),
+    "too-many-dominoes": puzzle(dominoes=[[1, 2], [3, 4]]),
+    "empty-region": puzzle(regions=[*GOOD["regions"], {"indices": [], "type": "sum", "target": 1}]),
+    "regions-null": puzzle(regions=None),
+    "regions-object": puzzle(regions={"a": 1}),
+    "region-string": puzzle(regions=["sum"]),
+    "indices-missing": puzzle(regions=[{"type": "empty"}]),
+    "dominoes-object": puzzle(dominoes={"a": [1, 2]}),
+    "empty-object": {},
+    "top-level-list": [GOOD],
+    "top-level-string": '"a puzzle"',
+    "top-level-number": "42",
+    "day-null": {"printDate": "2025-01-01", "easy": None},
+    "day-number": {"printDate": "2025-01-01", "easy": 5, "hard": GOOD},
+    "solution-short": puzzle(solution=[]),
+    "solution-garbage": puzzle(solution=[["a", "b"]]),
+    # the text format
+    "text-empty": "",
+    "text-blank": "  \n\n\t\n",
+    "text-truncated": "2\nAA\n",
+    "text-superscript-rows": "\u00b9\nAA\n1\nA SUM 3\n1\n1 2\n",
+    "text-superscript-target": "1\nAA\n1\nA SUM \u00b3\n1\n1 2\n",
+    "text-superscript-pip": "1\nAA\n1\nA SUM 3\n1\n1 \u00b2\n",
+    "text-arabic-digit": "1\nAA\n1\nA SUM \u0663\n1\n1 2\n",
+    "text-fullwidth-digit": "1\nAA\n1\nA SUM \uff13\n1\n1 2\n",
+    "text-5000-digit-pip": "1\nAA\n1\nA SUM 3\n1\n1 " + "9" * 5000 + "\n",
+    "text-huge-row-count": "99999999999999999999\nAA\n",
+    "text-bad-mark": "1\nA$\n1\nA SUM 3\n1\n1 2\n",
+    "text-bad-kind": "1\nAA\n1\nA MOST 3\n1\n1 2\n",
+    "text-kind-needs-number": "1\nAA\n1\nA SUM\n1\n1 2\n",
+    "text-kind-takes-no-number": "1\nAA\n1\nA EQ 3\n1\n1 2\n",
+    "text-two-constraints": "1\nAA\n2\nA SUM 3\nA SUM 4\n1\n1 2\n",
+    "text-letter-without-rule": "1\nAB\n1\nA SUM 3\n1\n1 2\n",
+    "text-rule-without-cells": "1\nAA\n2\nA SUM 3\nB EQ\n1\n1 2\n",
+    "text-float-pip": "1\nAA\n1\nA SUM 3\n1\n1.5 2\n",
+    "text-negative-pip": "1\nAA\n1\nA SUM 3\n1\n-1 2\n",
+    "text-long-line": "1\nAA\n1\nA SUM 3\n1\n" + "7 " * 500_000 + "\n",
+    # not text at all
+    "binary": b"\xff\xfe\x00\x01garbage",
+    "latin-1": "1\nAA\n1\nA SUM 3\n1\n1 2\n# caf\xe9".encode("latin-1"),
+    "nul-bytes": b"\x00" * 64,
+}
+# Commands that read a puzzle file first; PUZZLE stands for the bad file.
+FILE_COMMANDS = {
+    "show": ["show", "PUZZLE"],
+    "solve": ["solve", "PUZZLE"],
+    "count": ["count", "PUZZLE"],
+    "encode": ["encode", "PUZZLE"],
+    "check": ["check", "PUZZLE", "SOLUTION"],
+    "decode": ["decode", "PUZZLE", "MODEL"],
+    "bench": ["bench", "PUZZLE"],
+}
+
+
+def write(tmp_path: Path, name: str, content: object) -> Path:
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif isinstance(content, str):
+        path.write_text(content, encoding="utf-8")
+    else:
+        path.write_text(json.dumps(content), encoding="utf-8")
+    return path
+
+
+def assert_one_line_error(result, *named: object) -> None:
+    """Exit code 2, one line on stderr that names what it should, and nothing half-printed on stdout."""
+    assert result.code == 2, result
+    assert result.err.startswith("pipscover: error: ") and result.err.count("\n") == 1, result.err[:500]
+    assert "Traceback" not in result.err and len(result.err) < 1000
+    for name in named:
+        assert str(name) in result.err, result.err
+
+
+@pytest.mark.parametrize("command", sorted(FILE_COMMANDS))
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_a_bad_puzzle_file_gives_one_line_naming_it(run_cli, tmp_path, name, command):
+    path = write(tmp_path, f"{name}.{'txt' if name.startswith('text') else 'json'}", BAD_FILES[name])
+    solution = write(tmp_path, "solution.json", GOOD_SOLUTION)
+    model = write(tmp_path, "model.txt", "s SATISFIABLE\nv 1 0\n")
+    args = [{"PUZZLE": path, "SOLUTION": solution, "MODEL": model}.get(arg, arg) for arg in FILE_COMMANDS[command]]
+    result = run_cli(*args)
+    assert_one_line_error(result, path)
+    assert result.out == ""
+
+
+# Option values every command must refuse in one line (typer's usage errors included), exit code 2.
+BAD_OPTIONS = [
+    ["solve", FIRST, "--timeout", "-1"],
+    ["solve", FIRST, "--timeout", "nan"],
+    ["solve", FIRST, "--timeout", "-inf"],
+    ["solve", FIRST, "--timeout", "abc"],
+    ["solve", FIRST, "--limit", "0"],
+    ["solve", FIRST, "--limit", "many"],
+    ["solve", FIRST, "--limit"],
+    ["solve", FIRST, "--card", "bogus"],
+    ["solve", FIRST, "--pb", "bogus"],
+    ["solve", FIRST, "--card", "totalizer"],  # dlx writes no CNF
+    ["solve", FIRST, "-d", "extreme"],
+    ["solve", FIRST, "-b", "bogus"],
+    ["solve", FIRST, "--bogus"],
+    ["solve"],
+    ["count", FIRST, "--jobs", "0"],
+    ["count", FIRST, "-m", "bogus"],
+    ["count", FIRST, "--distinct", "bogus"],
+    ["count", FIRST, "-m", "structural", "-b", "minisat22"],
+    ["count", FIRST, "--timeout", "-5"],
+    ["show", FIRST, "-f", "bogus"],
+    ["show", FIRST, "--bogus"],
+    ["bench", FIRST, "--repeat", "0"],
+    ["bench", FIRST, "--task", "bogus"],
+    ["bench", FIRST, "--clock", "bogus"],
+    ["bench", FIRST, "--timeout", "nan"],
+    ["encode", FIRST, "--project", "bogus"],
+    ["encode", FIRST, "--card", "bogus"],
+    ["encode", FIRST, "--dimacs", "x.cnf"],
+    ["decode", FIRST],
+    ["check", FIRST],
+    ["generate", "-n", "0"],
+    ["generate", "-n", "100000"],
+    ["generate", "-n", "lots"],
+    ["generate", "--max-pip", "-1"],
+    ["generate", "--max-pip", "1000000000000000000000000000000"],
+    ["generate", "--shape", "blob"],
+    ["generate", "--seed", "abc"],
+    ["generate", "--difficulty", "extreme"],
+    ["reduce", "subset-sum"],
+    ["reduce", "subset-sum", "--numbers", "a,b", "--target", "3"],
+    ["reduce", "subset-sum", "--numbers", "3,5", "--target", "x"],
+    ["reduce", "bogus"],
+    ["reduce", "one-in-three"],
+    ["backends", "--bogus"],
+    ["bogus"],
+    ["--bogus"],
+]
+
+
+@pytest.mark.parametrize("args", BAD_OPTIONS, ids=lambda args: " ".join(map(str, args)).replace(str(EXAMPLES), "ex"))
+def test_a_bad_option_gives_one_line_and_exit_code_2(run_cli, tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    assert_one_line_error(run_cli(*args))
+
+
+def test_a_missing_file_an_empty_folder_and_a_folder_as_file_are_named(run_cli, tmp_path):
+    assert_one_line_error(run_cli("solve", tmp_path / "absent.json"), "absent.json", "no such file")
+    (tmp_path / "empty").mkdir()
+    assert_one_line_error(run_cli("count", tmp_path / "empty"), "empty", "no puzzle files")
+    assert_one_line_error(run_cli("check", FIRST, tmp_path / "empty"), "empty", "folder")
+
+
+# Solution files `check` must refuse in one line naming them.
+BAD_SOLUTIONS = {
+    "deep": "[" * DEEP + "]" * DEEP,
+    "deep-in-solutions": '{"solutions": ' + "[" * DEEP + "]" * DEEP + "}",
+    "deep-domino": '{"solutions": [[{"domino": ' + "[" * 900 + "]" * 900 + ', "cells": [[0, 0], [0, 1]]}]]}',
+    "not-json": "solution: 1-2",
+    "solutions-number": {"solutions": 5},
+    "placement-without-cells": [{"domino": [1, 2]}],
+    "placement-long-string": [{"domino": "x" * 1_000_000, "cells": [[0, 0], [0, 1]]}],
+    "empty-list": [],
+    "binary": b"\x89PNG\r\n\x1a\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_SOLUTIONS))
+def test_check_refuses_a_bad_solution_file_in_one_line(run_cli, tmp_path, name):
+    puzzle_file = write(tmp_path, "p.json", GOOD)
+    path = write(tmp_path, f"{name}.json", BAD_SOLUTIONS[name])
+    assert_one_line_error(run_cli("check", puzzle_file, path), path)
+
+
+def test_check_reads_a_solution_behind_a_byte_order_mark(run_cli, tmp_path):
+    path = write(tmp_path, "s.json", "\ufeff" + json.dumps(GOOD_SOLUTION))
+    assert run_cli("check", write(tmp_path, "p.json", GOOD), path).code == 0
+
+
+# Solver outputs `decode` must refuse in one line naming them (the CNF is encode's, for examples/first.txt).
+BAD_MODELS = {
+    "unknown-status": "s WHATEVER\n",
+    "not-a-literal": "v 1 x 0\n",
+    "empty": "",
+    "sat-without-literals": "s SATISFIABLE\n",
+    "variable-beyond-the-encoding": "s SATISFIABLE\nv 99999999 0\n",
+    "contradiction": "v 1 -1 0\n",
+    "placements-unassigned": "s SATISFIABLE\nv 1 0\n",
+    "huge-literal": "v " + "9" * 5000 + " 0\n",
+    "binary": b"\xff\x00\xfe",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_MODELS))
+def test_decode_refuses_a_bad_model_in_one_line(run_cli, tmp_path, name):
+    cnf = tmp_path / "first.cnf"
+    assert run_cli("encode", FIRST, "-o", cnf).code == 0
+    path = write(tmp_path, f"{name}.out", BAD_MODELS[name])
+    assert_one_line_error(run_cli("decode", cnf, path), path)
+
+
+def test_decode_says_unsatisfiable_with_exit_code_1(run_cli, tmp_path):
+    cnf = tmp_path / "first.cnf"
+    run_cli("encode", FIRST, "-o", cnf)
+    assert run_cli("decode", cnf, write(tmp_path, "unsat.out", "s UNSATISFIABLE\n")).code == 1
+
+
+# DIMACS files `reduce one-in-three` must refuse in one line naming them.
+BAD_CNFS = {
+    "header-not-numbers": "p cnf x y\n1 2 3 0\n",
+    "header-wrong-kind": "p wcnf 3 1\n1 2 3 0\n",
+    "two-literals": "p cnf 3 1\n1 2 0\n",
+    "negative-literal": "p cnf 3 1\n1 2 -3 0\n",
+    "repeated-literal": "p cnf 3 1\n1 1 2 0\n",
+    "no-clauses": "p cnf 3 0\n",
+    "too-many-variables-declared": "p cnf 999999999 1\n1 2 3 0\n",
+    "too-many-variables-used": "1 2 3000000000 0\n",
+    "not-a-literal": "p cnf 3 1\n1 2 a 0\n",
+    "binary": b"\xff\xfe\x00",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_CNFS))
+def test_reduce_refuses_a_bad_cnf_in_one_line(run_cli, tmp_path, name):
+    path = write(tmp_path, f"{name}.cnf", BAD_CNFS[name])
+    assert_one_line_error(run_cli("reduce", "one-in-three", path, "--solve"), path)
+
+
+def test_reduce_solve_answers_as_a_sat_solver_does(run_cli, tmp_path):
+    result = run_cli("reduce", "one-in-three", write(tmp_path, "f.cnf", "p cnf 3 1\n1 2 3 0\n"), "--solve")
+    lines = [line for line in result.out.splitlines() if not line.startswith("c ")]
+    assert result.code == 0 and lines[0] == "s SATISFIABLE" and re.fullmatch(r"v( -?\d+)+ 0", lines[1])
+
+
+# --- Resource guards: refused in one line, before anything large is built -------------------------------
+
+def huge_pips(pip: int) -> dict:
+    return {"dominoes": [[pip, 1], [2, pip + 3]], "regions": [
+        {"indices": [[0, 0], [0, 1]], "type": "sum", "target": pip + 1},
+        {"indices": [[1, 0], [1, 1]], "type": "greater", "target": 5}]}
+
+
+@pytest.fixture(scope="module")
+def many_dominoes(tmp_path_factory) -> Path:
+    """50,000 identical dominoes on a 2 x 50,000 board with one `empty` region: trivially solvable, huge."""
+    n = 50_000
+    path = tmp_path_factory.mktemp("big") / "many.json"
+    cells = [[r, c] for r in range(2) for c in range(n)]
+    path.write_text(json.dumps({"dominoes": [[1, 2]] * n, "regions": [{"indices": cells, "type": "empty"}]}))
+    return path
+
+
+@pytest.mark.parametrize("args", [
+    ["solve", "MANY"], ["count", "MANY"], ["encode", "MANY"], ["solve", "MANY", "-b", "minisat22"],
+    ["count", "MANY", "--distinct", "grids"],
+], ids=" ".join)
+def test_a_huge_puzzle_is_refused_before_it_is_built(run_cli, many_dominoes, args):
+    start = time.monotonic()
+    result = run_cli(*[many_dominoes if arg == "MANY" else arg for arg in args])
+    assert_one_line_error(result, many_dominoes)
+    assert re.search(r"memory|steps", result.err) and time.monotonic() - start < 30
+
+
+@pytest.mark.parametrize(("pip", "args", "says"), [
+    (10**30, ["solve", "-b", "cadical195"], "64-bit"),
+    (10**30, ["encode"], "64-bit"),
+    (10**9, ["solve", "-b", "cadical195", "--pb", "seqcounter"], "memory"),
+    (10**9, ["solve", "-b", "cadical195", "--pb", "sortnetwrk", "--timeout", "10"], "memory"),
+    (10**9, ["encode", "--pb", "totalizer"], "memory"),
+])
+def test_pips_too_large_for_a_cnf_encoding_are_refused(run_cli, tmp_path, pip, args, says):
+    path = write(tmp_path, "pips.json", huge_pips(pip))
+    result = run_cli(args[0], path, *args[1:])
+    assert_one_line_error(result, path, says)
+
+
+@pytest.mark.parametrize("args", [["solve"], ["count"], ["solve", "-b", "cadical195"], ["show", "-f", "svg"]])
+def test_huge_pips_work_where_they_fit(run_cli, tmp_path, args):
+    pip = 10**30 if args[-1] != "cadical195" else 10**9
+    result = run_cli(args[0], write(tmp_path, "pips.json", huge_pips(pip)), *args[1:])
+    assert result.code == 0 and result.err == ""
+
+
+def test_a_cell_at_column_a_billion_is_drawn_but_not_written_as_text(run_cli, tmp_path):
+    far = write(tmp_path, "far.json", region(indices=[[0, 10**9], [0, 10**9 + 1]]))
+    assert run_cli("show", far).code == 0
+    assert run_cli("solve", far).code == 0
+    assert_one_line_error(run_cli("show", far, "-f", "text"), far, "too large")
+
+
+@pytest.mark.parametrize("timeout", ["inf", "1e308"])
+def test_an_unbounded_timeout_is_no_limit(run_cli, timeout):
+    result = run_cli("solve", FIRST, "-b", "minisat22", "--timeout", timeout, "--json")
+    assert result.code == 0 and json.loads(result.out)["status"] == "solved"
+
+
+# --- Output files --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [["show", FIRST, "-f", "svg"], ["encode", FIRST], ["solve", FIRST],
+                                  ["generate", "--seed", "1"]], ids=lambda args: args[0])
+def test_an_output_file_follows_the_umask(run_cli, tmp_path, args):
+    for mask, mode in ((0o022, 0o644), (0o077, 0o600)):
+        target = tmp_path / f"out-{mask:o}"
+        previous = os.umask(mask)
+        try:
+            assert run_cli(*args, "-o", target).code == 0
+        finally:
+            os.umask(previous)
+        assert target.stat().st_mode & 0o777 == mode
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out-22", "out-77"]  # no temp file left
+
+
+@pytest.mark.parametrize("target", ["folder", "missing/out.svg"])
+def test_an_output_that_cannot_be_written_leaves_nothing(run_cli, tmp_path, target):
+    (tmp_path / "folder").mkdir()
+    assert_one_line_error(run_cli("show", FIRST, "-f", "svg", "-o", tmp_path / target), target)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"] and not any((tmp_path / "folder").iterdir())
+
+
+def pipscover(*args: object, **options) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("CI", None)
+    return subprocess.Popen([sys.executable, "-m", "pipscover", *map(str, args)], env=env, **options)
+
+
+def test_a_write_past_the_file_size_limit_leaves_no_temp_file(tmp_path):
+    def limit_file_size() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
+
+    process = pipscover("show", FIRST, "-f", "svg", "-o", tmp_path / "big.svg", stderr=subprocess.PIPE, text=True,
+                        preexec_fn=limit_file_size)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 2 and err.count("\n") == 1 and "big.svg" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- Pipes and Ctrl-C: real processes ---------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def open_board(tmp_path_factory) -> Path:
+    """A 6 x 6 board with no rules and 18 mixed dominoes: millions of solutions, listed for minutes."""
+    path = tmp_path_factory.mktemp("open") / "open.json"
+    cells = [[r, c] for r in range(6) for c in range(6)]
+    path.write_text(json.dumps({"dominoes": [[a % 4, a % 3] for a in range(18)],
+                                "regions": [{"indices": cells, "type": "empty"}]}))
+    return path
+
+
+@pytest.fixture(scope="module")
+def small_open_board(tmp_path_factory) -> Path:
+    """A 2 x 6 board with no rules and 6 mixed dominoes: 74,880 solutions, megabytes of JSON."""
+    path = tmp_path_factory.mktemp("small") / "small.json"
+    cells = [[r, c] for r in range(2) for c in range(6)]
+    path.write_text(json.dumps({"dominoes": [[a % 4, a % 3] for a in range(6)],
+                                "regions": [{"indices": cells, "type": "empty"}]}))
+    return path
+
+
+@pytest.mark.parametrize("args", [["backends"], ["solve", "SMALL", "--limit", "20000", "--json"]], ids=" ".join)
+def test_a_closed_pipe_ends_quietly(small_open_board, args):
+    process = pipscover(*[small_open_board if arg == "SMALL" else arg for arg in args],
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout.read(1)
+    process.stdout.close()  # as `| head -c1` does
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=60) in (0, -signal.SIGPIPE) and err == ""
+
+
+def interrupt(args: list, after: float) -> tuple[int, str, str]:
+    """Run pipscover in its own process group, press Ctrl-C after `after` seconds; exit code, out, err.
+    Also checks that no process of the group is left behind."""
+    process = pipscover(*args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(after)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    time.sleep(0.2)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(process.pid, 0)
+    return process.returncode, out, err
+
+
+@pytest.mark.parametrize("backend", ["dlx", "minisat22"])
+def test_ctrl_c_prints_the_solutions_found_and_exits_130(open_board, backend):
+    code, out, err = interrupt(["solve", open_board, "--all", "--json", "-b", backend], after=1.5)
+    document = json.loads(out)
+    assert code == 130 and err == ""
+    assert document["status"] == "interrupted" and document["solutions"]
+
+
+def test_ctrl_c_stops_a_sat_worker_with_a_deadline(open_board):
+    code, out, err = interrupt(["solve", open_board, "--all", "--json", "-b", "cadical195", "--timeout", "100"], 2.5)
+    assert code == 130 and err == "" and json.loads(out)["status"] == "interrupted"
+
+
+def test_ctrl_c_during_a_blocking_count_prints_a_lower_bound(open_board):
+    code, out, err = interrupt(["count", open_board, "-m", "blocking", "-b", "minisat22", "--json"], after=2.5)
+    document = json.loads(out)
+    assert code == 130 and err == "" and document["exact"] is False and document["count"] > 0
+
+
+def test_ctrl_c_during_bench_prints_the_puzzles_timed_so_far(open_board):
+    folder = open_board.parent
+    for index in range(40):
+        (folder / f"first-{index:02}.txt").write_text(FIRST.read_text())
+    code, out, err = interrupt(["bench", folder, "--task", "count", "-b", "minisat22", "--json"], after=2.5)
+    assert code == 130 and err == "" and json.loads(out)["interrupted"] is True
+
+
+def test_ctrl_c_with_several_count_jobs_leaves_no_worker(open_board):
+    folder = open_board.parent
+    code, _, err = interrupt(["count", folder, "-m", "dlx", "--jobs", "2"], after=2.5)
+    assert code == 130 and "Traceback" not in err
+
+
+# --- Terminals -------------------------------------------------------------------------------------------
+
+def on_terminal(*args: object, columns: int = 40) -> str:
+    """Run pipscover with stdout and stderr on a pseudo-terminal `columns` wide; everything it wrote."""
+    import fcntl
+    import struct
+    import termios
+
+    ours, theirs = pty.openpty()
+    fcntl.ioctl(theirs, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    process = pipscover(*args, stdin=theirs, stdout=theirs, stderr=theirs)
+    os.close(theirs)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([ours], [], [], 0.1)
+        if ready:
+            try:
+                data = os.read(ours, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            seen += data
+        elif process.poll() is not None:
+            break
+    process.wait(timeout=60)
+    os.close(ours)
+    return seen.decode()
+
+
+def test_a_quick_run_shows_no_progress_bar():
+    assert "\x1b[?25l" not in on_terminal("solve", FIRST)  # rich hides the cursor while a bar shows
+
+
+def test_json_on_a_narrow_terminal_is_one_line_even_under_a_progress_bar(open_board):
+    seen = on_terminal("count", open_board, "-m", "dlx", "--limit", "30000", "--json", columns=40)
+    # What each line shows at the end: the text after its last erase-line, without the other escapes.
+    lines = [re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", line.split("\x1b[2K")[-1]) for line in seen.split("\n")]
+    documents = [json.loads(line) for line in lines if line.startswith("{")]
+    assert len(documents) == 1 and documents[0]["count"] == 30000
