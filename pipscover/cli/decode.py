@@ -15,6 +15,7 @@ from pipscover.cli.common import (
     PuzzleArgument,
     SatCardOption,
     SatPbOption,
+    exit_code,
     exit_with,
     load_single,
     print_json,
