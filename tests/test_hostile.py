@@ -122,6 +122,8 @@ FILE_COMMANDS = {
     "check": ["check", "PUZZLE", "SOLUTION"],
     "decode": ["decode", "PUZZLE", "MODEL"],
     "bench": ["bench", "PUZZLE"],
+    "hint": ["hint", "PUZZLE"],
+    "rate": ["rate", "PUZZLE"],
 }
 
 
@@ -203,6 +205,10 @@ BAD_OPTIONS = [
     ["reduce", "bogus"],
     ["reduce", "one-in-three"],
     ["backends", "--bogus"],
+    ["planted", "abc"],
+    ["sweep", "bogus"],
+    ["plot"],
+    ["hint", FIRST, "--bogus"],
     ["bogus"],
     ["--bogus"],
 ]
