@@ -3,8 +3,14 @@
 Each job is one Dask task. Only this process writes the table, from results as they arrive, so a row is
 written once: a job whose worker dies is run again by the scheduler on another worker (up to
 `distributed.scheduler.allowed-failures` times; then its rows say `error`), and its rows still arrive here
-once. LocalCluster workers are started with Ctrl-C ignored: this process handles it, and kills them (their
-unfinished jobs are of no use, and a graceful close would wait for them).
+once.
+
+Ctrl-C: while the engine runs, SIGINT only sets a flag, which `results` turns into a KeyboardInterrupt between
+polls. Raised at an arbitrary bytecode inside Dask's client code, a KeyboardInterrupt can leave a lock held that
+the event-loop thread shares (as_completed's queue, the Event of every synchronous call); that thread runs the
+client, the scheduler and the nannies of a LocalCluster, so it freezes, and the cancel and close that follow
+wait forever. LocalCluster workers are started with Ctrl-C ignored: this process handles it, and kills them
+(their unfinished jobs are of no use, and a graceful close would wait for them).
 
 Workers must not be daemonic processes: a job with a time limit, and the SAT backends with one, run in a
 forked process that is killed when the limit passes, and daemonic processes cannot have children. LocalCluster
@@ -57,9 +63,20 @@ class DaskEngine:
         self._client: Client | None = None
         self._config: dask.config.set | None = None
         self._log_levels: dict[str, int] = {}
+        self._previous_handler: object = None
+        self._interrupted = False
 
     def __enter__(self) -> DaskEngine:
         self._log_levels = _silence_logs()
+        self._previous_handler = signal.signal(signal.SIGINT, self._interrupt)
+        try:
+            self._start()
+        except BaseException as error:
+            self.__exit__(type(error))
+            raise
+        return self
+
+    def _start(self) -> None:
         if self.scheduler is None:
             # For as long as the cluster lives: its nannies read it whenever they (re)start a worker. (No
             # profiler: it samples every worker thread every 10 ms, for a dashboard that is not there.)
@@ -72,7 +89,6 @@ class DaskEngine:
         else:
             self._client = _connect(self.scheduler)
         self._count()
-        return self
 
     def __exit__(self, error_type: type | None, *exc: object) -> None:
         if self._cluster is not None:
@@ -88,6 +104,12 @@ class DaskEngine:
             self._config.__exit__(None, None, None)
         for name, level in self._log_levels.items():
             logging.getLogger(name).setLevel(level)
+        signal.signal(signal.SIGINT, self._previous_handler)
+
+    def _interrupt(self, signum: int, frame: object) -> None:
+        """The SIGINT handler while the engine runs: only a flag (no lock may be taken here, nor an exception
+        raised into Dask's code)."""
+        self._interrupted = True
 
     def results(self, jobs: Sequence[Job], settings: Settings) -> Iterator[list[Row] | None]:
         """The rows of each job as it finishes, and None every POLL_SECONDS for the progress bar."""
@@ -101,6 +123,8 @@ class DaskEngine:
         left, polled = len(futures), time.monotonic()
         try:
             while left:
+                if self._interrupted:
+                    raise KeyboardInterrupt
                 ready = finished.next_batch(block=False)
                 for future, result in ready:
                     left -= 1
