@@ -83,8 +83,11 @@ class DaskEngine:
             self._config = dask.config.set({"distributed.worker.daemon": False,
                                             "distributed.worker.profile.enabled": False})
             with _interrupts_ignored():  # the worker processes inherit it
+                # No dashboard; the scheduler's HTTP server (health, metrics), which this Dask always starts, on
+                # a free port of this machine rather than 8787, so that a cluster already there is no matter.
                 self._cluster = LocalCluster(n_workers=self.n_workers, threads_per_worker=1, processes=True,
-                                             dashboard_address=None, silence_logs=logging.CRITICAL)
+                                             dashboard_address=None, silence_logs=logging.CRITICAL,
+                                             scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
             self._client = Client(self._cluster, set_as_default=False)
         else:
             self._client = _connect(self.scheduler)
