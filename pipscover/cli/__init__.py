@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 import sys
 from collections.abc import Sequence
 
@@ -10,11 +9,13 @@ import typer
 
 try:  # typer 0.2x carries its own copy of click; older typers use click itself
     from typer._click import exceptions as click_errors
+    from typer._click import utils as click_utils
 except ImportError:  # pragma: no cover
     from click import exceptions as click_errors
+    from click import utils as click_utils
 
 from pipscover.cli.app import app
-from pipscover.cli.common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, error_line
+from pipscover.cli.common import EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, error_line
 from pipscover.errors import PipsError
 
 # Importing a command module registers its command on `app`; one line per command.
@@ -37,17 +38,8 @@ from pipscover.cli import rate  # noqa: E402,F401
 
 
 def main(args: Sequence[str] | None = None) -> None:
-    """Run a command and exit with its code; every failure is one line on stderr, never a traceback.
-
-    A closed stdout (`pipscover solve --all | head -1`) ends the process as SIGPIPE does for any
-    command-line tool: quietly, exit status 141 in the shell.
-    """
-    previous = signal.signal(signal.SIGPIPE, signal.SIG_DFL) if hasattr(signal, "SIGPIPE") else None
-    try:
-        sys.exit(run(args))
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGPIPE, previous)
+    """Run a command and exit with its code; every failure is one line on stderr, never a traceback."""
+    sys.exit(run(args))
 
 
 def run(args: Sequence[str] | None = None) -> int:
@@ -55,6 +47,13 @@ def run(args: Sequence[str] | None = None) -> int:
     command = typer.main.get_command(app)
     try:
         code = command.main(args=args, prog_name="pipscover", standalone_mode=False)
+    except SystemExit:
+        # A closed stdout (`pipscover solve --all | head -1`): click silences stdout and exits 1, which would
+        # read as "no solution". End quietly with the shell's code for SIGPIPE instead. (Not by restoring
+        # SIGPIPE's default action: that would also kill the process on any broken socket or worker pipe.)
+        if isinstance(sys.stdout, click_utils.PacifyFlushWrapper):
+            return EXIT_CLOSED_PIPE
+        raise
     except click_errors.NoArgsIsHelpError as asked:
         sys.stdout.write(asked.format_message() + "\n")
         return 0

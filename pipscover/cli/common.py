@@ -31,6 +31,7 @@ from pipscover.results import SolveResult, Status
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
+EXIT_CLOSED_PIPE = 141  # the shell's code for a write to a closed pipe (SIGPIPE)
 PUZZLE_SUFFIXES = (".json", ".txt")
 
 
