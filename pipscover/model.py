@@ -210,7 +210,7 @@ def _validate(puzzle: Puzzle) -> None:
         elif region.target is not None:
             fail(f"{name} takes no target, but has target {shown(region.target)}")
         for cell in region.cells:
-            if len(cell) != 2 or not all(_is_whole_number(x) and x >= 0 for x in cell):
+            if not _is_pair_of_whole_numbers(cell):
                 fail(f"{name} has a malformed cell {shown(list(cell))}; cells are [row, column], both >= 0")
             if cell in owner:
                 if owner[cell] == index:
@@ -218,7 +218,7 @@ def _validate(puzzle: Puzzle) -> None:
                 fail(f"cell {list(cell)} is in region {owner[cell]} and region {index}")
             owner[cell] = index
     for domino in puzzle.dominoes:
-        if len(domino) != 2 or not all(_is_whole_number(x) and x >= 0 for x in domino):
+        if not _is_pair_of_whole_numbers(domino):
             fail(f"domino {shown(list(domino))} must have two whole pip counts >= 0")
     if len(owner) != 2 * len(puzzle.dominoes):
         fail(
@@ -229,6 +229,12 @@ def _validate(puzzle: Puzzle) -> None:
 
 def _is_whole_number(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_pair_of_whole_numbers(pair: tuple) -> bool:
+    """A cell or a domino: two whole numbers >= 0 (no generator per pair: a big board has 200,000 of them)."""
+    return (len(pair) == 2 and _is_whole_number(pair[0]) and _is_whole_number(pair[1])
+            and pair[0] >= 0 and pair[1] >= 0)
 
 
 def solution_from_grid(tiling: Iterable[tuple[Cell, Cell]], grid: Mapping[Cell, int]) -> Solution:

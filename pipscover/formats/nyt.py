@@ -71,7 +71,8 @@ def _read_puzzle(raw: Any, origin: Origin) -> Puzzle:
         plain_regions.append((kind if isinstance(kind, str) else shown(kind), region["indices"], region.get("target")))
     puzzle = Puzzle.build(plain_regions, dominoes, origin)
     solution = read_solution(raw.get("solution"), puzzle.dominoes, fail)
-    return replace(puzzle, published_solution=solution)
+    # `replace` validates the puzzle again: only when there is a solution to attach (not on a huge bare board).
+    return puzzle if solution is None else replace(puzzle, published_solution=solution)
 
 
 def read_solution(raw: Any, dominoes: tuple, fail: Callable[[str], PipsError]) -> Solution | None:
