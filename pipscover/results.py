@@ -32,6 +32,11 @@ def deadline_after(timeout: float | None, start: float | None = None) -> float |
     return (time.monotonic() if start is None else start) + timeout
 
 
+def has_passed(deadline: float | None) -> bool:
+    """Whether the time is up already (reading the puzzle took it all): then nothing is built."""
+    return deadline is not None and time.monotonic() >= deadline
+
+
 @dataclass(frozen=True)
 class SolveResult:
     """The solutions a backend found. With status `timeout` or `interrupted`, the ones found before it stopped."""

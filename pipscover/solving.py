@@ -9,7 +9,7 @@ from itertools import islice
 from pipscover.backends import DEFAULT_BACKEND, Backend, get_backend
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle, Solution
-from pipscover.results import SearchTimeout, SolveResult, Status, deadline_after
+from pipscover.results import SearchTimeout, SolveResult, Status, deadline_after, has_passed
 
 
 def solve(
@@ -17,8 +17,10 @@ def solve(
     backend: str | Backend = DEFAULT_BACKEND,
     limit: int | None = 1,
     timeout: float | None = None,
+    start: float | None = None,
 ) -> SolveResult:
-    """Up to `limit` solutions (`None`: all of them), within `timeout` seconds if given.
+    """Up to `limit` solutions (`None`: all of them), within `timeout` seconds if given, counted from `start`
+    (a `time.monotonic()` value; default now): the CLI starts the clock before it reads the puzzle.
 
     >>> from pipscover import load_one, solve
     >>> result = solve(load_one("examples/first.txt"))
@@ -30,11 +32,13 @@ def solve(
         raise PipsError(f"backend {engine.name!r} finds one solution, not several; choose another (see pipscover backends)")
     if timeout is not None and not engine.capabilities.timeout:
         raise PipsError(f"backend {engine.name!r} takes no time limit; drop --timeout or choose another backend")
-    start = time.monotonic()
+    start = time.monotonic() if start is None else start
     deadline = deadline_after(timeout, start)
     found: list[Solution] = []
     status = Status.SOLVED
     try:
+        if has_passed(deadline):  # before the engine builds anything
+            raise SearchTimeout
         found.extend(islice(engine.solutions(puzzle, deadline), limit))
     except SearchTimeout:
         status = Status.TIMEOUT

@@ -337,6 +337,30 @@ def test_a_huge_puzzle_is_refused_before_it_is_built(run_cli, many_dominoes, arg
     assert re.search(r"memory|steps", result.err) and time.monotonic() - start < 30
 
 
+@pytest.mark.parametrize("command", ["solve", "count"])
+def test_a_timeout_spent_reading_builds_nothing_and_exits_3(run_cli, many_dominoes, command):
+    result = run_cli(command, many_dominoes, "--timeout", "0", "--json")
+    report = json.loads(result.out)
+    assert result.code == 3 and result.err == ""
+    assert report.get("status") == "timeout" if command == "solve" else report["exact"] is False
+
+
+def test_reading_counts_against_the_timeout(many_dominoes):
+    """A clock started before a (pretend) 10 s read is out of its 5 s: no engine builds the 50,000 dominoes."""
+    from pipscover.cli.common import Loaded, load_timed
+    from pipscover.counting import count
+    from pipscover.results import Status
+    from pipscover.solving import solve
+
+    [loaded] = load_timed([many_dominoes], None)
+    read_slowly = Loaded(loaded.puzzle, 10.0)
+    assert read_slowly.clock_start() <= time.monotonic() - 10
+    solved = solve(loaded.puzzle, timeout=5, start=read_slowly.clock_start())
+    assert solved.status is Status.TIMEOUT and solved.solutions == () and solved.seconds >= 10
+    counted = count(loaded.puzzle, timeout=5, start=read_slowly.clock_start())
+    assert counted.count == 0 and not counted.exact
+
+
 @pytest.mark.parametrize(("pip", "args", "says"), [
     (10**30, ["solve", "-b", "cadical195"], "64-bit"),
     (10**30, ["encode"], "64-bit"),

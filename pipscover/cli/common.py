@@ -13,11 +13,12 @@ import os
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 
@@ -104,9 +105,31 @@ def puzzle_files(paths: list[Path]) -> list[Path]:
     return files
 
 
+class Loaded(NamedTuple):
+    """A puzzle and the seconds its file took to read and validate (shared among the file's puzzles)."""
+
+    puzzle: Puzzle
+    reading: float
+
+    def clock_start(self) -> float:
+        """When the puzzle's --timeout clock started (`time.monotonic()`): reading it counts against its time."""
+        return time.monotonic() - self.reading
+
+
+def load_timed(paths: list[Path], difficulty: Difficulty | None) -> list[Loaded]:
+    """Every puzzle in the files and folders named, with its reading time, for the commands that take --timeout."""
+    loaded: list[Loaded] = []
+    for file in puzzle_files(paths):
+        began = time.monotonic()
+        puzzles = load(file, difficulty)
+        share = (time.monotonic() - began) / max(1, len(puzzles))
+        loaded.extend(Loaded(puzzle, share) for puzzle in puzzles)
+    return loaded
+
+
 def load_puzzles(paths: list[Path], difficulty: Difficulty | None) -> list[Puzzle]:
     """Every puzzle in the files and folders named (a day file gives three unless `difficulty` is set)."""
-    return [puzzle for file in puzzle_files(paths) for puzzle in load(file, difficulty)]
+    return [item.puzzle for item in load_timed(paths, difficulty)]
 
 
 def load_single(path: Path, difficulty: Difficulty | None) -> Puzzle:

@@ -19,10 +19,11 @@ from pipscover.cli.common import (
     EXIT_TIMEOUT,
     DifficultyOption,
     JsonOption,
+    Loaded,
     PuzzlesArgument,
     TimeoutOption,
     exit_with,
-    load_puzzles,
+    load_timed,
     print_json,
     progress_bar,
 )
@@ -63,7 +64,7 @@ def count_command(
     """
     if backend is not None and method is Method.auto:
         method = Method.blocking  # -b names a SAT solver, which only the blocking method uses
-    loaded = load_puzzles(puzzles, difficulty)
+    loaded = load_timed(puzzles, difficulty)
     settings = {"distinct": distinct, "method": str(method), "backend": backend, "limit": limit,
                 "timeout": timeout}
     worst = 0
@@ -77,7 +78,7 @@ def count_command(
     exit_with(worst)
 
 
-def _counts(puzzles: list[Puzzle], settings: dict[str, Any], jobs: int,
+def _counts(puzzles: list[Loaded], settings: dict[str, Any], jobs: int,
             update: Callable[..., None]) -> Iterator[tuple[Puzzle, CountResult]]:
     """(puzzle, result) in the order given; one puzzle shows its own progress, several advance one bar."""
     if len(puzzles) == 1:
@@ -85,11 +86,11 @@ def _counts(puzzles: list[Puzzle], settings: dict[str, Any], jobs: int,
             update(advance=0, completed=None if fraction is None else round(100 * fraction),
                    description=f"counting: {found:,} so far")
 
-        yield puzzles[0], _count_one(puzzles[0], settings, progress)
+        yield puzzles[0].puzzle, _count_one(puzzles[0], settings, progress)
         return
     if jobs == 1:
-        for puzzle in puzzles:
-            yield puzzle, _count_one(puzzle, settings)
+        for item in puzzles:
+            yield item.puzzle, _count_one(item, settings)
             update()
         return
     # Workers ignore Ctrl-C: this process alone handles it, prints the counts finished so far and ends the
@@ -98,8 +99,8 @@ def _counts(puzzles: list[Puzzle], settings: dict[str, Any], jobs: int,
                                                      initargs=(signal.SIGINT, signal.SIG_IGN))
     try:
         results = pool.imap(partial(_count_one, settings=settings), puzzles)
-        for puzzle, result in zip(puzzles, results):
-            yield puzzle, result
+        for item, result in zip(puzzles, results):
+            yield item.puzzle, result
             update()
         pool.close()
     except KeyboardInterrupt:
@@ -109,12 +110,13 @@ def _counts(puzzles: list[Puzzle], settings: dict[str, Any], jobs: int,
         pool.join()
 
 
-def _count_one(puzzle: Puzzle, settings: dict[str, Any], progress: ProgressCallback | None = None) -> CountResult:
-    """One count; a Ctrl-C carries the puzzle with it, for the message."""
+def _count_one(item: Loaded, settings: dict[str, Any], progress: ProgressCallback | None = None) -> CountResult:
+    """One count, its --timeout clock started as long ago as reading the puzzle took; a Ctrl-C carries the
+    puzzle with it, for the message."""
     try:
-        return count(puzzle, on_progress=progress, **settings)
+        return count(item.puzzle, on_progress=progress, start=item.clock_start(), **settings)
     except CountInterrupted as stop:
-        stop.puzzle = puzzle
+        stop.puzzle = item.puzzle
         raise
 
 

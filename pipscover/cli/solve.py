@@ -19,7 +19,7 @@ from pipscover.cli.common import (
     backend_with_encodings,
     exit_code,
     exit_with,
-    load_puzzles,
+    load_timed,
     output_paths,
     print_json,
     progress_bar,
@@ -54,13 +54,15 @@ def solve_command(
 
     Example: pipscover solve examples/first.txt --all -b cadical --card totalizer
     """
-    loaded = load_puzzles(puzzles, difficulty)
+    timed = load_timed(puzzles, difficulty)
+    loaded = [item.puzzle for item in timed]
     pictures = output_paths(output, loaded) if output is not None else [None] * len(loaded)
     engine = backend_with_encodings(backend, card, pb)
     worst = 0
     with progress_bar("solving", total=len(loaded) if len(loaded) > 1 else None) as advance:
-        for puzzle, picture in zip(loaded, pictures):
-            result = solve(puzzle, engine, limit=None if every else limit, timeout=timeout)
+        for item, picture in zip(timed, pictures):
+            puzzle = item.puzzle
+            result = solve(puzzle, engine, limit=None if every else limit, timeout=timeout, start=item.clock_start())
             advance()
             if picture is not None and result.solutions:
                 write_output(picture, draw_svg(puzzle, result.solutions[0]))

@@ -26,7 +26,7 @@ from pipscover.counting.progress import ProgressCallback
 from pipscover.errors import PipsError
 from pipscover.limits import guard
 from pipscover.model import Puzzle
-from pipscover.results import CountResult, Distinct, SearchTimeout, deadline_after
+from pipscover.results import CountResult, Distinct, SearchTimeout, deadline_after, has_passed
 
 METHODS = ("auto", "structural", "dlx", "blocking")
 LIST_GRIDS_UP_TO = 20_000  # auto lists grids with dlx up to this many placements
@@ -52,11 +52,13 @@ def count(
     limit: int | None = None,
     timeout: float | None = None,
     on_progress: ProgressCallback | None = None,
+    start: float | None = None,
 ) -> CountResult:
     """The number of solutions of `puzzle` (or of its distinct pip grids), exact unless stopped.
 
     `limit` stops the listing methods (`dlx`, `blocking`) after that many; `timeout` (seconds) stops every
-    method. A stopped count has `exact=False` and is a lower bound. Ctrl-C raises `CountInterrupted`.
+    method, counted from `start` (a `time.monotonic()` value; default now: the CLI starts the clock before it
+    reads the puzzle). A stopped count has `exact=False` and is a lower bound. Ctrl-C raises `CountInterrupted`.
     `backend` is the SAT solver for `blocking` (default: `pipscover.counting.blocking`'s).
     """
     distinct = Distinct(distinct)
@@ -64,8 +66,10 @@ def count(
         raise PipsError(f"unknown counting method {method!r}; choose one of: {', '.join(METHODS)}")
     if backend is not None and method != "blocking":
         raise PipsError(f"a backend (-b {backend}) only applies to the blocking method, not to {method!r}")
-    start = time.monotonic()
+    start = time.monotonic() if start is None else start
     deadline = deadline_after(timeout, start)
+    if has_passed(deadline):  # reading the puzzle took the time: build nothing
+        return _result(0, False, distinct, method, start, backend)
     if method == "auto" and len(puzzle.dominoes) >= LIST_FROM_DOMINOES:
         listed = _count_by_listing(puzzle, distinct, None, deadline, on_progress, start, LIST_NODE_BUDGET,
                                    LIST_SOLUTIONS_UP_TO)
