@@ -45,6 +45,7 @@ from pipscover.exactcover.dancing_links import NodeBudgetExceeded
 from pipscover.errors import PipsError
 from pipscover.model import Cell, Difficulty, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
 from pipscover.rating import rate
+from pipscover.results import SearchTimeout, Status, deadline_after, has_passed
 from pipscover.solving import solve
 
 Pair = tuple[Cell, Cell]
@@ -104,10 +105,12 @@ class _Region:
 
 
 class _Counter:
-    """Answers "is there a solution other than the hidden one?", counting the questions."""
+    """Answers "is there a solution other than the hidden one?", counting the questions, within a deadline
+    (`SearchTimeout` when it passes, between questions or inside one)."""
 
-    def __init__(self, hidden: Solution) -> None:
+    def __init__(self, hidden: Solution, deadline: float | None) -> None:
         self.hidden = hidden
+        self.deadline = deadline
         self.calls = 0
         # While loosening, puzzles only get harder for DLX: once one needed SAT, the rest go there at once.
         self.loosening = False
@@ -115,15 +118,20 @@ class _Counter:
 
     def other(self, puzzle: Puzzle) -> Solution | None:
         """A solution other than the hidden one, or None (DLX within its node budget, else SAT)."""
+        if has_passed(self.deadline):
+            raise SearchTimeout
         self.calls += 1
         if not self.sat_only:
-            solutions, _ = counted_solutions(puzzle, node_limit=NODE_BUDGET)
+            solutions, _ = counted_solutions(puzzle, self.deadline, node_limit=NODE_BUDGET)
             try:
                 return next((s for s in solutions if s != self.hidden), None)
             except NodeBudgetExceeded:
                 self.sat_only = self.loosening
-        found = solve(puzzle, SAT_BACKEND, limit=2).solutions
-        return next((s for s in found if s != self.hidden), None)
+        remaining = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        found = solve(puzzle, SAT_BACKEND, limit=2, timeout=remaining)
+        if found.status is Status.TIMEOUT:
+            raise SearchTimeout
+        return next((s for s in found.solutions if s != self.hidden), None)
 
 
 def generate(
@@ -133,9 +141,13 @@ def generate(
     seed: int = 0,
     unique: bool = True,
     difficulty: Difficulty | str | None = None,
+    timeout: float | None = None,
 ) -> GeneratedPuzzle:
     """A puzzle with `dominoes` dominoes around a hidden solution; with `unique`, its only solution; with a
     `difficulty`, one rated so by `pipscover.rating` (implies `unique`).
+
+    Raises `SearchTimeout` when `timeout` seconds pass first (checked between the counter's questions, and
+    each question gets what remains).
 
     >>> made = generate(dominoes=5, seed=7)
     >>> made.unique, len(made.puzzle.dominoes)
@@ -148,12 +160,15 @@ def generate(
     unique = unique or difficulty is not None
     rng = random.Random(seed)
     start = time.monotonic()
+    deadline = deadline_after(timeout, start)
     calls = 0
     for restart in range(MAX_RESTARTS):
+        if has_passed(deadline):
+            raise SearchTimeout
         tiling = _tiling(shape, dominoes, rng)
         grid = _hidden_grid(tiling, _draw_dominoes(dominoes, max_pip, rng), rng)
         hidden = solution_from_grid(tiling, grid)
-        counter = _Counter(hidden)
+        counter = _Counter(hidden, deadline)
         if unique and not _one_tiling(hidden, counter):
             calls += counter.calls
             continue
@@ -168,6 +183,8 @@ def generate(
             regions = _loosen(regions, hidden, origin, counter, rng)
             puzzle = _build(regions, hidden, origin)
             calls += counter.calls
+            if has_passed(deadline):
+                raise SearchTimeout
             rated = Difficulty(rate(puzzle, hidden).difficulty)
             if difficulty in (None, rated):
                 return GeneratedPuzzle(puzzle, hidden, True, calls, restart, time.monotonic() - start,

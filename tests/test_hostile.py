@@ -361,6 +361,34 @@ def test_reading_counts_against_the_timeout(many_dominoes):
     assert counted.count == 0 and not counted.exact
 
 
+def test_generate_stops_at_its_timeout_in_one_line_and_writes_nothing(run_cli, tmp_path):
+    target = tmp_path / "made.json"
+    result = run_cli("generate", "-n", "12", "--seed", "1", "--timeout", "0", "-o", target)
+    assert result.code == 3 and result.out == "" and not target.exists()
+    assert result.err.count("\n") == 1 and "--timeout" in result.err and "seed 1" in result.err
+    result = run_cli("generate", "-n", "12", "--seed", "1", "--timeout", "0", "--json")
+    assert result.code == 3 and result.err == "" and json.loads(result.out)["status"] == "timeout"
+
+
+def test_generate_with_time_to_spare_reports_status_generated(run_cli):
+    result = run_cli("generate", "--seed", "1", "--timeout", "inf", "--json", "-o", os.devnull)
+    assert result.code == 0 and json.loads(result.out)["status"] == "generated"
+
+
+def test_generate_passes_its_deadline_into_the_counter():
+    """A deadline already passed stops generate before its first question, and the counter at any question."""
+    from pipscover.generate import _Counter, generate
+    from pipscover.model import Puzzle, RegionKind
+    from pipscover.results import SearchTimeout
+
+    with pytest.raises(SearchTimeout):
+        generate(dominoes=12, seed=1, timeout=0)
+    tiny = Puzzle.build([(RegionKind.EMPTY, [(0, 0), (0, 1)], None)], [(1, 2)])
+    counter = _Counter(tiny.published_solution, deadline=time.monotonic() - 1)
+    with pytest.raises(SearchTimeout):
+        counter.other(tiny)
+
+
 @pytest.mark.parametrize(("pip", "args", "says"), [
     (10**30, ["solve", "-b", "cadical195"], "64-bit"),
     (10**30, ["encode"], "64-bit"),

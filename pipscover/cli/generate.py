@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 import random
 import sys
+import time
 from typing import Annotated
 
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import print_json, write_output
+from pipscover.cli.common import EXIT_TIMEOUT, TimeoutOption, error_line, print_json, write_output
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate import NODE_BUDGET, Shape, generate
 from pipscover.model import Difficulty
+from pipscover.results import SearchTimeout
 
 MAX_DOMINOES = 1000  # beyond it, proving one solution takes minutes to hours
 MAX_PIP = 10**9  # beyond it, the pseudo-boolean encodings of the counter's SAT fallback cannot write the sums
@@ -37,19 +39,31 @@ def generate_command(
         ),
     ] = None,
     output: Annotated[str, typer.Option("--output", "-o", help="Write the puzzle (NYT JSON) here.")] = "-",
+    timeout: TimeoutOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
 ) -> None:
     """Make a puzzle (an NYT puzzle object with its `solution`) and report how many regions it needed.
 
-    The report goes to stderr when the puzzle goes to stdout.
+    The report goes to stderr when the puzzle goes to stdout. Exit code 3 when --timeout passes first
+    (no puzzle is written; with --json the report has status timeout).
 
     Example: pipscover generate --dominoes 10 --shape rect --seed 42 --difficulty hard -o puzzle.json
     """
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    made = generate(dominoes, max_pip, shape, seed, unique, difficulty)
+    began = time.monotonic()
+    try:
+        made = generate(dominoes, max_pip, shape, seed, unique, difficulty, timeout)
+    except SearchTimeout:
+        if as_json:
+            print_json({"status": "timeout", "seed": seed, "domino_count": dominoes, "shape": str(shape),
+                        "seconds": round(time.monotonic() - began, 6)})
+        else:
+            error_line(f"generate: no puzzle within --timeout {timeout:g} s (seed {seed})")
+        raise typer.Exit(EXIT_TIMEOUT) from None
     write_output(output, json.dumps(puzzle_to_nyt(made.puzzle, made.solution), separators=(",", ":")) + "\n")
     report = {
+        "status": "generated",
         "puzzle": made.puzzle.origin.as_json() | {"file": None if output == "-" else output},
         "seed": seed,
         "domino_count": dominoes,
