@@ -50,7 +50,7 @@ def test_every_registered_backend_lists_the_brute_force_solutions(name):
 
 def test_only_backends_that_write_a_cnf_take_encodings():
     assert [c.label for c in configurations(["dlx", "minisat22"], cards=["totalizer"])] == [
-        "dlx", "minisat22 card=totalizer pb=best"]
+        "dlx", "minisat22 encoding=auto card=totalizer pb=best"]
     with pytest.raises(PipsError, match="does not use one"):
         get_backend("dlx").with_encodings(get_backend("minisat22").encodings)
 

@@ -13,7 +13,8 @@ from pysat.card import CardEnc, UnsupportedBound
 from pysat.card import EncType as CardType
 from pysat.solvers import Solver
 
-from pipscover.cnf import CARD_ENCODINGS, PB_ENCODINGS, Encodings, candidate_placements, card_encoding, encode
+from pipscover.cnf import CARD_ENCODINGS, PB_ENCODINGS, Encodings, candidate_placements, card_encoding
+from pipscover.cnf import encode_placements as encode
 from pipscover.errors import PipsError
 from pipscover.formats import load
 from pipscover.model import Puzzle, RegionKind
@@ -114,7 +115,7 @@ def test_placements_before_pruning_follow_the_formula():
 def test_variables_are_placements_then_values_then_auxiliary():
     puzzle = Puzzle.build([("sum", [(0, 0), (0, 1), (0, 2), (0, 3)], 6)], [(1, 2), (3, 0)])
     encoding = encode(puzzle)
-    assert list(encoding.placement_vars) == list(range(1, len(encoding.placements) + 1))
+    assert list(encoding.solution_vars) == list(range(1, len(encoding.placements) + 1))
     assert encoding.projection.start == len(encoding.placements) + 1
     assert sorted(encoding.value_var.values()) == list(encoding.projection)
 

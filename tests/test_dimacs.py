@@ -52,7 +52,7 @@ def test_comments_give_the_meaning_of_every_placement_and_value_variable():
 def test_the_projection_set_is_the_placements_or_the_value_variables(project):
     encoding = encode(load_one(FIRST))
     text = write_dimacs(encoding, project)
-    expected = list(encoding.placement_vars if project == "placements" else encoding.projection)
+    expected = list(encoding.solution_vars if project == "placements" else encoding.projection)
     ind = [var for line in comment_fields(text, "ind") for var in line]
     show = [line for line in text.splitlines() if line.startswith("c p show ")]
     assert ind[-1] == 0 and [v for v in ind if v] == expected
@@ -63,7 +63,7 @@ def test_the_projection_set_is_the_placements_or_the_value_variables(project):
 def test_the_header_names_the_puzzle_and_the_encodings():
     text = write_dimacs(encode(load_one(FIRST)))
     assert text.startswith("c pipscover ")
-    assert f"c puzzle file {FIRST}" in text and "c encodings card auto pb best" in text
+    assert f"c puzzle file {FIRST}" in text and "c encodings form placements card auto pb best" in text
 
 
 @needs_nyt

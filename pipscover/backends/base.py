@@ -35,7 +35,7 @@ class Capabilities:
     enumerates: bool = True  # lists every solution, each once (`solve --all`)
     timeout: bool = True  # stops at a deadline (`--timeout`)
     counter: str | None = None
-    encodings: bool = False  # solves a CNF it writes, so `--card` / `--pb` choose how (`with_encodings`)
+    encodings: bool = False  # solves a CNF it writes, so `--card` / `--pb` / `--encoding` choose how (`with_encodings`)
     requires: str | None = None  # a module it needs beyond pipscover's own dependencies
     install: str | None = None  # the command that installs `requires`
 
@@ -71,7 +71,9 @@ class Backend(ABC):
 
     def with_encodings(self, encodings: Encodings) -> Backend:
         """The same backend writing its CNF with other encodings (only when `capabilities.encodings`)."""
-        raise PipsError(f"--card and --pb choose how a CNF is written; backend {self.name!r} does not use one")
+        raise PipsError(
+            f"--card, --pb and --encoding choose how a CNF is written; backend {self.name!r} does not use one"
+        )
 
     def require(self) -> None:
         """Raise a one-line `PipsError` saying what to install when the backend is not available."""

@@ -7,7 +7,7 @@ worst and total time and, for SAT, the median size of its formulas. Any backend 
     >>> from pipscover import load
     >>> rows = compare(load("examples/first.txt"), configurations(["dlx", "minisat22"], cards=["totalizer"]))
     >>> [row.configuration.label for row in rows]
-    ['dlx', 'minisat22 card=totalizer pb=best']
+    ['dlx', 'minisat22 encoding=auto card=totalizer pb=best']
 """
 
 from __future__ import annotations
@@ -52,22 +52,26 @@ class ComparisonRow:
         return self.result.as_json() | {
             "card": encodings.card if encodings else None,
             "pb": encodings.pb if encodings else None,
+            "encoding": encodings.form if encodings else None,
             "median_variables": self.variables,
             "median_clauses": self.clauses,
         }
 
 
-def configurations(backends: Iterable[str], cards: Sequence[str] = (), pbs: Sequence[str] = ()) -> list[Configuration]:
-    """Every backend; each SAT backend with every card x pb pair asked for (its own when none are)."""
+def configurations(
+    backends: Iterable[str], cards: Sequence[str] = (), pbs: Sequence[str] = (), forms: Sequence[str] = ()
+) -> list[Configuration]:
+    """Every backend; each SAT backend with every form x card x pb asked for (its own when none are)."""
     found = []
     for name in backends:
         engine = get_backend(name)
         if not engine.capabilities.encodings:
             found.append(Configuration(engine.name))
             continue
-        for card in cards or [engine.encodings.card]:
-            for pb in pbs or [engine.encodings.pb]:
-                found.append(Configuration(engine.name, Encodings(card, pb)))
+        for form in forms or [engine.encodings.form]:
+            for card in cards or [engine.encodings.card]:
+                for pb in pbs or [engine.encodings.pb]:
+                    found.append(Configuration(engine.name, Encodings(card, pb, form)))
     return found
 
 

@@ -42,6 +42,10 @@ def bench_command(
     pbs: Annotated[
         list[str] | None, typer.Option("--pb", help="Pseudo-boolean encoding for SAT backends; repeat to compare.")
     ] = None,
+    forms: Annotated[
+        list[str] | None,
+        typer.Option("--encoding", help="CNF form for SAT backends (placements, compact, auto); repeat to compare."),
+    ] = None,
     task: Annotated[TaskName, typer.Option("--task", help=f"What is timed: {TASK_HELP}.")] = TaskName.first,
     repeat: Annotated[
         int, typer.Option("--repeat", "-r", min=1, help="Run every puzzle this many times; report medians.")
@@ -58,7 +62,7 @@ def bench_command(
 
     Puzzles are read before timing starts. With --repeat N, a puzzle's time is the median of its N runs.
 
-    The total is the median of the N per-run totals. Several -b (or --card/--pb) print a comparison table.
+    The total is the median of the N per-run totals. Several -b (or --card/--pb/--encoding) print a comparison table.
 
     Ctrl-C stops it and prints the figures of the puzzles timed so far (exit code 130).
 
@@ -67,7 +71,7 @@ def bench_command(
     task, clock = str(task), str(clock)
     loaded = load_puzzles(puzzles, difficulty)
     names = backends or [DEFAULT_BACKEND]
-    if len(names) == 1 and not cards and not pbs:
+    if len(names) == 1 and not cards and not pbs and not forms:
         with progress_bar("benchmarking", total=len(loaded) * repeat) as advance:
             result = benchmark(loaded, names[0], task, repeat, timeout, clock, on_puzzle=advance)
         if as_json:
@@ -78,7 +82,7 @@ def bench_command(
         return
     from pipscover.bench.compare import compare, configurations, format_rows
 
-    chosen = configurations(names, cards or (), pbs or ())
+    chosen = configurations(names, cards or (), pbs or (), forms or ())
     with progress_bar("benchmarking", total=len(loaded) * repeat * len(chosen)) as advance:
         rows = compare(loaded, chosen, task, repeat, timeout, clock, on_puzzle=advance)
     if as_json:

@@ -23,7 +23,7 @@ from typing import Annotated, Any, NamedTuple
 import typer
 
 from pipscover.backends import Backend, get_backend
-from pipscover.cnf import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_PB, PB_ENCODINGS, Encodings
+from pipscover.cnf import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, FORMS, PB_ENCODINGS, Encodings
 from pipscover.errors import PipsError
 from pipscover.fetch import day_file
 from pipscover.formats import load
@@ -65,6 +65,13 @@ TimeoutOption = Annotated[
 # How a CNF is written: encode and decode take these (they must match), solve takes the Sat* ones.
 CardName = StrEnum("CardName", {name: name for name in CARD_ENCODINGS})
 PbName = StrEnum("PbName", {name: name for name in PB_ENCODINGS})
+FormName = StrEnum("FormName", {name: name for name in FORMS})
+FormOption = Annotated[
+    FormName,
+    typer.Option(
+        "--encoding", help="CNF form: placements (a variable per placement), compact (tiles, pips, carriers), auto."
+    ),
+]
 CardOption = Annotated[
     CardName,
     typer.Option("--card", help="PySAT cardinality encoding (auto: seqcounter for bound 1, kmtotalizer above)."),
@@ -78,17 +85,24 @@ SatCardOption = Annotated[
 SatPbOption = Annotated[
     PbName | None, typer.Option("--pb", help="SAT backends: PySAT pseudo-boolean encoding (default best).")
 ]
+SatFormOption = Annotated[
+    FormName | None,
+    typer.Option("--encoding", help="SAT backends: CNF form, placements or compact (default auto: by size)."),
+]
 
 
-def chosen_encodings(card: CardName, pb: PbName) -> Encodings:
-    return Encodings(str(card), str(pb))
+def chosen_encodings(card: CardName, pb: PbName, form: FormName = FormName[DEFAULT_FORM]) -> Encodings:
+    return Encodings(str(card), str(pb), str(form))
 
 
-def backend_with_encodings(backend: str, card: CardName | None, pb: PbName | None) -> str | Backend:
-    """The backend `-b` names, writing its CNF with `--card`/`--pb` when they are given (SAT backends only)."""
-    if card is None and pb is None:
+def backend_with_encodings(
+    backend: str, card: CardName | None, pb: PbName | None, form: FormName | None = None
+) -> str | Backend:
+    """The backend `-b` names, writing its CNF with `--card`/`--pb`/`--encoding` when given (SAT backends only)."""
+    if card is None and pb is None and form is None:
         return backend
-    return get_backend(backend).with_encodings(Encodings(str(card or DEFAULT_CARD), str(pb or DEFAULT_PB)))
+    chosen = Encodings(str(card or DEFAULT_CARD), str(pb or DEFAULT_PB), str(form or DEFAULT_FORM))
+    return get_backend(backend).with_encodings(chosen)
 
 
 def puzzle_files(paths: list[Path]) -> list[Path]:

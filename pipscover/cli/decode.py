@@ -14,6 +14,7 @@ from pipscover.cli.common import (
     JsonOption,
     PuzzleArgument,
     SatCardOption,
+    SatFormOption,
     SatPbOption,
     exit_code,
     exit_with,
@@ -21,7 +22,7 @@ from pipscover.cli.common import (
     print_json,
     solve_json,
 )
-from pipscover.cnf import DEFAULT_CARD, DEFAULT_PB, Encodings, encode
+from pipscover.cnf import DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, Encodings, encode
 from pipscover.cnf.dimacs import decode_model, read_header, read_model
 from pipscover.errors import PipsError
 from pipscover.formats import read_text_file
@@ -42,12 +43,13 @@ def decode_command(
     difficulty: DifficultyOption = None,
     card: SatCardOption = None,
     pb: SatPbOption = None,
+    form: SatFormOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Read a SAT solver's output for `pipscover encode`'s CNF, check the solution and draw it.
 
-    Given the CNF, the puzzle, -d, --card and --pb come from its header (options override them); given
-    the puzzle file, give the same -d, --card and --pb as to `encode`. Exit code 0 for a solution, 1 when
+    Given the CNF, the puzzle, -d, --encoding, --card and --pb come from its header (options override them);
+    given the puzzle file, give the same -d and options as to `encode`. Exit code 0 for a solution, 1 when
     the solver says unsatisfiable, 3 when it says unknown, 2 when the model does not fit the encoding.
 
     Example: pipscover encode p.json -d hard -o p.cnf; picosat p.cnf > p.out; pipscover decode p.cnf p.out
@@ -56,12 +58,12 @@ def decode_command(
     header = read_header(read_text_file(source), source)
     if header is None:
         puzzle = load_single(Path(source), difficulty)
-        encodings = Encodings(str(card or DEFAULT_CARD), str(pb or DEFAULT_PB))
+        encodings = Encodings(str(card or DEFAULT_CARD), str(pb or DEFAULT_PB), str(form or DEFAULT_FORM))
     else:
         if header.file is None:
             raise PipsError(f"{source}: the CNF was encoded from stdin and names no puzzle file; give the puzzle file")
         puzzle = load_single(_beside(header.file, source), difficulty or header.difficulty)
-        encodings = Encodings(str(card or header.card), str(pb or header.pb))
+        encodings = Encodings(str(card or header.card), str(pb or header.pb), str(form or header.form))
     answer = read_model(read_text_file(model_file), model_file)
     solutions = ()
     if answer.status is Status.SOLVED:

@@ -13,6 +13,8 @@ from pipscover.cli.common import (
     CardName,
     CardOption,
     DifficultyOption,
+    FormName,
+    FormOption,
     JsonOption,
     PbName,
     PbOption,
@@ -23,21 +25,21 @@ from pipscover.cli.common import (
     print_json,
     write_output,
 )
-from pipscover.cnf import DEFAULT_CARD, DEFAULT_PB, Encoding, encode
+from pipscover.cnf import DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, AnyEncoding, encode
 from pipscover.cnf.dimacs import write_dimacs
 from pipscover.results import Distinct
 
 
-def encoding_json(encoding: Encoding) -> dict:
+def encoding_json(encoding: AnyEncoding) -> dict:
     """Sizes of the formula, family by family, as `encode --json` prints them."""
-    placements, values = len(encoding.placements), len(encoding.values)
+    chosen = encoding.encodings
+    named = sum(count for _, count in encoding.blocks)
     return {
         "puzzle": encoding.puzzle.origin.as_json(),
-        "encodings": {"card": encoding.encodings.card, "pb": encoding.encodings.pb},
+        "encodings": {"form": chosen.form, "card": chosen.card, "pb": chosen.pb},
         "variables": encoding.num_vars,
-        "placement_variables": placements,
-        "value_variables": values,
-        "auxiliary_variables": encoding.num_vars - placements - values,
+        **{f"{name}_variables": count for name, count in encoding.blocks},
+        "auxiliary_variables": encoding.num_vars - named,
         "clauses": encoding.num_clauses,
         "families": [
             {"name": family.name, "clauses": family.clauses, "auxiliary_variables": family.aux_vars}
@@ -55,6 +57,7 @@ def encode_command(
     )] = "-",
     card: CardOption = CardName[DEFAULT_CARD],
     pb: PbOption = PbName[DEFAULT_PB],
+    form: FormOption = FormName[DEFAULT_FORM],
     project: Annotated[Distinct, typer.Option(
         "--project", help="The projection set (c ind / c p show) a projected model counter counts over: "
         "placements (the solutions, as `count` counts them) or grids (distinct pip grids).",
@@ -63,7 +66,7 @@ def encode_command(
 ) -> None:
     """Write puzzles as DIMACS CNFs that stock SAT solvers and projected model counters read.
 
-    Comment lines name the puzzle, the encodings and the meaning of every placement and value variable;
+    Comment lines name the puzzle, the form and encodings and the meaning of every named variable;
     `c ind` / `c p show` lines give the projection set. A projected model count is `pipscover count`'s
     number (with --project grids, `count --distinct grids`); a plain model count is not, because the
     auxiliary variables of the encodings are free. Solve it elsewhere and read the answer back with
@@ -73,7 +76,7 @@ def encode_command(
     """
     loaded = load_puzzles(puzzles, difficulty)
     for puzzle, path in zip(loaded, output_paths(output, loaded)):
-        encoding = encode(puzzle, chosen_encodings(card, pb))
+        encoding = encode(puzzle, chosen_encodings(card, pb, form))
         write_output(path, write_dimacs(encoding, project))
         summary = encoding_json(encoding) | {"file": path, "project": str(project)}
         # With the CNF on stdout, the summary goes to stderr so the CNF stays clean.
@@ -83,8 +86,8 @@ def encode_command(
             else:
                 print_json(summary)
         elif path != "-":
+            blocks = ", ".join(f"{count} {name}s" for name, count in encoding.blocks)
             typer.echo(
-                f"{puzzle.describe()}: wrote {path}: {encoding.num_vars} variables "
-                f"({len(encoding.placements)} placements, {len(encoding.values)} cell values), "
+                f"{puzzle.describe()}: wrote {path}: {encoding.num_vars} variables ({blocks}), "
                 f"{encoding.num_clauses} clauses ({encoding.encodings.describe()}; projection on {project})"
             )

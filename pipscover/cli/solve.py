@@ -14,6 +14,7 @@ from pipscover.cli.common import (
     JsonOption,
     PuzzlesArgument,
     SatCardOption,
+    SatFormOption,
     SatPbOption,
     TimeoutOption,
     backend_with_encodings,
@@ -39,6 +40,7 @@ def solve_command(
     backend: BackendOption = DEFAULT_BACKEND,
     card: SatCardOption = None,
     pb: SatPbOption = None,
+    form: SatFormOption = None,
     every: Annotated[bool, typer.Option("--all", help="Find every solution.")] = False,
     limit: Annotated[int, typer.Option("--limit", min=1, help="Find up to this many solutions.")] = 1,
     timeout: TimeoutOption = None,
@@ -57,7 +59,7 @@ def solve_command(
     timed = load_timed(puzzles, difficulty)
     loaded = [item.puzzle for item in timed]
     pictures = output_paths(output, loaded) if output is not None else [None] * len(loaded)
-    engine = backend_with_encodings(backend, card, pb)
+    engine = backend_with_encodings(backend, card, pb, form)
     worst = 0
     with progress_bar("solving", total=len(loaded) if len(loaded) > 1 else None) as advance:
         for item, picture in zip(timed, pictures):

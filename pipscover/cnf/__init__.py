@@ -1,7 +1,9 @@
 """The CNF side: a puzzle as a propositional formula, its DIMACS form, and enumeration by blocking clauses.
 
-- `encoding`: the CNF (placement and value variables, PySAT cardinality and pseudo-boolean encodings) and
-  the map back from a model to a solution;
+- `encoding`: the placements form of the CNF (placement and value variables, PySAT cardinality and
+  pseudo-boolean encodings) and the map back from a model to a solution;
+- `compact`: the compact form (tiles, values, one carrier per tile and distinct domino);
+- `forms`: `encode`, which writes either form (`auto`: chosen by estimated size);
 - `dimacs`: self-describing DIMACS export, and reading a solver's answer back into a checked solution;
 - `enumeration`: every model of a CNF, each ruled out by a blocking clause once found (imported on its own:
   it loads PySAT's solvers).
@@ -10,24 +12,29 @@ encodings/cnf.md describes them; the SAT backends (`pipscover.backends.sat`) and
 (`pipscover.counting.blocking`) use them.
 """
 
+from pipscover.cnf.compact import CompactEncoding, encode_compact
 from pipscover.cnf.dimacs import SolverAnswer, decode_model, read_model, write_dimacs
 from pipscover.cnf.encoding import (
     CARD_ENCODINGS,
     DEFAULT_CARD,
+    DEFAULT_FORM,
     DEFAULT_PB,
     FAMILIES,
+    FORMS,
     PB_ENCODINGS,
     Encoding,
     Encodings,
     FamilySize,
     candidate_placements,
     card_encoding,
-    encode,
+    encode_placements,
     prune,
 )
+from pipscover.cnf.forms import AnyEncoding, chosen_form, encode
 
 __all__ = [
-    "CARD_ENCODINGS", "DEFAULT_CARD", "DEFAULT_PB", "FAMILIES", "PB_ENCODINGS", "Encoding", "Encodings", "FamilySize",
-    "SolverAnswer", "candidate_placements", "card_encoding", "decode_model", "encode", "prune", "read_model",
-    "write_dimacs",
+    "CARD_ENCODINGS", "DEFAULT_CARD", "DEFAULT_FORM", "DEFAULT_PB", "FAMILIES", "FORMS", "PB_ENCODINGS", "AnyEncoding",
+    "CompactEncoding", "Encoding", "Encodings", "FamilySize", "SolverAnswer", "candidate_placements", "card_encoding",
+    "chosen_form", "decode_model", "encode", "encode_compact", "encode_placements", "prune",
+    "read_model", "write_dimacs",
 ]

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from pipscover.check import problems
-from pipscover.cnf.encoding import Encoding
+from pipscover.cnf.forms import AnyEncoding
 from pipscover.errors import PipsError, shown
 from pipscover.model import Solution
 from pipscover.results import Distinct, Status
@@ -26,7 +26,7 @@ from pipscover.version import __version__
 IND_PER_LINE = 10  # value variables per `c ind` line, to keep lines short
 
 
-def write_dimacs(encoding: Encoding, project: Distinct | str = Distinct.PLACEMENTS) -> str:
+def write_dimacs(encoding: AnyEncoding, project: Distinct | str = Distinct.PLACEMENTS) -> str:
     """The encoding as DIMACS CNF text with its self-describing comments.
 
     `project` picks the projection set of the `c ind` / `c p show` lines: the placement variables (a projected
@@ -46,28 +46,24 @@ def write_dimacs(encoding: Encoding, project: Distinct | str = Distinct.PLACEMEN
     return stream.getvalue()
 
 
-def _comments(encoding: Encoding, project: Distinct) -> list[str]:
-    puzzle, origin = encoding.puzzle, encoding.puzzle.origin
-    placements, values = len(encoding.placements), len(encoding.values)
+def _comments(encoding: AnyEncoding, project: Distinct) -> list[str]:
+    puzzle, origin, chosen = encoding.puzzle, encoding.puzzle.origin, encoding.encodings
+    blocks, first = [], 1
+    for name, count in encoding.blocks:
+        blocks.append(f"{name}s {first}-{first + count - 1}")
+        first += count
     lines = [
         f"c pipscover {__version__}: CNF of a Pips puzzle",
         f"c puzzle file {origin.file or '-'} date {origin.date or '-'} difficulty {origin.difficulty or '-'}",
         f"c puzzle {len(puzzle.cells)} cells, {len(puzzle.regions)} regions, {len(puzzle.dominoes)} dominoes",
-        f"c encodings card {encoding.encodings.card} pb {encoding.encodings.pb}",
-        f"c variables {encoding.num_vars}: placements 1-{placements}, cell values "
-        f"{placements + 1}-{placements + values}, auxiliary (CardEnc/PBEnc) above",
-        "c placement VAR domino A B cells R1 C1 R2 C2: pip A on cell (R1, C1), pip B on cell (R2, C2)",
+        f"c encodings form {chosen.form} card {chosen.card} pb {chosen.pb}",
+        f"c variables {encoding.num_vars}: {', '.join(blocks)}, auxiliary (CardEnc/PBEnc) above",
     ]
-    for var, placement in enumerate(encoding.placements, start=1):
-        (a, b), ((r1, c1), (r2, c2)) = placement.domino, placement.cells
-        lines.append(f"c placement {var} domino {a} {b} cells {r1} {c1} {r2} {c2}")
-    lines.append("c value VAR cell R C pip P: pip P lies on cell (R, C)")
-    for (cell, pip), var in encoding.value_var.items():
-        lines.append(f"c value {var} cell {cell[0]} {cell[1]} pip {pip}")
+    lines += [f"c {line}" for line in encoding.describe_variables()]
     for family in encoding.families:
         lines.append(f"c family {family.name} clauses {family.clauses} aux {family.aux_vars}")
     if project is Distinct.PLACEMENTS:
-        projection = list(encoding.placement_vars)
+        projection = list(encoding.solution_vars)
         lines.append("c projection placements: a projected model count is the number of solutions (placements)")
     else:
         projection = list(encoding.projection)
@@ -129,7 +125,7 @@ def read_model(text: str, source: str) -> SolverAnswer:
     return SolverAnswer(status, tuple(literals) if status is Status.SOLVED else ())
 
 
-def decode_model(encoding: Encoding, literals: tuple[int, ...], source: str) -> Solution:
+def decode_model(encoding: AnyEncoding, literals: tuple[int, ...], source: str) -> Solution:
     """The solution a model of `encoding` describes; `PipsError` when the model does not fit the encoding."""
     where = f"{source}: {encoding.puzzle.describe()}"
     assigned: dict[int, bool] = {}
@@ -138,14 +134,15 @@ def decode_model(encoding: Encoding, literals: tuple[int, ...], source: str) -> 
         if var > encoding.num_vars:
             raise PipsError(
                 f"{where}: the model has variable {var} but the encoding ({encoding.encodings.describe()}) has "
-                f"{encoding.num_vars}; decode with the puzzle and the --card/--pb options it was encoded with"
+                f"{encoding.num_vars}; decode with the CNF it came from (or the puzzle and its --encoding/--card/--pb)"
             )
         if assigned.get(var, literal > 0) != (literal > 0):
             raise PipsError(f"{where}: the model sets variable {var} both true and false")
         assigned[var] = literal > 0
-    missing = [var for var in encoding.placement_vars if var not in assigned]
+    missing = [var for var in encoding.solution_vars if var not in assigned]
     if missing:
-        raise PipsError(f"{where}: the model leaves placement variable {missing[0]} unassigned ({len(missing)} in all)")
+        name = encoding.blocks[0][0] if missing[0] <= encoding.blocks[0][1] else "value"
+        raise PipsError(f"{where}: the model leaves {name} variable {missing[0]} unassigned ({len(missing)} in all)")
     solution = encoding.solution([var for var, value in assigned.items() if value])
     wrong = problems(encoding.puzzle, solution)
     if wrong:
@@ -165,20 +162,24 @@ class Header:
     difficulty: str | None
     card: str
     pb: str
+    form: str = "placements"  # files written before the compact form existed name none
 
 
 def read_header(text: str, source: str) -> Header | None:
     """The puzzle and encodings named in a CNF written by `write_dimacs`; None for any other text.
 
-    >>> read_header("c pipscover 0.1.0: CNF\\nc puzzle file p.json date - difficulty hard\\nc encodings card auto pb best\\n", "x")
-    Header(file='p.json', difficulty='hard', card='auto', pb='best')
+    >>> read_header("c pipscover 0.1.0: CNF\\nc puzzle file p.json date - difficulty hard\\nc encodings form compact card auto pb best\\n", "x")
+    Header(file='p.json', difficulty='hard', card='auto', pb='best', form='compact')
     """
     lines = text[:65536].splitlines()
     if not lines or not lines[0].startswith("c pipscover "):
         return None
     puzzle = next(filter(None, (re.fullmatch(r"c puzzle file (.+) date (\S+) difficulty (\S+)", line) for line in lines)), None)
-    encodings = next(filter(None, (re.fullmatch(r"c encodings card (\S+) pb (\S+)", line) for line in lines)), None)
+    encodings = next(
+        filter(None, (re.fullmatch(r"c encodings (?:form (\S+) )?card (\S+) pb (\S+)", line) for line in lines)), None
+    )
     if puzzle is None or encodings is None:
         raise PipsError(f"{source}: a pipscover CNF whose header lacks the 'c puzzle file' or 'c encodings' line")
     file, _, difficulty = puzzle.groups()
-    return Header(None if file == "-" else file, None if difficulty == "-" else difficulty, *encodings.groups())
+    form, card, pb = encodings.groups()
+    return Header(None if file == "-" else file, None if difficulty == "-" else difficulty, card, pb, form or "placements")

@@ -11,7 +11,7 @@ Placements and values do not depend on the chosen cardinality or pseudo-boolean 
 first variables can be decoded without knowing how the formula was written.
 
     >>> from pipscover import load_one
-    >>> encoding = encode(load_one("examples/first.txt"))
+    >>> encoding = encode_placements(load_one("examples/first.txt"))
     >>> encoding.num_vars >= len(encoding.placements) + len(encoding.values)
     True
 """
@@ -44,6 +44,10 @@ DEFAULT_CARD = "auto"
 AUTO_SMALL, AUTO_LARGE = "seqcounter", "kmtotalizer"
 DEFAULT_PB = "best"
 _UNARY_PB = {"seqcounter", "sortnetwrk", "totalizer", "bdd"}
+# The two forms of a puzzle's CNF (encodings/cnf.md): a variable per placement (this module), or tiles, pips
+# and one carrier per (tile, distinct domino) (`pipscover.cnf.compact`); `auto` picks by estimated size.
+FORMS = ("auto", "placements", "compact")
+DEFAULT_FORM = "auto"
 
 # The clause families in the order they are written, one per region kind after the first five;
 # encodings/cnf.md describes each one.
@@ -55,19 +59,22 @@ FAMILIES = (
 
 @dataclass(frozen=True)
 class Encodings:
-    """Which PySAT encoding writes the cardinality and the pseudo-boolean constraints."""
+    """Which form the CNF takes, and which PySAT encoding writes its cardinality and pseudo-boolean constraints."""
 
     card: str = DEFAULT_CARD
     pb: str = DEFAULT_PB
+    form: str = DEFAULT_FORM
 
     def __post_init__(self) -> None:
+        if self.form not in FORMS:
+            raise PipsError(f"unknown CNF encoding {self.form!r}; choose one of: {', '.join(FORMS)}")
         if self.card not in CARD_ENCODINGS:
             raise PipsError(f"unknown cardinality encoding {self.card!r}; choose one of: {', '.join(CARD_ENCODINGS)}")
         if self.pb not in PB_ENCODINGS:
             raise PipsError(f"unknown pseudo-boolean encoding {self.pb!r}; choose one of: {', '.join(PB_ENCODINGS)}")
 
     def describe(self) -> str:
-        return f"card={self.card} pb={self.pb}"
+        return f"encoding={self.form} card={self.card} pb={self.pb}"
 
 
 @dataclass(frozen=True)
@@ -109,7 +116,13 @@ class Encoding:
         return {value: first + j for j, value in enumerate(self.values)}
 
     @property
-    def placement_vars(self) -> range:
+    def blocks(self) -> tuple[tuple[str, int], ...]:
+        """The named variable blocks, in numbering order (auxiliary variables follow)."""
+        return ("placement", len(self.placements)), ("value", len(self.values))
+
+    @property
+    def solution_vars(self) -> range:
+        """The placement variables, which fix the solution."""
         return range(1, len(self.placements) + 1)
 
     @property
@@ -123,6 +136,11 @@ class Encoding:
         last = len(self.placements)
         return Solution(tuple(self.placements[lit - 1] for lit in model if 0 < lit <= last))
 
+    def solution_literals(self, solution: Solution) -> list[int]:
+        """The placement variables that are true in the model of `solution`."""
+        placement_var = {placement: var for var, placement in enumerate(self.placements, start=1)}
+        return [placement_var[placement] for placement in solution.placements]
+
     def placement_blocker(self, model: Sequence[int]) -> list[int]:
         """A clause that rules out this model's tiling-and-grid and nothing else."""
         last = len(self.placements)
@@ -133,9 +151,22 @@ class Encoding:
         projection = self.projection
         return [-lit for lit in model if lit > 0 and lit in projection]
 
+    def describe_variables(self) -> list[str]:
+        """One line per placement and value variable, for the DIMACS comments."""
+        lines = ["placement VAR domino A B cells R1 C1 R2 C2: pip A on cell (R1, C1), pip B on cell (R2, C2)"]
+        for var, placement in enumerate(self.placements, start=1):
+            (a, b), ((r1, c1), (r2, c2)) = placement.domino, placement.cells
+            lines.append(f"placement {var} domino {a} {b} cells {r1} {c1} {r2} {c2}")
+        lines.append("value VAR cell R C pip P: pip P lies on cell (R, C)")
+        lines += [f"value {var} cell {cell[0]} {cell[1]} pip {pip}" for (cell, pip), var in self.value_var.items()]
+        return lines
 
-def encode(puzzle: Puzzle, encodings: Encodings = Encodings()) -> Encoding:
-    """The CNF of `puzzle`, written with the chosen cardinality and pseudo-boolean encodings."""
+
+def encode_placements(puzzle: Puzzle, encodings: Encodings = Encodings(form="placements")) -> Encoding:
+    """The placements form of `puzzle`'s CNF, written with the chosen cardinality and pseudo-boolean encodings.
+
+    Most callers want `pipscover.cnf.encode`, which also offers the compact form.
+    """
     # Before pruning, which takes seconds on a huge board: each domino appearing m > 1 times makes an
     # exactly-m constraint over up to two placements per pair of cells.
     places = 2 * len(puzzle.adjacent_pairs)
@@ -143,7 +174,7 @@ def encode(puzzle: Puzzle, encodings: Encodings = Encodings()) -> Encoding:
     guard(puzzle, "the CNF (the domino constraints)", needs_bytes=expected * BYTES_PER_CLAUSE)
     placements, domains = prune(puzzle)
     values = tuple((cell, pip) for cell in puzzle.cells for pip in sorted(domains[cell]))
-    writer = _Writer(len(placements) + len(values), encodings, puzzle)
+    writer = FormulaWriter(len(placements) + len(values), encodings, puzzle)
     placement_var = {placement: i + 1 for i, placement in enumerate(placements)}
     value_var = {value: len(placements) + j + 1 for j, value in enumerate(values)}
 
@@ -172,12 +203,7 @@ def encode(puzzle: Puzzle, encodings: Encodings = Encodings()) -> Encoding:
     with writer.family("value-at-most-one"):
         for cell in puzzle.cells:
             writer.at_most_one([value_var[cell, pip] for pip in sorted(domains[cell])])
-    for kind in RegionKind:
-        if kind.rule.constrains:
-            with writer.family(str(kind)):
-                for region in puzzle.regions:
-                    if region.kind is kind:
-                        kind.rule.clauses(writer, region.cells, region.target, domains, value_var)
+    write_regions(writer, puzzle, domains, value_var)
     return Encoding(puzzle, encodings, placements, values, writer.cnf(), tuple(writer.sizes))
 
 
@@ -193,7 +219,7 @@ def card_encoding(card: str, bound: int) -> str:
     return card
 
 
-class _Writer:
+class FormulaWriter:
     """Collects clauses and numbers PySAT's auxiliary variables after the placement and value blocks.
 
     PySAT's encoders are imported where they are used, not with this module: every CLI command imports this
@@ -241,6 +267,24 @@ class _Writer:
                 # pairwise, bitwise and ladder only write at-most-one: a domino that appears m > 1 times
                 # takes auto's encoding for large bounds instead.
                 self._add(CardEnc.equals(literals, count, top_id=self.top, encoding=getattr(CardType, AUTO_LARGE)))
+
+    def at_least(self, literals: list[int], count: int) -> None:
+        from pysat.card import CardEnc, UnsupportedBound  # lazy: see the class docstring
+        from pysat.card import EncType as CardType
+
+        if len(literals) < count:
+            self.clause()
+        elif count == len(literals):
+            for literal in literals:
+                self.clause(literal)
+        elif count == 1:
+            self.clause(*literals)
+        elif count > 1:
+            encoding = getattr(CardType, card_encoding(self.card, count))
+            try:
+                self._add(CardEnc.atleast(literals, bound=count, top_id=self.top, encoding=encoding))
+            except UnsupportedBound:  # as in `exactly`
+                self._add(CardEnc.atleast(literals, count, top_id=self.top, encoding=getattr(CardType, AUTO_LARGE)))
 
     def at_most_one(self, literals: list[int]) -> None:
         from pysat.card import CardEnc  # lazy: see the class docstring
@@ -291,7 +335,7 @@ class _Writer:
 class _Family:
     """Records the clauses and auxiliary variables added inside a `with` block under one family name."""
 
-    def __init__(self, writer: _Writer, name: str) -> None:
+    def __init__(self, writer: FormulaWriter, name: str) -> None:
         self.writer, self.name = writer, name
 
     def __enter__(self) -> None:
@@ -300,6 +344,16 @@ class _Family:
     def __exit__(self, *exc: object) -> None:
         writer = self.writer
         writer.sizes.append(FamilySize(self.name, len(writer.clauses) - self.clauses, writer.top - self.top))
+
+
+def write_regions(writer: FormulaWriter, puzzle: Puzzle, domains: dict[Cell, set[int]], value_var: dict) -> None:
+    """Every region's rule over the value variables, one family per kind (both CNF forms write them so)."""
+    for kind in RegionKind:
+        if kind.rule.constrains:
+            with writer.family(str(kind)):
+                for region in puzzle.regions:
+                    if region.kind is kind:
+                        kind.rule.clauses(writer, region.cells, region.target, domains, value_var)
 
 
 def _key(placement: Placement) -> tuple[int, int]:
@@ -337,7 +391,7 @@ def prune(puzzle: Puzzle) -> tuple[tuple[Placement, ...], dict[Cell, set[int]]]:
         region.rule.narrow(region.cells, region.target, domains)
     placements = candidate_placements(puzzle, domains)
     while True:
-        kept = [p for p in placements if _placement_possible(puzzle, p, domains)]
+        kept = [p for p in placements if placement_possible(puzzle, p, domains)]
         reached: dict[Cell, set[int]] = defaultdict(set)
         for placement in kept:
             for cell, pip in zip(placement.cells, placement.domino):
@@ -350,7 +404,8 @@ def prune(puzzle: Puzzle) -> tuple[tuple[Placement, ...], dict[Cell, set[int]]]:
             region.rule.narrow(region.cells, region.target, domains)
 
 
-def _placement_possible(puzzle: Puzzle, placement: Placement, domains: dict[Cell, set[int]]) -> bool:
+def placement_possible(puzzle: Puzzle, placement: Placement, domains: dict[Cell, set[int]]) -> bool:
+    """Whether the placement's pips are in its cells' domains and, inside one region, keep its rule."""
     (first, second), (a, b) = placement.cells, placement.domino
     if a not in domains[first] or b not in domains[second]:
         return False

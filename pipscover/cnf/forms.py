@@ -1,0 +1,48 @@
+"""The one `encode` every CNF user calls: the placements form or the compact form, `auto` choosing by size.
+
+    >>> from pipscover import load_one
+    >>> encode(load_one("examples/first.txt")).encodings.form
+    'placements'
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pipscover.cnf.compact import CompactEncoding, encode_compact
+from pipscover.cnf.encoding import Encoding, Encodings, encode_placements
+from pipscover.model import Puzzle
+
+AnyEncoding = Encoding | CompactEncoding
+# `auto` writes the placements form while its estimated clause count stays below this: on puzzles of NYT
+# size it is the form the SAT solvers answer fastest (encodings/cnf.md has the measurements), and above
+# this it costs seconds and hundreds of MB to write.
+PLACEMENT_CLAUSES_LIMIT = 200_000
+
+
+def encode(puzzle: Puzzle, encodings: Encodings = Encodings()) -> AnyEncoding:
+    """The CNF of `puzzle` in the form `encodings.form` names (`auto`: `chosen_form`); the encoding it returns
+    names the form it took."""
+    form = chosen_form(puzzle, encodings.form)
+    encodings = replace(encodings, form=form)
+    return encode_compact(puzzle, encodings) if form == "compact" else encode_placements(puzzle, encodings)
+
+
+def chosen_form(puzzle: Puzzle, form: str = "auto") -> str:
+    """`form` itself, or for `auto` the placements form unless its estimate passes `PLACEMENT_CLAUSES_LIMIT`.
+
+    The estimate is taken before pruning, in time linear in the board: every placement sits in two cell
+    constraints and one domino constraint (about three clauses each with the sequential counter) and ties
+    two values, so about 11 clauses per placement.
+
+    >>> from pipscover.model import Puzzle
+    >>> cells = [(row, col) for row in range(20) for col in range(20)]
+    >>> dominoes = [(a, b) for a in range(20) for b in range(a, 20)][:200]
+    >>> chosen_form(Puzzle.build([("empty", cells, None)], dominoes))
+    'compact'
+    """
+    if form != "auto":
+        return form
+    orientations = sum(1 if a == b else 2 for a, b in puzzle.domino_counts)
+    placements = len(puzzle.adjacent_pairs) * orientations
+    return "placements" if 11 * placements <= PLACEMENT_CLAUSES_LIMIT else "compact"
