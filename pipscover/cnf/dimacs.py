@@ -38,7 +38,7 @@ def write_dimacs(encoding: AnyEncoding, project: Distinct | str = Distinct.PLACE
     >>> from pipscover.cnf import encode
     >>> text = write_dimacs(encode(load_one("examples/first.txt")))
     >>> [line for line in text.splitlines() if line.startswith("p ")]
-    ['p cnf 651 1788']
+    ['p cnf 642 1745']
     """
     comments = _comments(encoding, Distinct(project))
     stream = io.StringIO()

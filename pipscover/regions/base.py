@@ -48,8 +48,9 @@ class ClauseWriter(Protocol):
 
     def at_most_one(self, literals: list[int]) -> None: ...
 
-    def pseudo_boolean(self, weighted: list[tuple[int, int]], least: int, most: int, low: int, high: int) -> None:
-        """least <= sum(weight * literal) <= most, where pruning already keeps the sum in [low, high]."""
+    def sum_between(self, cells: list[list[tuple[int, int]]], least: int, most: int) -> None:
+        """least <= the sum of the cells' pips <= most, each cell given as its (variable, pip) pairs, of which
+        exactly one is true."""
 
 
 class RegionRule(ABC):
@@ -181,8 +182,10 @@ class LinearRule(RegionRule):
         most = high if most is None else most
         if least <= low and high <= most:
             return  # pruning already guarantees it
-        weighted = [(value_var[cell, pip], pip) for cell in cells for pip in sorted(domains[cell]) if pip > 0]
-        writer.pseudo_boolean(weighted, max(least, low), min(most, high), low, high)
+        if low > high:
+            writer.clause()  # a cell has no pip left
+            return
+        writer.sum_between([[(value_var[cell, pip], pip) for pip in sorted(domains[cell])] for cell in cells], least, most)
 
     def constrain(self, model: Any, values: list[Any], target: int | None) -> None:
         least, most = self.bounds(target)
