@@ -12,17 +12,21 @@
    `generator_weight`, roughly the NYT's frequencies); a region whose rule cannot be tightened that way
    becomes `sum`, and then splits into smaller `sum` regions.
    Regions only move forward along empty -> rule -> sum -> split, so this ends. When the other solution has
-   the same pips everywhere (another tiling of the same grid), no rule can tell them apart, so hidden
-   solutions whose grid has another tiling are drawn again before any region is made.
+   the same pips everywhere (another tiling of the same grid), no rule can tell them apart, so before any
+   region is made the hidden grid is repaired until no other tiling lays the dominoes into it: a tile where
+   the other tiling differs swaps its domino with a random tile (each laid either way round). On boards of
+   24 dominoes and more almost every random grid has another tiling; drawing it again never ended.
 5. Loosening: neighbouring `sum` regions are merged, and rules dropped, wherever the counter still proves
    one solution; neighbouring regions left without a rule become one `empty` region.
 
-The counter: Dancing Links for up to `NODE_BUDGET` search nodes, then a SAT solver (by measurement: DLX
-answers most questions in a few ms, but some sum-heavy intermediate puzzles take it seconds where a SAT
-solver needs tens of ms; Glucose 4.1 answered the SAT questions of two 16-domino generations in 0.7 of
-CaDiCaL 1.9.5's time). The budget counts search nodes, not seconds, so which engine answers, and so which
-other solution the generator sees, never depends on the machine: everything random comes from one
-`random.Random(seed)`, and the same seed gives the same puzzle.
+The counter, cheapest first: an other solution found before that keeps the puzzle's rules; Dancing Links
+within `NODE_BUDGET` search nodes; then one incremental SAT solver per board (`pipscover.incremental.
+PuzzleSession`: the board and dominoes loaded once, each region rule added once behind a selector literal
+and switched on by assumptions, the hidden solution as the preferred phases), asked first for an other
+solution that changes only the dominoes inside one `WINDOW` x `WINDOW` square (milliseconds each) and only
+then about the whole board (up to seconds on 40 dominoes: planted puzzles are hard for CDCL). Budgets count
+nodes and questions, never seconds, and everything random comes from one `random.Random(seed)`: the same
+seed gives the same puzzle.
 
 Difficulty is the rating a person would give (`pipscover.rating`: the length of the chain of hints that
 solves it), which agrees with the NYT's labels on 83% of its puzzles where the Dancing Links search nodes
@@ -43,18 +47,20 @@ from math import isqrt
 from pipscover.backends.dlx import counted_solutions
 from pipscover.exactcover.dancing_links import NodeBudgetExceeded
 from pipscover.errors import PipsError
+from pipscover.incremental import PuzzleSession
 from pipscover.model import Cell, Difficulty, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
 from pipscover.rating import rate
-from pipscover.results import SearchTimeout, Status, deadline_after, has_passed
-from pipscover.solving import solve
+from pipscover.results import SearchTimeout, deadline_after, has_passed
 
 Pair = tuple[Cell, Cell]
-MAX_RESTARTS = 200  # hidden solutions drawn before giving up (most are redrawn for a second tiling)
+MAX_RESTARTS = 200  # hidden solutions drawn before giving up
+REPAIRS_PER_DOMINO = 4  # swaps tried, per domino, to give the hidden grid a single tiling before drawing again
 RULED_AT_START = 0.6  # the share of regions given a rule before the counter is asked
-# Dancing Links search nodes per counter question before the SAT solver answers it instead (a few tens of
-# ms of DLX; a SAT answer on a 16-domino puzzle that DLX finds hard takes 15-400 ms, median about 40 ms).
+# Dancing Links search nodes per counter question before the SAT session answers it instead (a few tens of
+# ms of DLX), and the limit of the reported `extra_nodes`.
 NODE_BUDGET = 512
-SAT_BACKEND = "glucose4"
+SAT_BACKEND = "cadical195"
+WINDOW = 6  # side of the squares in which the counter first looks for another solution
 
 
 class Shape(StrEnum):
@@ -106,32 +112,51 @@ class _Region:
 
 class _Counter:
     """Answers "is there a solution other than the hidden one?", counting the questions, within a deadline
-    (`SearchTimeout` when it passes, between questions or inside one)."""
+    (`SearchTimeout` when it passes: checked before each question, and inside a DLX question; a question to
+    the incremental SAT session runs to its end)."""
 
-    def __init__(self, hidden: Solution, deadline: float | None) -> None:
-        self.hidden = hidden
+    def __init__(self, session: PuzzleSession, deadline: float | None) -> None:
+        self.session = session
         self.deadline = deadline
+        self.hidden = Solution(())  # set by `_single_tiling`
         self.calls = 0
-        # While loosening, puzzles only get harder for DLX: once one needed SAT, the rest go there at once.
-        self.loosening = False
-        self.sat_only = False
+        self.known: list[Solution] = []  # other solutions found so far
 
     def other(self, puzzle: Puzzle) -> Solution | None:
-        """A solution other than the hidden one, or None (DLX within its node budget, else SAT)."""
+        """A solution of `puzzle` other than the hidden one, or None (DLX within its node budget, else SAT)."""
         if has_passed(self.deadline):
             raise SearchTimeout
         self.calls += 1
-        if not self.sat_only:
-            solutions, _ = counted_solutions(puzzle, self.deadline, node_limit=NODE_BUDGET)
-            try:
-                return next((s for s in solutions if s != self.hidden), None)
-            except NodeBudgetExceeded:
-                self.sat_only = self.loosening
-        remaining = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
-        found = solve(puzzle, SAT_BACKEND, limit=2, timeout=remaining)
-        if found.status is Status.TIMEOUT:
+        # An other solution found before that keeps this puzzle's rules answers at once: while loosening,
+        # most rejected changes revive one seen already.
+        for known in self.known:
+            if all(region.holds([known.grid[cell] for cell in region.cells]) for region in puzzle.regions):
+                return known
+        found = self._search(puzzle)
+        if found is not None:
+            self.known.append(found)
+        return found
+
+    def _search(self, puzzle: Puzzle) -> Solution | None:
+        solutions, _ = counted_solutions(puzzle, self.deadline, node_limit=NODE_BUDGET)
+        try:
+            return next((s for s in solutions if s != self.hidden), None)
+        except NodeBudgetExceeded:
+            pass
+        # Small questions first: another solution that changes only the dominoes near one spot. Most
+        # other solutions are such; asked about the whole board, CDCL takes seconds to find one.
+        for window in _windows(self.hidden.grid):
+            found = self.session.other_solution(puzzle.regions, self.hidden, free=window)
+            if found is not None:
+                return found
+        return self.session.other_solution(puzzle.regions, self.hidden)
+
+    def other_tiling(self) -> Solution | None:
+        """Another tiling that lays the dominoes into the hidden pip grid, or None."""
+        if has_passed(self.deadline):
             raise SearchTimeout
-        return next((s for s in found.solutions if s != self.hidden), None)
+        self.calls += 1
+        return self.session.other_solution((), self.hidden, pinned=self.hidden.grid)
 
 
 def generate(
@@ -146,8 +171,8 @@ def generate(
     """A puzzle with `dominoes` dominoes around a hidden solution; with `unique`, its only solution; with a
     `difficulty`, one rated so by `pipscover.rating` (implies `unique`).
 
-    Raises `SearchTimeout` when `timeout` seconds pass first (checked between the counter's questions, and
-    each question gets what remains).
+    Raises `SearchTimeout` when `timeout` seconds pass first (checked before each hidden solution, each
+    counter question and the rating; DLX questions stop at the deadline, SAT questions run to their end).
 
     >>> made = generate(dominoes=5, seed=7)
     >>> made.unique, len(made.puzzle.dominoes)
@@ -166,33 +191,74 @@ def generate(
         if has_passed(deadline):
             raise SearchTimeout
         tiling = _tiling(shape, dominoes, rng)
-        grid = _hidden_grid(tiling, _draw_dominoes(dominoes, max_pip, rng), rng)
-        hidden = solution_from_grid(tiling, grid)
-        counter = _Counter(hidden, deadline)
-        if unique and not _one_tiling(hidden, counter):
-            calls += counter.calls
-            continue
-        regions = _partition(sorted(grid), rng)
-        for region in regions:  # most NYT regions have a rule; the counter decides what the rest need
-            if rng.random() < RULED_AT_START:
-                _give_rule(region, grid, None, rng)
+        drawn = _draw_dominoes(dominoes, max_pip, rng)
+        grid = _hidden_grid(tiling, drawn, rng)
         origin = Origin(file=f"generated ({shape}, {dominoes} dominoes, seed {seed})")
         if not unique:
+            hidden = solution_from_grid(tiling, grid)
+            regions = _partition(sorted(grid), rng)
+            for region in regions:
+                if rng.random() < RULED_AT_START:
+                    _give_rule(region, grid, None, rng)
             return GeneratedPuzzle(_build(regions, hidden, origin), hidden, False, 0, restart, time.monotonic() - start)
-        if _unique_regions(regions, grid, hidden, origin, counter, rng):
-            regions = _loosen(regions, hidden, origin, counter, rng)
-            puzzle = _build(regions, hidden, origin)
+        board = Puzzle.build([(RegionKind.EMPTY, sorted(grid), None)], drawn)
+        with PuzzleSession(board, SAT_BACKEND) as session:
+            counter = _Counter(session, deadline)
+            made = _made_unique(counter, tiling, grid, origin, rng)
             calls += counter.calls
+        if made is not None:
             if has_passed(deadline):
                 raise SearchTimeout
+            puzzle, hidden = made
             rated = Difficulty(rate(puzzle, hidden).difficulty)
             if difficulty in (None, rated):
                 return GeneratedPuzzle(puzzle, hidden, True, calls, restart, time.monotonic() - start,
                                        extra_nodes(puzzle, NODE_BUDGET), rated)
-        else:
-            calls += counter.calls
     wanted = f"{difficulty} " if difficulty else ""
     raise PipsError(f"generate: no unique {wanted}puzzle after {MAX_RESTARTS} hidden solutions (seed {seed})")
+
+
+def _made_unique(
+    counter: _Counter,
+    tiling: list[Pair],
+    grid: dict[Cell, int],
+    origin: Origin,
+    rng: random.Random,
+) -> tuple[Puzzle, Solution] | None:
+    """Regions around the hidden grid (repaired to a single tiling first) that make it the only solution,
+    loosened; None when that fails."""
+    if not _single_tiling(counter, tiling, grid, rng):
+        return None
+    hidden = counter.hidden
+    regions = _partition(sorted(grid), rng)
+    for region in regions:  # most NYT regions have a rule; the counter decides what the rest need
+        if rng.random() < RULED_AT_START:
+            _give_rule(region, grid, None, rng)
+    if not _unique_regions(regions, grid, hidden, origin, counter, rng):
+        return None
+    regions = _loosen(regions, hidden, origin, counter, rng)
+    return _build(regions, hidden, origin), hidden
+
+
+def _single_tiling(counter: _Counter, tiling: list[Pair], grid: dict[Cell, int], rng: random.Random) -> bool:
+    """Repair `grid` in place until no other tiling lays the dominoes into it, and make the solution it then
+    holds the counter's hidden one; False when `REPAIRS_PER_DOMINO` swaps per domino did not do it.
+
+    No region rule could tell two solutions with one grid apart. A repair swaps the dominoes (each laid
+    either way round) of a tile that the other tiling breaks and of a random tile: the dominoes stay the same.
+    """
+    for _ in range(REPAIRS_PER_DOMINO * len(tiling)):
+        counter.hidden = solution_from_grid(tiling, grid)
+        other = counter.other_tiling()
+        if other is None:
+            return True
+        kept = {placement.cells for placement in other.placements}
+        broken = [pair for pair in tiling if pair not in kept]
+        first, second = rng.choice(broken), rng.choice(tiling)
+        one, two = (grid[first[0]], grid[first[1]]), (grid[second[0]], grid[second[1]])
+        for (a, b), (x, y) in ((first, two), (second, one)):
+            grid[a], grid[b] = (x, y) if rng.random() < 0.5 else (y, x)
+    return False
 
 
 def _unique_regions(
@@ -206,7 +272,7 @@ def _unique_regions(
     """Tighten `regions` until the hidden solution is the only one; False when that cannot be done."""
     while (other := counter.other(_build(regions, hidden, origin))) is not None:
         differing = [cell for cell in sorted(grid) if other.grid[cell] != grid[cell]]
-        if not differing:  # another tiling of the same grid: ruled out by `_one_tiling`
+        if not differing:  # another tiling of the same grid: ruled out by `_single_tiling`
             return False
         # Break the other solution where it costs least: a region without a rule, then a rule that can
         # become `sum`, and only then split a `sum` region.
@@ -216,16 +282,6 @@ def _unique_regions(
     return True
 
 
-def _one_tiling(hidden: Solution, counter: _Counter) -> bool:
-    """Whether no other tiling lays the same dominoes into the same pip grid.
-
-    No region rule could tell two such solutions apart, so the generator draws again when there is one.
-    """
-    pinned = [(RegionKind.SUM, [cell], pip) for cell, pip in hidden.grid.items()]
-    dominoes = [placement.domino for placement in hidden.placements]
-    return counter.other(Puzzle.build(pinned, dominoes)) is None
-
-
 def _loosen(
     regions: list[_Region], hidden: Solution, origin: Origin, counter: _Counter, rng: random.Random
 ) -> list[_Region]:
@@ -233,8 +289,6 @@ def _loosen(
 
     def keeps(candidate: list[_Region]) -> bool:
         return counter.other(_build(candidate, hidden, origin)) is None
-
-    counter.loosening = True
 
     for first in rng.sample(regions, len(regions)):
         if first not in regions or first.kind is not RegionKind.SUM:
@@ -254,6 +308,20 @@ def _loosen(
     ruled = [r for r in regions if r.kind is not RegionKind.EMPTY]
     empty = _components([c for r in regions if r.kind is RegionKind.EMPTY for c in r.cells])
     return ruled + [_Region(RegionKind.EMPTY, cells) for cells in empty]
+
+
+def _windows(board: dict[Cell, int] | set[Cell]) -> list[set[Cell]]:
+    """Overlapping WINDOW x WINDOW squares of the board's cells, every cell in at least one, in reading order."""
+    step = WINDOW // 2
+    rows = range(min(r for r, _ in board), max(r for r, _ in board) + 1, step)
+    columns = range(min(c for _, c in board), max(c for _, c in board) + 1, step)
+    found = []
+    for top in rows:
+        for left in columns:
+            window = {(r, c) for r in range(top, top + WINDOW) for c in range(left, left + WINDOW) if (r, c) in board}
+            if window:
+                found.append(window)
+    return found
 
 
 def _touch(first: _Region, second: _Region) -> bool:
