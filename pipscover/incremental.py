@@ -43,6 +43,7 @@ class PuzzleSession:
     def __init__(self, board: Puzzle, solver: str = DEFAULT_SOLVER, encodings: Encodings = Encodings()) -> None:
         blank = Puzzle.build([("empty", board.cells, None)], board.dominoes)
         self.encoding = encode_placements(blank, encodings)
+        self.board = blank
         self.domains: dict[Cell, set[int]] = {cell: set() for cell in blank.cells}
         for cell, pip in self.encoding.values:
             self.domains[cell].add(pip)
@@ -95,7 +96,7 @@ class PuzzleSession:
             rule, cells, target = region.rule, region.cells, region.target
             narrowed = {cell: set(self.domains[cell]) for cell in cells}
             rule.narrow(cells, target, narrowed)
-            writer = FormulaWriter(self.top, self.encoding.encodings)
+            writer = FormulaWriter(self.top, self.encoding.encodings, self.board)
             value_var = self.encoding.value_var
             for cell in region.cells:
                 for pip in sorted(self.domains[cell] - narrowed[cell]):
