@@ -115,7 +115,7 @@ class _Counter:
     (`SearchTimeout` when it passes: checked before each question, and inside a DLX question; a question to
     the incremental SAT session runs to its end)."""
 
-    def __init__(self, session: PuzzleSession, deadline: float | None) -> None:
+    def __init__(self, session: PuzzleSession, deadline: float | None = None) -> None:
         self.session = session
         self.deadline = deadline
         self.hidden = Solution(())  # set by `_single_tiling`

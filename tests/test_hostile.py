@@ -380,15 +380,19 @@ def test_generate_with_time_to_spare_reports_status_generated(run_cli):
 def test_generate_passes_its_deadline_into_the_counter():
     """A deadline already passed stops generate before its first question, and the counter at any question."""
     from pipscover.generate import _Counter, generate
+    from pipscover.incremental import PuzzleSession
     from pipscover.model import Puzzle, RegionKind
     from pipscover.results import SearchTimeout
 
     with pytest.raises(SearchTimeout):
         generate(dominoes=12, seed=1, timeout=0)
     tiny = Puzzle.build([(RegionKind.EMPTY, [(0, 0), (0, 1)], None)], [(1, 2)])
-    counter = _Counter(tiny.published_solution, deadline=time.monotonic() - 1)
-    with pytest.raises(SearchTimeout):
-        counter.other(tiny)
+    with PuzzleSession(tiny) as session:
+        counter = _Counter(session, deadline=time.monotonic() - 1)
+        with pytest.raises(SearchTimeout):
+            counter.other(tiny)
+        with pytest.raises(SearchTimeout):
+            counter.other_tiling()
 
 
 @pytest.mark.parametrize(("pip", "args", "says"), [
