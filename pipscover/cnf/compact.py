@@ -26,10 +26,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import TYPE_CHECKING
 
-from pipscover.cnf.encoding import Encodings, FamilySize, FormulaWriter, placement_possible, write_regions
+from pipscover.cnf.encoding import (
+    Encodings, FamilySize, FormulaWriter, VariableBlocks, placement_possible, write_regions,
+)
 from pipscover.model import Cell, Domino, Placement, Puzzle, Solution
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ Orientations = dict[Pair, list[Domino]]  # pair -> the (pip on first cell, pip o
 
 
 @dataclass(frozen=True)
-class CompactEncoding:
+class CompactEncoding(VariableBlocks):
     """A puzzle's compact CNF with the meaning of its variables.
 
     Variable `i + 1` is the tile `tiles[i]`; then come the `values` (pip `values[j][1]` on cell
@@ -57,29 +58,9 @@ class CompactEncoding:
     families: tuple[FamilySize, ...]
 
     @property
-    def num_vars(self) -> int:
-        return self.cnf.nv
-
-    @property
-    def num_clauses(self) -> int:
-        return len(self.cnf.clauses)
-
-    @property
     def blocks(self) -> tuple[tuple[str, int], ...]:
         """The named variable blocks, in numbering order (auxiliary variables follow)."""
         return ("tile", len(self.tiles)), ("value", len(self.values)), ("carrier", len(self.carriers))
-
-    @cached_property
-    def value_var(self) -> dict[tuple[Cell, int], int]:
-        """(cell, pip) -> its variable."""
-        first = len(self.tiles) + 1
-        return {value: first + j for j, value in enumerate(self.values)}
-
-    @property
-    def projection(self) -> range:
-        """The value variables: two models agree on them exactly when they give the same pip grid."""
-        first = len(self.tiles) + 1
-        return range(first, first + len(self.values))
 
     @property
     def solution_vars(self) -> range:

@@ -86,8 +86,37 @@ class FamilySize:
     aux_vars: int
 
 
+class VariableBlocks:
+    """What both CNF forms share: the formula's size, and the value variables, numbered right after the first
+    block of `blocks` (placements, or tiles)."""
+
+    cnf: CNF
+    values: tuple[tuple[Cell, int], ...]
+    blocks: tuple[tuple[str, int], ...]
+
+    @property
+    def num_vars(self) -> int:
+        return self.cnf.nv
+
+    @property
+    def num_clauses(self) -> int:
+        return len(self.cnf.clauses)
+
+    @property
+    def projection(self) -> range:
+        """The value variables: two models agree on them exactly when they give the same pip grid."""
+        first = self.blocks[0][1] + 1
+        return range(first, first + len(self.values))
+
+    @cached_property
+    def value_var(self) -> dict[tuple[Cell, int], int]:
+        """(cell, pip) -> its variable."""
+        first = self.projection.start
+        return {value: first + j for j, value in enumerate(self.values)}
+
+
 @dataclass(frozen=True)
-class Encoding:
+class Encoding(VariableBlocks):
     """A puzzle's CNF with the meaning of its variables.
 
     Variable `i + 1` is `placements[i]`; variable `len(placements) + j + 1` is `values[j]`, the pip
@@ -102,20 +131,6 @@ class Encoding:
     families: tuple[FamilySize, ...]
 
     @property
-    def num_vars(self) -> int:
-        return self.cnf.nv
-
-    @property
-    def num_clauses(self) -> int:
-        return len(self.cnf.clauses)
-
-    @cached_property
-    def value_var(self) -> dict[tuple[Cell, int], int]:
-        """(cell, pip) -> its variable."""
-        first = len(self.placements) + 1
-        return {value: first + j for j, value in enumerate(self.values)}
-
-    @property
     def blocks(self) -> tuple[tuple[str, int], ...]:
         """The named variable blocks, in numbering order (auxiliary variables follow)."""
         return ("placement", len(self.placements)), ("value", len(self.values))
@@ -124,12 +139,6 @@ class Encoding:
     def solution_vars(self) -> range:
         """The placement variables, which fix the solution."""
         return range(1, len(self.placements) + 1)
-
-    @property
-    def projection(self) -> range:
-        """The value variables: two models agree on them exactly when they give the same pip grid."""
-        first = len(self.placements) + 1
-        return range(first, first + len(self.values))
 
     def solution(self, model: Iterable[int]) -> Solution:
         """The solution a model (a list of literals) describes, read from its placement variables."""
