@@ -157,6 +157,15 @@ class LinearRule(RegionRule):
     def counter_accepts(self, state: int, target: int | None, pips: Sequence[int], values: Sequence[int]) -> bool:
         return state == DECIDED or self.completes(target, state + sum(values[pip] for pip in pips))
 
+    def counter_allowed(self, target: int | None) -> StateAllowed:
+        """The state is the partial sum, or DECIDED once any pips will do (`less`, `greater`)."""
+        allowed = self.allowed
+
+        def allowed_from(state: int, left: int, supply: PipSupply) -> int:
+            return supply.present if state == DECIDED else allowed(target, left, state, 0, supply)
+
+        return allowed_from
+
     def narrow(self, cells: Sequence[Cell], target: int | None, domains: Domains) -> None:
         low, high = sum_bounds(cells, domains)
         for cell in cells:

@@ -6,7 +6,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from random import Random
 
-from pipscover.regions.base import DECIDED, FAIL, LinearRule, StateAllowed, Step
+from pipscover.regions.base import DECIDED, FAIL, LinearRule, Step
 from pipscover.regions.supply import PipSupply
 
 
@@ -43,14 +43,6 @@ class Greater(LinearRule):
             return total
 
         return step
-
-    def counter_allowed(self, target: int | None) -> StateAllowed:
-        allowed = self.allowed
-
-        def allowed_from(state: int, left: int, supply: PipSupply) -> int:
-            return supply.present if state == DECIDED else allowed(target, left, state, 0, supply)
-
-        return allowed_from
 
     def targets_for(self, values: Sequence[int], other: Sequence[int] | None, rng: Random) -> list[int | None]:
         total = sum(values)

@@ -56,6 +56,7 @@ class Sum(LinearRule):
         return step
 
     def counter_allowed(self, target: int | None) -> StateAllowed:
+        # A sum region is never DECIDED, so its counters skip LinearRule's check for it (a hot path).
         allowed = self.allowed
 
         def allowed_from(state: int, left: int, supply: PipSupply) -> int:
