@@ -17,19 +17,23 @@ BYTES_PER_CLAUSE = 150  # a short clause as a Python list of ints
 PB_WEIGHT_LIMIT = 2**62  # PySAT's pseudo-boolean encoders take 64-bit weights and bounds
 
 
+class TooBig(PipsError):
+    """A guard's refusal: the puzzle is valid, but this engine cannot take it (another one may)."""
+
+
 def guard(puzzle: Puzzle, what: str, needs_bytes: int = 0, steps: int = 0, deadline: float | None = None) -> None:
-    """Raise `PipsError` when `what` would need more than `MEMORY_LIMIT` bytes, or more than `STEP_LIMIT`
+    """Raise `TooBig` when `what` would need more than `MEMORY_LIMIT` bytes, or more than `STEP_LIMIT`
     steps with no deadline.
 
     >>> from pipscover.model import Puzzle
     >>> guard(Puzzle((), ()), "the dlx search", needs_bytes=10**12)
     Traceback (most recent call last):
     ...
-    pipscover.errors.PipsError: puzzle: the dlx search would need about 931 GiB of memory (the limit is 2 GiB)
+    pipscover.limits.TooBig: puzzle: the dlx search would need about 931 GiB of memory (the limit is 2 GiB)
     """
     if needs_bytes > MEMORY_LIMIT:
-        raise PipsError(f"{puzzle.describe()}: {what} would need about {needs_bytes / 2**30:,.0f} GiB of memory "
+        raise TooBig(f"{puzzle.describe()}: {what} would need about {needs_bytes / 2**30:,.0f} GiB of memory "
                         f"(the limit is {MEMORY_LIMIT // 2**30} GiB)")
     if deadline is None and steps > STEP_LIMIT:
-        raise PipsError(f"{puzzle.describe()}: {what} would take about {steps:.0e} steps (hours); "
+        raise TooBig(f"{puzzle.describe()}: {what} would take about {steps:.0e} steps (hours); "
                         "give --timeout to try it anyway")

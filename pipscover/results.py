@@ -15,10 +15,17 @@ class Status(StrEnum):
     UNSATISFIABLE = "unsatisfiable"
     TIMEOUT = "timeout"
     INTERRUPTED = "interrupted"  # Ctrl-C: like a timeout, the solutions found so far are kept
+    UNKNOWN = "unknown"  # an incomplete engine (local search) gave up: that proves nothing
 
 
 class SearchTimeout(Exception):
     """Raised inside an engine when its deadline passes; `solve` and the counters turn it into a status."""
+
+
+class SearchGaveUp(SearchTimeout):
+    """Raised by an incomplete engine that used up its own budget without an answer. It is a `SearchTimeout`
+    (the search stopped before an answer) to every caller that does not tell the two apart; `solve` reports
+    it as status `unknown`."""
 
 
 def deadline_after(timeout: float | None, start: float | None = None) -> float | None:

@@ -9,7 +9,7 @@ from itertools import islice
 from pipscover.backends import DEFAULT_BACKEND, Backend, get_backend
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle, Solution
-from pipscover.results import SearchTimeout, SolveResult, Status, deadline_after, has_passed
+from pipscover.results import SearchGaveUp, SearchTimeout, SolveResult, Status, deadline_after, has_passed
 
 
 def solve(
@@ -40,6 +40,8 @@ def solve(
         if has_passed(deadline):  # before the engine builds anything
             raise SearchTimeout
         found.extend(islice(engine.solutions(puzzle, deadline), limit))
+    except SearchGaveUp:
+        status = Status.UNKNOWN
     except SearchTimeout:
         status = Status.TIMEOUT
     except KeyboardInterrupt:

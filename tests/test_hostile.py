@@ -328,7 +328,7 @@ def many_dominoes(tmp_path_factory) -> Path:
 
 @pytest.mark.parametrize("args", [
     # (The compact CNF of this board fits, so `encode` is guarded here for the placements form only.)
-    ["solve", "MANY"], ["count", "MANY"], ["encode", "MANY", "--encoding", "placements"],
+    ["solve", "MANY", "-b", "dlx"], ["count", "MANY"], ["encode", "MANY", "--encoding", "placements"],
     ["solve", "MANY", "-b", "minisat22", "--encoding", "placements"],
     ["count", "MANY", "--distinct", "grids"],
 ], ids=" ".join)
@@ -337,6 +337,20 @@ def test_a_huge_puzzle_is_refused_before_it_is_built(run_cli, many_dominoes, arg
     result = run_cli(*[many_dominoes if arg == "MANY" else arg for arg in args])
     assert_one_line_error(result, many_dominoes)
     assert re.search(r"memory|steps", result.err) and time.monotonic() - start < 30
+
+
+def test_the_default_backend_solves_the_huge_trivial_board(run_cli, many_dominoes):
+    """Too big for the dlx search without --timeout, but local search tiles it and is done: `auto` answers."""
+    from pipscover.check import problems
+    from pipscover.formats import load_one
+    from pipscover.model import Placement, Solution
+
+    result = run_cli("solve", many_dominoes, "--json")
+    report = json.loads(result.out)
+    assert result.code == 0 and report["status"] == "solved" and report["backend"] == "auto:local"
+    [placements] = report["solutions"]
+    solution = Solution(tuple(Placement(tuple(p["domino"]), tuple(map(tuple, p["cells"]))) for p in placements))
+    assert problems(load_one(many_dominoes), solution) == []
 
 
 @pytest.mark.parametrize("command", ["solve", "count"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import xml.etree.ElementTree as ET
+from collections import Counter
 from itertools import permutations
 
 import pytest
@@ -50,6 +51,19 @@ def test_every_engine_lists_the_brute_force_solutions(kind, data):
     for backend in ("dlx", SAT):
         found = solve(puzzle, backend, limit=None).solutions
         assert len(found) == len(set(found)) and set(found) == expected, backend
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@EXAMPLES
+@given(data=st.data())
+def test_local_search_finds_a_brute_force_solution_exactly_when_there_is_one(kind, data):
+    puzzle = data.draw(puzzles(max_dominoes=3, kinds=[kind]))
+    expected = brute_force_solutions(puzzle)
+    result = solve(puzzle, "local")
+    if expected:
+        assert result.solutions[0] in expected
+    else:
+        assert result.status in ("unsatisfiable", "unknown") and not result.solutions
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -158,6 +172,16 @@ def test_counter_states_agree_with_holds(kind, values, split):
         if middle is not None and not failed:
             rest = values[min(split, len(values) - 1):]
             assert kind.rule.counter_accepts(middle, target, rest, pips) is holds or middle == DECIDED
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(max_examples=60, deadline=None)
+@given(values=st.lists(st.integers(0, 5), min_size=1, max_size=6))
+def test_violation_is_zero_exactly_when_the_rule_holds(kind, values):
+    counts = Counter(values)
+    for target in targets(kind, values):
+        violation = kind.rule.violation(len(values), sum(values), counts, target)
+        assert violation >= 0 and (violation == 0) is kind.rule.holds(values, target), (target, values)
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -13,6 +13,7 @@ from pipscover.errors import PipsError
 REGISTRY: dict[str, tuple[str, str, str | None]] = {
     "auto": ("pipscover.backends.auto", "AutoBackend", None),
     "dlx": ("pipscover.backends.dlx", "DlxBackend", None),
+    "local": ("pipscover.backends.local", "LocalBackend", None),
     "cpsat": ("pipscover.backends.cpsat", "CpSatBackend", None),
     **{name: ("pipscover.backends.sat", "SatBackend", name) for name in SOLVERS},
 }

@@ -1,19 +1,23 @@
-"""The default backend: Dancing Links first, then Dancing Links raced against a CDCL SAT solver.
+"""The default backend: Dancing Links first, then local search, then Dancing Links raced against a CDCL solver.
 
 No single engine is fastest on every puzzle: DLX answers the NYT puzzles in milliseconds but can search long
-on a large board whose constraints only bite late, where clause learning pays; a SAT solver pays for its
-encoding on every small puzzle. So:
+on a large board whose constraints only bite late, where clause learning pays, or where local search walks
+straight to one of its countless solutions; a SAT solver pays for its encoding on every small puzzle. So:
 
 1. DLX (with restarts) searches here within a budget of search nodes, `DLX_WORK_BUDGET` divided by the
    number of placements before pruning (what a DLX search node costs grows with it): deterministic, so which
    engine answers a puzzle that DLX finds easy never depends on the machine. An NYT puzzle gets 10,000 nodes
    or more (its first solution takes at most about 400), a 12 x 12 board 900 to 2,300, a 20 x 20 board 110.
-2. Past it, DLX and `SAT_SOLVER` race in two forked workers (the machine's two cores); the first to answer
+2. Past it, one walk of local search (`pipscover.localsearch`, seed 0, `LocalBackend`'s budget of moves per
+   domino): also deterministic. It answers every planted board of the scale suite in well under a second.
+3. Past that, DLX and `SAT_SOLVER` race in two forked workers (the machine's two cores); the first to answer
    wins, the other is killed at once, and the winner lists the remaining solutions. Enumerating with one
-   engine keeps every solution listed exactly once.
+   engine keeps every solution listed exactly once; after a solution from local search, the race's listing
+   skips that one.
 
-`answered_by` names the engine that answered, e.g. `auto:dlx` or `auto:cadical195`. Timeouts, early stops
-and Ctrl-C kill both workers.
+`answered_by` names the engine that answered, e.g. `auto:dlx`, `auto:local` or `auto:cadical195` (and
+`auto:local+dlx` when the race listed the solutions after the first). Timeouts, early stops and Ctrl-C kill
+both workers.
 """
 
 from __future__ import annotations
@@ -23,7 +27,10 @@ from functools import partial
 
 from pipscover.backends.base import Backend, Capabilities
 from pipscover.backends.dlx import DlxBackend, counted_solutions
+from pipscover.backends.local import MOVES_PER_TILE
 from pipscover.exactcover import NodeBudgetExceeded
+from pipscover.limits import TooBig
+from pipscover.localsearch import board_tiling, walk
 from pipscover.model import Puzzle, Solution
 from pipscover.stoppable import race
 
@@ -36,7 +43,8 @@ class AutoBackend(Backend):
 
     name = "auto"
     capabilities = Capabilities(counter="auto")
-    description = f"DLX within a node budget, then DLX raced against {SAT_SOLVER} in two processes (the default)"
+    description = (f"DLX within a node budget, then one walk of local search, then DLX raced against {SAT_SOLVER} "
+                   "in two processes (the default)")
 
     def __init__(self) -> None:
         self.engine: str | None = None
@@ -46,11 +54,15 @@ class AutoBackend(Backend):
 
     def solutions(self, puzzle: Puzzle, deadline: float | None = None) -> Iterator[Solution]:
         self.engine = None
-        found, search = counted_solutions(puzzle, deadline, node_budget(puzzle), DlxBackend.restart_seed)
+        try:
+            found, search = counted_solutions(puzzle, deadline, node_budget(puzzle), DlxBackend.restart_seed)
+        except TooBig:  # too big for dlx: the walk, then the SAT solver alone, may still answer
+            yield from self._past_budget(puzzle, deadline, dlx_fits=False)
+            return
         try:
             first = next(found, None)
         except NodeBudgetExceeded:
-            yield from self._race(puzzle, deadline)
+            yield from self._past_budget(puzzle, deadline)
             return
         self.engine = "dlx"
         if first is None:
@@ -59,15 +71,31 @@ class AutoBackend(Backend):
         yield first
         yield from found
 
-    def _race(self, puzzle: Puzzle, deadline: float | None) -> Iterator[Solution]:
+    def _past_budget(self, puzzle: Puzzle, deadline: float | None, dlx_fits: bool = True) -> Iterator[Solution]:
+        tiling = board_tiling(puzzle)
+        if tiling is None:
+            self.engine = "local"  # no tiling: no solution, and local search is what found out
+            return
+        walked = walk(puzzle, tiling, 0, MOVES_PER_TILE * len(puzzle.dominoes), deadline)
+        if walked is None:
+            yield from self._race(puzzle, deadline, with_dlx=dlx_fits)
+            return
+        self.engine = "local"
+        yield walked
+        yield from (solution for solution in self._race(puzzle, deadline, with_dlx=dlx_fits)
+                    if solution != walked)
+
+    def _race(self, puzzle: Puzzle, deadline: float | None, with_dlx: bool = True) -> Iterator[Solution]:
         from pipscover.backends.sat import SatBackend
 
-        engines = {"dlx": DlxBackend(), SAT_SOLVER: SatBackend(SAT_SOLVER)}
+        engines: dict[str, Backend] = {SAT_SOLVER: SatBackend(SAT_SOLVER)}
+        if with_dlx:
+            engines = {"dlx": DlxBackend(), **engines}
         producers = {name: partial(engine.solutions, puzzle) for name, engine in engines.items()}
         yield from race(producers, deadline, on_winner=self._answered)
 
     def _answered(self, engine: str) -> None:
-        self.engine = engine
+        self.engine = engine if self.engine is None else f"{self.engine}+{engine}"
 
 
 def node_budget(puzzle: Puzzle) -> int:

@@ -33,6 +33,7 @@ class Capabilities:
     """
 
     enumerates: bool = True  # lists every solution, each once (`solve --all`)
+    complete: bool = True  # proves that a puzzle has no solution (else it may give up: status `unknown`)
     timeout: bool = True  # stops at a deadline (`--timeout`)
     counter: str | None = None
     encodings: bool = False  # solves a CNF it writes, so `--card` / `--pb` / `--encoding` choose how (`with_encodings`)

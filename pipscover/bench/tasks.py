@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from pipscover.backends import Backend
 from pipscover.counting import count
+from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.results import SearchTimeout
 
@@ -33,6 +34,7 @@ def first_solution(puzzle: Puzzle, backend: Backend, deadline: float | None) -> 
 
 def every_solution(puzzle: Puzzle, backend: Backend, deadline: float | None) -> str:
     """List every solution (what `solve --all` and counting by listing do)."""
+    _require_listing(backend)
     found = sum(1 for _ in backend.solutions(puzzle, deadline))
     return "solved" if found else "unsatisfiable"
 
@@ -52,6 +54,7 @@ def count_task(puzzle: Puzzle, backend: Backend, deadline: float | None) -> str:
     its solutions when it declares none. Raises `SearchTimeout` past `deadline`."""
     method = backend.capabilities.counter
     if method is None:
+        _require_listing(backend)
         found = sum(1 for _ in backend.solutions(puzzle, deadline))
         return "counted" if found else "unsatisfiable"
     timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -59,6 +62,11 @@ def count_task(puzzle: Puzzle, backend: Backend, deadline: float | None) -> str:
     if not result.exact:
         raise SearchTimeout()
     return "counted" if result.count else "unsatisfiable"
+
+
+def _require_listing(backend: Backend) -> None:
+    if not backend.capabilities.enumerates:
+        raise PipsError(f"backend {backend.name!r} finds one solution, not all; time it with --task first")
 
 
 TASKS: dict[str, Task] = {

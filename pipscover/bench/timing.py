@@ -21,7 +21,7 @@ from pipscover.bench.tasks import TASKS
 from pipscover.counting import CountInterrupted
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
-from pipscover.results import SearchTimeout, deadline_after
+from pipscover.results import SearchGaveUp, SearchTimeout, deadline_after
 
 
 def cpu_seconds() -> float:
@@ -153,6 +153,8 @@ def benchmark(
             start = now()
             try:
                 outcome = run(puzzle, engine, deadline)
+            except SearchGaveUp:
+                outcome = "unknown"
             except SearchTimeout:
                 outcome = "timeout"
             except (KeyboardInterrupt, CountInterrupted):

@@ -24,7 +24,7 @@ def backends_command(as_json: JsonOption = False) -> None:
         rows.append({
             "name": name, "description": engine.description, "aliases": aliases, "default": name == DEFAULT_BACKEND,
             "available": able.available, "install": None if able.available else able.install,
-            "enumerates": able.enumerates, "timeout": able.timeout, "counter": able.counter,
+            "enumerates": able.enumerates, "complete": able.complete, "timeout": able.timeout, "counter": able.counter,
             "encodings": able.encodings,
         })
     if as_json:

@@ -292,7 +292,7 @@ def output_paths(output: str, puzzles: list[Puzzle]) -> list[str]:
 def exit_code(status: Status) -> int:
     """The exit code for a search that ended with `status`."""
     return {Status.SOLVED: EXIT_OK, Status.UNSATISFIABLE: EXIT_NO, Status.TIMEOUT: EXIT_TIMEOUT,
-            Status.INTERRUPTED: EXIT_INTERRUPTED}[status]
+            Status.UNKNOWN: EXIT_TIMEOUT, Status.INTERRUPTED: EXIT_INTERRUPTED}[status]
 
 
 def exit_with(code: int) -> None:

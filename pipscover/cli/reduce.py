@@ -144,6 +144,8 @@ def _summary(puzzle: Puzzle, result: SolveResult) -> dict[str, Any]:
 def _no_answer(result: SolveResult) -> str:
     if result.status is Status.TIMEOUT:
         return f"no answer: {result.backend} timed out after {result.seconds:.1f} s"
+    if result.status is Status.UNKNOWN:
+        return f"no answer: {result.backend} gave up after {result.seconds:.1f} s (it cannot prove there is none)"
     return f"no answer: the reduced puzzle has no solution ({result.backend}, {result.seconds:.3f} s)"
 
 

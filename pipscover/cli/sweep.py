@@ -103,7 +103,8 @@ def sweep_command(
     print_json(summary.as_json()) if as_json else typer.echo(summary.describe())
     if summary.interrupted:
         exit_with(EXIT_INTERRUPTED)
-    exit_with(EXIT_NO if summary.statuses.get("error") else EXIT_TIMEOUT if summary.statuses.get("timeout") else 0)
+    stopped = summary.statuses.get("timeout") or summary.statuses.get("unknown")
+    exit_with(EXIT_NO if summary.statuses.get("error") else EXIT_TIMEOUT if stopped else 0)
 
 
 def parse_seeds(text: str) -> list[int]:

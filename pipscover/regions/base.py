@@ -11,7 +11,8 @@ none). The methods come in groups, one per user, so that a kind's whole story is
   (`pipscover.counting.regions` says what the states are);
 - the CNF: `narrow`, `pair_possible`, `clauses` (`pipscover.cnf.encoding`);
 - CP-SAT: `constrain` (`pipscover.backends.cpsat`);
-- the generator: `targets_for` and `generator_weight` (`pipscover.generate`).
+- the generator: `targets_for` and `generator_weight` (`pipscover.generate`);
+- local search: `violation`, how far a filled region is from keeping the rule (`pipscover.localsearch`).
 
 The engines look up each region's methods once per puzzle (bound methods or closures over the target), so
 the hot loops of the dlx pruner and the counters pay no dispatch per call.
@@ -23,7 +24,7 @@ meaning, their CNF and their CP-SAT forms once, from `bounds`; each keeps its ow
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from random import Random
 from typing import Any, ClassVar, Protocol
 
@@ -132,6 +133,13 @@ class RegionRule(ABC):
         pips `other`, when given, may break it), as a list of one; empty when the rule does not fit."""
         return []
 
+    # Local search (`pipscover.localsearch`).
+
+    @abstractmethod
+    def violation(self, size: int, total: int, counts: Mapping[int, int], target: int | None) -> int:
+        """How far a full region of `size` cells, whose pips sum to `total` and show each pip `counts[pip]`
+        times, is from keeping the rule: 0 exactly when it holds, larger the further it is."""
+
 
 class LinearRule(RegionRule):
     """A rule on the region's sum alone: least <= sum <= most, either bound possibly open (None)."""
@@ -148,6 +156,14 @@ class LinearRule(RegionRule):
     def completes(self, target: int | None, placed_sum: int) -> bool:
         least, most = self.bounds(target)
         return (least is None or least <= placed_sum) and (most is None or placed_sum <= most)
+
+    def violation(self, size: int, total: int, counts: Mapping[int, int], target: int | None) -> int:
+        least, most = self.bounds(target)
+        if least is not None and total < least:
+            return least - total
+        if most is not None and total > most:
+            return total - most
+        return 0
 
     def allows_sum_between(self, target: int, low: int, high: int) -> bool:
         """Whether some sum in [low, high] keeps the rule."""

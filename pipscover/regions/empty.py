@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pipscover.regions.base import ClauseWriter, Domains, RegionRule, StateAllowed, Step
@@ -18,6 +18,9 @@ class Empty(RegionRule):
 
     def label(self, target: int | None) -> str:
         return ""
+
+    def violation(self, size: int, total: int, counts: Mapping[int, int], target: int | None) -> int:
+        return 0
 
     def allowed(self, target: int | None, left: int, placed_sum: int, placed: int, supply: PipSupply) -> int:
         return supply.present

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any
 
@@ -23,6 +23,10 @@ class Equals(RegionRule):
 
     def label(self, target: int | None) -> str:
         return "="
+
+    def violation(self, size: int, total: int, counts: Mapping[int, int], target: int | None) -> int:
+        """The cells that differ from the most common pip."""
+        return size - max(counts.values(), default=size)
 
     def allowed(self, target: int | None, left: int, placed_sum: int, placed: int, supply: PipSupply) -> int:
         if placed:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any
 
@@ -22,6 +22,10 @@ class Unequal(RegionRule):
 
     def label(self, target: int | None) -> str:
         return "≠"
+
+    def violation(self, size: int, total: int, counts: Mapping[int, int], target: int | None) -> int:
+        """The cells that repeat a pip."""
+        return size - len(counts)
 
     def allowed(self, target: int | None, left: int, placed_sum: int, placed: int, supply: PipSupply) -> int:
         mask = supply.present & ~placed

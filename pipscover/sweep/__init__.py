@@ -27,7 +27,6 @@ from pipscover.sweep.tasks import TASKS, Job, Row, Settings, columns, default_ba
 
 __all__ = ["TASKS", "Job", "Progress", "Settings", "Summary", "SweepInterrupted", "make_jobs", "sweep"]
 
-PROBLEM_STATUSES = ("timeout", "error")
 
 
 @dataclass
@@ -149,7 +148,7 @@ def _not_done(jobs: Sequence[Job], settings: Settings, done: set[Key]) -> list[J
 def _tally(progress: Progress, statuses: Counter[str], rows: list[Row]) -> None:
     statuses.update(str(row["status"]) for row in rows)
     progress.done += 1
-    progress.timeouts += any(row["status"] == "timeout" for row in rows)
+    progress.timeouts += any(row["status"] in ("timeout", "unknown") for row in rows)
     progress.failed += any(row["status"] == "error" for row in rows)
 
 

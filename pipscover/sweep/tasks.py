@@ -77,7 +77,8 @@ class Task:
 def _solve(job: Job, backend: str, settings: Settings) -> Row:
     result = solve(job.puzzle, backend, limit=settings.limit, timeout=settings.timeout)
     found = len(result.solutions)
-    complete = result.status is not Status.TIMEOUT and (settings.limit is None or found < settings.limit)
+    answered = result.status in (Status.SOLVED, Status.UNSATISFIABLE)
+    complete = answered and (settings.limit is None or found < settings.limit)
     return {"status": str(result.status), "count": found, "exact": complete, "seconds": result.seconds,
             "valid": all(not problems(job.puzzle, solution) for solution in result.solutions)}
 

@@ -1,0 +1,70 @@
+"""Local search: every solution it returns passes the checker, it is deterministic, it never claims that a
+puzzle has no solution unless the board has no tiling, and `auto` uses it past its DLX budget."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import EXAMPLES
+
+import pipscover.backends.auto as auto
+from pipscover.backends import get_backend
+from pipscover.check import problems
+from pipscover.formats import load_one
+from pipscover.localsearch import board_tiling, walk
+from pipscover.model import Puzzle
+from pipscover.planted import Pips, PlantedSpec, planted
+from pipscover.solving import solve
+
+# A 2 x 2 board whose sum cannot be made: it has a tiling, so local search can only give up.
+IMPOSSIBLE = Puzzle.build([("sum", [(0, 0), (0, 1), (1, 0), (1, 1)], 99)], [(1, 2), (3, 4)])
+# Two cells that do not touch: no tiling at all, which local search proves.
+APART = Puzzle.build([("empty", [(0, 0), (0, 2)], None)], [(1, 2)])
+
+
+@pytest.mark.parametrize("rows, columns, distinct, max_pip, seed", [
+    (8, 8, False, 6, 1), (8, 8, True, 8, 2), (12, 12, True, 12, 3), (2, 60, True, 30, 4), (6, 10, False, 3, 5)])
+def test_walks_find_solutions_that_pass_the_checker(rows, columns, distinct, max_pip, seed):
+    puzzle, _ = planted(PlantedSpec(rows, columns, Pips.DISTINCT if distinct else Pips.REPEATED, max_pip, seed))
+    tiling = board_tiling(puzzle)
+    found = walk(puzzle, tiling, 0, 200 * len(puzzle.dominoes))
+    assert found is not None and problems(puzzle, found) == []
+    assert walk(puzzle, tiling, 0, 200 * len(puzzle.dominoes)) == found  # the same seed, the same walk
+
+
+def test_a_board_without_a_tiling_has_no_solution_and_local_search_says_so():
+    assert board_tiling(APART) is None
+    assert str(solve(APART, "local").status) == "unsatisfiable"
+
+
+def test_local_search_gives_up_instead_of_claiming_no_solution(run_cli, tmp_path):
+    result = solve(IMPOSSIBLE, "local")
+    assert str(result.status) == "unknown" and not result.solutions
+    assert str(solve(IMPOSSIBLE, "local", timeout=0.2).status) == "timeout"
+    path = tmp_path / "impossible.json"
+    path.write_text(json.dumps({"regions": [{"indices": [[0, 0], [0, 1], [1, 0], [1, 1]], "type": "sum",
+                                              "target": 99}], "dominoes": [[1, 2], [3, 4]]}))
+    cli = run_cli("solve", path, "-b", "local", "--json")
+    assert cli.code == 3 and json.loads(cli.out)["status"] == "unknown"
+
+
+def test_local_search_finds_one_solution_not_all(run_cli):
+    assert not get_backend("local").capabilities.enumerates and not get_backend("local").capabilities.complete
+    listed = run_cli("solve", EXAMPLES / "first.txt", "-b", "local", "--all")
+    assert listed.code == 2 and "one solution" in listed.err and "Traceback" not in listed.err
+    counted = run_cli("bench", EXAMPLES / "first.txt", "-b", "local", "--task", "count")
+    assert counted.code == 2 and "finds one solution" in counted.err
+
+
+def test_auto_walks_past_its_budget_and_lists_the_rest_with_the_race(monkeypatch):
+    monkeypatch.setattr(auto, "DLX_WORK_BUDGET", 1)  # every puzzle past its dlx budget at once
+    puzzle, _ = planted(PlantedSpec(4, 4, seed=2))  # 12,024 solutions
+    first = solve(puzzle, "auto")
+    assert first.backend == "auto:local" and problems(puzzle, first.solutions[0]) == []
+    several = solve(puzzle, "auto", limit=5)
+    assert several.solutions[0] == first.solutions[0] and several.backend.startswith("auto:local+")
+    assert len(set(several.solutions)) == 5 and all(problems(puzzle, found) == [] for found in several.solutions)
+    assert str(solve(APART, "auto").status) == "unsatisfiable"
+    unique = load_one(EXAMPLES / "first.txt")  # one solution: the walk may miss it, the race finds it
+    assert solve(unique, "auto").solutions == solve(unique, "dlx").solutions
