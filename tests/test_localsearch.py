@@ -68,3 +68,13 @@ def test_auto_walks_past_its_budget_and_lists_the_rest_with_the_race(monkeypatch
     assert str(solve(APART, "auto").status) == "unsatisfiable"
     unique = load_one(EXAMPLES / "first.txt")  # one solution: the walk may miss it, the race finds it
     assert solve(unique, "auto").solutions == solve(unique, "dlx").solutions
+
+
+def test_auto_walks_first_on_a_board_of_many_placements(monkeypatch):
+    monkeypatch.setattr(auto, "WALK_FIRST_PLACEMENTS", 0)  # every puzzle counts as big
+    planted_board, _ = planted(PlantedSpec(4, 4, seed=2))
+    assert solve(planted_board, "auto").backend == "auto:local"
+    monkeypatch.setattr(auto, "MOVES_PER_TILE", 0)  # a walk that finds nothing: the dlx budget follows
+    unique = load_one(EXAMPLES / "first.txt")
+    result = solve(unique, "auto", limit=None)
+    assert result.backend == "auto:dlx" and set(result.solutions) == set(solve(unique, "dlx", limit=None).solutions)

@@ -10,6 +10,8 @@ straight to one of its countless solutions; a SAT solver pays for its encoding o
    or more (its first solution takes at most about 400), a 12 x 12 board 900 to 2,300, a 20 x 20 board 110.
 2. Past it, one walk of local search (`pipscover.localsearch`, seed 0, `LocalBackend`'s budget of moves per
    domino): also deterministic. It answers every planted board of the scale suite in well under a second.
+   On a board of more than `WALK_FIRST_PLACEMENTS` placements the walk comes first, because there building
+   the DLX matrix costs more than the walk (seconds on a 2 x 300 strip); if it finds nothing, step 1 follows.
 3. Past that, DLX and `SAT_SOLVER` race in two forked workers (the machine's two cores); the first to answer
    wins, the other is killed at once, and the winner lists the remaining solutions. Enumerating with one
    engine keeps every solution listed exactly once; after a solution from local search, the race's listing
@@ -35,6 +37,9 @@ from pipscover.model import Puzzle, Solution
 from pipscover.stoppable import race
 
 DLX_WORK_BUDGET = 1 << 25  # search nodes x placements
+# Past this many placements auto walks before it builds the dlx matrix: every NYT puzzle has fewer than
+# 1,700, a planted 12 x 12 board with distinct dominoes 38,000, a 2 x 300 strip 539,000.
+WALK_FIRST_PLACEMENTS = 20_000
 SAT_SOLVER = "cadical195"  # of PySAT's solvers, the steadiest on the planted boards (encodings/exact-cover.md)
 
 
@@ -54,15 +59,25 @@ class AutoBackend(Backend):
 
     def solutions(self, puzzle: Puzzle, deadline: float | None = None) -> Iterator[Solution]:
         self.engine = None
+        if placement_count(puzzle) > WALK_FIRST_PLACEMENTS:  # building the dlx matrix alone would cost more
+            yield from self._walk_then_race(puzzle, deadline, dlx_fits=True, then_dlx_budget=True)
+        else:
+            yield from self._dlx_then(puzzle, deadline, walked=False)
+
+    def _dlx_then(self, puzzle: Puzzle, deadline: float | None, walked: bool) -> Iterator[Solution]:
+        """DLX within its budget; past it (or when the puzzle is too big for dlx), the walk unless it was
+        taken already, then the race."""
         try:
             found, search = counted_solutions(puzzle, deadline, node_budget(puzzle), DlxBackend.restart_seed)
-        except TooBig:  # too big for dlx: the walk, then the SAT solver alone, may still answer
-            yield from self._past_budget(puzzle, deadline, dlx_fits=False)
-            return
-        try:
             first = next(found, None)
+        except TooBig:  # too big for dlx: the walk, then the SAT solver alone, may still answer
+            yield from self._walk_then_race(puzzle, deadline, dlx_fits=False)
+            return
         except NodeBudgetExceeded:
-            yield from self._past_budget(puzzle, deadline)
+            if walked:
+                yield from self._race(puzzle, deadline)
+            else:
+                yield from self._walk_then_race(puzzle, deadline, dlx_fits=True)
             return
         self.engine = "dlx"
         if first is None:
@@ -71,19 +86,24 @@ class AutoBackend(Backend):
         yield first
         yield from found
 
-    def _past_budget(self, puzzle: Puzzle, deadline: float | None, dlx_fits: bool = True) -> Iterator[Solution]:
+    def _walk_then_race(self, puzzle: Puzzle, deadline: float | None, dlx_fits: bool,
+                        then_dlx_budget: bool = False) -> Iterator[Solution]:
+        """One walk; its solution, then the race's listing without it. A walk that finds nothing hands over to
+        the DLX budget (`then_dlx_budget`) or to the race."""
         tiling = board_tiling(puzzle)
         if tiling is None:
             self.engine = "local"  # no tiling: no solution, and local search is what found out
             return
         walked = walk(puzzle, tiling, 0, MOVES_PER_TILE * len(puzzle.dominoes), deadline)
         if walked is None:
-            yield from self._race(puzzle, deadline, with_dlx=dlx_fits)
+            if then_dlx_budget:
+                yield from self._dlx_then(puzzle, deadline, walked=True)
+            else:
+                yield from self._race(puzzle, deadline, with_dlx=dlx_fits)
             return
         self.engine = "local"
         yield walked
-        yield from (solution for solution in self._race(puzzle, deadline, with_dlx=dlx_fits)
-                    if solution != walked)
+        yield from (solution for solution in self._race(puzzle, deadline, with_dlx=dlx_fits) if solution != walked)
 
     def _race(self, puzzle: Puzzle, deadline: float | None, with_dlx: bool = True) -> Iterator[Solution]:
         from pipscover.backends.sat import SatBackend
@@ -98,11 +118,15 @@ class AutoBackend(Backend):
         self.engine = engine if self.engine is None else f"{self.engine}+{engine}"
 
 
+def placement_count(puzzle: Puzzle) -> int:
+    """The placements before pruning: one per orientation of each distinct domino on each pair of cells."""
+    return 2 * len(puzzle.adjacent_pairs) * len(puzzle.domino_counts)
+
+
 def node_budget(puzzle: Puzzle) -> int:
     """The DLX search nodes `auto` spends before racing: fewer as a search node gets dearer.
 
     >>> node_budget(Puzzle.build([("empty", [(0, 0), (0, 1)], None)], [(1, 2)]))
     16777216
     """
-    placements = 2 * len(puzzle.adjacent_pairs) * len(puzzle.domino_counts)
-    return DLX_WORK_BUDGET // max(1, placements)
+    return DLX_WORK_BUDGET // max(1, placement_count(puzzle))
