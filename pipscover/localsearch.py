@@ -33,6 +33,7 @@ from pipscover.model import Cell, Placement, Puzzle, Solution
 from pipscover.results import SearchTimeout
 
 TEMPERATURE = 0.5  # a move that costs 1 more is taken 14% of the time, 2 more 2%
+UPHILL_LIMIT = 20  # a move that costs more is never taken (exp(-40) is 4e-18), nor turned into a float
 TURN_SQUARE, TURN_DOMINO = 0.1, 0.1  # the share of moves that turn a 2 x 2 square, or one domino round
 DEADLINE_CHECK_INTERVAL = 1024  # moves between two looks at the clock
 
@@ -150,7 +151,7 @@ def walk(
         touched = {region_of[cell] for cell, _ in changes}
         new_cost = {r: violations[r](sizes[r], totals[r], counts[r], targets[r]) for r in touched}
         worse = sum(new_cost[r] - cost[r] for r in touched)
-        if worse <= 0 or rng.random() < math.exp(-worse / TEMPERATURE):
+        if worse <= 0 or (worse <= UPHILL_LIMIT and rng.random() < math.exp(-worse / TEMPERATURE)):
             for r, c in new_cost.items():
                 cost[r] = c
                 if c:

@@ -49,6 +49,15 @@ def test_local_search_gives_up_instead_of_claiming_no_solution(run_cli, tmp_path
     assert cli.code == 3 and json.loads(cli.out)["status"] == "unknown"
 
 
+def test_pips_of_hundreds_of_digits_cost_no_float():
+    big = 10**400
+    rule = ("sum", [(0, 0), (0, 1), (1, 0), (1, 1)])
+    solvable = Puzzle.build([(*rule, 2 * big + 3), ("empty", [(0, 2), (1, 2)], None)], [(big, 1), (big, 2), (5, 5)])
+    assert str(solve(solvable, "local").status) == "solved"
+    impossible = Puzzle.build([(*rule, 7 * big), ("empty", [(0, 2), (1, 2)], None)], [(big, 1), (big, 2), (5, 5)])
+    assert str(solve(impossible, "local").status) == "unknown"
+
+
 def test_local_search_finds_one_solution_not_all(run_cli):
     assert not get_backend("local").capabilities.enumerates and not get_backend("local").capabilities.complete
     listed = run_cli("solve", EXAMPLES / "first.txt", "-b", "local", "--all")
