@@ -4,7 +4,8 @@
     for b in auto dlx sat cadical195 cpsat; do pipscover bench scale/ -b $b --timeout 60 --json >> scale.jsonl; done
     python benchmarks/plot_scale.py scale.jsonl encodings/figures/scale.png
 
-Each point is one planted board (five seeds per size); a timeout is drawn at the timeout, hollow.
+Each point is one planted board (five seeds per size); a timeout is drawn at the timeout, hollow. Several
+runs of one backend (e.g. the whole suite, then the largest boards again) are drawn as one series.
 """
 
 from __future__ import annotations
@@ -23,12 +24,16 @@ NAME = re.compile(r"planted-(\d+)x(\d+)-(repeated|distinct)")
 
 
 def main(lines_file: str, figure: str) -> None:
-    runs = [json.loads(line) for line in open(lines_file, encoding="utf-8") if line.strip()]
+    times: dict[str, list[dict]] = defaultdict(list)  # backend -> its timings, over all its runs
+    for line in open(lines_file, encoding="utf-8"):
+        if line.strip():
+            run = json.loads(line)
+            times[run["backend"]] += run["times"]
     fig, panels = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     for panel, pips in zip(panels, ("repeated", "distinct")):
-        for run in runs:
+        for backend, timings in times.items():
             points = defaultdict(list)
-            for timing in run["times"]:
+            for timing in timings:
                 match = NAME.search(timing["puzzle"]["file"] or "")
                 if not match or match.group(3) != pips:
                     continue
@@ -37,7 +42,7 @@ def main(lines_file: str, figure: str) -> None:
             if not points:
                 continue
             solved = sorted(points[False])
-            line = panel.scatter([c for c, _ in solved], [s for _, s in solved], s=14, label=run["backend"])
+            line = panel.scatter([c for c, _ in solved], [s for _, s in solved], s=14, label=backend)
             late = points[True]
             panel.scatter([c for c, _ in late], [s for _, s in late], s=30, facecolors="none",
                           edgecolors=line.get_facecolor())
