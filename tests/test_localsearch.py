@@ -60,6 +60,9 @@ def test_pips_of_hundreds_of_digits_cost_no_float():
 
 def test_local_search_finds_one_solution_not_all(run_cli):
     assert not get_backend("local").capabilities.enumerates and not get_backend("local").capabilities.complete
+    listed = json.loads(run_cli("backends", "--json").out)["backends"]
+    assert {row["name"]: row["complete"] for row in listed if row["name"] in ("local", "dlx")} == {
+        "local": False, "dlx": True}
     listed = run_cli("solve", EXAMPLES / "first.txt", "-b", "local", "--all")
     assert listed.code == 2 and "one solution" in listed.err and "Traceback" not in listed.err
     counted = run_cli("bench", EXAMPLES / "first.txt", "-b", "local", "--task", "count")
