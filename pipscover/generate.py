@@ -112,8 +112,7 @@ class _Region:
 
 class _Counter:
     """Answers "is there a solution other than the hidden one?", counting the questions, within a deadline
-    (`SearchTimeout` when it passes: checked before each question, and inside a DLX question; a question to
-    the incremental SAT session runs to its end)."""
+    (`SearchTimeout` when it passes: checked before each question, and inside a DLX or SAT question)."""
 
     def __init__(self, session: PuzzleSession, deadline: float | None = None) -> None:
         self.session = session
@@ -172,7 +171,7 @@ def generate(
     `difficulty`, one rated so by `pipscover.rating` (implies `unique`).
 
     Raises `SearchTimeout` when `timeout` seconds pass first (checked before each hidden solution, each
-    counter question and the rating; DLX questions stop at the deadline, SAT questions run to their end).
+    counter question and the rating, and inside each DLX or SAT question).
 
     >>> made = generate(dominoes=5, seed=7)
     >>> made.unique, len(made.puzzle.dominoes)
@@ -202,7 +201,7 @@ def generate(
                     _give_rule(region, grid, None, rng)
             return GeneratedPuzzle(_build(regions, hidden, origin), hidden, False, 0, restart, time.monotonic() - start)
         board = Puzzle.build([(RegionKind.EMPTY, sorted(grid), None)], drawn)
-        with PuzzleSession(board, SAT_BACKEND) as session:
+        with PuzzleSession(board, SAT_BACKEND, deadline=deadline) as session:
             counter = _Counter(session, deadline)
             made = _made_unique(counter, tiling, grid, origin, rng)
             calls += counter.calls

@@ -20,6 +20,9 @@ questions because every guarded clause is a consequence of its selector.
     True
 
 Answers depend only on the order of the questions, never on time, so the generator stays deterministic.
+Each question is asked in slices of `CONFLICTS_PER_SLICE` conflicts, so that a `deadline` can stop it
+between two slices (`SearchTimeout`): PySAT cannot interrupt CaDiCaL. The slices do not depend on the
+time, only the decision to stop does.
 """
 
 from __future__ import annotations
@@ -29,18 +32,25 @@ from collections.abc import Iterable, Mapping
 from pysat.solvers import Solver
 
 from pipscover.cnf.encoding import Encodings, FormulaWriter, encode_placements
+from pipscover.cnf.enumeration import ask
 from pipscover.model import Cell, Puzzle, Region, Solution
+from pipscover.results import SearchTimeout, has_passed
 
 # Most of the generator's questions are proofs that no other solution exists. On them the placements form
 # with CaDiCaL answered fastest (generate -n 24 --shape rect --seed 1, CPU: CaDiCaL 1.9.5 6.0 s, Glucose 4.1
 # 15.1 s; CaDiCaL on the compact form 32 s).
 DEFAULT_SOLVER = "cadical195"
+# A slice of 2,000 conflicts takes 0.05-0.2 s, so a question passes its deadline by at most that; almost
+# every question of the generator ends within one slice.
+CONFLICTS_PER_SLICE = 2_000
 
 
 class PuzzleSession:
     """An incremental solver for the puzzles on `board`'s cells with `board`'s dominoes (its regions are ignored)."""
 
-    def __init__(self, board: Puzzle, solver: str = DEFAULT_SOLVER, encodings: Encodings = Encodings()) -> None:
+    def __init__(self, board: Puzzle, solver: str = DEFAULT_SOLVER, encodings: Encodings = Encodings(),
+                 deadline: float | None = None) -> None:
+        self.deadline = deadline
         blank = Puzzle.build([("empty", board.cells, None)], board.dominoes)
         self.encoding = encode_placements(blank, encodings)
         self.board = blank
@@ -83,9 +93,18 @@ class PuzzleSession:
             placement_var = self.placement_var
             assumptions += [placement_var[p] for p in hidden.placements if free.isdisjoint(p.cells)]
         self.questions += 1
-        if not self.solver.solve(assumptions=assumptions):
+        if not self._solve(assumptions):
             return None
         return self.encoding.solution(self.solver.get_model())
+
+    def _solve(self, assumptions: list[int]) -> bool:
+        """Whether the formula holds under `assumptions`; `SearchTimeout` when the deadline passes first."""
+        while True:
+            if has_passed(self.deadline):
+                raise SearchTimeout
+            answer = ask(self.solver, assumptions, CONFLICTS_PER_SLICE)
+            if answer is not None:
+                return answer
 
     def _region_selector(self, region: Region) -> int:
         key = (region.kind, tuple(sorted(region.cells)), region.target)

@@ -409,6 +409,28 @@ def test_generate_passes_its_deadline_into_the_counter():
             counter.other_tiling()
 
 
+def test_a_deadline_stops_a_long_question_of_the_incremental_session():
+    """A mutilated 6 x 6 board (two opposite corners gone) has no tiling, and CaDiCaL needs ~30 s to prove it
+    (resolution needs exponentially many steps); a deadline 1 s away stops the question mid-way."""
+    from itertools import combinations_with_replacement
+
+    from pipscover.incremental import PuzzleSession
+    from pipscover.model import Placement, Puzzle, RegionKind, Solution
+    from pipscover.results import SearchTimeout
+
+    cells = [(row, column) for row in range(6) for column in range(6) if (row, column) not in ((0, 0), (5, 5))]
+    dominoes = list(combinations_with_replacement(range(12), 2))[:17]
+    board = Puzzle.build([(RegionKind.EMPTY, cells, None)], dominoes)
+    hidden = Solution((Placement(dominoes[0], ((0, 1), (0, 2))),))
+    with PuzzleSession(board, deadline=time.monotonic() + 1) as session:
+        start = time.monotonic()
+        with pytest.raises(SearchTimeout):
+            session.other_solution((), hidden)
+        assert time.monotonic() - start < 10
+        session.deadline = None  # the session is still usable: a small question has its answer
+        assert session.other_solution((), hidden, free={(0, 1), (0, 2)}) is None
+
+
 @pytest.mark.parametrize(("pip", "args", "says"), [
     (10**30, ["solve", "-b", "cadical195"], "64-bit"),
     (10**30, ["encode"], "64-bit"),

@@ -8,7 +8,7 @@ them and counts distinct grids. Any solver PySAT ships works; one that cannot ta
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 
 from pysat.solvers import Solver
@@ -35,7 +35,7 @@ def _models(clauses: list[list[int]], about: SatSolver, block: Blocker) -> Itera
     blockers: list[list[int]] = []
     solver = Solver(name=about.name, bootstrap_with=clauses)
     try:
-        while _solve(solver):
+        while ask(solver):
             model = solver.get_model()
             yield model
             blocker = block(model)
@@ -49,13 +49,17 @@ def _models(clauses: list[list[int]], about: SatSolver, block: Blocker) -> Itera
         solver.delete()
 
 
-def _solve(solver: Solver) -> bool:
-    """`solver.solve()`, where a Ctrl-C is a `KeyboardInterrupt` as everywhere else in Python.
+def ask(solver: Solver, assumptions: Sequence[int] = (), conflicts: int | None = None) -> bool | None:
+    """`solver.solve(assumptions)`, where a Ctrl-C is a `KeyboardInterrupt` as everywhere else in Python;
+    with `conflicts`, None when the solver gives up after that many conflicts (it can be asked again).
 
     PySAT catches a Ctrl-C during a solver call and raises its own error ("Caught keyboard interrupt").
     """
     try:
-        return solver.solve()
+        if conflicts is None:
+            return solver.solve(assumptions=assumptions)
+        solver.conf_budget(conflicts)
+        return solver.solve_limited(assumptions=assumptions)
     except Exception as error:
         if "keyboard interrupt" in str(error).lower():
             raise KeyboardInterrupt from None
