@@ -46,6 +46,8 @@ def test_bench_command_json(run_cli):
     document = json.loads(result.out)
     assert result.code == 0 and document["puzzles"] == 1 and document["backend"] == "auto"
     assert document["outcomes"] == {"solved": 1} and len(document["times"]) == 1
+    assert document["seconds"] == sum(timing["seconds"] for timing in document["times"])
+    assert document["median_puzzle_seconds"] == document["worst_puzzle_seconds"] == document["times"][0]["seconds"]
 
 
 def test_bench_command_bad_input_exits_2(run_cli, tmp_path):
