@@ -192,20 +192,20 @@ def test_a_missing_date_as_a_puzzle_is_one_line_and_exit_2(mirror, run_cli):
 
 def test_sweep_takes_dates_from_the_cache_and_fetches_the_missing_ones(mirror, run_cli, tmp_path):
     out = tmp_path / "counts.csv"
-    done = run_cli("sweep", "count", "2025-09-15", "2025-09-16", "--jobs", "1", "--out", out, "--json")
+    done = run_cli("sweep", "count", "2025-09-15", "2025-09-16", "--jobs", "1", "--output", out, "--json")
     assert done.code == 0, done.err
     rows = list(csv.DictReader(out.open(newline="")))
     assert sorted((row["date"], row["difficulty"]) for row in rows) == [
         (day, level) for day in ("2025-09-15", "2025-09-16") for level in ("easy", "hard", "medium")]
     assert {row["file"] for row in rows} == {str(cached(tmp_path, "2025-09-15")), str(cached(tmp_path, "2025-09-16"))}
     assert {(row["status"], row["count"]) for row in rows} == {("counted", "2")}  # [1|3] either way round
-    again = run_cli("sweep", "count", "2025-09-15", "2025-09-16", "--jobs", "1", "--out", out, "--json")
+    again = run_cli("sweep", "count", "2025-09-15", "2025-09-16", "--jobs", "1", "--output", out, "--json")
     assert again.code == 0 and json.loads(again.out)["skipped"] == 6
     assert (mirror.hits["2025-09-15"], mirror.hits["2025-09-16"]) == (1, 1)  # read from the cache the second time
 
 
 def test_sweep_over_a_date_the_server_does_not_have_is_one_line_and_exit_2(mirror, run_cli, tmp_path):
-    done = run_cli("sweep", "count", "2025-09-15", "2024-01-01", "--jobs", "1", "--out", tmp_path / "never.csv")
+    done = run_cli("sweep", "count", "2025-09-15", "2024-01-01", "--jobs", "1", "--output", tmp_path / "never.csv")
     assert (done.code, done.out) == (2, "")
     assert done.err.count("\n") == 1 and "2024-01-01: the server has no puzzle for this day" in done.err
     assert not (tmp_path / "never.csv").exists()

@@ -100,7 +100,7 @@ def _files(rows: list[dict[str, str]]) -> list[str]:
 
 def test_sweep_on_a_scheduler_writes_one_row_per_puzzle_with_the_columns(scheduler, puzzles, tmp_path):
     out = tmp_path / "counts.csv"
-    done = _sweep("count", puzzles, "--scheduler", scheduler, "--out", out, "--json")
+    done = _sweep("count", puzzles, "--scheduler", scheduler, "--output", out, "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["statuses"] == {"counted": 11}
     rows = _rows(out)
@@ -118,7 +118,7 @@ def test_a_worker_killed_mid_job_has_its_job_run_elsewhere_and_written_once(sche
     from distributed import Client
 
     out = tmp_path / "solved.csv"
-    sweep = subprocess.Popen([BIN / "pipscover", "sweep", "solve", puzzles, "--scheduler", scheduler, "--out", out],
+    sweep = subprocess.Popen([BIN / "pipscover", "sweep", "solve", puzzles, "--scheduler", scheduler, "--output", out],
                              env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     with Client(scheduler, timeout=30) as client:
         busy = {}
@@ -140,7 +140,7 @@ def test_a_worker_killed_mid_job_has_its_job_run_elsewhere_and_written_once(sche
 def test_bench_runs_every_backend_named_on_each_puzzle(scheduler, puzzles, tmp_path):
     out = tmp_path / "bench.csv"
     done = _sweep("bench", puzzles / "first.txt", "-b", "dlx", "-b", "minisat", "--scheduler", scheduler,
-                  "--out", out, "--timeout", "20")
+                  "--output", out, "--timeout", "20")
     assert done.returncode == 0, done.stderr
     rows = _rows(out)
     assert sorted(row["backend"] for row in rows) == ["dlx", "minisat"]
@@ -150,7 +150,7 @@ def test_bench_runs_every_backend_named_on_each_puzzle(scheduler, puzzles, tmp_p
 
 def test_local_cluster_counts_grids(puzzles, tmp_path):
     out = tmp_path / "grids.csv"
-    done = _sweep("grids", puzzles, "--jobs", "2", "--out", out)
+    done = _sweep("grids", puzzles, "--jobs", "2", "--output", out)
     assert done.returncode == 0, done.stderr
     assert "11 of 11 jobs done (11 counted)" in done.stdout
     rows = _rows(out)
@@ -162,10 +162,10 @@ def test_local_cluster_counts_grids(puzzles, tmp_path):
 def test_a_rerun_skips_the_rows_already_written(puzzles, tmp_path):
     out = tmp_path / "resumed.csv"
     first = sorted(puzzles.iterdir())[:4]
-    assert _sweep("count", *first, "--jobs", "1", "--out", out).returncode == 0
+    assert _sweep("count", *first, "--jobs", "1", "--output", out).returncode == 0
     with out.open("a") as stream:
         stream.write(f"{puzzles / 'g9.json'},,,count,auto,coun")  # a line cut off by a crash mid-write
-    again = _sweep("count", puzzles, "--jobs", "1", "--out", out, "--json")
+    again = _sweep("count", puzzles, "--jobs", "1", "--output", out, "--json")
     assert again.returncode == 0, again.stderr
     assert (json.loads(again.stdout)["jobs"], json.loads(again.stdout)["skipped"]) == (7, 4)
     assert _files(_rows(out)) == sorted(path.name for path in puzzles.iterdir())
@@ -174,7 +174,7 @@ def test_a_rerun_skips_the_rows_already_written(puzzles, tmp_path):
 def test_rate_writes_the_rating_steps_guesses_and_hardest_rule_of_each_puzzle(puzzles, tmp_path):
     unsolvable, out = tmp_path / "none.txt", tmp_path / "ratings.csv"
     unsolvable.write_text("1\nAA\n1\nA SUM 9\n1\n1 2\n")
-    done = _sweep("rate", puzzles / "first.txt", puzzles / "g3.json", unsolvable, "--jobs", "1", "--out", out)
+    done = _sweep("rate", puzzles / "first.txt", puzzles / "g3.json", unsolvable, "--jobs", "1", "--output", out)
     assert done.returncode == 0, done.stderr
     rows = _rows(out)
     assert list(rows[0])[len(COMMON_COLUMNS):] == ["dominoes", "regions", "rating", "steps", "guesses",
@@ -193,14 +193,14 @@ def test_rate_writes_the_rating_steps_guesses_and_hardest_rule_of_each_puzzle(pu
 def test_retry_runs_the_rows_of_a_status_again(tmp_path):
     board, out = tmp_path / "open.txt", tmp_path / "timeouts.csv"
     board.write_text(OPEN_BOARD)
-    done = _sweep("count", board, "-b", "minisat", "--timeout", "0.3", "--jobs", "1", "--out", out)
+    done = _sweep("count", board, "-b", "minisat", "--timeout", "0.3", "--jobs", "1", "--output", out)
     assert done.returncode == 3  # 551,319,345,561,600 solutions: far too many to list by blocking clauses
     [row] = _rows(out)
     assert (row["status"], row["exact"]) == ("timeout", "false") and int(row["count"]) >= 0
-    assert _sweep("count", board, "--jobs", "1", "--out", out).returncode == 0  # another backend: a new row
-    assert _sweep("count", board, "-b", "minisat", "--timeout", "0.3", "--jobs", "1", "--out", out,
+    assert _sweep("count", board, "--jobs", "1", "--output", out).returncode == 0  # another backend: a new row
+    assert _sweep("count", board, "-b", "minisat", "--timeout", "0.3", "--jobs", "1", "--output", out,
                   "--json").stdout.count('"jobs": 0')
-    retried = _sweep("count", board, "-b", "minisat", "--timeout", "0.3", "--jobs", "1", "--out", out,
+    retried = _sweep("count", board, "-b", "minisat", "--timeout", "0.3", "--jobs", "1", "--output", out,
                      "--retry", "timeout", "--json")
     assert json.loads(retried.stdout)["jobs"] == 1
     assert sorted(row["status"] for row in _rows(out)) == ["counted", "timeout"]
@@ -209,7 +209,7 @@ def test_retry_runs_the_rows_of_a_status_again(tmp_path):
 def test_a_job_that_ignores_its_time_limit_is_stopped(tmp_path):
     out = tmp_path / "generated.csv"
     start = time.monotonic()
-    done = _sweep("generate", "--seeds", "1", "-n", "150", "--timeout", "0.2", "--jobs", "1", "--out", out)
+    done = _sweep("generate", "--seeds", "1", "-n", "150", "--timeout", "0.2", "--jobs", "1", "--output", out)
     assert done.returncode == 3, done.stderr
     assert time.monotonic() - start < 20
     [row] = _rows(out)
@@ -223,7 +223,7 @@ def test_a_job_that_ignores_its_time_limit_is_stopped(tmp_path):
     (["count", str(EXAMPLES / "first.txt"), "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"], "--jobs"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(run_cli, tmp_path, args, message):
-    done = run_cli("sweep", *args, "--out", tmp_path / "never.csv")
+    done = run_cli("sweep", *args, "--output", tmp_path / "never.csv")
     assert (done.code, done.out) == (2, "")
     assert done.err.count("\n") == 1 and message in done.err
     assert not (tmp_path / "never.csv").exists()
@@ -231,8 +231,8 @@ def test_bad_input_is_one_line_and_exit_code_2(run_cli, tmp_path, args, message)
 
 def test_a_table_of_another_task_is_refused(puzzles, tmp_path):
     out = tmp_path / "counts.csv"
-    assert _sweep("count", puzzles / "first.txt", "--jobs", "1", "--out", out).returncode == 0
-    done = _sweep("solve", puzzles / "first.txt", "--jobs", "1", "--out", out)
+    assert _sweep("count", puzzles / "first.txt", "--jobs", "1", "--output", out).returncode == 0
+    done = _sweep("solve", puzzles / "first.txt", "--jobs", "1", "--output", out)
     assert done.returncode == 2 and "other columns" in done.stderr
 
 
@@ -255,7 +255,7 @@ def _running_in_session(session: int) -> list[str]:
 def test_ctrl_c_keeps_the_rows_written_and_leaves_no_process(tmp_path):
     out = tmp_path / "interrupted.csv"
     sweep = subprocess.Popen([BIN / "pipscover", "sweep", "generate", "--seeds", "1-2000", "-n", "8", "--jobs", "2",
-                              "--out", out], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              "--output", out], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              start_new_session=True)
     try:
         assert _until(lambda: sweep.poll() is not None or out.exists() and len(_rows(out)) >= 3, 120)

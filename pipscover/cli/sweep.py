@@ -26,8 +26,8 @@ def sweep_command(
         help="solve, count (placements), grids (distinct pip grids), bench (every -b), rate, or generate (--seeds).",
         show_default=False)],
     inputs: Annotated[list[Path] | None, typer.Argument(help=PUZZLES_HELP, show_default=False)] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="The CSV table; a rerun skips the rows it holds.")] = Path(
-        "results.csv"),
+    output: Annotated[Path, typer.Option(
+        "--output", "-o", help="The CSV table; a rerun skips the rows it holds.")] = Path("results.csv"),
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help="Run on the Dask cluster at this address (tcp://HOST:PORT) instead of this machine.")] = None,
     jobs: Annotated[int | None, typer.Option(
@@ -50,25 +50,25 @@ def sweep_command(
     max_pip: Annotated[int, typer.Option("--max-pip", min=0, help="generate: the largest pip.")] = 6,
     shape: Annotated[str, typer.Option("--shape", help="generate: nyt, rect or random.")] = "nyt",
     retry: Annotated[list[str] | None, typer.Option(
-        "--retry", help="Run again the rows of --out with this status (e.g. timeout, error); repeatable.")] = None,
+        "--retry", help="Run again the rows of --output with this status (e.g. timeout, error); repeatable.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
 ) -> None:
-    """Run TASK on every puzzle of INPUTS (or every seed), one Dask task each, writing rows to --out as they come.
+    """Run TASK on every puzzle of INPUTS (or every seed), one Dask task each, writing rows to --output as they come.
 
     Columns: file, date, difficulty, task, backend, status, count, exact, seconds, cpu_seconds, worker, error,
-    then the task's own. A rerun with the same --out skips the rows already there; a worker that dies has its
+    then the task's own. A rerun with the same --output skips the rows already there; a worker that dies has its
     puzzle run again elsewhere. Exit code 0 when every job ran, 3 when some stopped at --timeout, 1 when some
     failed (status error), 130 on Ctrl-C (the rows written stay).
 
     Examples:
 
-      pipscover sweep count /path/to/nyt --out counts.csv
+      pipscover sweep count /path/to/nyt -o counts.csv
 
-      pipscover sweep rate 2025-09-15 today --out ratings.csv
+      pipscover sweep rate 2025-09-15 today -o ratings.csv
 
       pipscover sweep bench /path/to/nyt -d hard -b dlx -b cadical --timeout 10 --scheduler tcp://10.0.0.5:8786
 
-      pipscover sweep generate --seeds 1-10000 -n 20 --out generated.csv --json
+      pipscover sweep generate --seeds 1-10000 -n 20 -o generated.csv --json
     """
     from pipscover.sweep import Settings, SweepInterrupted, make_jobs, sweep
 
@@ -97,7 +97,7 @@ def sweep_command(
                 f"{progress.running} running, {progress.workers} worker{'s' if progress.workers != 1 else ''}"))
 
         try:
-            summary = sweep(str(task), work, settings, out, scheduler, jobs, retry or (), show)
+            summary = sweep(str(task), work, settings, output, scheduler, jobs, retry or (), show)
         except SweepInterrupted as stop:
             summary = stop.summary
     print_json(summary.as_json()) if as_json else typer.echo(summary.describe())
