@@ -29,6 +29,7 @@ def always_race():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("pipscover.backends.auto.DLX_WORK_BUDGET", 0)
         patch.setattr("pipscover.backends.auto.MOVES_PER_TILE", 0)
+        patch.setattr("pipscover.backends.auto.NODES_PER_DOMINO", 0)
         yield
 
 

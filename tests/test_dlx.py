@@ -105,6 +105,45 @@ def test_every_link_is_restored_after_a_search(make):
     assert snapshot(problem) == before and problem.sanity() == []
 
 
+@pytest.mark.parametrize("make", [
+    lambda: ExactCoverProblem(7, KNUTH_OPTIONS),
+    lambda: ExactCoverProblem(2, [(0,), (0,), (0, 1), (1,), (1,)], [2, 2]),
+    lambda: langford(6),
+])
+def test_every_link_is_restored_after_a_search_that_chooses_from_the_heap(make):
+    problem = make()
+    before = snapshot(problem)
+    list(problem.search(Sane(problem), item_heap=True))
+    assert snapshot(problem) == before and problem.sanity() == []
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzle=puzzles())
+def test_the_heap_and_the_scan_choose_the_same_items(puzzle):
+    """Same covers in the same order, same search nodes, with and without restarts and region pruning."""
+    from pipscover.exactcover.pruning import pruned_exact_cover
+
+    for restart_seed in (None, 0):
+        seen = []
+        for item_heap in (False, True):
+            cover, rules = pruned_exact_cover(puzzle)
+            problem = ExactCoverProblem(len(cover.items), cover.options, cover.multiplicities)
+            found = list(islice(problem.search(rules, restart_seed=restart_seed, item_heap=item_heap), 50))
+            seen.append((found, problem.nodes))
+        assert seen[0] == seen[1]
+
+
+def test_langford_pairs_are_counted_the_same_from_the_heap():
+    problem = langford(7)
+    assert len(list(problem.search(item_heap=True))) == 2 * 26 and problem.nodes == langford_nodes(7)
+
+
+def langford_nodes(n: int) -> int:
+    problem = langford(n)
+    list(problem.search(item_heap=False))
+    return problem.nodes
+
+
 def test_every_link_of_a_pips_search_is_restored():
     solutions, problem = counted_solutions(load_one(EXAMPLES / "first.txt"))
     before = snapshot(problem)

@@ -5,9 +5,12 @@ on a large board whose constraints only bite late, where clause learning pays, o
 straight to one of its countless solutions; a SAT solver pays for its encoding on every small puzzle. So:
 
 1. DLX (with restarts) searches here within a budget of search nodes, `DLX_WORK_BUDGET` divided by the
-   number of placements before pruning (what a DLX search node costs grows with it): deterministic, so which
+   number of placements before pruning (what a DLX search node costs grows with it), but at least
+   `NODES_PER_DOMINO` per domino (a first solution takes a node per domino; on a long board a node costs no
+   more than on a 20 x 20 one, since the search chooses its items from a heap there): deterministic, so which
    engine answers a puzzle that DLX finds easy never depends on the machine. An NYT puzzle gets 10,000 nodes
-   or more (its first solution takes at most about 400), a 12 x 12 board 900 to 2,300, a 20 x 20 board 110.
+   or more (its first solution takes at most about 400), a 12 x 12 board 900 to 2,300, a 20 x 20 board 800,
+   a 2 x 100,000 strip 400,000.
 2. Past it, one walk of local search (`pipscover.localsearch`, seed 0, `LocalBackend`'s budget of moves per
    domino): also deterministic. It answers every planted board of the scale suite in well under a second.
    On a board of more than `WALK_FIRST_PLACEMENTS` placements the walk comes first, because there building
@@ -40,6 +43,7 @@ DLX_WORK_BUDGET = 1 << 25  # search nodes x placements
 # Past this many placements auto walks before it builds the dlx matrix: every NYT puzzle has fewer than
 # 1,700, a planted 12 x 12 board with distinct dominoes 38,000, a 2 x 300 strip 539,000.
 WALK_FIRST_PLACEMENTS = 20_000
+NODES_PER_DOMINO = 4
 SAT_SOLVER = "cadical195"  # of PySAT's solvers, the steadiest on the planted boards (encodings/exact-cover.md)
 
 
@@ -124,9 +128,9 @@ def placement_count(puzzle: Puzzle) -> int:
 
 
 def node_budget(puzzle: Puzzle) -> int:
-    """The DLX search nodes `auto` spends before racing: fewer as a search node gets dearer.
+    """The DLX search nodes `auto` spends before racing: fewer as a search node gets dearer, but a few per domino.
 
     >>> node_budget(Puzzle.build([("empty", [(0, 0), (0, 1)], None)], [(1, 2)]))
     16777216
     """
-    return DLX_WORK_BUDGET // max(1, placement_count(puzzle))
+    return max(DLX_WORK_BUDGET // max(1, placement_count(puzzle)), NODES_PER_DOMINO * len(puzzle.dominoes))

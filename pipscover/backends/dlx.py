@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pipscover.backends.base import Backend, Capabilities
-from pipscover.exactcover.dancing_links import ExactCoverProblem
+from pipscover.exactcover.dancing_links import SCAN_LIMIT, ExactCoverProblem
 from pipscover.exactcover.pruning import pruned_exact_cover
 from pipscover.limits import guard
 from pipscover.model import Puzzle, Solution
@@ -42,9 +42,12 @@ def counted_solutions(
     """
     kinds = len(puzzle.domino_counts)
     # One option per orientation of each distinct domino on each pair of cells, three nodes each; and a
-    # search that looks over every item once per domino laid.
+    # search that, per domino laid, chooses an item (a scan of at most `SCAN_LIMIT` items, or a heap) and
+    # checks every region with a rule.
+    ruled = sum(region.rule.constrains for region in puzzle.regions)
+    per_node = min(len(puzzle.cells) + kinds, SCAN_LIMIT) + ruled
     guard(puzzle, "the dlx search", needs_bytes=2 * len(puzzle.adjacent_pairs) * kinds * BYTES_PER_OPTION,
-          steps=6 * len(puzzle.dominoes) * (len(puzzle.cells) + kinds), deadline=deadline)
+          steps=6 * len(puzzle.dominoes) * per_node, deadline=deadline)
     cover, rules = pruned_exact_cover(puzzle)
     problem = ExactCoverProblem(len(cover.items), cover.options, cover.multiplicities)
     return (cover.solution(chosen) for chosen in problem.search(rules, deadline, node_limit, restart_seed)), problem

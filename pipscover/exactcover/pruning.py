@@ -135,8 +135,10 @@ class RegionPruner:
         placed[second] |= 1 << second_index
         targets, masks, by_region_pip = self.targets, self.masks, self.by_region_pip
         allowed_of = self.allowed_of
-        supply = self.supply()
         hidden: list[int] = []
+        if not self.constrained:  # no rule to check: the supply would be a new multiset built at every node
+            return hidden
+        supply = self.supply()
         for region in self.constrained:
             if left[region] == 0:
                 if (region == first or region == second) and not self.completes_of[region](
