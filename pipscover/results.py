@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import math
+import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -16,6 +19,19 @@ class Status(StrEnum):
     TIMEOUT = "timeout"
     INTERRUPTED = "interrupted"  # Ctrl-C: like a timeout, the solutions found so far are kept
     UNKNOWN = "unknown"  # an incomplete engine (local search) gave up: that proves nothing
+
+
+@contextmanager
+def long_numbers() -> Iterator[None]:
+    """Let counts of any size be written in decimal inside the block (a 2 x 100,000 strip has a count of
+    51,000 digits). Python refuses to turn ints of more than 4,300 digits into text, a guard against slow
+    parsing of untrusted input; what is written here is our own exact count, so the guard is lifted for it."""
+    previous = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(previous)
 
 
 class SearchTimeout(Exception):

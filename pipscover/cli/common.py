@@ -28,7 +28,7 @@ from pipscover.errors import PipsError
 from pipscover.fetch import day_file
 from pipscover.formats import load
 from pipscover.model import Difficulty, Puzzle
-from pipscover.results import SolveResult, Status
+from pipscover.results import SolveResult, Status, long_numbers
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
@@ -163,7 +163,8 @@ def error_line(message: str) -> None:
 
 def print_json(document: Any) -> None:
     """One compact JSON document on its own line of stdout."""
-    sys.stdout.write(json.dumps(document, separators=(", ", ": ")) + "\n")
+    with long_numbers():
+        sys.stdout.write(json.dumps(document, separators=(", ", ": ")) + "\n")
     sys.stdout.flush()
 
 

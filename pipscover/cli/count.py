@@ -29,7 +29,7 @@ from pipscover.cli.common import (
 )
 from pipscover.counting import METHODS, CountInterrupted, ProgressCallback, count
 from pipscover.model import Puzzle
-from pipscover.results import CountResult, Distinct
+from pipscover.results import CountResult, Distinct, long_numbers
 
 Method = StrEnum("Method", {name: name for name in METHODS})
 
@@ -136,11 +136,13 @@ def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool
     one, many = ("solution", "solutions") if result.distinct is Distinct.PLACEMENTS else ("distinct grid", "distinct grids")
     noun = one if result.count == 1 else many
     engine = result.method if result.backend in (None, result.method) else f"{result.method} ({result.backend})"
+    with long_numbers():
+        counted = f"{result.count:,}"
     if result.exact:
-        typer.echo(f"{puzzle.describe()}: {result.count:,} {noun} (exact, {result.distinct}) "
+        typer.echo(f"{puzzle.describe()}: {counted} {noun} (exact, {result.distinct}) "
                    f"by {engine} in {result.seconds:.3f} s")
     else:
         why = "Ctrl-C" if interrupted else "--limit" if stopped_by_limit else "--timeout"
-        typer.echo(f"{puzzle.describe()}: at least {result.count:,} {noun} (NOT exact: stopped by {why}; "
+        typer.echo(f"{puzzle.describe()}: at least {counted} {noun} (NOT exact: stopped by {why}; "
                    f"a lower bound, {result.distinct}) by {engine} in {result.seconds:.3f} s")
     return code

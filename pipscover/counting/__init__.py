@@ -70,7 +70,8 @@ def count(
     deadline = deadline_after(timeout, start)
     if has_passed(deadline):  # reading the puzzle took the time: build nothing
         return _result(0, False, distinct, method, start, backend)
-    if method == "auto" and len(puzzle.dominoes) >= LIST_FROM_DOMINOES:
+    # (A listing within LIST_NODE_BUDGET nodes cannot reach a solution of more dominoes than that: a node each.)
+    if method == "auto" and LIST_FROM_DOMINOES <= len(puzzle.dominoes) < LIST_NODE_BUDGET:
         listed = _count_by_listing(puzzle, distinct, None, deadline, on_progress, start, LIST_NODE_BUDGET,
                                    LIST_SOLUTIONS_UP_TO)
         if listed is not None:
@@ -111,9 +112,11 @@ def _count_structurally(puzzle: Puzzle, distinct: Distinct, deadline: float | No
     from pipscover.counting.grids import GridCounter
     from pipscover.counting.structural import Interrupted, StructuralCounter
 
-    cells = len(puzzle.cells)
-    # Residual subproblems are keyed by a bit mask of the uncovered cells: about one per cell on a long board.
-    guard(puzzle, "the structural counter", needs_bytes=cells * cells // 4, steps=cells * cells, deadline=deadline)
+    if distinct is Distinct.GRIDS:
+        cells = len(puzzle.cells)
+        # Residual subproblems are keyed by a bit mask of the uncovered cells: about one per cell on a long
+        # board. (The placements counter guards itself once it needs such masks: `StructuralCounter.cell_tables`.)
+        guard(puzzle, "the grid counter", needs_bytes=cells * cells // 4, steps=cells * cells, deadline=deadline)
     try:
         counter = GridCounter(puzzle) if distinct is Distinct.GRIDS else StructuralCounter(puzzle)
         found = counter.count(deadline, on_progress)

@@ -21,6 +21,7 @@ import time
 from pipscover.counting.progress import Progress, ProgressCallback
 from pipscover.counting.regions import FAIL, RegionRules
 from pipscover.counting.tilings import TilingCounter, arrangements
+from pipscover.limits import guard
 from pipscover.model import Puzzle
 from pipscover.regions import PipSupply, pip_values
 from pipscover.results import SearchTimeout
@@ -107,18 +108,30 @@ class StructuralCounter:
 
     def __init__(self, puzzle: Puzzle) -> None:
         cells = puzzle.cells
-        bit_of = {cell: 1 << i for i, cell in enumerate(cells)}
+        self.puzzle = puzzle
         self.cell_count = len(cells)
-        self.neighbours = [
-            [(bit_of[other].bit_length() - 1, bit_of[other])
-             for other in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)) if other in bit_of]
-            for r, c in cells
-        ]
         self.tilings = TilingCounter(cells)
         region_index = puzzle.region_index
         self.cell_region = [region_index[cell] for cell in cells]
         self.rules = RegionRules(puzzle)
         self.dominoes = Dominoes(puzzle)
+
+    def cell_tables(self, deadline: float | None) -> tuple[list[list[tuple[int, int]]], dict[int, int]]:
+        """Each cell's neighbours as (index, bit), and the index of each bit: what the search needs past a
+        closed form. A bit mask per cell takes memory quadratic in the cells, as do the cache keys (bit masks
+        of the uncovered cells, about one per cell on a long board), so the guard comes here: a puzzle whose
+        count is a closed form from the start (every cell in one region, or no region that can fail) is
+        counted at any size."""
+        cells = self.puzzle.cells
+        guard(self.puzzle, "the structural counter", needs_bytes=self.cell_count ** 2 // 4,
+              steps=self.cell_count ** 2, deadline=deadline)
+        bit_of = {cell: 1 << i for i, cell in enumerate(cells)}
+        neighbours = [
+            [(bit_of[other].bit_length() - 1, bit_of[other])
+             for other in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)) if other in bit_of]
+            for r, c in cells
+        ]
+        return neighbours, {bit: index for index, bit in enumerate(bit_of.values())}
 
     def supply(self, left: int) -> PipSupply:
         """The pips of the dominoes `left`, as the region feasibility rules want them."""
@@ -132,15 +145,16 @@ class StructuralCounter:
         region_count = len(left)
         cache: dict[tuple, int] = {}
         nodes = 0
-        neighbours, cell_region, steps, allowed_of = self.neighbours, self.cell_region, rules.steps, rules.allowed_of
+        cell_region, steps, allowed_of = self.cell_region, rules.steps, rules.allowed_of
         number, masks = dominoes.number, dominoes.masks
-        bit_index = {1 << i: i for i in range(self.cell_count)}
+        neighbours: list[list[tuple[int, int]]] | None = None  # built past the first closed form
+        bit_index: dict[int, int] = {}
         sizes = rules.sizes
         pip_count = dominoes.pip_count
         progress = Progress(on_progress)
 
         def search(uncovered: int, remaining: int, depth: int) -> int:
-            nonlocal nodes
+            nonlocal nodes, neighbours, bit_index
             key = (uncovered, remaining, *states)
             known = cache.get(key)
             if known is not None:
@@ -170,6 +184,8 @@ class StructuralCounter:
                     total = self.tilings.count(uncovered) * dominoes.arrangements(remaining)
                 cache[key] = total
                 return total
+            if neighbours is None:
+                neighbours, bit_index = self.cell_tables(deadline)
             # The uncovered cell with the fewest ways to be covered (counting partner, domino, orientation).
             partners = dominoes.partners(remaining)
             pair_ways: dict[int, int] = {}  # (pips allowed here, pips allowed there) -> ways

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pipscover.errors import PipsError
+from pipscover.results import long_numbers
 
 Row = dict[str, Any]
 Key = tuple[str, ...]
@@ -62,7 +63,8 @@ class ResultTable:
 
     def write(self, row: Row) -> None:
         """Append one row and flush it to the file."""
-        self._writer.writerow({column: cell(row.get(column)) for column in self.columns})
+        with long_numbers():
+            self._writer.writerow({column: cell(row.get(column)) for column in self.columns})
         self._stream.flush()
         self.done.add(self.key(row))
 
