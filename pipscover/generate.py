@@ -56,6 +56,11 @@ Pair = tuple[Cell, Cell]
 MAX_RESTARTS = 200  # hidden solutions drawn before giving up
 REPAIRS_PER_DOMINO = 4  # swaps tried, per domino, to give the hidden grid a single tiling before drawing again
 RULED_AT_START = 0.6  # the share of regions given a rule before the counter is asked
+# The largest puzzles made: a unique one needs a proof whose SAT questions grow fast with the board, and a
+# nyt or random board is grown a domino at a time over the whole board so far (1,000 dominoes: 1.5 s,
+# 3,000: 13 s, CPU). A rectangle without the proof is made in linear time (100,000 dominoes: 13 s).
+MAX_UNIQUE_DOMINOES = 1000
+MAX_GROWN_DOMINOES = 2000
 # Dancing Links search nodes per counter question before the SAT session answers it instead (a few tens of
 # ms of DLX), and the limit of the reported `extra_nodes`.
 NODE_BUDGET = 512
@@ -180,6 +185,7 @@ def generate(
     if dominoes < 1 or max_pip < 0:
         raise PipsError("generate: needs at least one domino and a maximum pip >= 0")
     shape = Shape(shape)
+    _check_size(dominoes, shape, unique or difficulty is not None)
     difficulty = None if difficulty is None else Difficulty(difficulty)
     unique = unique or difficulty is not None
     rng = random.Random(seed)
@@ -215,6 +221,18 @@ def generate(
                                        extra_nodes(puzzle, NODE_BUDGET), rated)
     wanted = f"{difficulty} " if difficulty else ""
     raise PipsError(f"generate: no unique {wanted}puzzle after {MAX_RESTARTS} hidden solutions (seed {seed})")
+
+
+def _check_size(dominoes: int, shape: Shape, unique: bool) -> None:
+    """Refuse at once, saying why, a size that would run for hours rather than start and never end."""
+    if unique and dominoes > MAX_UNIQUE_DOMINOES:
+        raise PipsError(f"generate: {dominoes} dominoes is too many to prove a single solution (the limit is "
+                        f"{MAX_UNIQUE_DOMINOES}: the proof's SAT questions grow fast with the board); --no-unique "
+                        "--shape rect makes a puzzle of any size, without the proof")
+    if shape is not Shape.RECT and dominoes > MAX_GROWN_DOMINOES:
+        raise PipsError(f"generate: {dominoes} dominoes is too many for --shape {shape} (the limit is "
+                        f"{MAX_GROWN_DOMINOES}: growing the board takes time quadratic in the dominoes); "
+                        "--shape rect makes a board of any size")
 
 
 def _made_unique(

@@ -17,14 +17,13 @@ from pipscover.generate import NODE_BUDGET, Shape, generate
 from pipscover.model import Difficulty
 from pipscover.results import SearchTimeout
 
-MAX_DOMINOES = 1000  # beyond it, proving one solution takes minutes to hours
 MAX_PIP = 10**9  # beyond it, the pseudo-boolean encodings of the counter's SAT fallback cannot write the sums
 
 
 @app.command("generate")
 def generate_command(
     dominoes: Annotated[int, typer.Option(
-        "--dominoes", "-n", min=1, max=MAX_DOMINOES, help="How many dominoes (proving one solution grows fast with it).",
+        "--dominoes", "-n", min=1, help="How many dominoes: up to 1000 for a unique puzzle (the proof grows fast), 2000 with --no-unique, any with --no-unique --shape rect.",
     )] = 8,
     max_pip: Annotated[int, typer.Option("--max-pip", min=0, max=MAX_PIP, help="The largest pip (6 in the NYT).")] = 6,
     shape: Annotated[Shape, typer.Option("--shape", help="nyt: compact blob; rect: rectangle; random: straggly blob.")] = Shape.NYT,
