@@ -1,7 +1,9 @@
 """Resource guards: estimate what a run is about to build and refuse it, in one line, when it cannot fit.
 
-Engines call `guard` before they allocate: a puzzle of 100,000 dominoes, pips near 10^30 or a cell at column
-10^9 must end with a `PipsError` that says why, not with a machine that swaps until it dies. Memory is
+Engines call `guard` before they allocate, with their own estimate of what they build: a placements CNF of
+100,000 dominoes, a structural count past its closed form on a 2 x 50,000 board or pips near 10^30 must end
+with a `PipsError` that says why, not with a machine that swaps until it dies (while 100,000 identical
+dominoes on an open 2 x 100,000 board fit and are solved and counted in seconds). Memory is
 refused beyond `MEMORY_LIMIT` always; a search whose estimated length passes `STEP_LIMIT` is refused only
 when no time limit bounds it (`--timeout` lets a user try anyway, and stops it).
 """

@@ -192,7 +192,6 @@ BAD_OPTIONS = [
     ["decode", FIRST],
     ["check", FIRST],
     ["generate", "-n", "0"],
-    ["generate", "-n", "100000"],
     ["generate", "-n", "lots"],
     ["generate", "--max-pip", "-1"],
     ["generate", "--max-pip", "1000000000000000000000000000000"],
@@ -326,16 +325,49 @@ def many_dominoes(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def many_rules(tmp_path_factory) -> Path:
+    """The same board with a `sum` rule on each of its 50,000 columns: every placement checks them all."""
+    n = 50_000
+    path = tmp_path_factory.mktemp("big") / "ruled.json"
+    regions = [{"indices": [[0, c], [1, c]], "type": "sum", "target": 3} for c in range(n)]
+    path.write_text(json.dumps({"dominoes": [[1, 2]] * n, "regions": regions}))
+    return path
+
+
+def fibonacci(n: int) -> int:
+    previous, current = 0, 1
+    for _ in range(n):
+        previous, current = current, previous + current
+    return previous
+
+
+def test_a_huge_open_board_is_solved_by_dlx_and_counted(run_cli, many_dominoes):
+    """2 x 50,000, one `empty` region: DLX lays the 50,000 dominoes (a heap chooses its items) and the count
+    is the closed form, tilings x orientations = F(50,001) x 2^50,000, exactly. (2 x 100,000 takes ~8 s and
+    ~2 s of CPU: too long for this suite.)"""
+    start = time.monotonic()
+    solved = run_cli("solve", many_dominoes, "-b", "dlx", "--json")
+    document = json.loads(solved.out)
+    assert solved.code == 0 and document["status"] == "solved" and len(document["solutions"][0]) == 50_000
+    counted = run_cli("count", many_dominoes, "--json")
+    sys.set_int_max_str_digits(0)  # the count has 25,000 digits
+    assert counted.code == 0 and json.loads(counted.out)["count"] == fibonacci(50_001) * 2**50_000
+    assert json.loads(counted.out)["exact"] is True and time.monotonic() - start < 60
+
+
 @pytest.mark.parametrize("args", [
     # (The compact CNF of this board fits, so `encode` is guarded here for the placements form only.)
-    ["solve", "MANY", "-b", "dlx"], ["count", "MANY"], ["encode", "MANY", "--encoding", "placements"],
+    ["encode", "MANY", "--encoding", "placements"],
     ["solve", "MANY", "-b", "minisat22", "--encoding", "placements"],
     ["count", "MANY", "--distinct", "grids"],
+    ["solve", "RULED"], ["count", "RULED"],
 ], ids=" ".join)
-def test_a_huge_puzzle_is_refused_before_it_is_built(run_cli, many_dominoes, args):
+def test_a_huge_puzzle_is_refused_before_it_is_built(run_cli, many_dominoes, many_rules, args):
     start = time.monotonic()
-    result = run_cli(*[many_dominoes if arg == "MANY" else arg for arg in args])
-    assert_one_line_error(result, many_dominoes)
+    named = {"MANY": many_dominoes, "RULED": many_rules}
+    result = run_cli(*[named.get(arg, arg) for arg in args])
+    assert_one_line_error(result, named[args[1]])
     assert re.search(r"memory|steps", result.err) and time.monotonic() - start < 30
 
 
@@ -351,6 +383,23 @@ def test_the_default_backend_solves_the_huge_trivial_board(run_cli, many_dominoe
     [placements] = report["solutions"]
     solution = Solution(tuple(Placement(tuple(p["domino"]), tuple(map(tuple, p["cells"]))) for p in placements))
     assert problems(load_one(many_dominoes), solution) == []
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["-n", "100000"], "too many to prove a single solution"),
+    (["-n", "100000", "--no-unique"], "too many for --shape nyt"),
+])
+def test_generate_refuses_a_size_it_cannot_make_at_once_and_says_why(run_cli, args, says):
+    start = time.monotonic()
+    result = run_cli("generate", *args)
+    assert_one_line_error(result, says, "--shape rect")
+    assert time.monotonic() - start < 5
+
+
+def test_generate_makes_a_large_rectangle_without_the_proof(run_cli, tmp_path):
+    target = tmp_path / "large.json"
+    result = run_cli("generate", "-n", "5000", "--no-unique", "--shape", "rect", "--seed", "1", "-o", target)
+    assert result.code == 0 and len(json.loads(target.read_text())["dominoes"]) == 5000
 
 
 @pytest.mark.parametrize("command", ["solve", "count"])
