@@ -272,6 +272,26 @@ def test_ctrl_c_keeps_the_rows_written_and_leaves_no_process(tmp_path):
     assert left == []
 
 
+def test_ctrl_c_while_the_workers_start_ends_the_sweep_at_once(tmp_path):
+    """SIGINT to the group once a worker process exists but before the table does (the cluster is starting)."""
+    out = tmp_path / "never.csv"
+    sweep = subprocess.Popen([BIN / "pipscover", "sweep", "generate", "--seeds", "1-2000", "-n", "8", "--jobs", "2",
+                              "-o", out], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+    try:
+        starting = _until(lambda: any("multiprocessing.spawn" in line for line in _running_in_session(sweep.pid)), 120)
+        assert starting and not out.exists(), (starting, out.exists(), _running_in_session(sweep.pid))
+        os.killpg(sweep.pid, signal.SIGINT)
+        pressed = time.monotonic()
+        output, errors = sweep.communicate(timeout=60)
+        took = time.monotonic() - pressed
+        left = [] if _until(lambda: not _running_in_session(sweep.pid), 30) else _running_in_session(sweep.pid)
+    finally:
+        _stop(sweep)
+    assert sweep.returncode == 130 and errors == "" and "stopped by Ctrl-C" in output, (output, errors)
+    assert took < 20 and left == []
+
+
 def test_help_imports_neither_dask_nor_matplotlib():
     code = "import sys, pipscover.cli; print(sorted({'dask', 'distributed', 'matplotlib'} & set(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", code], env=ENV, capture_output=True, text=True)

@@ -9,8 +9,11 @@ Ctrl-C: while the engine runs, SIGINT only sets a flag, which `results` turns in
 polls. Raised at an arbitrary bytecode inside Dask's client code, a KeyboardInterrupt can leave a lock held that
 the event-loop thread shares (as_completed's queue, the Event of every synchronous call); that thread runs the
 client, the scheduler and the nannies of a LocalCluster, so it freezes, and the cancel and close that follow
-wait forever. LocalCluster workers are started with Ctrl-C ignored: this process handles it, and kills them
-(their unfinished jobs are of no use, and a graceful close would wait for them).
+wait forever. LocalCluster workers are started with Ctrl-C blocked: this process handles it, and kills them
+(their unfinished jobs are of no use, and a graceful close would wait for them). The LocalCluster is started
+by a thread that blocks SIGINT, so that the event-loop thread it starts, and the worker processes that
+thread spawns, inherit the blocked signal, while the main thread keeps taking Ctrl-C; a Ctrl-C during the
+start (a few seconds) kills the processes started so far and ends the sweep at once.
 
 Workers must not be daemonic processes: a job with a time limit, and the SAT backends with one, run in a
 forked process that is killed when the limit passes, and daemonic processes cannot have children. LocalCluster
@@ -25,10 +28,12 @@ import logging
 import multiprocessing
 import os
 import signal
+import threading
 import time
 import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import suppress
+from multiprocessing import resource_tracker
 
 import dask
 from distributed import Client, Future, LocalCluster, as_completed, get_worker
@@ -37,6 +42,7 @@ from pipscover.errors import PipsError
 from pipscover.sweep.tasks import Job, Row, Settings, run_job, stubs
 
 CONNECT_SECONDS = 10  # how long to try to reach a --scheduler
+ABORT_SECONDS = 10  # how long a LocalCluster interrupted while it starts may take to fail
 POLL_SECONDS = 0.5  # how often the running tasks and the workers are counted for the progress bar
 
 
@@ -82,16 +88,46 @@ class DaskEngine:
             # profiler: it samples every worker thread every 10 ms, for a dashboard that is not there.)
             self._config = dask.config.set({"distributed.worker.daemon": False,
                                             "distributed.worker.profile.enabled": False})
-            with _interrupts_ignored():  # the worker processes inherit it
-                # No dashboard; the scheduler's HTTP server (health, metrics), which this Dask always starts, on
-                # a free port of this machine rather than 8787, so that a cluster already there is no matter.
-                self._cluster = LocalCluster(n_workers=self.n_workers, threads_per_worker=1, processes=True,
-                                             dashboard_address=None, silence_logs=logging.CRITICAL,
-                                             scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
+            self._cluster = self._local_cluster()
             self._client = Client(self._cluster, set_as_default=False)
         else:
             self._client = _connect(self.scheduler)
         self._count()
+
+    def _local_cluster(self) -> LocalCluster:
+        """A LocalCluster started by a thread that blocks SIGINT (see the top); Ctrl-C meanwhile kills every
+        process started so far and raises KeyboardInterrupt."""
+        started: list[LocalCluster | BaseException] = []
+
+        def start() -> None:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                # No dashboard; the scheduler's HTTP server (health, metrics), which this Dask always starts, on
+                # a free port of this machine rather than 8787, so that a cluster already there is no matter.
+                started.append(LocalCluster(n_workers=self.n_workers, threads_per_worker=1, processes=True,
+                                            dashboard_address=None, silence_logs=logging.CRITICAL,
+                                            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}))
+            except BaseException as error:  # noqa: BLE001 - raised in the main thread
+                started.append(error)
+
+        # multiprocessing starts its resource tracker at the first spawn and then unblocks SIGINT in the
+        # spawning thread; started here first, it leaves the starter's mask alone.
+        resource_tracker.ensure_running()
+        starter = threading.Thread(target=start, name="start LocalCluster", daemon=True)
+        starter.start()
+        while starter.is_alive():
+            starter.join(0.05)
+            if self._interrupted:
+                _kill_children()
+                # Its workers dead, the start soon fails; a cluster left half-started would be closed (with a
+                # traceback) by Dask's exit handler, one that started after all is closed by __exit__.
+                starter.join(ABORT_SECONDS)
+                if started and not isinstance(started[0], BaseException):
+                    self._cluster = started[0]
+                raise KeyboardInterrupt
+        if isinstance(started[0], BaseException):
+            raise started[0]
+        return started[0]
 
     def __exit__(self, error_type: type | None, *exc: object) -> None:
         if self._cluster is not None:
@@ -198,11 +234,13 @@ def _silence_logs() -> dict[str, int]:
     return levels
 
 
-@contextmanager
-def _interrupts_ignored() -> Iterator[None]:
-    """Ignore Ctrl-C while processes are started, so that they inherit it: only this process handles it."""
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+def _kill_children() -> None:
+    """Kill every process this one started, and theirs (a LocalCluster interrupted while it starts), but
+    multiprocessing's resource tracker, which ends with this process and, killed, is started again only to
+    complain about the semaphores it no longer knows."""
+    import psutil  # a dependency of distributed
+
+    for child in psutil.Process().children(recursive=True):
+        with suppress(psutil.Error):
+            if "resource_tracker" not in " ".join(child.cmdline()):
+                child.kill()
