@@ -71,6 +71,7 @@ def test_local_search_finds_one_solution_not_all(run_cli):
 
 def test_auto_walks_past_its_budget_and_lists_the_rest_with_the_race(monkeypatch):
     monkeypatch.setattr(auto, "DLX_WORK_BUDGET", 1)  # every puzzle past its dlx budget at once
+    monkeypatch.setattr(auto, "NODES_PER_DOMINO", 0)
     puzzle, _ = planted(PlantedSpec(4, 4, seed=2))  # 12,024 solutions
     first = solve(puzzle, "auto")
     assert first.backend == "auto:local" and problems(puzzle, first.solutions[0]) == []
