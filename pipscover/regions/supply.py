@@ -10,6 +10,7 @@ built once per multiset of remaining halves and shared by all regions; the regio
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import accumulate, chain, islice, repeat
 from operator import mul
 from typing import NamedTuple
 
@@ -70,45 +71,19 @@ class PipSupply(NamedTuple):
         [2000000, 11000000]
         """
         values = tuple(range(len(counts)) if values is None else values)
+        counts = tuple(counts)
         present = 0
+        kinds = []  # (pip, copies) of the pips present, increasing
         for index, count in enumerate(counts):
             if count:
                 present |= 1 << index
-        smallest, largest = [0], [0]
-        for sums, order in ((smallest, range(len(counts))), (largest, range(len(counts) - 1, -1, -1))):
-            total = 0
-            for index in order:
-                for _ in range(counts[index]):
-                    if len(sums) > depth:
-                        break
-                    total += values[index]
-                    sums.append(total)
+                kinds.append((values[index], count))
         total = sum(map(mul, values, counts))
         exact = min(sum_depth, EXACT_SUM_DEPTH)
-        # Bounded knapsack, in place from the largest j down: reach[j] |= reach[j - t] + t copies of a pip.
-        if total <= BITSET_SUMS_UP_TO:
-            reach = [1 << total] + [0] * exact
-            for value, count in zip(values, counts):
-                if not count:
-                    continue
-                for j in range(exact, 0, -1):
-                    sums = reach[j]
-                    for copies in range(1, min(count, j) + 1):
-                        sums |= reach[j - copies] >> (copies * value)
-                    reach[j] = sums
-        else:
-            reach = [frozenset((0,))] + [frozenset()] * exact
-            for value, count in zip(values, counts):
-                if not count:
-                    continue
-                for j in range(exact, 0, -1):
-                    sums = set(reach[j])
-                    for copies in range(1, min(count, j) + 1):
-                        added = copies * value
-                        sums.update(s + added for s in reach[j - copies])
-                    reach[j] = frozenset(sums)
+        reach = _reach_bits(kinds, total, exact) if total <= BITSET_SUMS_UP_TO else _reach_sets(kinds, exact)
         direct = not values or values[-1] == len(values) - 1
-        return cls(present, tuple(counts), values, direct, total, tuple(reach), tuple(smallest), tuple(largest))
+        return cls(present, counts, values, direct, total, reach, _first_sums(kinds, depth),
+                   _first_sums(reversed(kinds), depth))
 
     def makes(self, halves: int, target: int) -> bool:
         """Whether some `halves` of the remaining halves sum to `target` (`halves` < len(reach)).
@@ -120,6 +95,52 @@ class PipSupply(NamedTuple):
         if type(sums) is int:
             return 0 <= target <= self.total and bool(sums >> (self.total - target) & 1)
         return target in sums
+
+
+def _first_sums(kinds: Iterable[tuple[int, int]], depth: int) -> tuple[int, ...]:
+    """The sums of the first 0, 1, ..., `depth` halves (fewer if there are fewer), in the order of `kinds`."""
+    halves = chain.from_iterable([repeat(pip, copies) for pip, copies in kinds])
+    return tuple(accumulate(islice(halves, depth), initial=0))
+
+
+def _reach_bits(kinds: Sequence[tuple[int, int]], total: int, exact: int) -> tuple[int, ...]:
+    """`reach` as ints, mirrored (bit `total - s` for a sum s), for 0..`exact` halves.
+
+    Every row is computed at once in one int, row j (sums of j halves) in bits j*W .. j*W + total, W = total + 1:
+    one more half of pip v takes a sum s of row j to s + v in row j + 1, a shift left by W - v that never
+    leaves a row's bits since s + v <= total. The copies of a pip are added 1, 2, 4, ... at a time (subsets of
+    those batches make exactly 0..copies of them), so the cost is a few shifts per pip, not a loop per row;
+    rows past `exact` are cut off after each pip.
+    """
+    width = total + 1
+    keep = (1 << (exact + 1) * width) - 1
+    rows = 1 << total  # no halves: the sum 0
+    for pip, copies in kinds:
+        step = width - pip
+        batch = 1
+        if copies > exact:  # more copies than `exact` halves only reach rows that are cut off
+            copies = exact
+        while copies:
+            taken = batch if batch < copies else copies
+            rows |= rows << taken * step
+            copies -= taken
+            batch <<= 1
+        rows &= keep
+    row = (1 << width) - 1
+    return tuple([rows >> j * width & row for j in range(exact + 1)])
+
+
+def _reach_sets(kinds: Sequence[tuple[int, int]], exact: int) -> tuple[frozenset[int], ...]:
+    """`reach` as sets of sums (when the total is large): a bounded knapsack, in place from the largest j down."""
+    reach = [frozenset((0,))] + [frozenset()] * exact
+    for pip, copies in kinds:
+        for j in range(exact, 0, -1):
+            sums = set(reach[j])
+            for taken in range(1, min(copies, j) + 1):
+                added = taken * pip
+                sums.update(s + added for s in reach[j - taken])
+            reach[j] = frozenset(sums)
+    return tuple(reach)
 
 
 def pips_where(present: int, values: Sequence[int], test: Callable[[int], object]) -> int:
