@@ -34,6 +34,7 @@ class RegionRules:
         self.steps = [rule.counter_step(target, self.values, self.max_pip) for rule, target in zip(rules, self.targets)]
         # allowed_of[r](state, cells left, supply): the pips one more cell of region r may take.
         self.allowed_of = [rule.counter_allowed(target) for rule, target in zip(rules, self.targets)]
+        # Whether each region's rule holds whatever pips its cells get (as it does once its state is DECIDED).
         self.free_kind = [not rule.constrains for rule in rules]
         constrained = [r for r, rule in enumerate(rules) if rule.constrains]
         self.supply_depth = max((self.sizes[r] - 1 for r in constrained), default=0)
@@ -48,10 +49,6 @@ class RegionRules:
         in any order."""
         return self.free_kind[region] or self.rules[region].counter_accepts(state, self.targets[region], pips,
                                                                              self.values)
-
-    def is_free(self, region: int, state: int) -> bool:
-        """Whether the region's rule holds whatever pips its uncovered cells get."""
-        return self.free_kind[region] or state == DECIDED
 
     def supply(self, halves: Sequence[int]) -> PipSupply:
         """The pips not yet placed (`halves[i]` of the pip of index i), as the region kinds want them; cached."""

@@ -19,7 +19,7 @@ import sys
 import time
 
 from pipscover.counting.progress import Progress, ProgressCallback
-from pipscover.counting.regions import FAIL, RegionRules
+from pipscover.counting.regions import DECIDED, FAIL, RegionRules
 from pipscover.counting.tilings import TilingCounter, arrangements
 from pipscover.limits import guard
 from pipscover.model import Puzzle
@@ -151,6 +151,11 @@ class StructuralCounter:
         bit_index: dict[int, int] = {}
         sizes = rules.sizes
         pip_count = dominoes.pip_count
+        free_kind = rules.free_kind
+        # By the dominoes left (an int): their supply, and the ways to cover a pair of cells given the pips
+        # each may take (see below); both depend on nothing else, so every node with those dominoes shares them.
+        supplies: dict[int, PipSupply] = {}
+        ways_by_left: dict[int, dict[int, int]] = {}
         progress = Progress(on_progress)
 
         def search(uncovered: int, remaining: int, depth: int) -> int:
@@ -163,7 +168,9 @@ class StructuralCounter:
             if deadline is not None and nodes % CHECK_EVERY == 0 and time.monotonic() > deadline:
                 raise SearchTimeout()
             # What each unfinished region may still take; a region that can take nothing ends the branch.
-            supply = self.supply(remaining)
+            supply = supplies.get(remaining)
+            if supply is None:
+                supply = supplies[remaining] = self.supply(remaining)
             region_pips = [0] * region_count
             open_regions = 0
             bound = 0
@@ -175,7 +182,7 @@ class StructuralCounter:
                         cache[key] = 0
                         return 0
                     region_pips[region] = mask
-                    if not rules.is_free(region, states[region]):
+                    if not (free_kind[region] or states[region] == DECIDED):  # the region can still fail
                         bound += 1
                         last = region
             if bound == 0 or open_regions == 1:
@@ -188,7 +195,9 @@ class StructuralCounter:
                 neighbours, bit_index = self.cell_tables(deadline)
             # The uncovered cell with the fewest ways to be covered (counting partner, domino, orientation).
             partners = dominoes.partners(remaining)
-            pair_ways: dict[int, int] = {}  # (pips allowed here, pips allowed there) -> ways
+            pair_ways = ways_by_left.get(remaining)  # (pips allowed here, pips allowed there) -> ways
+            if pair_ways is None:
+                pair_ways = ways_by_left[remaining] = {}
             best, best_ways, best_rank = -1, 0, 1 << 62
             rest = uncovered
             while rest:
