@@ -10,7 +10,7 @@ built once per multiset of remaining halves and shared by all regions; the regio
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from itertools import accumulate, chain, islice, repeat
+from itertools import repeat
 from operator import mul
 from typing import NamedTuple
 
@@ -99,8 +99,16 @@ class PipSupply(NamedTuple):
 
 def _first_sums(kinds: Iterable[tuple[int, int]], depth: int) -> tuple[int, ...]:
     """The sums of the first 0, 1, ..., `depth` halves (fewer if there are fewer), in the order of `kinds`."""
-    halves = chain.from_iterable([repeat(pip, copies) for pip, copies in kinds])
-    return tuple(accumulate(islice(halves, depth), initial=0))
+    sums = [0]
+    total, room = 0, depth
+    for pip, copies in kinds:
+        if not room:
+            break
+        taken = copies if copies < room else room
+        sums.extend(range(total + pip, total + pip * taken + 1, pip) if pip else repeat(total, taken))
+        total += pip * taken
+        room -= taken
+    return tuple(sums)
 
 
 def _reach_bits(kinds: Sequence[tuple[int, int]], total: int, exact: int) -> tuple[int, ...]:
