@@ -167,24 +167,14 @@ class StructuralCounter:
             nodes += 1
             if deadline is not None and nodes % CHECK_EVERY == 0 and time.monotonic() > deadline:
                 raise SearchTimeout()
-            # What each unfinished region may still take; a region that can take nothing ends the branch.
-            supply = supplies.get(remaining)
-            if supply is None:
-                supply = supplies[remaining] = self.supply(remaining)
-            region_pips = [0] * region_count
-            open_regions = 0
-            bound = 0
+            open_regions = bound = 0
             for region in range(region_count):
                 if left[region]:
                     open_regions += 1
-                    mask = allowed_of[region](states[region], left[region], supply)
-                    if not mask:
-                        cache[key] = 0
-                        return 0
-                    region_pips[region] = mask
                     if not (free_kind[region] or states[region] == DECIDED):  # the region can still fail
                         bound += 1
                         last = region
+            # The closed form needs no supply: a free region takes any pip, and `accepts` checks a last region exactly.
             if bound == 0 or open_regions == 1:
                 total = 0
                 if bound == 0 or rules.accepts(last, states[last], dominoes.pips(remaining)):
@@ -193,6 +183,18 @@ class StructuralCounter:
                 return total
             if neighbours is None:
                 neighbours, bit_index = self.cell_tables(deadline)
+            # What each unfinished region may still take; a region that can take nothing ends the branch.
+            supply = supplies.get(remaining)
+            if supply is None:
+                supply = supplies[remaining] = self.supply(remaining)
+            region_pips = [0] * region_count
+            for region in range(region_count):
+                if left[region]:
+                    mask = allowed_of[region](states[region], left[region], supply)
+                    if not mask:
+                        cache[key] = 0
+                        return 0
+                    region_pips[region] = mask
             # The uncovered cell with the fewest ways to be covered (counting partner, domino, orientation).
             partners = dominoes.partners(remaining)
             pair_ways = ways_by_left.get(remaining)  # (pips allowed here, pips allowed there) -> ways
