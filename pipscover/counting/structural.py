@@ -133,10 +133,6 @@ class StructuralCounter:
         ]
         return neighbours, {bit: index for index, bit in enumerate(bit_of.values())}
 
-    def supply(self, left: int) -> PipSupply:
-        """The pips of the dominoes `left`, as the region feasibility rules want them."""
-        return self.rules.supply(self.dominoes.halves(left))
-
     def count(self, deadline: float | None = None, on_progress: ProgressCallback | None = None) -> int:
         """The exact number of solutions. Raises `Interrupted` (with a lower bound) on timeout or Ctrl-C."""
         rules, dominoes = self.rules, self.dominoes
@@ -155,6 +151,7 @@ class StructuralCounter:
         # By the dominoes left (an int): their supply, and the ways to cover a pair of cells given the pips
         # each may take (see below); both depend on nothing else, so every node with those dominoes shares them.
         supplies: dict[int, PipSupply] = {}
+        halves = list(dominoes.halves(dominoes.full))  # of the dominoes left, kept up to date by the search
         ways_by_left: dict[int, dict[int, int]] = {}
         progress = Progress(on_progress)
 
@@ -186,7 +183,7 @@ class StructuralCounter:
             # What each unfinished region may still take; a region that can take nothing ends the branch.
             supply = supplies.get(remaining)
             if supply is None:
-                supply = supplies[remaining] = self.supply(remaining)
+                supply = supplies[remaining] = rules.supply(halves)
             region_pips = [0] * region_count
             for region in range(region_count):
                 if left[region]:
@@ -266,8 +263,12 @@ class StructuralCounter:
                                 states[other_region] = other_state
                                 left[other_region] -= 1
                                 available = remaining & masks[number[pip, other_pip]]
+                                halves[pip] -= 1
+                                halves[other_pip] -= 1
                                 total += search(uncovered ^ (1 << best) ^ other_bit,
                                                 remaining ^ (available & -available), depth + 1)
+                                halves[pip] += 1
+                                halves[other_pip] += 1
                                 left[other_region] += 1
                                 states[other_region] = other_old
                             done += 1
