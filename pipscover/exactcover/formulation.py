@@ -76,25 +76,35 @@ def exact_cover(puzzle: Puzzle, rules: OptionFilter | None = None) -> ExactCover
             laid.setdefault(b, []).append((a, len(cells) + index))
     laid = dict(sorted(laid.items()))  # options by increasing first pip: the search tries them in this order
     region_of = puzzle.region_index
-    pair_allowed: dict[tuple[int, int, int], bool] = {}
+    # What may go on a pair of cells depends only on their regions: worked out once per pair of regions.
+    laid_between: dict[tuple[int, int], tuple[list[int], list[tuple[int, int]]]] = {}
     options = []
     pips = []
     for first, second in puzzle.adjacent_pairs:
-        ends = (cell_item[first], cell_item[second])
-        region, other = region_of[first], region_of[second]
-        for first_pip, second_pips in laid.items():
-            if rules and not rules.masks[region] & rules.pip_bit[first_pip]:
-                continue
-            for second_pip, item in second_pips:
-                if rules:
-                    if not rules.masks[other] & rules.pip_bit[second_pip]:
-                        continue
-                    if region == other:
-                        key = (region, first_pip, second_pip)
-                        if key not in pair_allowed:
-                            pair_allowed[key] = rules.pair_allowed(region, first_pip, second_pip)
-                        if not pair_allowed[key]:
-                            continue
-                options.append((*ends, item))
-                pips.append((first_pip, second_pip))
+        regions = region_of[first], region_of[second]
+        between = laid_between.get(regions)
+        if between is None:
+            between = laid_between[regions] = _laid_between(*regions, laid, rules)
+        first_item, second_item = cell_item[first], cell_item[second]
+        options.extend([(first_item, second_item, item) for item in between[0]])
+        pips.extend(between[1])
     return ExactCover(tuple(items), tuple(multiplicities), cells, tuple(options), tuple(pips))
+
+
+def _laid_between(region: int, other: int, laid: dict[int, list[tuple[int, int]]],
+                  rules: OptionFilter | None) -> tuple[list[int], list[tuple[int, int]]]:
+    """The domino items, and the pips they put on the two cells, of the dominoes laid on a cell of `region` and
+    a cell of `other` (in that order) that `rules` allow, in the order the search tries them."""
+    items, pips = [], []
+    for first_pip, second_pips in laid.items():
+        if rules and not rules.masks[region] & rules.pip_bit[first_pip]:
+            continue
+        for second_pip, item in second_pips:
+            if rules:
+                if not rules.masks[other] & rules.pip_bit[second_pip]:
+                    continue
+                if region == other and not rules.pair_allowed(region, first_pip, second_pip):
+                    continue
+            items.append(item)
+            pips.append((first_pip, second_pip))
+    return items, pips
