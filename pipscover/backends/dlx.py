@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from pipscover.backends.base import Backend, Capabilities
 from pipscover.exactcover.dancing_links import SCAN_LIMIT, ExactCoverProblem
+from pipscover.exactcover.formulation import ExactCover
 from pipscover.exactcover.pruning import pruned_exact_cover
 from pipscover.limits import guard
 from pipscover.model import Puzzle, Solution
@@ -40,6 +41,15 @@ def counted_solutions(
     Past `node_limit` search nodes the iterator raises `pipscover.exactcover.NodeBudgetExceeded`. With
     `restart_seed` the search restarts (see `pipscover.exactcover.dancing_links`) until it finds a first solution.
     """
+    covers, problem, cover = counted_covers(puzzle, deadline, node_limit, restart_seed)
+    return (cover.solution(chosen) for chosen in covers), problem
+
+
+def counted_covers(
+    puzzle: Puzzle, deadline: float | None = None, node_limit: int | None = None, restart_seed: int | None = None
+) -> tuple[Iterator[list[int]], ExactCoverProblem, ExactCover]:
+    """As `counted_solutions`, but each solution as the options it chose, and the exact cover whose
+    `solution(chosen)` makes the `Solution`: a count by listing builds a solution only when it needs one."""
     kinds = len(puzzle.domino_counts)
     # One option per orientation of each distinct domino on each pair of cells, three nodes each; and a
     # search that, per domino laid, chooses an item (a scan of at most `SCAN_LIMIT` items, or a heap) and
@@ -50,7 +60,7 @@ def counted_solutions(
           steps=6 * len(puzzle.dominoes) * per_node, deadline=deadline)
     cover, rules = pruned_exact_cover(puzzle)
     problem = ExactCoverProblem(len(cover.items), cover.options, cover.multiplicities)
-    return (cover.solution(chosen) for chosen in problem.search(rules, deadline, node_limit, restart_seed)), problem
+    return problem.search(rules, deadline, node_limit, restart_seed), problem, cover
 
 
 def search_nodes(puzzle: Puzzle, node_limit: int | None = None) -> int:
