@@ -164,34 +164,34 @@ class StructuralCounter:
             nodes += 1
             if deadline is not None and nodes % CHECK_EVERY == 0 and time.monotonic() > deadline:
                 raise SearchTimeout()
-            open_regions = bound = 0
+            open_regions = 0
+            bound = []  # the unfinished regions whose rule can still fail
             for region in range(region_count):
                 if left[region]:
                     open_regions += 1
-                    if not (free_kind[region] or states[region] == DECIDED):  # the region can still fail
-                        bound += 1
-                        last = region
+                    if not (free_kind[region] or states[region] == DECIDED):
+                        bound.append(region)
             # The closed form needs no supply: a free region takes any pip, and `accepts` checks a last region exactly.
-            if bound == 0 or open_regions == 1:
+            if not bound or open_regions == 1:
                 total = 0
-                if bound == 0 or rules.accepts(last, states[last], dominoes.pips(remaining)):
+                if not bound or rules.accepts(bound[0], states[bound[0]], dominoes.pips(remaining)):
                     total = self.tilings.count(uncovered) * dominoes.arrangements(remaining)
                 cache[key] = total
                 return total
             if neighbours is None:
                 neighbours, bit_index = self.cell_tables(deadline)
-            # What each unfinished region may still take; a region that can take nothing ends the branch.
+            # What each unfinished region may still take (a free one: any pip left; the finished ones are never
+            # read); a region that can take nothing ends the branch.
             supply = supplies.get(remaining)
             if supply is None:
                 supply = supplies[remaining] = rules.supply(halves)
-            region_pips = [0] * region_count
-            for region in range(region_count):
-                if left[region]:
-                    mask = allowed_of[region](states[region], left[region], supply)
-                    if not mask:
-                        cache[key] = 0
-                        return 0
-                    region_pips[region] = mask
+            region_pips = [supply.present] * region_count
+            for region in bound:
+                mask = allowed_of[region](states[region], left[region], supply)
+                if not mask:
+                    cache[key] = 0
+                    return 0
+                region_pips[region] = mask
             # The uncovered cell with the fewest ways to be covered (counting partner, domino, orientation).
             partners = dominoes.partners(remaining)
             pair_ways = ways_by_left.get(remaining)  # (pips allowed here, pips allowed there) -> ways
