@@ -148,10 +148,10 @@ class StructuralCounter:
         sizes = rules.sizes
         pip_count = dominoes.pip_count
         free_kind = rules.free_kind
+        halves = list(dominoes.halves(dominoes.full))  # of the dominoes left, kept up to date by the search
         # By the dominoes left (an int): their supply, and the ways to cover a pair of cells given the pips
         # each may take (see below); both depend on nothing else, so every node with those dominoes shares them.
         supplies: dict[int, PipSupply] = {}
-        halves = list(dominoes.halves(dominoes.full))  # of the dominoes left, kept up to date by the search
         ways_by_left: dict[int, dict[int, int]] = {}
         progress = Progress(on_progress)
 
