@@ -229,6 +229,8 @@ class StructuralCounter:
                     1000 if left[region] == sizes[region] or sizes[region] > BEGUN_REGION_SIZE else 100)
                 if rank < best_rank:
                     best, best_ways, best_rank = index, ways, rank
+                    if ways == 1:  # forced: no cell ranks lower (a dead cell, if any, is met on this branch)
+                        break
             if depth == 0:
                 progress.begin(best_ways)
             region = cell_region[best]
