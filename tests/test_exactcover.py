@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from brute_force import brute_force_solutions
 from puzzle_factory import puzzles
 
@@ -89,6 +92,29 @@ def test_supply_knows_the_sums_of_exactly_j_halves():
     reachable = [{s for s in range(11) if supply.makes(j, s)} for j in range(3)]
     assert reachable == [{0}, {0, 5}, {0, 5, 10}]
     assert supply.smallest[:3] == (0, 0, 0) and supply.largest[:3] == (0, 5, 10)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 5)), min_size=1, max_size=6),
+       st.integers(0, 9), st.integers(0, 9), st.booleans())
+def test_supply_sums_match_every_choice_of_halves(pips_and_copies, depth, sum_depth, huge):
+    """The sums of j halves and the first sums against every choice of halves, for small pips (sums kept as
+    bits) and huge ones (sums kept as sets)."""
+    scale = 10**6 if huge else 1
+    values = sorted({pip * scale for pip, _ in pips_and_copies})
+    counts = [sum(copies for pip, copies in pips_and_copies if pip * scale == value) for value in values]
+    sum_depth = min(sum_depth, depth)
+    supply = PipSupply.of(counts, depth, sum_depth, values)
+    halves = sorted(value for value, count in zip(values, counts) for _ in range(count))
+    choices = [set() for _ in range(sum_depth + 1)]
+    for j in range(min(sum_depth, len(halves)) + 1):
+        choices[j] = {sum(chosen) for chosen in itertools.combinations(halves, j)}
+    for j, sums in enumerate(choices):
+        candidates = {s + step for s in sums for step in (-1, 0, 1)} if huge else set(range(sum(halves) + 2))
+        assert {s for s in candidates if supply.makes(j, s)} == sums
+    first = min(depth, len(halves))
+    assert supply.smallest == tuple(sum(halves[:j]) for j in range(first + 1))
+    assert supply.largest == tuple(sum(halves[::-1][:j]) for j in range(first + 1))
 
 
 def test_equals_needs_enough_matching_halves():
