@@ -22,15 +22,20 @@
 The counter, cheapest first: an other solution found before that keeps the puzzle's rules; Dancing Links
 within `NODE_BUDGET` search nodes; then one incremental SAT solver per board (`pipscover.incremental.
 PuzzleSession`: the board and dominoes loaded once, each region rule added once behind a selector literal
-and switched on by assumptions, the hidden solution as the preferred phases), asked first for an other
-solution that changes only the dominoes inside one `WINDOW` x `WINDOW` square (milliseconds each) and only
-then about the whole board (up to seconds on 40 dominoes: planted puzzles are hard for CDCL). Budgets count
-nodes and questions, never seconds, and everything random comes from one `random.Random(seed)`: the same
-seed gives the same puzzle.
+and switched on by assumptions, the hidden solution as the preferred phases), asked for an other solution
+that changes only the dominoes near one spot (milliseconds each); and only then the whole board, asked of a
+fresh CNF of the puzzle, which its rules prune (7-14x faster than the session's on 40 dominoes). While
+loosening, the puzzle before the change was unique, so any other solution breaks the old rule: it has
+other pips on the changed region's cells. That narrows every question (the spots are the cells near that
+region), and a loosening question still undecided after `LOOSEN_CONFLICTS` conflicts keeps the rule.
+The hidden grid's other tilings are a question of their own, with the pips fixed: a small CNF over the
+pairs of neighbouring cells. Budgets count nodes, conflicts and questions, never seconds, and everything
+random comes from one `random.Random(seed)`: the same seed gives the same puzzle.
 
 Difficulty is the rating a person would give (`pipscover.rating`: the length of the chain of hints that
-solves it), which agrees with the NYT's labels on 83% of its puzzles where the Dancing Links search nodes
-beyond one path to the solution (`extra_nodes`, still reported) agree on 68%. With a difficulty, a unique
+solves it, followed only as far as the band needs), which agrees with the NYT's labels on 83% of its
+puzzles where the Dancing Links search nodes beyond one path to the solution (`extra_nodes`, still
+reported) agree on 68%. With a difficulty, a unique
 puzzle whose rating is another is drawn again.
 """
 
@@ -39,17 +44,21 @@ from __future__ import annotations
 import bisect
 import random
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from math import isqrt
 
+from pysat.solvers import Solver
+
 from pipscover.backends.dlx import counted_solutions
+from pipscover.cnf.encoding import encode_placements
 from pipscover.exactcover.dancing_links import NodeBudgetExceeded
 from pipscover.errors import PipsError
 from pipscover.incremental import PuzzleSession
 from pipscover.model import Cell, Difficulty, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
-from pipscover.rating import rate
+from pipscover.rating import difficulty as rated_difficulty
 from pipscover.results import SearchTimeout, deadline_after, has_passed
 
 Pair = tuple[Cell, Cell]
@@ -64,7 +73,15 @@ MAX_GROWN_DOMINOES = 2000
 # Dancing Links search nodes per counter question before the SAT session answers it instead (a few tens of
 # ms of DLX), and the limit of the reported `extra_nodes`.
 NODE_BUDGET = 512
-SAT_BACKEND = "cadical195"
+SAT_BACKEND = "cadical195"  # the incremental session's solver (and the other-tiling question's)
+# Whole-board questions go to a fresh CNF of the puzzle with its regions (pruned by them), not to the
+# session: on the proofs of uniqueness of 40-domino puzzles Glucose 4.1 took 0.23 s there against 3.1 s
+# for the session (whose formula keeps every placement of the blank board behind selectors).
+WHOLE_BOARD_SOLVER = "glucose4"
+# A loosening question undecided after this many conflicts keeps the rule: loosening is optional, and a few
+# of its proofs on 40 dominoes took 10-55 s of the generation's 60.
+LOOSEN_CONFLICTS = 20_000
+NEIGHBOURHOODS = (2, 4)  # steps from a loosened region within which dominoes may move, before the whole board
 WINDOW = 6  # side of the squares in which the counter first looks for another solution
 
 
@@ -126,7 +143,7 @@ class _Counter:
         self.calls = 0
         self.known: list[Solution] = []  # other solutions found so far
 
-    def other(self, puzzle: Puzzle) -> Solution | None:
+    def other(self, puzzle: Puzzle, changed: Sequence[Cell] = ()) -> Solution | None:
         """A solution of `puzzle` other than the hidden one, or None (DLX within its node budget, else SAT)."""
         if has_passed(self.deadline):
             raise SearchTimeout
@@ -136,31 +153,104 @@ class _Counter:
         for known in self.known:
             if all(region.holds([known.grid[cell] for cell in region.cells]) for region in puzzle.regions):
                 return known
-        found = self._search(puzzle)
+        found = self._search(puzzle, changed)
         if found is not None:
             self.known.append(found)
         return found
 
-    def _search(self, puzzle: Puzzle) -> Solution | None:
+    def _search(self, puzzle: Puzzle, changed: Sequence[Cell]) -> Solution | None:
         solutions, _ = counted_solutions(puzzle, self.deadline, node_limit=NODE_BUDGET)
         try:
             return next((s for s in solutions if s != self.hidden), None)
         except NodeBudgetExceeded:
             pass
+        if changed:
+            for free in _neighbourhoods(changed, self.hidden.grid):
+                found = self.session.other_solution(puzzle.regions, self.hidden, free=free, differ=changed)
+                if found is not None:
+                    return found
+            return other_solution(puzzle, self.hidden, changed, LOOSEN_CONFLICTS)
         # Small questions first: another solution that changes only the dominoes near one spot. Most
         # other solutions are such; asked about the whole board, CDCL takes seconds to find one.
         for window in _windows(self.hidden.grid):
             found = self.session.other_solution(puzzle.regions, self.hidden, free=window)
             if found is not None:
                 return found
-        return self.session.other_solution(puzzle.regions, self.hidden)
+        return other_solution(puzzle, self.hidden)
 
     def other_tiling(self) -> Solution | None:
         """Another tiling that lays the dominoes into the hidden pip grid, or None."""
         if has_passed(self.deadline):
             raise SearchTimeout
         self.calls += 1
-        return self.session.other_solution((), self.hidden, pinned=self.hidden.grid)
+        return other_tiling(self.hidden)
+
+
+class Undecided(Exception):
+    """A question that ran out of its conflict budget."""
+
+
+def other_solution(
+    puzzle: Puzzle, hidden: Solution, differ: Sequence[Cell] = (), conflicts: int | None = None
+) -> Solution | None:
+    """A solution of `puzzle` other than `hidden` (and, with `differ`, with other pips on one of those
+    cells), or None: a whole-board question, asked of a fresh CNF of `puzzle` itself. Raises `Undecided`
+    past `conflicts` conflicts."""
+    encoding = encode_placements(puzzle)
+    with Solver(name=WHOLE_BOARD_SOLVER, bootstrap_with=encoding.cnf.clauses) as solver:
+        solver.add_clause([-lit for lit in encoding.solution_literals(hidden)])
+        if differ:
+            value_var = encoding.value_var
+            solver.add_clause([-value_var[cell, hidden.grid[cell]] for cell in differ])
+        if conflicts is None:
+            answer = solver.solve()
+        else:
+            solver.conf_budget(conflicts)
+            answer = solver.solve_limited()
+            if answer is None:
+                raise Undecided
+        return encoding.solution(solver.get_model()) if answer else None
+
+
+def other_tiling(hidden: Solution) -> Solution | None:
+    """A tiling other than `hidden`'s that lays its dominoes into its pip grid, or None.
+
+    With the pips fixed, each pair of neighbouring cells can only carry the domino its pips show, so the
+    question is a small CNF of its own (a variable per pair; one pair per cell; each domino as often as in
+    `hidden`), answered in milliseconds where the whole board's session took seconds on 100 dominoes.
+    """
+    from pysat.card import CardEnc, EncType  # lazy: importing pysat.card costs every CLI command time
+
+    grid = hidden.grid
+    pairs = [(a, b) for a in sorted(grid) for b in ((a[0], a[1] + 1), (a[0] + 1, a[1])) if b in grid]
+    counts = Counter(_shown(grid, pair) for pair in (p.cells for p in hidden.placements))
+    pairs = [pair for pair in pairs if _shown(grid, pair) in counts]
+    by_cell: dict[Cell, list[int]] = {cell: [] for cell in grid}
+    by_domino: dict[Domino, list[int]] = {domino: [] for domino in counts}
+    for var, pair in enumerate(pairs, start=1):
+        by_domino[_shown(grid, pair)].append(var)
+        for cell in pair:
+            by_cell[cell].append(var)
+    var_of = {pair: var for var, pair in enumerate(pairs, start=1)}
+    clauses = [[-var_of[p.cells] for p in hidden.placements]]
+    top = len(pairs)
+    constraints = [(literals, 1) for _, literals in sorted(by_cell.items())]
+    constraints += [(literals, counts[domino]) for domino, literals in sorted(by_domino.items())]
+    for literals, count in constraints:
+        card = CardEnc.equals(literals, bound=count, top_id=top, encoding=EncType.seqcounter)
+        clauses += card.clauses
+        top = max(top, card.nv)
+    with Solver(name=SAT_BACKEND, bootstrap_with=clauses) as solver:
+        if not solver.solve():
+            return None
+        chosen = [pairs[lit - 1] for lit in solver.get_model() if 0 < lit <= len(pairs)]
+    return solution_from_grid(chosen, grid)
+
+
+def _shown(grid: dict[Cell, int], pair: Pair) -> Domino:
+    """The domino whose pips lie on `pair`, smaller pip first."""
+    first, second = sorted((grid[pair[0]], grid[pair[1]]))
+    return first, second
 
 
 def generate(
@@ -215,7 +305,7 @@ def generate(
             if has_passed(deadline):
                 raise SearchTimeout
             puzzle, hidden = made
-            rated = Difficulty(rate(puzzle, hidden).difficulty)
+            rated = Difficulty(rated_difficulty(puzzle, hidden))
             if difficulty in (None, rated):
                 return GeneratedPuzzle(puzzle, hidden, True, calls, restart, time.monotonic() - start,
                                        extra_nodes(puzzle, NODE_BUDGET), rated)
@@ -304,8 +394,13 @@ def _loosen(
 ) -> list[_Region]:
     """Merge neighbouring `sum` regions and drop rules wherever the puzzle stays unique (each change proved)."""
 
-    def keeps(candidate: list[_Region]) -> bool:
-        return counter.other(_build(candidate, hidden, origin)) is None
+    def keeps(candidate: list[_Region], changed: list[Cell]) -> bool:
+        # The puzzle before the change had one solution, so any other solution now breaks a rule it had:
+        # it differs from the hidden one on the changed cells.
+        try:
+            return counter.other(_build(candidate, hidden, origin), changed) is None
+        except Undecided:
+            return False
 
     for first in rng.sample(regions, len(regions)):
         if first not in regions or first.kind is not RegionKind.SUM:
@@ -313,13 +408,13 @@ def _loosen(
         for second in [r for r in regions if r is not first and r.kind is RegionKind.SUM and _touch(first, r)]:
             merged = _Region(RegionKind.SUM, first.cells + second.cells, first.target + second.target)
             candidate = [r for r in regions if r is not first and r is not second] + [merged]
-            if keeps(candidate):
+            if keeps(candidate, merged.cells):
                 regions = candidate
                 break
     for region in rng.sample(regions, len(regions)):
         if region.kind is not RegionKind.EMPTY:
             candidate = [r if r is not region else _Region(RegionKind.EMPTY, r.cells) for r in regions]
-            if keeps(candidate):
+            if keeps(candidate, region.cells):
                 regions = candidate
     # Neighbouring regions without a rule are one region: their borders change no solution.
     ruled = [r for r in regions if r.kind is not RegionKind.EMPTY]
@@ -338,6 +433,17 @@ def _windows(board: dict[Cell, int] | set[Cell]) -> list[set[Cell]]:
             window = {(r, c) for r in range(top, top + WINDOW) for c in range(left, left + WINDOW) if (r, c) in board}
             if window:
                 found.append(window)
+    return found
+
+
+def _neighbourhoods(cells: Sequence[Cell], board: dict[Cell, int]) -> list[set[Cell]]:
+    """The board's cells within NEIGHBOURHOODS steps of `cells`, nearest first."""
+    found, reached, frontier = [], set(cells), set(cells)
+    for radius in range(1, max(NEIGHBOURHOODS) + 1):
+        frontier = {n for c in frontier for n in _neighbours(c) if n in board and n not in reached}
+        reached |= frontier
+        if radius in NEIGHBOURHOODS:
+            found.append(set(reached))
     return found
 
 

@@ -6,7 +6,7 @@ answering it, so this keeps one PySAT solver loaded with the board and the domin
 with no rules), and adds each region rule it is asked about once, guarded by a selector literal `s`
 (every clause of the rule gets `¬s`). A question passes the selectors of the rules it wants as
 assumptions; rules not passed are switched off, never deleted. The same goes for the clause that rules
-out a hidden solution and for pinning every cell to a pip. Clauses the solver learns stay valid across
+out a hidden solution and for asking for other pips on some cells. Clauses the solver learns stay valid across
 questions because every guarded clause is a consequence of its selector.
 
     >>> from pipscover.model import Puzzle, Region, RegionKind, Solution, Placement
@@ -27,7 +27,7 @@ time, only the decision to stop does.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from pysat.solvers import Solver
 
@@ -77,18 +77,18 @@ class PuzzleSession:
         self,
         regions: Iterable[Region],
         hidden: Solution,
-        pinned: Mapping[Cell, int] | None = None,
         free: set[Cell] | None = None,
+        differ: Iterable[Cell] = (),
     ) -> Solution | None:
-        """A solution of the puzzle with these `regions`, other than `hidden`; with `pinned`, one that also
-        puts those pips on those cells; with `free`, one that keeps every domino of `hidden` that lies
-        outside those cells (a small question, answered in milliseconds). None when there is none."""
+        """A solution of the puzzle with these `regions`, other than `hidden`; with `free`, one that keeps
+        every domino of `hidden` that lies outside those cells (a small question, answered in milliseconds);
+        with `differ`, one with other pips than `hidden` on at least one of those cells. None when there is none."""
         assumptions = [self._region_selector(region) for region in regions]
         assumptions.append(self._blocker_selector(hidden))
         self._prefer(hidden)
-        if pinned:
-            value_var = self.encoding.value_var
-            assumptions += [value_var[cell, pip] for cell, pip in sorted(pinned.items())]
+        differ = tuple(sorted(differ))
+        if differ:
+            assumptions.append(self._differ_selector(hidden, differ))
         if free is not None:
             placement_var = self.placement_var
             assumptions += [placement_var[p] for p in hidden.placements if free.isdisjoint(p.cells)]
@@ -146,6 +146,14 @@ class PuzzleSession:
         key = ("hidden", hidden)
         if key not in self.selectors:
             self.selectors[key] = self._guarded([[-lit for lit in self.encoding.solution_literals(hidden)]])
+        return self.selectors[key]
+
+    def _differ_selector(self, hidden: Solution, cells: tuple[Cell, ...]) -> int:
+        """A selector for "some cell of `cells` holds another pip than in `hidden`"."""
+        key = ("differ", hidden, cells)
+        if key not in self.selectors:
+            value_var = self.encoding.value_var
+            self.selectors[key] = self._guarded([[-value_var[cell, hidden.grid[cell]] for cell in cells]])
         return self.selectors[key]
 
     def _guarded(self, clauses: Iterable[Iterable[int]]) -> int:

@@ -69,6 +69,18 @@ def rate(puzzle: Puzzle, solution: Solution | None = None) -> Rating:
     return Rating(puzzle, difficulty_of(len(chain.steps)), chain.hardest, chain.guesses, len(chain.steps))
 
 
+def difficulty(puzzle: Puzzle, solution: Solution) -> str:
+    """The band `rate` gives `puzzle`, guessing along `solution`, without following the chain past the
+    steps that make it hard (on a 40-domino puzzle, rating it in full took 18 s of the generator's 60 s).
+
+    >>> from pipscover import load_one
+    >>> puzzle = load_one("examples/first.txt")
+    >>> difficulty(puzzle, puzzle.published_solution) == rate(puzzle).difficulty
+    True
+    """
+    return difficulty_of(len(hint_chain(puzzle, limit=MEDIUM_STEPS + 1, follow=solution).steps))
+
+
 def _published(puzzle: Puzzle) -> Solution | None:
     published = puzzle.published_solution
     return published if published is not None and not problems(puzzle, published) else None

@@ -9,12 +9,15 @@ import subprocess
 import sys
 
 import pytest
+from brute_force import brute_force_solutions
+from hypothesis import given, settings
+from puzzle_factory import puzzles
 
 from pipscover.check import problems
 from pipscover.errors import PipsError
 from pipscover.formats import parse
 from pipscover.backends.dlx import search_nodes
-from pipscover.generate import Shape, _Counter, _single_tiling, extra_nodes, generate
+from pipscover.generate import Shape, _Counter, _single_tiling, extra_nodes, generate, other_solution, other_tiling
 from pipscover.incremental import PuzzleSession
 from pipscover.model import Difficulty, Puzzle, RegionKind
 from pipscover.rating import rate
@@ -125,3 +128,27 @@ def test_a_hidden_grid_with_another_tiling_is_repaired_keeping_its_dominoes():
         assert _single_tiling(counter, tiling, grid, random.Random(3))
         assert counter.other_tiling() is None
     assert sorted(tuple(sorted((grid[a], grid[b]))) for a, b in tiling) == dominoes
+
+
+@settings(max_examples=40, deadline=None)
+@given(puzzles())
+def test_whole_board_question_agrees_with_brute_force(puzzle):
+    every = brute_force_solutions(puzzle)
+    for hidden in sorted(every, key=lambda s: s.placements)[:2]:
+        found = other_solution(puzzle, hidden)
+        assert (found is None) == (every == {hidden})
+        assert found is None or (found in every and found != hidden)
+        cell = min(puzzle.cells)
+        moved = other_solution(puzzle, hidden, differ=[cell])
+        assert (moved is None) == all(s.grid[cell] == hidden.grid[cell] for s in every)
+
+
+@settings(max_examples=40, deadline=None)
+@given(puzzles())
+def test_other_tiling_of_the_same_grid_agrees_with_brute_force(puzzle):
+    every = brute_force_solutions(puzzle)
+    for hidden in sorted(every, key=lambda s: s.placements)[:2]:
+        same_grid = {s for s in every if s.grid == hidden.grid and s != hidden}
+        found = other_tiling(hidden)
+        assert (found is None) == (not same_grid)
+        assert found is None or found in same_grid

@@ -28,10 +28,12 @@ def test_one_session_answers_questions_about_many_rule_sets_as_brute_force_does(
         assert (again is None) == (found is None)
 
 
-def test_pinning_the_grid_finds_another_tiling_of_it():
+def test_a_question_with_differ_wants_other_pips_on_those_cells():
+    # Two 1-1 dominoes on a 2 x 2 board: the other tiling keeps every pip, so it differs nowhere.
     cells = [(row, col) for row in range(2) for col in range(2)]
     puzzle = Puzzle.build([("empty", cells, None)], [(1, 1), (1, 1)])
     across, down = sorted(brute_force_solutions(puzzle), key=lambda s: s.placements)
     with PuzzleSession(puzzle) as session:
-        assert session.other_solution((), across, pinned=across.grid) == down
-        assert session.other_solution((), across, pinned=across.grid, free=set()) is None
+        assert session.other_solution((), across) == down
+        assert session.other_solution((), across, differ=[(0, 0)]) is None
+        assert session.other_solution((), across, free=set()) is None
