@@ -252,11 +252,17 @@ def _running_in_session(session: int) -> list[str]:
     return [line for line in listed.stdout.splitlines() if not line.split()[1].startswith("Z")]
 
 
+def _long_generate_sweep(out: Path) -> subprocess.Popen:
+    """A sweep of 2,000 generate jobs on a LocalCluster of two workers, in its own process group (as a terminal
+    runs it), writing its table to `out`: long enough to be interrupted at any point."""
+    return subprocess.Popen([BIN / "pipscover", "sweep", "generate", "--seeds", "1-2000", "-n", "8", "--jobs", "2",
+                             "-o", out], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
 def test_ctrl_c_keeps_the_rows_written_and_leaves_no_process(tmp_path):
     out = tmp_path / "interrupted.csv"
-    sweep = subprocess.Popen([BIN / "pipscover", "sweep", "generate", "--seeds", "1-2000", "-n", "8", "--jobs", "2",
-                              "--output", out], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             start_new_session=True)
+    sweep = _long_generate_sweep(out)
     try:
         assert _until(lambda: sweep.poll() is not None or out.exists() and len(_rows(out)) >= 3, 120)
         assert sweep.poll() is None, sweep.communicate()
@@ -275,9 +281,7 @@ def test_ctrl_c_keeps_the_rows_written_and_leaves_no_process(tmp_path):
 def test_ctrl_c_while_the_workers_start_ends_the_sweep_at_once(tmp_path):
     """SIGINT to the group once a worker process exists but before the table does (the cluster is starting)."""
     out = tmp_path / "never.csv"
-    sweep = subprocess.Popen([BIN / "pipscover", "sweep", "generate", "--seeds", "1-2000", "-n", "8", "--jobs", "2",
-                              "-o", out], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             start_new_session=True)
+    sweep = _long_generate_sweep(out)
     try:
         starting = _until(lambda: any("multiprocessing.spawn" in line for line in _running_in_session(sweep.pid)), 120)
         assert starting and not out.exists(), (starting, out.exists(), _running_in_session(sweep.pid))
