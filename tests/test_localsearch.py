@@ -12,7 +12,7 @@ import pipscover.backends.auto as auto
 from pipscover.backends import get_backend
 from pipscover.check import problems
 from pipscover.formats import load_one
-from pipscover.localsearch import board_tiling, walk
+from pipscover.localsearch import LocalBoard, board_tiling, walk
 from pipscover.model import Puzzle
 from pipscover.planted import Pips, PlantedSpec, planted
 from pipscover.solving import solve
@@ -27,14 +27,14 @@ APART = Puzzle.build([("empty", [(0, 0), (0, 2)], None)], [(1, 2)])
     (8, 8, False, 6, 1), (8, 8, True, 8, 2), (12, 12, True, 12, 3), (2, 60, True, 30, 4), (6, 10, False, 3, 5)])
 def test_walks_find_solutions_that_pass_the_checker(rows, columns, distinct, max_pip, seed):
     puzzle, _ = planted(PlantedSpec(rows, columns, Pips.DISTINCT if distinct else Pips.REPEATED, max_pip, seed))
-    tiling = board_tiling(puzzle)
-    found = walk(puzzle, tiling, 0, 200 * len(puzzle.dominoes))
+    board = LocalBoard.of(puzzle)
+    found = walk(board, 0, 200 * len(puzzle.dominoes))
     assert found is not None and problems(puzzle, found) == []
-    assert walk(puzzle, tiling, 0, 200 * len(puzzle.dominoes)) == found  # the same seed, the same walk
+    assert walk(LocalBoard.of(puzzle), 0, 200 * len(puzzle.dominoes)) == found  # the same seed, the same walk
 
 
 def test_a_board_without_a_tiling_has_no_solution_and_local_search_says_so():
-    assert board_tiling(APART) is None
+    assert board_tiling(APART) is None and LocalBoard.of(APART) is None
     assert str(solve(APART, "local").status) == "unsatisfiable"
 
 
@@ -91,3 +91,15 @@ def test_auto_walks_first_on_a_board_of_many_placements(monkeypatch):
     unique = load_one(EXAMPLES / "first.txt")
     result = solve(unique, "auto", limit=None)
     assert result.backend == "auto:dlx" and set(result.solutions) == set(solve(unique, "dlx", limit=None).solutions)
+
+
+def test_a_board_too_big_for_dlx_after_a_fruitless_walk_goes_to_sat_alone(monkeypatch):
+    monkeypatch.setattr(auto, "WALK_FIRST_PLACEMENTS", 0)
+    monkeypatch.setattr(auto, "MOVES_PER_TILE", 0)  # the walk finds nothing
+    monkeypatch.setattr("pipscover.limits.STEP_LIMIT", 0)  # and dlx refuses every puzzle without --timeout
+    walks = []
+    monkeypatch.setattr(auto, "walk", lambda *args: walks.append(args) or walk(*args))  # the real walk, counted
+    unique = load_one(EXAMPLES / "first.txt")
+    result = solve(unique, "auto")
+    assert result.backend == "auto:cadical195" and result.solutions == solve(unique, "dlx", timeout=60).solutions
+    assert len(walks) == 1  # the walk that came first is not taken again

@@ -35,7 +35,7 @@ from pipscover.backends.dlx import DlxBackend, counted_solutions
 from pipscover.backends.local import MOVES_PER_TILE
 from pipscover.exactcover import NodeBudgetExceeded
 from pipscover.limits import TooBig
-from pipscover.localsearch import board_tiling, walk
+from pipscover.localsearch import LocalBoard, walk
 from pipscover.model import Puzzle, Solution
 from pipscover.stoppable import race
 
@@ -74,8 +74,11 @@ class AutoBackend(Backend):
         try:
             found, search = counted_solutions(puzzle, deadline, node_budget(puzzle), DlxBackend.restart_seed)
             first = next(found, None)
-        except TooBig:  # too big for dlx: the walk, then the SAT solver alone, may still answer
-            yield from self._walk_then_race(puzzle, deadline, dlx_fits=False)
+        except TooBig:  # too big for dlx: the walk (unless it came first), then the SAT solver alone
+            if walked:
+                yield from self._race(puzzle, deadline, with_dlx=False)
+            else:
+                yield from self._walk_then_race(puzzle, deadline, dlx_fits=False)
             return
         except NodeBudgetExceeded:
             if walked:
@@ -94,11 +97,11 @@ class AutoBackend(Backend):
                         then_dlx_budget: bool = False) -> Iterator[Solution]:
         """One walk; its solution, then the race's listing without it. A walk that finds nothing hands over to
         the DLX budget (`then_dlx_budget`) or to the race."""
-        tiling = board_tiling(puzzle)
-        if tiling is None:
+        board = LocalBoard.of(puzzle)
+        if board is None:
             self.engine = "local"  # no tiling: no solution, and local search is what found out
             return
-        walked = walk(puzzle, tiling, 0, MOVES_PER_TILE * len(puzzle.dominoes), deadline)
+        walked = walk(board, 0, MOVES_PER_TILE * len(puzzle.dominoes), deadline)
         if walked is None:
             if then_dlx_budget:
                 yield from self._dlx_then(puzzle, deadline, walked=True)

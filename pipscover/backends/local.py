@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pipscover.backends.base import Backend, Capabilities
-from pipscover.localsearch import board_tiling, walk
+from pipscover.localsearch import LocalBoard, walk
 from pipscover.model import Puzzle, Solution
 from pipscover.results import SearchGaveUp
 
@@ -30,12 +30,12 @@ class LocalBackend(Backend):
     description = "local search (min-conflicts moves, simulated annealing): one solution; never proves there is none"
 
     def solutions(self, puzzle: Puzzle, deadline: float | None = None) -> Iterator[Solution]:
-        tiling = board_tiling(puzzle)
-        if tiling is None:
+        board = LocalBoard.of(puzzle)
+        if board is None:
             return  # no tiling, no solution: the one answer local search proves
         seed = 0
         while deadline is not None or seed < WALKS:
-            found = walk(puzzle, tiling, seed, MOVES_PER_TILE * len(puzzle.dominoes), deadline)
+            found = walk(board, seed, MOVES_PER_TILE * len(puzzle.dominoes), deadline)
             if found is not None:
                 yield found
                 return
