@@ -304,24 +304,32 @@ class ExactCoverProblem:
                     needed[item] += 1
                     changed_log.append(item)
 
+        def retract(item: int, node: int, mark: int, tried: list[int] | None) -> None:
+            """Undo the option of `node`, tried last at the level that branched on `item`."""
+            while len(trail) > mark:
+                unhide_whole(trail.pop())
+            if unchoose:
+                unchoose(option_of[node])
+            unuse_others(node)
+            if tried is not None:
+                needed[item] += 1
+                changed_log.append(item)
+
+        def leave(item: int, tried: list[int] | None) -> None:
+            """Undo the level that branched on `item`, once no option of it is in place."""
+            if tried is not None:
+                for option in reversed(tried):
+                    unhide_whole(option)
+            else:
+                uncover(item)
+
         def unwind() -> None:
             """Back to the root, undoing every level in the order backtracking would."""
             while frames:
                 item, node, mark, tried = frames.pop()
                 if node != item:
-                    while len(trail) > mark:
-                        unhide_whole(trail.pop())
-                    if unchoose:
-                        unchoose(option_of[node])
-                    unuse_others(node)
-                    if tried is not None:
-                        needed[item] += 1
-                        changed_log.append(item)
-                if tried is not None:
-                    for option in reversed(tried):
-                        unhide_whole(option)
-                else:
-                    uncover(item)
+                    retract(item, node, mark, tried)
+                leave(item, tried)
 
         def shuffle(rng: random.Random) -> None:
             """Relink every item's options, and the items, in a random order (at the root, with all linked)."""
@@ -475,24 +483,11 @@ class ExactCoverProblem:
             frame = frames[-1]
             item, node, mark, tried = frame
             if node != item:
-                # Undo the option tried last at this level.
-                while len(trail) > mark:
-                    unhide_whole(trail.pop())
-                if unchoose:
-                    unchoose(option_of[node])
-                unuse_others(node)
-                if tried is not None:
-                    needed[item] += 1
-                    changed_log.append(item)
+                retract(item, node, mark, tried)  # the option tried last at this level
             node = down[node]
             frame[1] = node
             if node == item:
-                # Every option of this item has been tried.
-                if tried is not None:
-                    for option in reversed(tried):
-                        unhide_whole(option)
-                else:
-                    uncover(item)
+                leave(item, tried)  # every option of this item has been tried
                 frames.pop()
                 descend = False
                 continue
