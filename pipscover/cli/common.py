@@ -183,7 +183,7 @@ def write_output(path: str, text: str) -> None:
     """Write `text` to `path` (`-` for stdout) whole or not at all: a failed run leaves no half-written file.
 
     The text goes to a hidden file beside the target, renamed over it once complete; the hidden file is
-    removed on any failure. The file gets the permissions a plain `open` would give it (0644 under umask 022).
+    removed on any failure. A target that is not a regular file (`/dev/null`, a FIFO) is written directly. The file gets the permissions a plain `open` would give it (0644 under umask 022).
     """
     if path == "-":
         sys.stdout.write(text)
@@ -192,6 +192,13 @@ def write_output(path: str, text: str) -> None:
     target = Path(path)
     if target.is_dir():
         raise PipsError(f"{path}: is a folder; give a file name to write")
+    if target.exists() and not target.is_file():  # /dev/null, a FIFO: a rename would replace the device itself
+        try:
+            with open(target, "w", encoding="utf-8") as stream:
+                stream.write(text)
+        except OSError as error:
+            raise PipsError(f"{path}: cannot write ({error.strerror or error})") from None
+        return
     temporary: Path | None = None
     try:
         handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
