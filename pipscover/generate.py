@@ -44,7 +44,6 @@ from __future__ import annotations
 import bisect
 import random
 import time
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -56,14 +55,15 @@ from pipscover.backends.dlx import counted_solutions
 from pipscover.cnf.encoding import encode_placements
 from pipscover.exactcover.dancing_links import NodeBudgetExceeded
 from pipscover.errors import PipsError
-from pipscover.incremental import PuzzleSession
+from pipscover.cnf.enumeration import Undecided, ask_by_deadline
+from pipscover.incremental import PuzzleSession, hidden_phases
 from pipscover.model import Cell, Difficulty, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
 from pipscover.rating import difficulty as rated_difficulty
 from pipscover.results import SearchTimeout, deadline_after, has_passed
+from pipscover.single_tiling import lay_single_tiling
 
 Pair = tuple[Cell, Cell]
 MAX_RESTARTS = 200  # hidden solutions drawn before giving up
-REPAIRS_PER_DOMINO = 4  # swaps tried, per domino, to give the hidden grid a single tiling before drawing again
 RULED_AT_START = 0.6  # the share of regions given a rule before the counter is asked
 # The largest puzzles made: a unique one needs a proof whose SAT questions grow fast with the board, and a
 # nyt or random board is grown a domino at a time over the whole board so far (1,000 dominoes: 1.5 s,
@@ -82,6 +82,10 @@ WHOLE_BOARD_SOLVER = "glucose4"
 # of its proofs on 40 dominoes took 10-55 s. Against 20 000 conflicts, 5 000 took a fifth less CPU on
 # 40 dominoes (seeds 2 and 3) for two more ruled regions out of 57-60.
 LOOSEN_CONFLICTS = 5_000
+# After this many loosening questions in a row undecided, the rest keep their rules without being asked.
+# On 40 dominoes (nyt, seeds 1-2) no two came in a row among 540-590 questions; on 100 (rect, seed 1)
+# every one of 519 was undecided, 238 s of CPU for nothing: proofs grow faster than the budget.
+LOOSEN_GIVE_UP = 10
 NEIGHBOURHOODS = (2, 4)  # steps from a loosened region within which dominoes may move, before the whole board
 WINDOW = 6  # side of the squares in which the counter first looks for another solution
 
@@ -140,7 +144,7 @@ class _Counter:
     def __init__(self, session: PuzzleSession, deadline: float | None = None) -> None:
         self.session = session
         self.deadline = deadline
-        self.hidden = Solution(())  # set by `_single_tiling`
+        self.hidden = Solution(())  # set once the hidden grid has a single tiling
         self.calls = 0
         self.known: list[Solution] = []  # other solutions found so far
 
@@ -170,88 +174,36 @@ class _Counter:
                 found = self.session.other_solution(puzzle.regions, self.hidden, free=free, differ=changed)
                 if found is not None:
                     return found
-            return other_solution(puzzle, self.hidden, changed, LOOSEN_CONFLICTS)
+            return other_solution(puzzle, self.hidden, changed, LOOSEN_CONFLICTS, self.deadline)
         # Small questions first: another solution that changes only the dominoes near one spot. Most
         # other solutions are such; asked about the whole board, CDCL takes seconds to find one.
         for window in _windows(self.hidden.grid):
             found = self.session.other_solution(puzzle.regions, self.hidden, free=window)
             if found is not None:
                 return found
-        return other_solution(puzzle, self.hidden)
-
-    def other_tiling(self) -> Solution | None:
-        """Another tiling that lays the dominoes into the hidden pip grid, or None."""
-        if has_passed(self.deadline):
-            raise SearchTimeout
-        self.calls += 1
-        return other_tiling(self.hidden)
-
-
-class Undecided(Exception):
-    """A question that ran out of its conflict budget."""
+        return other_solution(puzzle, self.hidden, deadline=self.deadline)
 
 
 def other_solution(
-    puzzle: Puzzle, hidden: Solution, differ: Sequence[Cell] = (), conflicts: int | None = None
+    puzzle: Puzzle,
+    hidden: Solution,
+    differ: Sequence[Cell] = (),
+    conflicts: int | None = None,
+    deadline: float | None = None,
 ) -> Solution | None:
     """A solution of `puzzle` other than `hidden` (and, with `differ`, with other pips on one of those
-    cells), or None: a whole-board question, asked of a fresh CNF of `puzzle` itself. Raises `Undecided`
-    past `conflicts` conflicts."""
+    cells), or None: a whole-board question, asked of a fresh CNF of `puzzle` itself, trying `hidden`'s
+    values first. Raises `Undecided` past `conflicts` conflicts, `SearchTimeout` past `deadline`."""
     encoding = encode_placements(puzzle)
-    with Solver(name=WHOLE_BOARD_SOLVER, bootstrap_with=encoding.cnf.clauses) as solver:
+    with Solver(name=SAT_BACKEND, bootstrap_with=encoding.cnf.clauses) as solver:
         solver.add_clause([-lit for lit in encoding.solution_literals(hidden)])
         if differ:
             value_var = encoding.value_var
             solver.add_clause([-value_var[cell, hidden.grid[cell]] for cell in differ])
-        if conflicts is None:
-            answer = solver.solve()
-        else:
-            solver.conf_budget(conflicts)
-            answer = solver.solve_limited()
-            if answer is None:
-                raise Undecided
-        return encoding.solution(solver.get_model()) if answer else None
-
-
-def other_tiling(hidden: Solution) -> Solution | None:
-    """A tiling other than `hidden`'s that lays its dominoes into its pip grid, or None.
-
-    With the pips fixed, each pair of neighbouring cells can only carry the domino its pips show, so the
-    question is a small CNF of its own (a variable per pair; one pair per cell; each domino as often as in
-    `hidden`), answered in milliseconds where the whole board's session took seconds on 100 dominoes.
-    """
-    from pysat.card import CardEnc, EncType  # lazy: importing pysat.card costs every CLI command time
-
-    grid = hidden.grid
-    pairs = [(a, b) for a in sorted(grid) for b in ((a[0], a[1] + 1), (a[0] + 1, a[1])) if b in grid]
-    counts = Counter(_shown(grid, pair) for pair in (p.cells for p in hidden.placements))
-    pairs = [pair for pair in pairs if _shown(grid, pair) in counts]
-    by_cell: dict[Cell, list[int]] = {cell: [] for cell in grid}
-    by_domino: dict[Domino, list[int]] = {domino: [] for domino in counts}
-    for var, pair in enumerate(pairs, start=1):
-        by_domino[_shown(grid, pair)].append(var)
-        for cell in pair:
-            by_cell[cell].append(var)
-    var_of = {pair: var for var, pair in enumerate(pairs, start=1)}
-    clauses = [[-var_of[p.cells] for p in hidden.placements]]
-    top = len(pairs)
-    constraints = [(literals, 1) for _, literals in sorted(by_cell.items())]
-    constraints += [(literals, counts[domino]) for domino, literals in sorted(by_domino.items())]
-    for literals, count in constraints:
-        card = CardEnc.equals(literals, bound=count, top_id=top, encoding=EncType.seqcounter)
-        clauses += card.clauses
-        top = max(top, card.nv)
-    with Solver(name=SAT_BACKEND, bootstrap_with=clauses) as solver:
-        if not solver.solve():
+        solver.set_phases(hidden_phases(encoding, hidden))
+        if not ask_by_deadline(solver, deadline, conflicts=conflicts):
             return None
-        chosen = [pairs[lit - 1] for lit in solver.get_model() if 0 < lit <= len(pairs)]
-    return solution_from_grid(chosen, grid)
-
-
-def _shown(grid: dict[Cell, int], pair: Pair) -> Domino:
-    """The domino whose pips lie on `pair`, smaller pip first."""
-    first, second = sorted((grid[pair[0]], grid[pair[1]]))
-    return first, second
+        return encoding.solution(solver.get_model())
 
 
 def generate(
@@ -335,9 +287,9 @@ def _made_unique(
 ) -> tuple[Puzzle, Solution] | None:
     """Regions around the hidden grid (repaired to a single tiling first) that make it the only solution,
     loosened; None when that fails."""
-    if not _single_tiling(counter, tiling, grid, rng):
+    if not lay_single_tiling(tiling, grid, rng, counter.deadline):
         return None
-    hidden = counter.hidden
+    hidden = counter.hidden = solution_from_grid(tiling, grid)
     regions = _partition(sorted(grid), rng)
     for region in regions:  # most NYT regions have a rule; the counter decides what the rest need
         if rng.random() < RULED_AT_START:
@@ -346,27 +298,6 @@ def _made_unique(
         return None
     regions = _loosen(regions, hidden, origin, counter, rng)
     return _build(regions, hidden, origin), hidden
-
-
-def _single_tiling(counter: _Counter, tiling: list[Pair], grid: dict[Cell, int], rng: random.Random) -> bool:
-    """Repair `grid` in place until no other tiling lays the dominoes into it, and make the solution it then
-    holds the counter's hidden one; False when `REPAIRS_PER_DOMINO` swaps per domino did not do it.
-
-    No region rule could tell two solutions with one grid apart. A repair swaps the dominoes (each laid
-    either way round) of a tile that the other tiling breaks and of a random tile: the dominoes stay the same.
-    """
-    for _ in range(REPAIRS_PER_DOMINO * len(tiling)):
-        counter.hidden = solution_from_grid(tiling, grid)
-        other = counter.other_tiling()
-        if other is None:
-            return True
-        kept = {placement.cells for placement in other.placements}
-        broken = [pair for pair in tiling if pair not in kept]
-        first, second = rng.choice(broken), rng.choice(tiling)
-        one, two = (grid[first[0]], grid[first[1]]), (grid[second[0]], grid[second[1]])
-        for (a, b), (x, y) in ((first, two), (second, one)):
-            grid[a], grid[b] = (x, y) if rng.random() < 0.5 else (y, x)
-    return False
 
 
 def _unique_regions(
@@ -395,13 +326,22 @@ def _loosen(
 ) -> list[_Region]:
     """Merge neighbouring `sum` regions and drop rules wherever the puzzle stays unique (each change proved)."""
 
+    undecided = 0  # loosening questions in a row that ran out of conflicts
+
     def keeps(candidate: list[_Region], changed: list[Cell]) -> bool:
         # The puzzle before the change had one solution, so any other solution now breaks a rule it had:
         # it differs from the hidden one on the changed cells.
-        try:
-            return counter.other(_build(candidate, hidden, origin), changed) is None
-        except Undecided:
+        nonlocal undecided
+        if undecided >= LOOSEN_GIVE_UP:
             return False
+        try:
+            kept = counter.other(_build(candidate, hidden, origin), changed) is None
+        except Undecided:
+            undecided += 1
+            return False
+        if kept:
+            undecided = 0
+        return kept
 
     for first in rng.sample(regions, len(regions)):
         if first not in regions or first.kind is not RegionKind.SUM:

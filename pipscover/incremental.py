@@ -20,7 +20,7 @@ questions because every guarded clause is a consequence of its selector.
     True
 
 Answers depend only on the order of the questions, never on time, so the generator stays deterministic.
-Each question is asked in slices of `CONFLICTS_PER_SLICE` conflicts, so that a `deadline` can stop it
+Each question is asked in slices of conflicts (`ask_by_deadline`), so that a `deadline` can stop it
 between two slices (`SearchTimeout`): PySAT cannot interrupt CaDiCaL. The slices do not depend on the
 time, only the decision to stop does.
 """
@@ -31,18 +31,14 @@ from collections.abc import Iterable
 
 from pysat.solvers import Solver
 
-from pipscover.cnf.encoding import Encodings, FormulaWriter, encode_placements
-from pipscover.cnf.enumeration import ask
+from pipscover.cnf.encoding import Encoding, Encodings, FormulaWriter, encode_placements
+from pipscover.cnf.enumeration import ask_by_deadline
 from pipscover.model import Cell, Puzzle, Region, Solution
-from pipscover.results import SearchTimeout, has_passed
 
 # Most of the generator's questions are proofs that no other solution exists. On them the placements form
 # with CaDiCaL answered fastest (generate -n 24 --shape rect --seed 1, CPU: CaDiCaL 1.9.5 6.0 s, Glucose 4.1
 # 15.1 s; CaDiCaL on the compact form 32 s).
 DEFAULT_SOLVER = "cadical195"
-# A slice of 2,000 conflicts takes 0.05-0.2 s, so a question passes its deadline by at most that; almost
-# every question of the generator ends within one slice.
-CONFLICTS_PER_SLICE = 2_000
 
 
 class PuzzleSession:
@@ -93,18 +89,9 @@ class PuzzleSession:
             placement_var = self.placement_var
             assumptions += [placement_var[p] for p in hidden.placements if free.isdisjoint(p.cells)]
         self.questions += 1
-        if not self._solve(assumptions):
+        if not ask_by_deadline(self.solver, self.deadline, assumptions):
             return None
         return self.encoding.solution(self.solver.get_model())
-
-    def _solve(self, assumptions: list[int]) -> bool:
-        """Whether the formula holds under `assumptions`; `SearchTimeout` when the deadline passes first."""
-        while True:
-            if has_passed(self.deadline):
-                raise SearchTimeout
-            answer = ask(self.solver, assumptions, CONFLICTS_PER_SLICE)
-            if answer is not None:
-                return answer
 
     def _region_selector(self, region: Region) -> int:
         key = (region.kind, tuple(sorted(region.cells)), region.target)
@@ -136,10 +123,7 @@ class PuzzleSession:
         it: a few changed dominoes, found in milliseconds, where a search from scratch took seconds on
         40-domino boards (planted puzzles are hard for CDCL from scratch)."""
         if self.preferred is not hidden:
-            true = set(self.encoding.solution_literals(hidden))
-            true.update(self.encoding.value_var[value] for value in hidden.grid.items())
-            named = sum(count for _, count in self.encoding.blocks)
-            self.solver.set_phases([var if var in true else -var for var in range(1, named + 1)])
+            self.solver.set_phases(hidden_phases(self.encoding, hidden))
             self.preferred = hidden
 
     def _blocker_selector(self, hidden: Solution) -> int:
@@ -162,3 +146,12 @@ class PuzzleSession:
         for clause in clauses:
             self.solver.add_clause([-selector, *clause])
         return selector
+
+
+def hidden_phases(encoding: Encoding, hidden: Solution) -> list[int]:
+    """The values `hidden` gives the encoding's named variables (placements and pips), as literals, for
+    `Solver.set_phases`: a solver that tries them first finds the solutions close to `hidden` first."""
+    true = set(encoding.solution_literals(hidden))
+    true.update(encoding.value_var[value] for value in hidden.grid.items())
+    named = sum(count for _, count in encoding.blocks)
+    return [var if var in true else -var for var in range(1, named + 1)]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import subprocess
 import sys
 
@@ -17,9 +16,8 @@ from pipscover.check import problems
 from pipscover.errors import PipsError
 from pipscover.formats import parse
 from pipscover.backends.dlx import search_nodes
-from pipscover.generate import Shape, _Counter, _single_tiling, extra_nodes, generate, other_solution, other_tiling
-from pipscover.incremental import PuzzleSession
-from pipscover.model import Difficulty, Puzzle, RegionKind
+from pipscover.generate import Shape, extra_nodes, generate, other_solution
+from pipscover.model import Difficulty
 from pipscover.rating import rate
 from pipscover.solving import solve
 
@@ -117,19 +115,6 @@ def test_pips_in_the_millions_cost_no_more_to_draw():
     assert solve(made.puzzle, "dlx", limit=2).solutions == (made.solution,)
 
 
-def test_a_hidden_grid_with_another_tiling_is_repaired_keeping_its_dominoes():
-    # 1 1 2 2 / 1 1 3 3 laid in rows: the two 1-1 can also stand upright, a second tiling of the same grid.
-    tiling = [((0, 0), (0, 1)), ((0, 2), (0, 3)), ((1, 0), (1, 1)), ((1, 2), (1, 3))]
-    grid = {cell: 1 for pair in tiling for cell in pair} | {(0, 2): 2, (0, 3): 2, (1, 2): 3, (1, 3): 3}
-    dominoes = sorted(tuple(sorted((grid[a], grid[b]))) for a, b in tiling)
-    board = Puzzle.build([(RegionKind.EMPTY, sorted(grid), None)], dominoes)
-    with PuzzleSession(board) as session:
-        counter = _Counter(session)
-        assert _single_tiling(counter, tiling, grid, random.Random(3))
-        assert counter.other_tiling() is None
-    assert sorted(tuple(sorted((grid[a], grid[b]))) for a, b in tiling) == dominoes
-
-
 @settings(max_examples=40, deadline=None)
 @given(puzzles())
 def test_whole_board_question_agrees_with_brute_force(puzzle):
@@ -141,14 +126,3 @@ def test_whole_board_question_agrees_with_brute_force(puzzle):
         cell = min(puzzle.cells)
         moved = other_solution(puzzle, hidden, differ=[cell])
         assert (moved is None) == all(s.grid[cell] == hidden.grid[cell] for s in every)
-
-
-@settings(max_examples=40, deadline=None)
-@given(puzzles())
-def test_other_tiling_of_the_same_grid_agrees_with_brute_force(puzzle):
-    every = brute_force_solutions(puzzle)
-    for hidden in sorted(every, key=lambda s: s.placements)[:2]:
-        same_grid = {s for s in every if s.grid == hidden.grid and s != hidden}
-        found = other_tiling(hidden)
-        assert (found is None) == (not same_grid)
-        assert found is None or found in same_grid

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import pty
 import re
 import resource
@@ -441,8 +442,10 @@ def test_generate_with_time_to_spare_reports_status_generated(run_cli):
 
 
 def test_generate_passes_its_deadline_into_the_counter():
-    """A deadline already passed stops generate before its first question, and the counter at any question."""
+    """A deadline already passed stops generate before its first question, the counter at any question, and
+    the laying of the hidden grid."""
     from pipscover.generate import _Counter, generate
+    from pipscover.single_tiling import lay_single_tiling
     from pipscover.incremental import PuzzleSession
     from pipscover.model import Puzzle, RegionKind
     from pipscover.results import SearchTimeout
@@ -454,8 +457,9 @@ def test_generate_passes_its_deadline_into_the_counter():
         counter = _Counter(session, deadline=time.monotonic() - 1)
         with pytest.raises(SearchTimeout):
             counter.other(tiny)
-        with pytest.raises(SearchTimeout):
-            counter.other_tiling()
+    tiling = [((0, 0), (0, 1)), ((1, 0), (1, 1))]  # two 1-1: a grid the annealing has work on
+    with pytest.raises(SearchTimeout):
+        lay_single_tiling(tiling, dict.fromkeys([*tiling[0], *tiling[1]], 1), random.Random(0), time.monotonic() - 1)
 
 
 def test_a_deadline_stops_a_long_question_of_the_incremental_session():
@@ -463,6 +467,7 @@ def test_a_deadline_stops_a_long_question_of_the_incremental_session():
     (resolution needs exponentially many steps); a deadline 1 s away stops the question mid-way."""
     from itertools import combinations_with_replacement
 
+    from pipscover.generate import other_solution
     from pipscover.incremental import PuzzleSession
     from pipscover.model import Placement, Puzzle, RegionKind, Solution
     from pipscover.results import SearchTimeout
@@ -478,6 +483,10 @@ def test_a_deadline_stops_a_long_question_of_the_incremental_session():
         assert time.monotonic() - start < 10
         session.deadline = None  # the session is still usable: a small question has its answer
         assert session.other_solution((), hidden, free={(0, 1), (0, 2)}) is None
+    start = time.monotonic()  # so is the whole-board question, asked of a fresh CNF
+    with pytest.raises(SearchTimeout):
+        other_solution(board, hidden, deadline=time.monotonic() + 1)
+    assert time.monotonic() - start < 10
 
 
 @pytest.mark.parametrize(("pip", "args", "says"), [

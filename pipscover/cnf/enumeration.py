@@ -14,10 +14,14 @@ from functools import partial
 from pysat.solvers import Solver
 
 from pipscover.backends.sat_solvers import SOLVERS, SatSolver
+from pipscover.results import SearchTimeout, has_passed
 from pipscover.stoppable import stoppable
 
 Model = list[int]
 Blocker = Callable[[Model], list[int]]
+# A slice of 2,000 conflicts takes 0.05-0.2 s, so a question asked by `ask_by_deadline` passes its deadline
+# by at most that.
+CONFLICTS_PER_SLICE = 2_000
 
 
 def models(clauses: list[list[int]], solver: str, block: Blocker, deadline: float | None = None) -> Iterator[Model]:
@@ -64,3 +68,26 @@ def ask(solver: Solver, assumptions: Sequence[int] = (), conflicts: int | None =
         if "keyboard interrupt" in str(error).lower():
             raise KeyboardInterrupt from None
         raise
+
+
+class Undecided(Exception):
+    """A question that ran out of its conflict budget."""
+
+
+def ask_by_deadline(
+    solver: Solver, deadline: float | None, assumptions: Sequence[int] = (), conflicts: int | None = None
+) -> bool:
+    """`ask`, in slices of `CONFLICTS_PER_SLICE` conflicts with `deadline` checked between two
+    (`SearchTimeout`), for solvers PySAT cannot interrupt (CaDiCaL 1.9.5); `Undecided` past `conflicts`
+    conflicts in all. The slices depend only on conflicts, so the answer never depends on the clock."""
+    spent = 0
+    while True:
+        if has_passed(deadline):
+            raise SearchTimeout
+        if conflicts is not None and spent >= conflicts:
+            raise Undecided
+        budget = CONFLICTS_PER_SLICE if conflicts is None else min(CONFLICTS_PER_SLICE, conflicts - spent)
+        answer = ask(solver, assumptions, budget)
+        if answer is not None:
+            return answer
+        spent += budget
