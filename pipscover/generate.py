@@ -13,23 +13,23 @@
    becomes `sum`, and then splits into smaller `sum` regions.
    Regions only move forward along empty -> rule -> sum -> split, so this ends. When the other solution has
    the same pips everywhere (another tiling of the same grid), no rule can tell them apart, so before any
-   region is made the hidden grid is repaired until no other tiling lays the dominoes into it: a tile where
-   the other tiling differs swaps its domino with a random tile (each laid either way round). On boards of
-   24 dominoes and more almost every random grid has another tiling; drawing it again never ended.
+   region is made the dominoes are laid again, on the same tiles, until no other tiling fits their grid
+   (`pipscover.single_tiling`).
 5. Loosening: neighbouring `sum` regions are merged, and rules dropped, wherever the counter still proves
    one solution; neighbouring regions left without a rule become one `empty` region.
 
 The counter, cheapest first: an other solution found before that keeps the puzzle's rules; Dancing Links
-within `NODE_BUDGET` search nodes; then one incremental SAT solver per board (`pipscover.incremental.
+within `NODE_BUDGET` search nodes (on boards of at most `DLX_PLACEMENTS` placements); then one incremental SAT solver per board (`pipscover.incremental.
 PuzzleSession`: the board and dominoes loaded once, each region rule added once behind a selector literal
 and switched on by assumptions, the hidden solution as the preferred phases), asked for an other solution
 that changes only the dominoes near one spot (milliseconds each); and only then the whole board, asked of a
-fresh CNF of the puzzle, which its rules prune (7-14x faster than the session's on 40 dominoes). While
+fresh CNF of the puzzle, which its rules prune (7-14x faster than the session's on 40 dominoes), trying the
+hidden solution's values first (a far other solution on 100 dominoes: 0.2 s instead of 25-46 s). While
 loosening, the puzzle before the change was unique, so any other solution breaks the old rule: it has
 other pips on the changed region's cells. That narrows every question (the spots are the cells near that
-region), and a loosening question still undecided after `LOOSEN_CONFLICTS` conflicts keeps the rule.
-The hidden grid's other tilings are a question of their own, with the pips fixed: a small CNF over the
-pairs of neighbouring cells. Budgets count nodes, conflicts and questions, never seconds, and everything
+region), and a loosening question still undecided after `LOOSEN_CONFLICTS` conflicts keeps the rule;
+after `LOOSEN_GIVE_UP` such questions in a row, every rule left is kept (on 100 dominoes no proof fits the
+budget). Budgets count nodes, conflicts and questions, never seconds, and everything
 random comes from one `random.Random(seed)`: the same seed gives the same puzzle.
 
 Difficulty is the rating a person would give (`pipscover.rating`: the length of the chain of hints that
@@ -51,6 +51,7 @@ from math import isqrt
 
 from pysat.solvers import Solver
 
+from pipscover.backends.auto import placement_count
 from pipscover.backends.dlx import counted_solutions
 from pipscover.cnf.encoding import encode_placements
 from pipscover.exactcover.dancing_links import NodeBudgetExceeded
@@ -73,11 +74,17 @@ MAX_GROWN_DOMINOES = 2000
 # Dancing Links search nodes per counter question before the SAT session answers it instead (a few tens of
 # ms of DLX), and the limit of the reported `extra_nodes`.
 NODE_BUDGET = 512
-SAT_BACKEND = "cadical195"  # the incremental session's solver (and the other-tiling question's)
-# Whole-board questions go to a fresh CNF of the puzzle with its regions (pruned by them), not to the
-# session: on the proofs of uniqueness of 40-domino puzzles Glucose 4.1 took 0.23 s there against 3.1 s
-# for the session (whose formula keeps every placement of the blank board behind selectors).
-WHOLE_BOARD_SOLVER = "glucose4"
+# Past this many placements (`placement_count`) the counter skips Dancing Links: its nodes get dear and it
+# rarely answers within the budget. 40 dominoes (nyt, seed 1; median 7 112 placements): 22 of 183
+# questions answered. 100 dominoes, rect, seed 1: double six (20 720) 4 of 108; distinct, pips up to 13
+# (74 000) 3 of 72, for half the CPU time (57 of 113 s: 0.1 s to build the matrix, 0.5 s to search).
+DLX_PLACEMENTS = 20_000
+# The session's solver, and the whole-board questions'. These go to a fresh CNF of the puzzle with its
+# regions (pruned by them), not to the session (whose formula keeps every placement of the blank board
+# behind selectors): a proof of uniqueness on 40 dominoes took 0.2-0.4 s there against 3.1 s. CaDiCaL,
+# because it takes the hidden solution as phases (Glucose 4.1 ignores them): a far other solution on 100
+# dominoes took it 0.23 s (1 380 conflicts) against 25 s from its default phases and 46 s for Glucose.
+SAT_BACKEND = "cadical195"
 # A loosening question undecided after this many conflicts keeps the rule: loosening is optional, and a few
 # of its proofs on 40 dominoes took 10-55 s. Against 20 000 conflicts, 5 000 took a fifth less CPU on
 # 40 dominoes (seeds 2 and 3) for two more ruled regions out of 57-60.
@@ -164,11 +171,12 @@ class _Counter:
         return found
 
     def _search(self, puzzle: Puzzle, changed: Sequence[Cell]) -> Solution | None:
-        solutions, _ = counted_solutions(puzzle, self.deadline, node_limit=NODE_BUDGET)
-        try:
-            return next((s for s in solutions if s != self.hidden), None)
-        except NodeBudgetExceeded:
-            pass
+        if placement_count(puzzle) <= DLX_PLACEMENTS:
+            solutions, _ = counted_solutions(puzzle, self.deadline, node_limit=NODE_BUDGET)
+            try:
+                return next((s for s in solutions if s != self.hidden), None)
+            except NodeBudgetExceeded:
+                pass
         if changed:
             for free in _neighbourhoods(changed, self.hidden.grid):
                 found = self.session.other_solution(puzzle.regions, self.hidden, free=free, differ=changed)

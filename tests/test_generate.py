@@ -108,6 +108,14 @@ def test_extra_nodes_are_the_search_nodes_beyond_one_path():
     assert extra_nodes(puzzle, limit=-1) is None
 
 
+def test_repeated_dominoes_make_a_unique_puzzle():
+    """Six kinds for 12 dominoes: the hidden grid is laid so that no second tiling fits it."""
+    made = generate(dominoes=12, max_pip=2, shape="rect", seed=1)
+    assert len(set(made.puzzle.dominoes)) < 12
+    assert solve(made.puzzle, "dlx", limit=2).solutions == (made.solution,)
+    assert not problems(made.puzzle, made.solution)
+
+
 def test_pips_in_the_millions_cost_no_more_to_draw():
     made = generate(dominoes=6, max_pip=10**6, seed=3)
     assert max(max(domino) for domino in made.puzzle.dominoes) <= 10**6
