@@ -19,7 +19,7 @@
    one solution; neighbouring regions left without a rule become one `empty` region.
 
 The counter, cheapest first: an other solution found before that keeps the puzzle's rules; Dancing Links
-within `NODE_BUDGET` search nodes (on boards of at most `DLX_PLACEMENTS` placements); then one incremental SAT solver per board (`pipscover.incremental.
+within `NODE_BUDGET` search nodes; then one incremental SAT solver per board (`pipscover.incremental.
 PuzzleSession`: the board and dominoes loaded once, each region rule added once behind a selector literal
 and switched on by assumptions, the hidden solution as the preferred phases), asked for an other solution
 that changes only the dominoes near one spot (milliseconds each); and only then the whole board, asked of a
@@ -51,7 +51,6 @@ from math import isqrt
 
 from pysat.solvers import Solver
 
-from pipscover.backends.auto import placement_count
 from pipscover.backends.dlx import counted_solutions
 from pipscover.cnf.encoding import encode_placements
 from pipscover.exactcover.dancing_links import NodeBudgetExceeded
@@ -74,11 +73,6 @@ MAX_GROWN_DOMINOES = 2000
 # Dancing Links search nodes per counter question before the SAT session answers it instead (a few tens of
 # ms of DLX), and the limit of the reported `extra_nodes`.
 NODE_BUDGET = 512
-# Past this many placements (`placement_count`) the counter skips Dancing Links: its nodes get dear and it
-# rarely answers within the budget. 40 dominoes (nyt, seed 1; median 7 112 placements): 22 of 183
-# questions answered. 100 dominoes, rect, seed 1: double six (20 720) 4 of 108; distinct, pips up to 13
-# (74 000) 3 of 72, for half the CPU time (57 of 113 s: 0.1 s to build the matrix, 0.5 s to search).
-DLX_PLACEMENTS = 20_000
 # The session's solver, and the whole-board questions'. These go to a fresh CNF of the puzzle with its
 # regions (pruned by them), not to the session (whose formula keeps every placement of the blank board
 # behind selectors): a proof of uniqueness on 40 dominoes took 0.2-0.4 s there against 3.1 s. CaDiCaL,
@@ -171,12 +165,11 @@ class _Counter:
         return found
 
     def _search(self, puzzle: Puzzle, changed: Sequence[Cell]) -> Solution | None:
-        if placement_count(puzzle) <= DLX_PLACEMENTS:
-            solutions, _ = counted_solutions(puzzle, self.deadline, node_limit=NODE_BUDGET)
-            try:
-                return next((s for s in solutions if s != self.hidden), None)
-            except NodeBudgetExceeded:
-                pass
+        solutions, _ = counted_solutions(puzzle, self.deadline, node_limit=NODE_BUDGET)
+        try:
+            return next((s for s in solutions if s != self.hidden), None)
+        except NodeBudgetExceeded:
+            pass
         if changed:
             for free in _neighbourhoods(changed, self.hidden.grid):
                 found = self.session.other_solution(puzzle.regions, self.hidden, free=free, differ=changed)
