@@ -84,8 +84,9 @@ SAT_BACKEND = "cadical195"
 # 40 dominoes (seeds 2 and 3) for two more ruled regions out of 57-60.
 LOOSEN_CONFLICTS = 5_000
 # After this many loosening questions in a row undecided, the rest keep their rules without being asked.
-# On 40 dominoes (nyt, seeds 1-2) no two came in a row among 540-590 questions; on 100 (rect, seed 1)
-# every one of 519 was undecided, 238 s of CPU for nothing: proofs grow faster than the budget.
+# On 40 dominoes (nyt, seeds 1-2) no two came in a row among the 540-590 whole-board questions; on 100
+# (rect, seed 1) 519 loosening questions ran out, 238 s of CPU, and not one rule was dropped: proofs grow
+# faster than the budget.
 LOOSEN_GIVE_UP = 10
 NEIGHBOURHOODS = (2, 4)  # steps from a loosened region within which dominoes may move, before the whole board
 WINDOW = 6  # side of the squares in which the counter first looks for another solution

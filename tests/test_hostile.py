@@ -467,6 +467,7 @@ def test_a_deadline_stops_a_long_question_of_the_incremental_session():
     (resolution needs exponentially many steps); a deadline 1 s away stops the question mid-way."""
     from itertools import combinations_with_replacement
 
+    from pipscover.cnf.enumeration import Undecided
     from pipscover.generate import other_solution
     from pipscover.incremental import PuzzleSession
     from pipscover.model import Placement, Puzzle, RegionKind, Solution
@@ -487,6 +488,8 @@ def test_a_deadline_stops_a_long_question_of_the_incremental_session():
     with pytest.raises(SearchTimeout):
         other_solution(board, hidden, deadline=time.monotonic() + 1)
     assert time.monotonic() - start < 10
+    with pytest.raises(Undecided):  # and a conflict budget ends it without a clock
+        other_solution(board, hidden, conflicts=3_000)
 
 
 @pytest.mark.parametrize(("pip", "args", "says"), [
