@@ -8,7 +8,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent
 # Modules whose examples run an optional dependency, and that dependency.
-OPTIONAL = {"pipscover.backends.cpsat": "ortools"}
+OPTIONAL = {"pipscover.engines.cpsat": "ortools"}
 
 
 def _installed(module: str) -> bool:

@@ -14,7 +14,7 @@ import statistics
 from pathlib import Path
 
 from pipscover import Status, load, solve
-from pipscover.backends import get_backend
+from pipscover.engines import get_backend
 from pipscover.cli.common import puzzle_files
 from pipscover.cnf import Encodings, encode
 

@@ -9,12 +9,12 @@
     1
 """
 
-from pipscover.check import is_valid, problems
+from pipscover.model.check import is_valid, problems
 from pipscover.counting import count
 from pipscover.errors import PipsError
 from pipscover.formats import load, load_one, parse
 from pipscover.model import Cell, Difficulty, Domino, Origin, Placement, Puzzle, Region, RegionKind, Solution
-from pipscover.results import CountResult, Distinct, SolveResult, Status
+from pipscover.model.results import CountResult, Distinct, SolveResult, Status
 from pipscover.solving import solutions, solve
 from pipscover.version import __version__
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import permutations, product
 
-from pipscover.check import problems
+from pipscover.model.check import problems
 from pipscover.model import Placement, Puzzle, Solution
 
 

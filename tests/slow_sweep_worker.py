@@ -1,5 +1,5 @@
 """A Dask worker preload for the sweep tests: every sweep job starts DELAY seconds late, so that a test can
-kill a worker while it holds a job. The job itself runs the real code (`pipscover.sweep.tasks.run_job`)."""
+kill a worker while it holds a job. The job itself runs the real code (`pipscover.sweep.jobs.run_job`)."""
 
 import time
 

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from puzzle_factory import puzzles
 
 from pipscover import load_one, problems, solve
-from pipscover.backends import DEFAULT_BACKEND, get_backend
-from pipscover.backends.auto import AutoBackend
-from pipscover.planted import PlantedSpec, planted
-from pipscover.results import Status
+from pipscover.engines import DEFAULT_BACKEND, get_backend
+from pipscover.engines.auto import AutoBackend
+from pipscover.generate.planted import PlantedSpec, planted
+from pipscover.model.results import Status
 from conftest import EXAMPLES
 
 
@@ -27,9 +27,9 @@ def always_race():
     """A budget of 0 nodes and a walk of 0 moves: every puzzle not solved where the walk starts goes to the
     race of DLX against the SAT solver."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("pipscover.backends.auto.DLX_WORK_BUDGET", 0)
-        patch.setattr("pipscover.backends.auto.MOVES_PER_TILE", 0)
-        patch.setattr("pipscover.backends.auto.NODES_PER_DOMINO", 0)
+        patch.setattr("pipscover.engines.auto.DLX_WORK_BUDGET", 0)
+        patch.setattr("pipscover.engines.auto.MOVES_PER_TILE", 0)
+        patch.setattr("pipscover.engines.auto.NODES_PER_DOMINO", 0)
         yield
 
 

@@ -11,10 +11,10 @@ import pytest
 from brute_force import brute_force_solutions
 from conftest import EXAMPLES
 
-from pipscover.backends import REGISTRY, get_backend
-from pipscover.backends.base import Capabilities
-from pipscover.backends.dlx import DlxBackend
-from pipscover.backends.template import TemplateBackend
+from pipscover.engines import REGISTRY, get_backend
+from pipscover.engines.base import Capabilities
+from pipscover.engines.dlx import DlxBackend
+from pipscover.engines.template import TemplateBackend
 from pipscover.bench import benchmark
 from pipscover.bench.compare import configurations
 from pipscover.errors import PipsError

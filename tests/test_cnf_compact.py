@@ -12,14 +12,14 @@ from puzzle_factory import puzzles
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from pipscover.backends import get_backend
-from pipscover.check import problems
+from pipscover.engines import get_backend
+from pipscover.model.check import problems
 from pipscover.cnf import Encodings, chosen_form, encode, encode_compact
 from pipscover.cnf.dimacs import decode_model, read_header, read_model, write_dimacs
 from pipscover.counting.blocking import count_by_blocking
 from pipscover.formats import load
 from pipscover.model import Puzzle
-from pipscover.results import Distinct
+from pipscover.model.results import Distinct
 from pipscover.solving import solve
 
 COMPACT = Encodings(form="compact")

@@ -17,7 +17,7 @@ from pipscover.counting.tilings import TilingCounter, arrangements
 from pipscover.errors import PipsError
 from pipscover.formats import load, load_one
 from pipscover.model import Puzzle
-from pipscover.results import SearchTimeout
+from pipscover.model.results import SearchTimeout
 
 ENUMERABLE = 20_000  # NYT counts up to this are also listed by dlx in the test
 
@@ -285,7 +285,7 @@ def test_cpsat_backend_lists_the_brute_force_solutions(puzzle):
 
 def test_cpsat_backend_stops_at_its_deadline():
     pytest.importorskip("ortools")
-    from pipscover.backends import get_backend
+    from pipscover.engines import get_backend
 
     puzzle = Puzzle.build([("empty", [(r, c) for r in range(4) for c in range(4)], None)],
                           [(a, b) for a in range(4) for b in range(a, 4)][:8])
@@ -312,7 +312,7 @@ def test_counts_with_huge_pips_match_brute_force(puzzle):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_auto_count_lists_a_large_puzzle_with_few_solutions_and_counts_exactly(seed):
-    from pipscover.planted import PlantedSpec, planted
+    from pipscover.generate.planted import PlantedSpec, planted
 
     puzzle, _ = planted(PlantedSpec(2, 12, seed=seed))
     result = count(puzzle)

@@ -10,13 +10,13 @@ from conftest import EXAMPLES, needs_nyt, nyt_files
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from pipscover.check import problems
+from pipscover.model.check import problems
 from pipscover.cnf import encode
 from pipscover.cnf.dimacs import SolverAnswer, decode_model, read_model, write_dimacs
 from pipscover.errors import PipsError
 from pipscover.formats import load, load_one
 from pipscover.model import Puzzle
-from pipscover.results import Status
+from pipscover.model.results import Status
 
 FIRST = EXAMPLES / "first.txt"
 UNSATISFIABLE = Puzzle.build([("sum", [(0, 0), (0, 1)], 4)], [(1, 2)])

@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from puzzle_factory import puzzles
 
 from pipscover import load, load_one, problems, solve
-from pipscover.backends import get_backend
-from pipscover.backends.dlx import DlxBackend, counted_solutions
-from pipscover.exactcover.dancing_links import ExactCoverProblem, NodeBudgetExceeded, covers, luby
+from pipscover.engines import get_backend
+from pipscover.engines.dlx import DlxBackend, counted_solutions
+from pipscover.engines.dancing_links import ExactCoverProblem, NodeBudgetExceeded, covers, luby
 from pipscover.model import Puzzle
-from pipscover.results import SearchTimeout, Status
+from pipscover.model.results import SearchTimeout, Status
 
 
 def all_covers(*args, **kwargs) -> list[list[int]]:
@@ -297,7 +297,7 @@ def test_search_counts_its_nodes_and_stops_at_a_node_limit():
 
 
 def test_search_nodes_are_deterministic_and_at_least_one_path():
-    from pipscover.backends.dlx import search_nodes
+    from pipscover.engines.dlx import search_nodes
 
     puzzle = load_one(EXAMPLES / "first.txt")
     nodes = search_nodes(puzzle)
@@ -310,7 +310,7 @@ def test_search_nodes_are_deterministic_and_at_least_one_path():
 def monkeypatch_restarts():
     """Restart budgets of a fraction of a node per item: searches restart many times before a solution."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("pipscover.exactcover.dancing_links.RESTART_UNIT", 0.1)
+        patch.setattr("pipscover.engines.dancing_links.RESTART_UNIT", 0.1)
         yield
 
 
@@ -329,7 +329,7 @@ def test_restarts_find_every_solution_once(puzzle, monkeypatch_restarts):
 
 
 def test_restarts_leave_the_search_deterministic(monkeypatch_restarts):
-    from pipscover.planted import PlantedSpec, planted
+    from pipscover.generate.planted import PlantedSpec, planted
 
     puzzle, _ = planted(PlantedSpec(6, 6, seed=5))
     runs = []

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from brute_force import brute_force_solutions
 from puzzle_factory import puzzles
 
-from pipscover.backends.dlx import DlxBackend
+from pipscover.engines.dlx import DlxBackend
 from pipscover.exactcover import exact_cover
 from pipscover.model import Placement, Puzzle, RegionKind
 from pipscover.exactcover.pruning import RegionPruner, pruned_exact_cover

@@ -11,7 +11,7 @@ from pathlib import Path
 from conftest import EXAMPLES
 
 from pipscover.formats import puzzle_to_nyt
-from pipscover.generate import generate
+from pipscover.generate.generator import generate
 
 REPOSITORY = EXAMPLES.parent
 

@@ -15,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from pipscover.errors import PipsError
-from pipscover.fetch import days_from, fetch_day, is_day, parse_day
+from pipscover.formats.fetch import days_from, fetch_day, is_day, parse_day
 from pipscover.formats import load
 
 # A day of three small puzzles, each with its one solution.
@@ -79,7 +79,7 @@ def mirror(monkeypatch, tmp_path):
     thread.start()
     monkeypatch.setenv("PIPSCOVER_NYT_URL", f"http://127.0.0.1:{server.server_address[1]}")
     monkeypatch.setenv("PIPSCOVER_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr("pipscover.fetch.BACKOFF", 0.01)
+    monkeypatch.setattr("pipscover.formats.fetch.BACKOFF", 0.01)
     yield NytMirror
     server.shutdown()
     server.server_close()

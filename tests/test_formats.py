@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from puzzle_factory import puzzles
 
 from pipscover import PipsError, load, parse
-from pipscover.check import problems
+from pipscover.model.check import problems
 from pipscover.formats import puzzle_to_nyt, write_text
 from pipscover.formats.solution import read_solutions
 from pipscover.model import RegionKind

@@ -12,13 +12,13 @@ from brute_force import brute_force_solutions
 from hypothesis import given, settings
 from puzzle_factory import puzzles
 
-from pipscover.check import problems
+from pipscover.model.check import problems
 from pipscover.errors import PipsError
 from pipscover.formats import parse
-from pipscover.backends.dlx import search_nodes
-from pipscover.generate import Shape, extra_nodes, generate, other_solution
+from pipscover.engines.dlx import search_nodes
+from pipscover.generate.generator import Shape, extra_nodes, generate, other_solution
 from pipscover.model import Difficulty
-from pipscover.rating import rate
+from pipscover.hints.rating import rate
 from pipscover.solving import solve
 
 

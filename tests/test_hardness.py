@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipscover.check import problems
+from pipscover.model.check import problems
 from pipscover.counting import count
 from pipscover.errors import PipsError
 from pipscover.formats import load_one

@@ -374,7 +374,7 @@ def test_a_huge_puzzle_is_refused_before_it_is_built(run_cli, many_dominoes, man
 
 def test_the_default_backend_solves_the_huge_trivial_board(run_cli, many_dominoes):
     """Too big for the dlx search without --timeout, but local search tiles it and is done: `auto` answers."""
-    from pipscover.check import problems
+    from pipscover.model.check import problems
     from pipscover.formats import load_one
     from pipscover.model import Placement, Solution
 
@@ -415,7 +415,7 @@ def test_reading_counts_against_the_timeout(many_dominoes):
     """A clock started before a (pretend) 10 s read is out of its 5 s: no engine builds the 50,000 dominoes."""
     from pipscover.cli.common import Loaded, load_timed
     from pipscover.counting import count
-    from pipscover.results import Status
+    from pipscover.model.results import Status
     from pipscover.solving import solve
 
     [loaded] = load_timed([many_dominoes], None)
@@ -444,11 +444,11 @@ def test_generate_with_time_to_spare_reports_status_generated(run_cli):
 def test_generate_passes_its_deadline_into_the_counter():
     """A deadline already passed stops generate before its first question, the counter at any question, and
     the laying of the hidden grid."""
-    from pipscover.generate import _Counter, generate
-    from pipscover.single_tiling import lay_single_tiling
-    from pipscover.incremental import PuzzleSession
+    from pipscover.generate.generator import _Counter, generate
+    from pipscover.generate.single_tiling import lay_single_tiling
+    from pipscover.generate.incremental import PuzzleSession
     from pipscover.model import Puzzle, RegionKind
-    from pipscover.results import SearchTimeout
+    from pipscover.model.results import SearchTimeout
 
     with pytest.raises(SearchTimeout):
         generate(dominoes=12, seed=1, timeout=0)
@@ -467,11 +467,11 @@ def test_a_deadline_stops_a_long_question_of_the_incremental_session():
     (resolution needs exponentially many steps); a deadline 1 s away stops the question mid-way."""
     from itertools import combinations_with_replacement
 
-    from pipscover.cnf.enumeration import Undecided
-    from pipscover.generate import other_solution
-    from pipscover.incremental import PuzzleSession
+    from pipscover.engines.sat_enumeration import Undecided
+    from pipscover.generate.generator import other_solution
+    from pipscover.generate.incremental import PuzzleSession
     from pipscover.model import Placement, Puzzle, RegionKind, Solution
-    from pipscover.results import SearchTimeout
+    from pipscover.model.results import SearchTimeout
 
     cells = [(row, column) for row in range(6) for column in range(6) if (row, column) not in ((0, 0), (5, 5))]
     dominoes = list(combinations_with_replacement(range(12), 2))[:17]

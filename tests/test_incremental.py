@@ -4,7 +4,7 @@ from brute_force import brute_force_solutions
 from hypothesis import given, settings
 from puzzle_factory import puzzles
 
-from pipscover.incremental import PuzzleSession
+from pipscover.generate.incremental import PuzzleSession
 from pipscover.model import Puzzle
 
 

@@ -1,4 +1,5 @@
-"""The package's layout: no module imports, however indirectly, one that imports it back.
+"""The package's layout: it follows the pipeline, lower layers never import higher ones, and no module or
+package imports, however indirectly, one that imports it back.
 
 Every import among pipscover's modules counts, at the top of a module, inside a function (loaded on first
 use) or under TYPE_CHECKING, since each is a dependency a reader has to follow. A package's `__init__` is a
@@ -82,18 +83,71 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def test_the_cycle_finder_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+# The pipeline, lowest first: a package may import its own layer and the ones below, never one above.
+LAYERS = [
+    {"errors", "version"},
+    {"regions"},
+    {"model"},
+    {"formats", "render", "runtime"},
+    {"exactcover", "cnf"},
+    {"engines"},
+    {"solving", "counting", "hints"},
+    {"generate", "hardness", "bench", "sweep"},
+    {"cli", "serve", "__main__", ""},
+]
+LAYER_OF = {package: depth for depth, packages in enumerate(LAYERS) for package in packages}
+
+
+def package_of(module: str) -> str:
+    """`pipscover.engines.dlx` -> `engines`; the package's own face, `pipscover`, -> ``."""
+    return module.split(".")[1] if "." in module else ""
+
+
+def package_graph() -> dict[str, set[str]]:
+    modules = module_names()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        graph.setdefault(package_of(name), set()).update(
+            package_of(other) for other in imports(name, path, modules) if package_of(other) != package_of(name)
+        )
+    return graph
+
+
 def test_no_import_cycles():
     modules = module_names()
     graph = {name: imports(name, path, modules) for name, path in modules.items()}
     assert cycles(graph) == []
 
 
-def test_the_cycle_finder_finds_a_cycle():
-    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+def test_no_import_cycles_between_packages():
+    assert cycles(package_graph()) == []
+
+
+def test_every_package_has_a_layer():
+    assert set(package_graph()) <= set(LAYER_OF)
+
+
+def test_no_package_imports_a_higher_layer():
+    upward = {
+        (package, other)
+        for package, others in package_graph().items()
+        for other in others
+        if LAYER_OF[other] > LAYER_OF[package]
+    }
+    assert upward == set()
+
+
+def test_the_package_root_holds_only_the_model_errors_version_and_the_public_face():
+    loose = {path.name for path in PACKAGE.glob("*.py")}
+    assert loose <= {"__init__.py", "__main__.py", "errors.py", "version.py"}
 
 
 def test_the_engines_know_nothing_of_pips():
     # The exact-cover engine receives items, options and a propagator; it imports no puzzle, region or pruning.
     modules = module_names()
-    engine = "pipscover.exactcover.dancing_links"
-    assert imports(engine, modules[engine], modules) <= {"pipscover.results"}
+    engine = "pipscover.engines.dancing_links"
+    assert imports(engine, modules[engine], modules) <= {"pipscover.model.results"}

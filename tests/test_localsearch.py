@@ -8,13 +8,13 @@ import json
 import pytest
 from conftest import EXAMPLES
 
-import pipscover.backends.auto as auto
-from pipscover.backends import get_backend
-from pipscover.check import problems
+import pipscover.engines.auto as auto
+from pipscover.engines import get_backend
+from pipscover.model.check import problems
 from pipscover.formats import load_one
-from pipscover.localsearch import LocalBoard, board_tiling, walk
+from pipscover.engines.local_search import LocalBoard, board_tiling, walk
 from pipscover.model import Puzzle
-from pipscover.planted import Pips, PlantedSpec, planted
+from pipscover.generate.planted import Pips, PlantedSpec, planted
 from pipscover.solving import solve
 
 # A 2 x 2 board whose sum cannot be made: it has a tiling, so local search can only give up.
@@ -96,7 +96,7 @@ def test_auto_walks_first_on_a_board_of_many_placements(monkeypatch):
 def test_a_board_too_big_for_dlx_after_a_fruitless_walk_goes_to_sat_alone(monkeypatch):
     monkeypatch.setattr(auto, "WALK_FIRST_PLACEMENTS", 0)
     monkeypatch.setattr(auto, "MOVES_PER_TILE", 0)  # the walk finds nothing
-    monkeypatch.setattr("pipscover.limits.STEP_LIMIT", 0)  # and dlx refuses every puzzle without --timeout
+    monkeypatch.setattr("pipscover.runtime.limits.STEP_LIMIT", 0)  # and dlx refuses every puzzle without --timeout
     walks = []
     monkeypatch.setattr(auto, "walk", lambda *args: walks.append(args) or walk(*args))  # the real walk, counted
     unique = load_one(EXAMPLES / "first.txt")

@@ -3,7 +3,7 @@
 import pytest
 
 from pipscover import PipsError, Placement, Puzzle, Solution
-from pipscover.check import problems
+from pipscover.model.check import problems
 from pipscover.model import Origin, Region, RegionKind
 
 

@@ -11,11 +11,11 @@ from collections import Counter
 
 import pytest
 
-from pipscover.check import problems
+from pipscover.model.check import problems
 from pipscover.errors import PipsError
 from pipscover.formats import load_one, puzzle_to_nyt
 from pipscover.model import RegionKind
-from pipscover.planted import SCALE_SUITE, Pips, PlantedSpec, planted
+from pipscover.generate.planted import SCALE_SUITE, Pips, PlantedSpec, planted
 from pipscover.solving import solve
 from brute_force import brute_force_solutions
 

@@ -6,7 +6,7 @@ import csv
 
 import pytest
 
-from pipscover.sweep.tasks import columns
+from pipscover.sweep.jobs import columns
 
 ROWS = [
     {"file": f"p{i}.json", "difficulty": difficulty, "task": "count", "backend": backend, "status": status,

@@ -10,20 +10,20 @@ from hypothesis import given, settings
 from puzzle_factory import puzzles
 from pysat.examples.genhard import PHP
 
-from pipscover.backends import ALIASES, get_backend
-from pipscover.backends.sat import SatBackend
-from pipscover.cnf.enumeration import models
-from pipscover.stoppable import stoppable
-from pipscover.backends.sat_solvers import SOLVERS
+from pipscover.engines import ALIASES, get_backend
+from pipscover.engines.sat import SatBackend
+from pipscover.engines.sat_enumeration import models
+from pipscover.runtime.stoppable import stoppable
+from pipscover.engines.sat_solvers import SOLVERS
 from pipscover.counting.blocking import count_by_blocking
-from pipscover.check import problems
+from pipscover.model.check import problems
 from pipscover.cnf import Encodings
 from pipscover.errors import PipsError
 from pipscover.formats import load
 from pipscover.model import Puzzle
 from pipscover.hardness.one_in_three import OneInThreeInstance, reduce_one_in_three
 from pipscover.hardness.subset_sum import SubsetSumInstance, reduce_subset_sum
-from pipscover.results import Distinct, SearchTimeout, Status
+from pipscover.model.results import Distinct, SearchTimeout, Status
 from pipscover.solving import solve
 
 FAST = "minisat22"  # the one backend that goes through the whole archive

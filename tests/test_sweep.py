@@ -17,9 +17,9 @@ import pytest
 
 from pipscover import count, load_one
 from pipscover.formats import puzzle_to_nyt
-from pipscover.generate import generate
-from pipscover.rating import rate
-from pipscover.sweep.tasks import COMMON_COLUMNS
+from pipscover.generate.generator import generate
+from pipscover.hints.rating import rate
+from pipscover.sweep.jobs import COMMON_COLUMNS
 
 from conftest import EXAMPLES
 

@@ -16,7 +16,7 @@ import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from pipscover.backends import get_backend
+from pipscover.engines import get_backend
 from pipscover.bench.timing import BenchResult, benchmark
 from pipscover.cnf import Encodings, encode
 from pipscover.model import Puzzle

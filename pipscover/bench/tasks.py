@@ -8,11 +8,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pipscover.backends import Backend
+from pipscover.engines import Backend
 from pipscover.counting import count
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
-from pipscover.results import SearchTimeout
+from pipscover.model.results import SearchTimeout
 
 
 @dataclass(frozen=True)

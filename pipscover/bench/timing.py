@@ -16,12 +16,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pipscover.backends import DEFAULT_BACKEND, Backend, get_backend
+from pipscover.engines import DEFAULT_BACKEND, Backend, get_backend
 from pipscover.bench.tasks import TASKS
 from pipscover.counting import CountInterrupted
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
-from pipscover.results import SearchGaveUp, SearchTimeout, deadline_after
+from pipscover.model.results import SearchGaveUp, SearchTimeout, deadline_after
 
 
 def cpu_seconds() -> float:

@@ -14,7 +14,7 @@ app = typer.Typer(
 
 def _print_version(asked: bool) -> None:
     if asked:
-        from pipscover import __version__
+        from pipscover.version import __version__
 
         typer.echo(f"pipscover {__version__}")
         raise typer.Exit()

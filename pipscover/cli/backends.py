@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from pipscover.backends import ALIASES, DEFAULT_BACKEND, REGISTRY, get_backend
+from pipscover.engines import ALIASES, DEFAULT_BACKEND, REGISTRY, get_backend
 from pipscover.cli.app import app
 from pipscover.cli.common import JsonOption, print_json
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pipscover.backends import DEFAULT_BACKEND
+from pipscover.engines import DEFAULT_BACKEND
 from pipscover.bench import CLOCKS, TASKS, benchmark
 from pipscover.cli.app import app
 from pipscover.cli.common import (

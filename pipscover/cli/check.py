@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pipscover.check import problems
+from pipscover.model.check import problems
 from pipscover.cli.app import app
 from pipscover.cli.common import EXIT_NO, EXIT_OK, DifficultyOption, JsonOption, PuzzleArgument, exit_with, print_json
 from pipscover.errors import PipsError

@@ -22,13 +22,13 @@ from typing import Annotated, Any, NamedTuple
 
 import typer
 
-from pipscover.backends import Backend, get_backend
+from pipscover.engines import Backend, get_backend
 from pipscover.cnf import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, FORMS, PB_ENCODINGS, Encodings
 from pipscover.errors import PipsError
-from pipscover.fetch import day_file
+from pipscover.formats.fetch import day_file
 from pipscover.formats import load
 from pipscover.model import Difficulty, Puzzle
-from pipscover.results import SolveResult, Status, long_numbers
+from pipscover.model.results import SolveResult, Status, long_numbers
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C

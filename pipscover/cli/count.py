@@ -29,7 +29,7 @@ from pipscover.cli.common import (
 )
 from pipscover.counting import METHODS, CountInterrupted, ProgressCallback, count
 from pipscover.model import Puzzle
-from pipscover.results import CountResult, Distinct, long_numbers
+from pipscover.model.results import CountResult, Distinct, long_numbers
 
 Method = StrEnum("Method", {name: name for name in METHODS})
 

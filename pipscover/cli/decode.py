@@ -26,7 +26,7 @@ from pipscover.cnf import DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, Encodings, enc
 from pipscover.cnf.dimacs import decode_model, read_header, read_model
 from pipscover.errors import PipsError
 from pipscover.formats import read_text_file
-from pipscover.results import SolveResult, Status
+from pipscover.model.results import SolveResult, Status
 
 BACKEND_NAME = "dimacs"  # the `backend` of the JSON: the answer came from a solver outside pipscover
 

@@ -27,7 +27,7 @@ from pipscover.cli.common import (
 )
 from pipscover.cnf import DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, AnyEncoding, encode
 from pipscover.cnf.dimacs import write_dimacs
-from pipscover.results import Distinct
+from pipscover.model.results import Distinct
 
 
 def encoding_json(encoding: AnyEncoding) -> dict:

@@ -1,4 +1,4 @@
-"""`pipscover fetch`: download NYT days by date into the cache (see `pipscover.fetch`)."""
+"""`pipscover fetch`: download NYT days by date into the cache (see `pipscover.formats.fetch`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import typer
 from pipscover.cli.app import app
 from pipscover.cli.common import print_json, progress_bar
 from pipscover.errors import PipsError
-from pipscover.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, TIMEOUT, days_from, fetch_days, parse_day
+from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, TIMEOUT, days_from, fetch_days, parse_day
 
 
 @app.command("fetch")

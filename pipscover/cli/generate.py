@@ -13,9 +13,9 @@ import typer
 from pipscover.cli.app import app
 from pipscover.cli.common import EXIT_TIMEOUT, TimeoutOption, error_line, print_json, write_output
 from pipscover.formats import puzzle_to_nyt
-from pipscover.generate import NODE_BUDGET, Shape, generate
+from pipscover.generate.generator import NODE_BUDGET, Shape, generate
 from pipscover.model import Difficulty
-from pipscover.results import SearchTimeout
+from pipscover.model.results import SearchTimeout
 
 MAX_PIP = 10**9  # beyond it, the pseudo-boolean encodings of the counter's SAT fallback cannot write the sums
 

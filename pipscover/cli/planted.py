@@ -12,7 +12,7 @@ from pipscover.cli.app import app
 from pipscover.cli.common import print_json, write_output
 from pipscover.errors import PipsError
 from pipscover.formats import puzzle_to_nyt
-from pipscover.planted import SCALE_SUITE, Pips, PlantedSpec, planted
+from pipscover.generate.planted import SCALE_SUITE, Pips, PlantedSpec, planted
 
 
 @app.command("planted")
@@ -26,7 +26,7 @@ def planted_command(
     max_pip: Annotated[int, typer.Option("--max-pip", min=0, help="The largest pip.")] = 6,
     seed: Annotated[int, typer.Option("--seed", help="Same seed, same puzzle, on any machine.")] = 1,
     suite: Annotated[bool, typer.Option(
-        "--suite", help="Write the scale benchmark (every board and seed of pipscover.planted.SCALE_SUITE) "
+        "--suite", help="Write the scale benchmark (every board and seed of pipscover.generate.planted.SCALE_SUITE) "
                         "into the folder given by --output.",
     )] = False,
     output: Annotated[str, typer.Option("--output", "-o", help="Write the puzzle (NYT JSON) here.")] = "-",

@@ -39,7 +39,7 @@ def plot_command(
 
       pipscover plot generated.csv --kind difficulty --x extra_nodes --by difficulty -o bands.png
     """
-    from pipscover.plot import KINDS, draw, read_tables, save
+    from pipscover.sweep.plot import KINDS, draw, read_tables, save
 
     rows = read_tables(tables)
     figure = draw(rows, kind, x, y, by)

@@ -16,7 +16,7 @@ from pipscover.cli.common import (
     print_json,
     progress_bar,
 )
-from pipscover.rating import rate
+from pipscover.hints.rating import rate
 
 
 @app.command("rate")

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pipscover.backends import DEFAULT_BACKEND
+from pipscover.engines import DEFAULT_BACKEND
 from pipscover.cli.app import app
 from pipscover.cli.common import (
     BackendOption,
@@ -30,7 +30,7 @@ from pipscover.hardness import (
     reduce_one_in_three,
     reduce_subset_sum,
 )
-from pipscover.results import SolveResult, Status
+from pipscover.model.results import SolveResult, Status
 from pipscover.solving import solve
 
 reduce_app = typer.Typer(

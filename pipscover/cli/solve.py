@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from pipscover.backends import DEFAULT_BACKEND
+from pipscover.engines import DEFAULT_BACKEND
 from pipscover.cli.app import app
 from pipscover.cli.common import (
     BackendOption,
@@ -29,7 +29,7 @@ from pipscover.cli.common import (
 )
 from pipscover.render.svg import draw_svg
 from pipscover.render.terminal import draw_solution
-from pipscover.results import Status
+from pipscover.model.results import Status
 from pipscover.solving import solve
 
 

@@ -1,20 +1,19 @@
-"""The CNF side: a puzzle as a propositional formula, its DIMACS form, and enumeration by blocking clauses.
+"""The CNF formulation: a puzzle as a propositional formula, and its DIMACS form.
 
-- `encoding`: the placements form of the CNF (placement and value variables, PySAT cardinality and
+- `placements`: the placements form of the CNF (placement and value variables, PySAT cardinality and
   pseudo-boolean encodings) and the map back from a model to a solution;
 - `compact`: the compact form (tiles, values, one carrier per tile and distinct domino);
 - `forms`: `encode`, which writes either form (`auto`: chosen by estimated size);
 - `dimacs`: self-describing DIMACS export, and reading a solver's answer back into a checked solution;
-- `enumeration`: every model of a CNF, each ruled out by a blocking clause once found (imported on its own:
-  it loads PySAT's solvers).
 
-encodings/cnf.md describes them; the SAT backends (`pipscover.backends.sat`) and blocking-clause counting
+encodings/cnf.md describes them; the SAT engines (`pipscover.engines.sat`, and
+`pipscover.engines.sat_enumeration`, every model by blocking clauses) and blocking-clause counting
 (`pipscover.counting.blocking`) use them.
 """
 
 from pipscover.cnf.compact import CompactEncoding, encode_compact
 from pipscover.cnf.dimacs import SolverAnswer, decode_model, read_model, write_dimacs
-from pipscover.cnf.encoding import (
+from pipscover.cnf.placements import (
     CARD_ENCODINGS,
     DEFAULT_CARD,
     DEFAULT_FORM,

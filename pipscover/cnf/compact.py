@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pipscover.cnf.encoding import (
+from pipscover.cnf.placements import (
     Encodings, FamilySize, FormulaWriter, VariableBlocks, placement_possible, write_regions,
 )
 from pipscover.model import Cell, Domino, Placement, Puzzle, Solution

@@ -16,11 +16,11 @@ import io
 import re
 from dataclasses import dataclass
 
-from pipscover.check import problems
+from pipscover.model.check import problems
 from pipscover.cnf.forms import AnyEncoding
 from pipscover.errors import PipsError, shown
 from pipscover.model import Solution
-from pipscover.results import Distinct, Status
+from pipscover.model.results import Distinct, Status
 from pipscover.version import __version__
 
 IND_PER_LINE = 10  # value variables per `c ind` line, to keep lines short

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pipscover.cnf.compact import CompactEncoding, encode_compact
-from pipscover.cnf.encoding import Encoding, Encodings, encode_placements
+from pipscover.cnf.placements import Encoding, Encodings, encode_placements
 from pipscover.model import Puzzle
 
 AnyEncoding = Encoding | CompactEncoding

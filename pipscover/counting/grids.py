@@ -18,12 +18,12 @@ from __future__ import annotations
 import sys
 import time
 
-from pipscover.counting.regions import FAIL, RegionRules
+from pipscover.counting.region_states import FAIL, RegionRules
 from pipscover.counting.progress import Progress, ProgressCallback
 from pipscover.counting.structural import CHECK_EVERY, Dominoes, Interrupted
 from pipscover.counting.tilings import longer_side_order
 from pipscover.model import Puzzle
-from pipscover.results import SearchTimeout
+from pipscover.model.results import SearchTimeout
 
 # A partial tiling: (pending half-dominoes as sorted (cell, pip) pairs, dominoes left as copy bits).
 PartialTiling = tuple[tuple[tuple[int, int], ...], int]

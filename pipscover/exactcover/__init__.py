@@ -1,19 +1,15 @@
-"""The exact-cover side: a puzzle as exact cover, the region rules that prune its search, and the engine.
+"""The exact-cover formulation: a puzzle as exact cover, and the region rules that prune its search.
 
 - `formulation`: items (cells, distinct dominoes with multiplicities), options (placements) and the map back;
-- `pruning`: the region rules (`pipscover.regions`) as a propagator for the search;
-- `dancing_links`: Knuth's Algorithm X with dancing links, which knows nothing of Pips.
+- `pruning`: the region rules (`pipscover.regions`) as a propagator for the search.
 
-encodings/exact-cover.md describes all three. `pruned_exact_cover(puzzle)` gives the pruned problem and its
+The engine that searches it, Knuth's Algorithm X with dancing links, knows nothing of Pips and lives with the
+other engines (`pipscover.engines.dancing_links`). encodings/exact-cover.md describes all three. `pruned_exact_cover(puzzle)` gives the pruned problem and its
 propagator; the engine then needs only the options, the multiplicities and the propagator
-(`pipscover.backends.dlx` does just that).
+(`pipscover.engines.dlx` does just that).
 """
 
-from pipscover.exactcover.dancing_links import ExactCoverProblem, NodeBudgetExceeded, Propagator, covers
 from pipscover.exactcover.formulation import ExactCover, OptionFilter, exact_cover
 from pipscover.exactcover.pruning import RegionPruner, pruned_exact_cover
 
-__all__ = [
-    "ExactCover", "ExactCoverProblem", "NodeBudgetExceeded", "OptionFilter", "Propagator", "RegionPruner", "covers",
-    "exact_cover", "pruned_exact_cover",
-]
+__all__ = ["ExactCover", "OptionFilter", "RegionPruner", "exact_cover", "pruned_exact_cover"]

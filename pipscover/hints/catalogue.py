@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 
-from pipscover.hints import dominoes, regions, tiling, trial
+from pipscover.hints import dominoes, region_rules, tiling, trial
 from pipscover.hints.board import Board, Deduction
 
 
@@ -28,15 +28,15 @@ class Rule:
 
 DEDUCTIONS: tuple[Rule, ...] = (
     Rule("forced-tiling", 1, "forced tiling", tiling.forced_tiling),
-    Rule("region-sum", 1, "sum against the pips left", regions.sum_arithmetic),
-    Rule("region-bound", 1, "less/greater against the pips left", regions.bound_arithmetic),
-    Rule("region-equal", 1, "all-equal against the supply", regions.equal_supply),
-    Rule("region-unequal", 1, "all-different against the supply", regions.unequal_supply),
+    Rule("region-sum", 1, "sum against the pips left", region_rules.sum_arithmetic),
+    Rule("region-bound", 1, "less/greater against the pips left", region_rules.bound_arithmetic),
+    Rule("region-equal", 1, "all-equal against the supply", region_rules.equal_supply),
+    Rule("region-unequal", 1, "all-different against the supply", region_rules.unequal_supply),
     Rule("pair-domino", 1, "the dominoes that fit a pair", dominoes.pair_domino),
     Rule("pip-count", 2, "counting halves", dominoes.pip_count),
     Rule("domino-fit", 2, "no domino fits", dominoes.domino_fit),
     Rule("domino-home", 3, "the only place for a domino", dominoes.domino_home),
-    Rule("region-combinations", 3, "the ways to fill a region", regions.combinations),
+    Rule("region-combinations", 3, "the ways to fill a region", region_rules.combinations),
     Rule("tiling-split", 3, "cut-off cells", tiling.tiling_split),
 )
 WHAT_IF = Rule(

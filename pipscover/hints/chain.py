@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pipscover.check import problems
+from pipscover.model.check import problems
 from pipscover.hints.board import Board, Change, Contradiction, Deduction, pair, single
 from pipscover.hints.catalogue import DEDUCTIONS, GUESS, NO_SOLUTION, RULES, Rule
 from pipscover.hints.trial import best_guess

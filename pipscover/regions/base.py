@@ -8,11 +8,11 @@ none). The methods come in groups, one per user, so that a kind's whole story is
 - what one more cell may take: `allowed`, given the pips not yet placed (a `PipSupply`), and `completes`,
   whether a full region holds (the dlx pruner, the counters, the CNF's domains, the generator);
 - the counters' state, one small int per region: `counter_step`, `counter_allowed`, `counter_accepts`
-  (`pipscover.counting.regions` says what the states are);
-- the CNF: `narrow`, `pair_possible`, `clauses` (`pipscover.cnf.encoding`);
-- CP-SAT: `constrain` (`pipscover.backends.cpsat`);
-- the generator: `targets_for` and `generator_weight` (`pipscover.generate`);
-- local search: `violation`, how far a filled region is from keeping the rule (`pipscover.localsearch`).
+  (`pipscover.counting.region_states` says what the states are);
+- the CNF: `narrow`, `pair_possible`, `clauses` (`pipscover.cnf.placements`);
+- CP-SAT: `constrain` (`pipscover.engines.cpsat`);
+- the generator: `targets_for` and `generator_weight` (`pipscover.generate.generator`);
+- local search: `violation`, how far a filled region is from keeping the rule (`pipscover.engines.local_search`).
 
 The engines look up each region's methods once per puzzle (bound methods or closures over the target), so
 the hot loops of the dlx pruner and the counters pay no dispatch per call.
@@ -43,7 +43,7 @@ StateAllowed = Callable[[int, int, PipSupply], int]
 
 
 class ClauseWriter(Protocol):
-    """What a kind's `clauses` may write (`pipscover.cnf.encoding` implements it)."""
+    """What a kind's `clauses` may write (`pipscover.cnf.placements` implements it)."""
 
     def clause(self, *literals: int) -> None: ...
 
@@ -91,7 +91,7 @@ class RegionRule(ABC):
         `allowed` allowed (which already keeps every rule that is not about the sum)."""
         return True
 
-    # The counters' state (`pipscover.counting.regions`).
+    # The counters' state (`pipscover.counting.region_states`).
 
     @abstractmethod
     def counter_step(self, target: int | None, values: Sequence[int], max_pip: int) -> Step:
@@ -105,7 +105,7 @@ class RegionRule(ABC):
     def counter_accepts(self, state: int, target: int | None, pips: Sequence[int], values: Sequence[int]) -> bool:
         """Whether a region in `state` holds once its empty cells get exactly the pips of indices `pips`."""
 
-    # The CNF (`pipscover.cnf.encoding`).
+    # The CNF (`pipscover.cnf.placements`).
 
     def narrow(self, cells: Sequence[Cell], target: int | None, domains: Domains) -> None:
         """Remove from the cells' domains the pips the rule rules out at once (nothing by default)."""
@@ -120,20 +120,20 @@ class RegionRule(ABC):
                 value_var: dict[tuple[Cell, int], int]) -> None:
         """Write the rule over the value variables (`value_var[cell, pip]`) of the region's cells."""
 
-    # CP-SAT (`pipscover.backends.cpsat`).
+    # CP-SAT (`pipscover.engines.cpsat`).
 
     @abstractmethod
     def constrain(self, model: Any, values: list[Any], target: int | None) -> None:
         """Add the rule to a CP-SAT `model` over the cells' integer pip variables `values`."""
 
-    # The generator (`pipscover.generate`).
+    # The generator (`pipscover.generate.generator`).
 
     def targets_for(self, values: Sequence[int], other: Sequence[int] | None, rng: Random) -> list[int | None]:
         """The target to give a region whose hidden pips are `values` so that they keep this rule (and the
         pips `other`, when given, may break it), as a list of one; empty when the rule does not fit."""
         return []
 
-    # Local search (`pipscover.localsearch`).
+    # Local search (`pipscover.engines.local_search`).
 
     @abstractmethod
     def violation(self, size: int, total: int, counts: Mapping[int, int], target: int | None) -> int:

@@ -23,7 +23,7 @@ from typing import Any
 
 from pipscover.model import Puzzle
 from pipscover.sweep.table import Key, ResultTable, cell
-from pipscover.sweep.tasks import TASKS, Job, Row, Settings, columns, default_backends, stubs
+from pipscover.sweep.jobs import TASKS, Job, Row, Settings, columns, default_backends, stubs
 
 __all__ = ["TASKS", "Job", "Progress", "Settings", "Summary", "SweepInterrupted", "make_jobs", "sweep"]
 

@@ -39,7 +39,7 @@ import dask
 from distributed import Client, Future, LocalCluster, as_completed, get_worker
 
 from pipscover.errors import PipsError
-from pipscover.sweep.tasks import Job, Row, Settings, run_job, stubs
+from pipscover.sweep.jobs import Job, Row, Settings, run_job, stubs
 
 CONNECT_SECONDS = 10  # how long to try to reach a --scheduler
 ABORT_SECONDS = 10  # how long a LocalCluster interrupted while it starts may take to fail
@@ -54,7 +54,7 @@ def run_on_worker(job: Job, settings: Settings) -> list[Row]:
 
 def worker_setup() -> tuple[str, bool]:
     """The pipscover a worker runs and whether it may start processes (asked of a --scheduler's workers)."""
-    from pipscover import __version__
+    from pipscover.version import __version__
 
     return __version__, not multiprocessing.current_process().daemon
 
@@ -192,7 +192,7 @@ def _connect(address: str) -> Client:
         client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:
         raise PipsError(f"--scheduler {address}: cannot connect ({error})") from None
-    from pipscover import __version__
+    from pipscover.version import __version__
 
     try:
         setups = client.run(worker_setup).values()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from pipscover.sweep.tasks import Job, Row, Settings, run_job
+from pipscover.sweep.jobs import Job, Row, Settings, run_job
 
 WORKER = "in-process"
 

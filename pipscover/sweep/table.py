@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pipscover.errors import PipsError
-from pipscover.results import long_numbers
+from pipscover.model.results import long_numbers
 
 Row = dict[str, Any]
 Key = tuple[str, ...]

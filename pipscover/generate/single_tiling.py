@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from pipscover.model import Cell, Domino, Solution, solution_from_grid
-from pipscover.results import SearchTimeout, has_passed
+from pipscover.model.results import SearchTimeout, has_passed
 
 Pair = tuple[Cell, Cell]
 MOVES_PER_DOMINO = 1_000  # annealing moves before the grid is left to `other_tiling`

@@ -1,7 +1,7 @@
 """Rules that read one region: its arithmetic against the pips left, and the ways left to fill it.
 
 - region arithmetic (`sum_arithmetic`, `bound_arithmetic`, `equal_supply`, `unequal_supply`): every empty
-  cell of a region may only take the pips its kind's own rule allows (`pipscover.hints.supply`),
+  cell of a region may only take the pips its kind's own rule allows (`pipscover.hints.allowed_pips`),
   given the pips already on the region and the halves left: a sum needs exactly what is missing, a less or
   greater rule bounds each cell by the smallest or largest halves left for the others, all-equal cells
   share a pip that enough halves are left of (and that every cell can take), all-different cells avoid the
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pipscover.hints.board import Board, Change, Contradiction, Deduction, bits, single
-from pipscover.hints.supply import region_allowed
+from pipscover.hints.allowed_pips import region_allowed
 from pipscover.model import RegionKind
 from pipscover.regions import LinearRule
 

@@ -31,7 +31,7 @@ def guard(puzzle: Puzzle, what: str, needs_bytes: int = 0, steps: int = 0, deadl
     >>> guard(Puzzle((), ()), "the dlx search", needs_bytes=10**12)
     Traceback (most recent call last):
     ...
-    pipscover.limits.TooBig: puzzle: the dlx search would need about 931 GiB of memory (the limit is 2 GiB)
+    pipscover.runtime.limits.TooBig: puzzle: the dlx search would need about 931 GiB of memory (the limit is 2 GiB)
     """
     if needs_bytes > MEMORY_LIMIT:
         raise TooBig(f"{puzzle.describe()}: {what} would need about {needs_bytes / 2**30:,.0f} GiB of memory "

@@ -13,9 +13,9 @@ from functools import partial
 
 from pysat.solvers import Solver
 
-from pipscover.backends.sat_solvers import SOLVERS, SatSolver
-from pipscover.results import SearchTimeout, has_passed
-from pipscover.stoppable import stoppable
+from pipscover.engines.sat_solvers import SOLVERS, SatSolver
+from pipscover.model.results import SearchTimeout, has_passed
+from pipscover.runtime.stoppable import stoppable
 
 Model = list[int]
 Blocker = Callable[[Model], list[int]]

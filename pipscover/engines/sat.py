@@ -1,9 +1,9 @@
 """SAT backends: the CNF of `pipscover.cnf` solved by any SAT solver PySAT ships, with blocking clauses.
 
-Every solver is run the same way (`pipscover.cnf.enumeration.models`): find a model, report it, add a clause
+Every solver is run the same way (`pipscover.engines.sat_enumeration.models`): find a model, report it, add a clause
 that rules it out, repeat.
 `--timeout` must bound the whole call, so with a deadline the encoding and the solving both run in a forked
-worker process that is killed when time is up (`pipscover.stoppable`): one PySAT encoder call can run for half
+worker process that is killed when time is up (`pipscover.runtime.stoppable`): one PySAT encoder call can run for half
 a minute (a large `sum` region under Pindakaas, a large bound under the sequential counter) and neither it,
 nor loading millions of clauses into a solver, nor a CaDiCaL, Lingeling or Kissat search can be interrupted in
 this process.
@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import partial
 
-from pipscover.backends.base import Backend, Capabilities
-from pipscover.backends.sat_solvers import SOLVERS
+from pipscover.engines.base import Backend, Capabilities
+from pipscover.engines.sat_solvers import SOLVERS
 from pipscover.cnf import Encodings, encode
-from pipscover.cnf.enumeration import models
+from pipscover.engines.sat_enumeration import models
 from pipscover.model import Puzzle, Solution
-from pipscover.stoppable import stoppable
+from pipscover.runtime.stoppable import stoppable
 
 
 class SatBackend(Backend):

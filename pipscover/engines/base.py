@@ -3,8 +3,8 @@
 A backend knows how to list the solutions of a puzzle; everything else (limits, timing, statuses,
 checking) is done once, in `pipscover.solving`. What a backend can do is declared in its `capabilities`
 (as CPMpy's solvers declare what they support and PySAT lists its solvers in a table), never guessed
-from its class or its name. To add a backend, copy `pipscover/backends/template.py` into a new module, fill
-it in, and add one line to `pipscover.backends.REGISTRY`.
+from its class or its name. To add a backend, copy `pipscover/engines/template.py` into a new module, fill
+it in, and add one line to `pipscover.engines.REGISTRY`.
 """
 
 from __future__ import annotations

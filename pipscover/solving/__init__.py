@@ -6,10 +6,10 @@ import time
 from collections.abc import Iterator
 from itertools import islice
 
-from pipscover.backends import DEFAULT_BACKEND, Backend, get_backend
+from pipscover.engines import DEFAULT_BACKEND, Backend, get_backend
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle, Solution
-from pipscover.results import SearchGaveUp, SearchTimeout, SolveResult, Status, deadline_after, has_passed
+from pipscover.model.results import SearchGaveUp, SearchTimeout, SolveResult, Status, deadline_after, has_passed
 
 
 def solve(

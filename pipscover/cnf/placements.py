@@ -25,7 +25,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from pipscover.errors import PipsError
-from pipscover.limits import BYTES_PER_CLAUSE, PB_WEIGHT_LIMIT, guard
+from pipscover.runtime.limits import BYTES_PER_CLAUSE, PB_WEIGHT_LIMIT, guard
 from pipscover.model import Cell, Placement, Puzzle, RegionKind, Solution
 
 if TYPE_CHECKING:

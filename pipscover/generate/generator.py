@@ -14,12 +14,12 @@
    Regions only move forward along empty -> rule -> sum -> split, so this ends. When the other solution has
    the same pips everywhere (another tiling of the same grid), no rule can tell them apart, so before any
    region is made the dominoes are laid again, on the same tiles, until no other tiling fits their grid
-   (`pipscover.single_tiling`).
+   (`pipscover.generate.single_tiling`).
 5. Loosening: neighbouring `sum` regions are merged, and rules dropped, wherever the counter still proves
    one solution; neighbouring regions left without a rule become one `empty` region.
 
 The counter, cheapest first: an other solution found before that keeps the puzzle's rules; Dancing Links
-within `NODE_BUDGET` search nodes; then one incremental SAT solver per board (`pipscover.incremental.
+within `NODE_BUDGET` search nodes; then one incremental SAT solver per board (`pipscover.generate.incremental.
 PuzzleSession`: the board and dominoes loaded once, each region rule added once behind a selector literal
 and switched on by assumptions, the hidden solution as the preferred phases), asked for an other solution
 that changes only the dominoes near one spot (milliseconds each); and only then the whole board, asked of a
@@ -32,7 +32,7 @@ after `LOOSEN_GIVE_UP` such questions in a row, every rule left is kept (on 100 
 budget). Budgets count nodes, conflicts and questions, never seconds, and everything
 random comes from one `random.Random(seed)`: the same seed gives the same puzzle.
 
-Difficulty is the rating a person would give (`pipscover.rating`: the length of the chain of hints that
+Difficulty is the rating a person would give (`pipscover.hints.rating`: the length of the chain of hints that
 solves it, followed only as far as the band needs), which agrees with the NYT's labels on 83% of its
 puzzles where the Dancing Links search nodes beyond one path to the solution (`extra_nodes`, still
 reported) agree on 68%. With a difficulty, a unique
@@ -51,16 +51,16 @@ from math import isqrt
 
 from pysat.solvers import Solver
 
-from pipscover.backends.dlx import counted_solutions
-from pipscover.cnf.encoding import encode_placements
-from pipscover.exactcover.dancing_links import NodeBudgetExceeded
+from pipscover.engines.dlx import counted_solutions
+from pipscover.cnf.placements import encode_placements
+from pipscover.engines.dancing_links import NodeBudgetExceeded
 from pipscover.errors import PipsError
-from pipscover.cnf.enumeration import Undecided, ask_by_deadline
-from pipscover.incremental import PuzzleSession, hidden_phases
+from pipscover.engines.sat_enumeration import Undecided, ask_by_deadline
+from pipscover.generate.incremental import PuzzleSession, hidden_phases
 from pipscover.model import Cell, Difficulty, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
-from pipscover.rating import difficulty as rated_difficulty
-from pipscover.results import SearchTimeout, deadline_after, has_passed
-from pipscover.single_tiling import lay_single_tiling
+from pipscover.hints.rating import difficulty as rated_difficulty
+from pipscover.model.results import SearchTimeout, deadline_after, has_passed
+from pipscover.generate.single_tiling import lay_single_tiling
 
 Pair = tuple[Cell, Cell]
 MAX_RESTARTS = 200  # hidden solutions drawn before giving up
@@ -218,7 +218,7 @@ def generate(
     timeout: float | None = None,
 ) -> GeneratedPuzzle:
     """A puzzle with `dominoes` dominoes around a hidden solution; with `unique`, its only solution; with a
-    `difficulty`, one rated so by `pipscover.rating` (implies `unique`).
+    `difficulty`, one rated so by `pipscover.hints.rating` (implies `unique`).
 
     Raises `SearchTimeout` when `timeout` seconds pass first (checked before each hidden solution, each
     counter question and the rating, and inside each DLX or SAT question).

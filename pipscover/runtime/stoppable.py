@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from multiprocessing.connection import wait
 from typing import TypeVar
 
-from pipscover.results import SearchTimeout
+from pipscover.model.results import SearchTimeout
 
 LONGEST_WAIT = 3600.0  # seconds per wait for the worker: a far deadline (--timeout 1e308) must not overflow poll()
 

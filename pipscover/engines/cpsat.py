@@ -20,9 +20,9 @@ import threading
 import time
 from collections.abc import Iterator
 
-from pipscover.backends.base import Backend, Capabilities
+from pipscover.engines.base import Backend, Capabilities
 from pipscover.model import Placement, Puzzle, Solution
-from pipscover.results import SearchTimeout
+from pipscover.model.results import SearchTimeout
 
 Option = tuple[tuple[int, int], tuple[int, int], int, int]  # (p, q, pip on p, pip on q)
 

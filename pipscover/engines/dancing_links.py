@@ -55,7 +55,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
-from pipscover.results import SearchTimeout
+from pipscover.model.results import SearchTimeout
 
 # Search nodes between two looks at the clock and the node budget (the first node looks too): cheap, and a
 # few ms apart at most.

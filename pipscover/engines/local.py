@@ -1,4 +1,4 @@
-"""Local search (`pipscover.localsearch`) as a backend: one solution of a large, loose board, fast.
+"""Local search (`pipscover.engines.local_search`) as a backend: one solution of a large, loose board, fast.
 
 It is incomplete, and declares so: it finds one solution (`enumerates=False`) and cannot prove that there is
 none (`complete=False`), except for a board with no tiling. It walks from seed 0, then 1, ..., each walk
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipscover.backends.base import Backend, Capabilities
-from pipscover.localsearch import LocalBoard, walk
+from pipscover.engines.base import Backend, Capabilities
+from pipscover.engines.local_search import LocalBoard, walk
 from pipscover.model import Puzzle, Solution
-from pipscover.results import SearchGaveUp
+from pipscover.model.results import SearchGaveUp
 
 # Every board of the planted scale suite and 90 more (8 x 8 to 20 x 20, 2 x 300) solved within 50 moves per
 # domino from seed 0 (encodings/local-search.md); a walk gets four times that.

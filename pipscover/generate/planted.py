@@ -1,6 +1,6 @@
 """Planted puzzles: a random solution first, then regions read off it, so the puzzle is solvable by construction.
 
-Unlike `pipscover.generate`, nothing here asks a solver anything, so a board of any size costs milliseconds
+Unlike `pipscover.generate.generator`, nothing here asks a solver anything, so a board of any size costs milliseconds
 and the same seed gives the same puzzle on any machine (everything random comes from one
 `random.Random(seed)`). The puzzles are not unique; they are made to time solvers beyond the NYT's size
 (`SCALE_SUITE`, the scale benchmark of encodings/exact-cover.md).

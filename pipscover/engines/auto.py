@@ -11,7 +11,7 @@ straight to one of its countless solutions; a SAT solver pays for its encoding o
    engine answers a puzzle that DLX finds easy never depends on the machine. An NYT puzzle gets 10,000 nodes
    or more (its first solution takes at most about 400), a 12 x 12 board 900 to 2,300, a 20 x 20 board 800,
    a 2 x 100,000 strip 400,000.
-2. Past it, one walk of local search (`pipscover.localsearch`, seed 0, `LocalBackend`'s budget of moves per
+2. Past it, one walk of local search (`pipscover.engines.local_search`, seed 0, `LocalBackend`'s budget of moves per
    domino): also deterministic. It answers every planted board of the scale suite in well under a second.
    On a board of more than `WALK_FIRST_PLACEMENTS` placements the walk comes first, because there building
    the DLX matrix costs more than the walk (seconds on a 2 x 300 strip); if it finds nothing, step 1 follows.
@@ -30,14 +30,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import partial
 
-from pipscover.backends.base import Backend, Capabilities
-from pipscover.backends.dlx import DlxBackend, counted_solutions
-from pipscover.backends.local import MOVES_PER_TILE
-from pipscover.exactcover import NodeBudgetExceeded
-from pipscover.limits import TooBig
-from pipscover.localsearch import LocalBoard, walk
+from pipscover.engines.base import Backend, Capabilities
+from pipscover.engines.dlx import DlxBackend, counted_solutions
+from pipscover.engines.local import MOVES_PER_TILE
+from pipscover.engines.dancing_links import NodeBudgetExceeded
+from pipscover.runtime.limits import TooBig
+from pipscover.engines.local_search import LocalBoard, walk
 from pipscover.model import Puzzle, Solution
-from pipscover.stoppable import race
+from pipscover.runtime.stoppable import race
 
 DLX_WORK_BUDGET = 1 << 25  # search nodes x placements
 # Past this many placements auto walks before it builds the dlx matrix: every NYT puzzle has fewer than
@@ -113,7 +113,7 @@ class AutoBackend(Backend):
         yield from (solution for solution in self._race(puzzle, deadline, with_dlx=dlx_fits) if solution != walked)
 
     def _race(self, puzzle: Puzzle, deadline: float | None, with_dlx: bool = True) -> Iterator[Solution]:
-        from pipscover.backends.sat import SatBackend
+        from pipscover.engines.sat import SatBackend
 
         engines: dict[str, Backend] = {SAT_SOLVER: SatBackend(SAT_SOLVER)}
         if with_dlx:

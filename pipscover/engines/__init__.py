@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from pipscover.backends.base import Backend
-from pipscover.backends.sat_solvers import SOLVERS
+from pipscover.engines.base import Backend
+from pipscover.engines.sat_solvers import SOLVERS
 from pipscover.errors import PipsError
 
 # name -> (module, factory, argument): the backend is `factory()`, or `factory(argument)` when one is given,
 # made from the module on first use.
 REGISTRY: dict[str, tuple[str, str, str | None]] = {
-    "auto": ("pipscover.backends.auto", "AutoBackend", None),
-    "dlx": ("pipscover.backends.dlx", "DlxBackend", None),
-    "local": ("pipscover.backends.local", "LocalBackend", None),
-    "cpsat": ("pipscover.backends.cpsat", "CpSatBackend", None),
-    **{name: ("pipscover.backends.sat", "SatBackend", name) for name in SOLVERS},
+    "auto": ("pipscover.engines.auto", "AutoBackend", None),
+    "dlx": ("pipscover.engines.dlx", "DlxBackend", None),
+    "local": ("pipscover.engines.local", "LocalBackend", None),
+    "cpsat": ("pipscover.engines.cpsat", "CpSatBackend", None),
+    **{name: ("pipscover.engines.sat", "SatBackend", name) for name in SOLVERS},
 }
 ALIASES: dict[str, str] = {
     # SAT: the family names mean the newest (CaDiCaL) or the usual (Glucose 4.1, MiniSat 2.2) version.

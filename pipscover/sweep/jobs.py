@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipscover.bench.timing import benchmark, cpu_seconds
-from pipscover.check import problems
+from pipscover.model.check import problems
 from pipscover.counting import CountInterrupted, count
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
-from pipscover.rating import rate
-from pipscover.results import Distinct, Status
+from pipscover.hints.rating import rate
+from pipscover.model.results import Distinct, Status
 from pipscover.solving import solve
 
 Row = dict[str, Any]
@@ -111,7 +111,7 @@ def _rate(job: Job, backend: str, settings: Settings) -> Row:
 
 
 def _generate(job: Job, backend: str, settings: Settings) -> Row:
-    from pipscover.generate import generate
+    from pipscover.generate.generator import generate
 
     made = generate(settings.dominoes, settings.max_pip, settings.shape, job.seed, settings.unique,
                     settings.difficulty)
@@ -147,7 +147,7 @@ def columns(task: str) -> tuple[str, ...]:
 
 def default_backends(task: str) -> tuple[str, ...]:
     """The backends a task runs when no -b is given."""
-    from pipscover.backends import DEFAULT_BACKEND
+    from pipscover.engines import DEFAULT_BACKEND
 
     return {"count": (COUNT_METHOD,), "grids": (COUNT_METHOD,), "generate": ("",), "rate": ("",)}.get(
         task, (DEFAULT_BACKEND,))
@@ -190,8 +190,8 @@ def hard_limit(timeout: float) -> float:
 def _run_bounded(task: Task, job: Job, backend: str, settings: Settings) -> Row:
     if settings.timeout is None:
         return task.run(job, backend, settings)
-    from pipscover.stoppable import stoppable
-    from pipscover.results import SearchTimeout
+    from pipscover.runtime.stoppable import stoppable
+    from pipscover.model.results import SearchTimeout
 
     def in_child() -> Iterator[Row]:
         # The SAT backends start a process of their own for a timeout; a daemonic process may not. This one

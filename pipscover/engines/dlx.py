@@ -1,6 +1,6 @@
 """The default backend: the exact-cover formulation searched by Dancing Links, with region pruning.
 
-The backend restarts its search (Luby budgets, a fixed seed: see `pipscover.exactcover.dancing_links`) until a first solution,
+The backend restarts its search (Luby budgets, a fixed seed: see `pipscover.engines.dancing_links`) until a first solution,
 which stops it thrashing on large planted boards without changing what it finds. `search_nodes` measures a
 puzzle's difficulty for this search: the search nodes it visits, without restarts, to find every solution
 (so to prove a unique one unique), a count that depends only on the puzzle.
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipscover.backends.base import Backend, Capabilities
-from pipscover.exactcover.dancing_links import SCAN_LIMIT, ExactCoverProblem
+from pipscover.engines.base import Backend, Capabilities
+from pipscover.engines.dancing_links import SCAN_LIMIT, ExactCoverProblem
 from pipscover.exactcover.formulation import ExactCover
 from pipscover.exactcover.pruning import pruned_exact_cover
-from pipscover.limits import guard
+from pipscover.runtime.limits import guard
 from pipscover.model import Puzzle, Solution
 
 
@@ -39,7 +39,7 @@ def counted_solutions(
     """The solutions, lazily, and the search whose `nodes` count what it took so far.
 
     Past `node_limit` search nodes the iterator raises `pipscover.exactcover.NodeBudgetExceeded`. With
-    `restart_seed` the search restarts (see `pipscover.exactcover.dancing_links`) until it finds a first solution.
+    `restart_seed` the search restarts (see `pipscover.engines.dancing_links`) until it finds a first solution.
     """
     covers, problem, cover = counted_covers(puzzle, deadline, node_limit, restart_seed)
     return (cover.solution(chosen) for chosen in covers), problem

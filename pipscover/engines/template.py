@@ -1,7 +1,7 @@
 """A template for a new search backend: copy this file, fill in the three marked places, register it.
 
-1. Copy this file to `pipscover/backends/<name>.py` and rename `TemplateBackend`.
-2. Declare what it can do in `capabilities` (see `pipscover.backends.base.Capabilities`): whether it lists
+1. Copy this file to `pipscover/engines/<name>.py` and rename `TemplateBackend`.
+2. Declare what it can do in `capabilities` (see `pipscover.engines.base.Capabilities`): whether it lists
    every solution, stops at a deadline, which counter counts for it (None: `pipscover count` and
    `bench --task count` list its solutions), and the module it needs with the command that installs it.
    Commands consult these; nothing recognises a backend by its class or name.
@@ -9,7 +9,7 @@
    `time.monotonic()` passes `deadline`. Build the model from the puzzle's regions through their kinds
    (`region.rule`, `pipscover.regions`), as `cpsat.py` does with `RegionRule.constrain`; import an optional
    solver inside `solutions`, after `self.require()`, so that listing backends never needs it.
-4. Add one line to `pipscover.backends.REGISTRY`: `"<name>": ("pipscover.backends.<name>", "<Class>", None)`.
+4. Add one line to `pipscover.engines.REGISTRY`: `"<name>": ("pipscover.engines.<name>", "<Class>", None)`.
 
 Nothing else changes: `pipscover.solving` adds limits, timing and statuses, `pipscover backends` lists it, and
 the tests that go over `REGISTRY` (tests/test_backends.py) check its solutions against the other backends.
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipscover.backends.base import Backend, Capabilities
+from pipscover.engines.base import Backend, Capabilities
 from pipscover.model import Puzzle, Solution
 
 

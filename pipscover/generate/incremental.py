@@ -31,8 +31,8 @@ from collections.abc import Iterable
 
 from pysat.solvers import Solver
 
-from pipscover.cnf.encoding import Encoding, Encodings, FormulaWriter, encode_placements
-from pipscover.cnf.enumeration import ask_by_deadline
+from pipscover.cnf.placements import Encoding, Encodings, FormulaWriter, encode_placements
+from pipscover.engines.sat_enumeration import ask_by_deadline
 from pipscover.model import Cell, Puzzle, Region, Solution
 
 # Most of the generator's questions are proofs that no other solution exists. On them the placements form

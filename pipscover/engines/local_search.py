@@ -1,6 +1,6 @@
 """Local search for one solution: min-conflicts moves over complete placements, taken by the Metropolis rule.
 
-Why: boards past the NYT's size, such as the planted ones of `pipscover.planted`, have solutions in
+Why: boards past the NYT's size, such as the planted ones of `pipscover.generate.planted`, have solutions in
 astronomical numbers (a planted 2 x 20 strip of distinct dominoes has more than 10^10), yet the complete
 engines can be trapped on them: dlx backtracks in one corner of a 2 x 200 strip for minutes, each of its
 search nodes costing milliseconds, and CDCL solvers drown in the CNF of a long strip. A walk over complete
@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pipscover.model import Cell, Placement, Puzzle, Solution
-from pipscover.results import SearchTimeout
+from pipscover.model.results import SearchTimeout
 
 TEMPERATURE = 0.5  # a move that costs 1 more is taken 14% of the time, 2 more 2%
 UPHILL_LIMIT = 20  # a move that costs more is never taken (exp(-40) is 4e-18), nor turned into a float

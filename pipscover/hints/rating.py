@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pipscover.check import problems
+from pipscover.model.check import problems
 from pipscover.hints import Rule, hint_chain
 from pipscover.model import Puzzle, Solution
 from pipscover.solving import solve

@@ -1,0 +1,6 @@
+"""What every engine and instrument shares to stay within its means: resource guards before building,
+and work that a deadline can stop.
+
+- `limits`: estimate what a run is about to build and refuse it, in one line, when it cannot fit;
+- `stoppable`: iterators made in a forked worker that a deadline can kill, even inside one long C call.
+"""
