@@ -9,11 +9,11 @@
     1
 """
 
-from pipscover.model.check import is_valid, problems
 from pipscover.counting import count
 from pipscover.errors import PipsError
 from pipscover.formats import load, load_one, parse
 from pipscover.model import Cell, Difficulty, Domino, Origin, Placement, Puzzle, Region, RegionKind, Solution
+from pipscover.model.check import is_valid, problems
 from pipscover.model.results import CountResult, Distinct, SolveResult, Status
 from pipscover.solving import solutions, solve
 from pipscover.version import __version__

@@ -13,6 +13,7 @@ encodings/cnf.md describes them; the SAT engines (`pipscover.engines.sat`, and
 
 from pipscover.cnf.compact import CompactEncoding, encode_compact
 from pipscover.cnf.dimacs import SolverAnswer, decode_model, read_model, write_dimacs
+from pipscover.cnf.forms import AnyEncoding, chosen_form, encode
 from pipscover.cnf.placements import (
     CARD_ENCODINGS,
     DEFAULT_CARD,
@@ -29,7 +30,6 @@ from pipscover.cnf.placements import (
     encode_placements,
     prune,
 )
-from pipscover.cnf.forms import AnyEncoding, chosen_form, encode
 
 __all__ = [
     "CARD_ENCODINGS", "DEFAULT_CARD", "DEFAULT_FORM", "DEFAULT_PB", "FAMILIES", "FORMS", "PB_ENCODINGS", "AnyEncoding",

@@ -29,7 +29,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pipscover.cnf.placements import (
-    Encodings, FamilySize, FormulaWriter, VariableBlocks, placement_possible, write_regions,
+    Encodings,
+    FamilySize,
+    FormulaWriter,
+    VariableBlocks,
+    placement_possible,
+    write_regions,
 )
 from pipscover.model import Cell, Domino, Placement, Puzzle, Solution
 

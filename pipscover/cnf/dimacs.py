@@ -16,10 +16,10 @@ import io
 import re
 from dataclasses import dataclass
 
-from pipscover.model.check import problems
 from pipscover.cnf.forms import AnyEncoding
 from pipscover.errors import PipsError, shown
 from pipscover.model import Solution
+from pipscover.model.check import problems
 from pipscover.model.results import Distinct, Status
 from pipscover.version import __version__
 

@@ -25,8 +25,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from pipscover.errors import PipsError
-from pipscover.runtime.limits import BYTES_PER_CLAUSE, PB_WEIGHT_LIMIT, guard
 from pipscover.model import Cell, Placement, Puzzle, RegionKind, Solution
+from pipscover.runtime.limits import BYTES_PER_CLAUSE, PB_WEIGHT_LIMIT, guard
 
 if TYPE_CHECKING:
     from pysat.formula import CNF

@@ -141,7 +141,7 @@ class RegionPruner:
         supply = self.supply()
         for region in self.constrained:
             if left[region] == 0:
-                if (region == first or region == second) and not self.completes_of[region](
+                if region in (first, second) and not self.completes_of[region](
                     targets[region], placed_sum[region]
                 ):
                     return None

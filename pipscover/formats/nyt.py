@@ -15,6 +15,7 @@ from typing import Any
 from pipscover.errors import PipsError, shown
 from pipscover.model import Difficulty, Origin, Placement, Puzzle, Solution
 
+
 def parse_json(text: str, file: str) -> Any:
     """`json.loads` with an error that names the file, line and column."""
     try:

@@ -148,7 +148,7 @@ def write_text(puzzle: Puzzle) -> str:
         raise PipsError(
             f"{puzzle.describe()}: {len(constrained)} constrained regions; the text format has letters for {len(REGION_LETTERS)}"
         )
-    mark = {cell: "#" for cell in puzzle.cells}
+    mark = dict.fromkeys(puzzle.cells, "#")
     for letter, region in zip(REGION_LETTERS, constrained):
         mark.update(dict.fromkeys(region.cells, letter))
     height = max(r for r, _ in puzzle.cells) + 1

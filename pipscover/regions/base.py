@@ -107,7 +107,7 @@ class RegionRule(ABC):
 
     # The CNF (`pipscover.cnf.placements`).
 
-    def narrow(self, cells: Sequence[Cell], target: int | None, domains: Domains) -> None:
+    def narrow(self, cells: Sequence[Cell], target: int | None, domains: Domains) -> None:  # noqa: B027 - a rule may narrow nothing
         """Remove from the cells' domains the pips the rule rules out at once (nothing by default)."""
 
     def pair_possible(self, target: int | None, first: int, second: int, others: Sequence[set[int]]) -> bool:

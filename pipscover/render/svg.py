@@ -70,8 +70,10 @@ def draw_svg(puzzle: Puzzle, solution: Solution | None = None, highlight: Collec
     width, height = 2 * margin + layout.width * CELL, 2 * margin + layout.height * CELL
     colours = _region_colours(puzzle)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
-        f'viewBox="0 0 {_n(width)} {_n(height)}" font-family="Helvetica, Arial, sans-serif">',
+        (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
+            f'viewBox="0 0 {_n(width)} {_n(height)}" font-family="Helvetica, Arial, sans-serif">'
+        ),
         f"<title>{escape(puzzle.describe())}</title>",
         f'<rect class="background" width="100%" height="100%" fill="{BACKGROUND}"/>',
     ]
@@ -141,8 +143,10 @@ def _outline(index: int, region: Region, owner: dict[Cell, int], corner: Corner,
             edges.append(f"M{_n(x + CELL)} {_n(y)}v{CELL}")
     return [
         f'<clipPath id="region-{index}"><path d="{cells}"/></clipPath>',
-        f'<path class="region" d="{"".join(edges)}" fill="none" stroke="{colour}" stroke-width="5" '
-        f'stroke-dasharray="6 3" clip-path="url(#region-{index})"/>',
+        (
+            f'<path class="region" d="{"".join(edges)}" fill="none" stroke="{colour}" stroke-width="5" '
+            f'stroke-dasharray="6 3" clip-path="url(#region-{index})"/>'
+        ),
     ]
 
 

@@ -136,7 +136,7 @@ def _serve(connection, produce: Callable[[], Iterator]) -> None:
                 connection.send(("end", None))
                 return
             connection.send(("item", item))
-    except Exception as error:  # handed to the caller, who raises it
+    except Exception as error:  # noqa: BLE001 - handed to the caller, who raises it
         connection.send(("error", error))
 
 
