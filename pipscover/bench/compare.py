@@ -16,9 +16,9 @@ import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from pipscover.engines import get_backend
 from pipscover.bench.timing import BenchResult, benchmark
 from pipscover.cnf import Encodings, encode
+from pipscover.engines import get_backend
 from pipscover.model import Puzzle
 
 

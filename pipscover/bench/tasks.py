@@ -8,8 +8,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pipscover.engines import Backend
 from pipscover.counting import count
+from pipscover.engines import Backend
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.model.results import SearchTimeout

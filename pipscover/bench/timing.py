@@ -8,17 +8,17 @@ formulation is part of a puzzle's time, as a user sees it.
 
 from __future__ import annotations
 
-import statistics
 import os
+import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pipscover.engines import DEFAULT_BACKEND, Backend, get_backend
 from pipscover.bench.tasks import TASKS
 from pipscover.counting import CountInterrupted
+from pipscover.engines import DEFAULT_BACKEND, Backend, get_backend
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.model.results import SearchGaveUp, SearchTimeout, deadline_after

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import typer
 
-from pipscover.engines import ALIASES, DEFAULT_BACKEND, REGISTRY, get_backend
 from pipscover.cli.app import app
 from pipscover.cli.common import JsonOption, print_json
+from pipscover.engines import ALIASES, DEFAULT_BACKEND, REGISTRY, get_backend
 
 
 @app.command("backends")

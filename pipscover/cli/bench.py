@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from pipscover.engines import DEFAULT_BACKEND
 from pipscover.bench import CLOCKS, TASKS, benchmark
 from pipscover.cli.app import app
 from pipscover.cli.common import (
@@ -21,6 +20,7 @@ from pipscover.cli.common import (
     print_json,
     progress_bar,
 )
+from pipscover.engines import DEFAULT_BACKEND
 
 TASK_HELP = ", ".join(f"{task.name} ({task.description})" for task in TASKS.values())
 TaskName = StrEnum("TaskName", {name: name for name in TASKS})

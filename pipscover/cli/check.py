@@ -7,12 +7,12 @@ from typing import Annotated
 
 import typer
 
-from pipscover.model.check import problems
 from pipscover.cli.app import app
 from pipscover.cli.common import EXIT_NO, EXIT_OK, DifficultyOption, JsonOption, PuzzleArgument, exit_with, print_json
 from pipscover.errors import PipsError
 from pipscover.formats import load, read_text_file
 from pipscover.formats.solution import names_puzzles, read_solutions
+from pipscover.model.check import problems
 
 
 @app.command("check")

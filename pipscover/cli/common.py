@@ -22,11 +22,11 @@ from typing import Annotated, Any, NamedTuple
 
 import typer
 
-from pipscover.engines import Backend, get_backend
 from pipscover.cnf import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, FORMS, PB_ENCODINGS, Encodings
+from pipscover.engines import Backend, get_backend
 from pipscover.errors import PipsError
-from pipscover.formats.fetch import day_file
 from pipscover.formats import load
+from pipscover.formats.fetch import day_file
 from pipscover.model import Difficulty, Puzzle
 from pipscover.model.results import SolveResult, Status, long_numbers
 

@@ -12,7 +12,6 @@ from pipscover.cli.app import app
 from pipscover.cli.common import (
     DifficultyOption,
     JsonOption,
-    PuzzleArgument,
     SatCardOption,
     SatFormOption,
     SatPbOption,

@@ -8,7 +8,6 @@ from typing import Annotated, Any
 
 import typer
 
-from pipscover.engines import DEFAULT_BACKEND
 from pipscover.cli.app import app
 from pipscover.cli.common import (
     BackendOption,
@@ -19,9 +18,9 @@ from pipscover.cli.common import (
     print_json,
     write_output,
 )
+from pipscover.engines import DEFAULT_BACKEND
 from pipscover.errors import PipsError
 from pipscover.formats import puzzle_to_nyt
-from pipscover.model import Puzzle
 from pipscover.hardness import (
     SubsetSumInstance,
     read_one_in_three,
@@ -30,6 +29,7 @@ from pipscover.hardness import (
     reduce_one_in_three,
     reduce_subset_sum,
 )
+from pipscover.model import Puzzle
 from pipscover.model.results import SolveResult, Status
 from pipscover.solving import solve
 

@@ -6,7 +6,6 @@ from typing import Annotated
 
 import typer
 
-from pipscover.engines import DEFAULT_BACKEND
 from pipscover.cli.app import app
 from pipscover.cli.common import (
     BackendOption,
@@ -27,9 +26,10 @@ from pipscover.cli.common import (
     solve_json,
     write_output,
 )
+from pipscover.engines import DEFAULT_BACKEND
+from pipscover.model.results import Status
 from pipscover.render.svg import draw_svg
 from pipscover.render.terminal import draw_solution
-from pipscover.model.results import Status
 from pipscover.solving import solve
 
 

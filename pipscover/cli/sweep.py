@@ -13,7 +13,14 @@ import typer
 
 from pipscover.cli.app import app
 from pipscover.cli.common import (
-    EXIT_INTERRUPTED, EXIT_NO, EXIT_TIMEOUT, PUZZLES_HELP, exit_with, load_puzzles, print_json, progress_bar,
+    EXIT_INTERRUPTED,
+    EXIT_NO,
+    EXIT_TIMEOUT,
+    PUZZLES_HELP,
+    exit_with,
+    load_puzzles,
+    print_json,
+    progress_bar,
 )
 from pipscover.errors import PipsError
 

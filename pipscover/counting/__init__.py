@@ -24,9 +24,9 @@ import time
 
 from pipscover.counting.progress import ProgressCallback
 from pipscover.errors import PipsError
-from pipscover.runtime.limits import guard
 from pipscover.model import Puzzle
 from pipscover.model.results import CountResult, Distinct, SearchTimeout, deadline_after, has_passed
+from pipscover.runtime.limits import guard
 
 METHODS = ("auto", "structural", "dlx", "blocking")
 LIST_GRIDS_UP_TO = 20_000  # auto lists grids with dlx up to this many placements
@@ -135,8 +135,8 @@ def _count_by_listing(puzzle: Puzzle, distinct: Distinct, limit: int | None, dea
                       node_limit: int | None = None, solution_limit: int | None = None) -> CountResult | None:
     """The count by listing with dlx; None when the search passes `node_limit` nodes or finds more than
     `solution_limit` solutions."""
-    from pipscover.engines.dlx import DlxBackend, counted_covers
     from pipscover.engines.dancing_links import NodeBudgetExceeded
+    from pipscover.engines.dlx import DlxBackend, counted_covers
 
     grids: set[tuple[tuple[tuple[int, int], int], ...]] = set()
     found, exact = 0, True

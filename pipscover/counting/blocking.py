@@ -13,14 +13,14 @@ import time
 from collections.abc import Iterator
 from functools import partial
 
+from pipscover.cnf import Encodings, encode
+from pipscover.counting.progress import ProgressCallback
 from pipscover.engines import Backend, get_backend
 from pipscover.engines.sat_enumeration import models
-from pipscover.counting.progress import ProgressCallback
-from pipscover.runtime.stoppable import stoppable
-from pipscover.cnf import Encodings, encode
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.model.results import CountResult, Distinct, SearchTimeout
+from pipscover.runtime.stoppable import stoppable
 
 # Fastest at long enumerations on the hard NYT puzzles (2025-10-18: 10 464 solutions in 1.1 s, minisat22 2.5 s;
 # 2025-10-28: 1 700 solutions/s, minisat22 1 080/s), though not at finding a first solution (see `sat`).

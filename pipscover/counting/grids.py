@@ -18,8 +18,8 @@ from __future__ import annotations
 import sys
 import time
 
-from pipscover.counting.region_states import FAIL, RegionRules
 from pipscover.counting.progress import Progress, ProgressCallback
+from pipscover.counting.region_states import FAIL, RegionRules
 from pipscover.counting.structural import CHECK_EVERY, Dominoes, Interrupted
 from pipscover.counting.tilings import longer_side_order
 from pipscover.model import Puzzle

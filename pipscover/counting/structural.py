@@ -21,10 +21,10 @@ import time
 from pipscover.counting.progress import Progress, ProgressCallback
 from pipscover.counting.region_states import DECIDED, FAIL, RegionRules
 from pipscover.counting.tilings import TilingCounter, arrangements
-from pipscover.runtime.limits import guard
 from pipscover.model import Puzzle
-from pipscover.regions import PipSupply, pip_values
 from pipscover.model.results import SearchTimeout
+from pipscover.regions import PipSupply, pip_values
+from pipscover.runtime.limits import guard
 
 CHECK_EVERY = 1024  # search nodes between two looks at the clock
 # Regions up to this size are finished first once begun (measured on the NYT archive: larger ones, such as

@@ -31,12 +31,12 @@ from collections.abc import Iterator
 from functools import partial
 
 from pipscover.engines.base import Backend, Capabilities
+from pipscover.engines.dancing_links import NodeBudgetExceeded
 from pipscover.engines.dlx import DlxBackend, counted_solutions
 from pipscover.engines.local import MOVES_PER_TILE
-from pipscover.engines.dancing_links import NodeBudgetExceeded
-from pipscover.runtime.limits import TooBig
 from pipscover.engines.local_search import LocalBoard, walk
 from pipscover.model import Puzzle, Solution
+from pipscover.runtime.limits import TooBig
 from pipscover.runtime.stoppable import race
 
 DLX_WORK_BUDGET = 1 << 25  # search nodes x placements

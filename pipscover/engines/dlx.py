@@ -14,9 +14,8 @@ from pipscover.engines.base import Backend, Capabilities
 from pipscover.engines.dancing_links import SCAN_LIMIT, ExactCoverProblem
 from pipscover.exactcover.formulation import ExactCover
 from pipscover.exactcover.pruning import pruned_exact_cover
-from pipscover.runtime.limits import guard
 from pipscover.model import Puzzle, Solution
-
+from pipscover.runtime.limits import guard
 
 BYTES_PER_OPTION = 400  # an option's three nodes in the six link lists, and its entry in the option tables
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import partial
 
-from pipscover.engines.base import Backend, Capabilities
-from pipscover.engines.sat_solvers import SOLVERS
 from pipscover.cnf import Encodings, encode
+from pipscover.engines.base import Backend, Capabilities
 from pipscover.engines.sat_enumeration import models
+from pipscover.engines.sat_solvers import SOLVERS
 from pipscover.model import Puzzle, Solution
 from pipscover.runtime.stoppable import stoppable
 

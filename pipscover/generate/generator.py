@@ -51,16 +51,16 @@ from math import isqrt
 
 from pysat.solvers import Solver
 
-from pipscover.engines.dlx import counted_solutions
 from pipscover.cnf.placements import encode_placements
 from pipscover.engines.dancing_links import NodeBudgetExceeded
-from pipscover.errors import PipsError
+from pipscover.engines.dlx import counted_solutions
 from pipscover.engines.sat_enumeration import Undecided, ask_by_deadline
+from pipscover.errors import PipsError
 from pipscover.generate.incremental import PuzzleSession, hidden_phases
-from pipscover.model import Cell, Difficulty, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
-from pipscover.hints.rating import difficulty as rated_difficulty
-from pipscover.model.results import SearchTimeout, deadline_after, has_passed
 from pipscover.generate.single_tiling import lay_single_tiling
+from pipscover.hints.rating import difficulty as rated_difficulty
+from pipscover.model import Cell, Difficulty, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
+from pipscover.model.results import SearchTimeout, deadline_after, has_passed
 
 Pair = tuple[Cell, Cell]
 MAX_RESTARTS = 200  # hidden solutions drawn before giving up

@@ -31,7 +31,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-
 from pipscover.errors import PipsError, shown
 from pipscover.formats import read_text_file
 from pipscover.model import Cell, Origin, Puzzle, Solution, solution_from_grid

@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pipscover.model.check import problems
 from pipscover.hints.board import Board, Change, Contradiction, Deduction, pair, single
 from pipscover.hints.catalogue import DEDUCTIONS, GUESS, NO_SOLUTION, RULES, Rule
 from pipscover.hints.trial import best_guess
 from pipscover.model import Cell, Puzzle, Solution, solution_from_grid
+from pipscover.model.check import problems
 
 # The rules grouped by level, easiest first.
 LEVELS = tuple(tuple(rule for rule in RULES if rule.level == level) for level in sorted({r.level for r in RULES}))

@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pipscover.model.check import problems
 from pipscover.hints import Rule, hint_chain
 from pipscover.model import Puzzle, Solution
+from pipscover.model.check import problems
 from pipscover.solving import solve
 
 # The most steps an easy and a medium puzzle take (calibrated on the NYT puzzles, see above).

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipscover.hints.board import Board, Change, Contradiction, Deduction, bits, single
 from pipscover.hints.allowed_pips import region_allowed
+from pipscover.hints.board import Board, Change, Contradiction, Deduction, bits, single
 from pipscover.model import RegionKind
 from pipscover.regions import LinearRule
 
@@ -55,7 +55,7 @@ def _arithmetic(board: Board, kinds: tuple[RegionKind, ...]) -> Iterator[Deducti
             if not region.holds([board.values[pip] for pip in placed]):
                 raise Contradiction(f"{board.region_name(index)} is full and breaks its rule", cells)
             continue
-        placed_mask = sum(set(1 << pip for pip in placed))
+        placed_mask = sum({1 << pip for pip in placed})
         allowed = region_allowed(region, len(empty), placed_sum, placed_mask, halves, board.values)
         if region.kind is RegionKind.EQUALS:
             for cell in cells:
@@ -97,7 +97,7 @@ def _arithmetic_reason(board: Board, index: int, empty: list[int], placed: list[
             return (f"All {len(empty)} cells of {name} take one pip, with that many halves left and suiting every "
                     f"cell, so {outcome}.")
         case _:
-            shown = board.pips(sum(set(1 << pip for pip in placed)))
+            shown = board.pips(sum({1 << pip for pip in placed}))
             if placed:
                 return f"No two cells of {name} match and it already holds {shown}, so {outcome}."
             return f"No two cells of {name} match and too few different pips are left, so {outcome}."

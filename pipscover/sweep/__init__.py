@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from pipscover.model import Puzzle
-from pipscover.sweep.table import Key, ResultTable, cell
 from pipscover.sweep.jobs import TASKS, Job, Row, Settings, columns, default_backends, stubs
+from pipscover.sweep.table import Key, ResultTable, cell
 
 __all__ = ["TASKS", "Job", "Progress", "Settings", "Summary", "SweepInterrupted", "make_jobs", "sweep"]
 

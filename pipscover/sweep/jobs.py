@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipscover.bench.timing import benchmark, cpu_seconds
-from pipscover.model.check import problems
 from pipscover.counting import CountInterrupted, count
 from pipscover.errors import PipsError
-from pipscover.model import Puzzle
 from pipscover.hints.rating import rate
+from pipscover.model import Puzzle
+from pipscover.model.check import problems
 from pipscover.model.results import Distinct, Status
 from pipscover.solving import solve
 
@@ -190,8 +190,8 @@ def hard_limit(timeout: float) -> float:
 def _run_bounded(task: Task, job: Job, backend: str, settings: Settings) -> Row:
     if settings.timeout is None:
         return task.run(job, backend, settings)
-    from pipscover.runtime.stoppable import stoppable
     from pipscover.model.results import SearchTimeout
+    from pipscover.runtime.stoppable import stoppable
 
     def in_child() -> Iterator[Row]:
         # The SAT backends start a process of their own for a timeout; a daemonic process may not. This one
