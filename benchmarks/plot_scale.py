@@ -18,17 +18,18 @@ from collections import defaultdict
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 NAME = re.compile(r"planted-(\d+)x(\d+)-(repeated|distinct)")
 
 
 def main(lines_file: str, figure: str) -> None:
     times: dict[str, list[dict]] = defaultdict(list)  # backend -> its timings, over all its runs
-    for line in open(lines_file, encoding="utf-8"):
-        if line.strip():
-            run = json.loads(line)
-            times[run["backend"]] += run["times"]
+    with open(lines_file, encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip():
+                run = json.loads(line)
+                times[run["backend"]] += run["times"]
     fig, panels = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     for panel, pips in zip(panels, ("repeated", "distinct")):
         for backend, timings in times.items():

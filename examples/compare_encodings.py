@@ -14,9 +14,9 @@ import statistics
 from pathlib import Path
 
 from pipscover import Status, load, solve
-from pipscover.engines import get_backend
 from pipscover.cli.common import puzzle_files
 from pipscover.cnf import Encodings, encode
+from pipscover.engines import get_backend
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -14,8 +14,8 @@ import argparse
 from pathlib import Path
 
 from pipscover import Distinct, load, solve
-from pipscover.counting.blocking import count_by_blocking
 from pipscover.cli.common import puzzle_files
+from pipscover.counting.blocking import count_by_blocking
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from itertools import permutations, product
 
-from pipscover.model.check import problems
 from pipscover.model import Placement, Puzzle, Solution
+from pipscover.model.check import problems
 
 
 def tilings(cells: set[tuple[int, int]]) -> list[list[tuple[tuple[int, int], tuple[int, int]]]]:

@@ -10,13 +10,12 @@ from brute_force import brute_force_solutions
 from hypothesis import HealthCheck, given, settings
 from puzzle_factory import puzzles
 
+from conftest import EXAMPLES
 from pipscover import load_one, problems, solve
 from pipscover.engines import DEFAULT_BACKEND, get_backend
 from pipscover.engines.auto import AutoBackend
 from pipscover.generate.planted import PlantedSpec, planted
 from pipscover.model.results import Status
-from conftest import EXAMPLES
-
 
 # Past the budget: the race's winner, or the walk (when it starts on a solution) and then the race's winner.
 RACED = ("auto:dlx", "auto:cadical195", "auto:local", "auto:local+dlx", "auto:local+cadical195")

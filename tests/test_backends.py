@@ -9,14 +9,14 @@ import sys
 
 import pytest
 from brute_force import brute_force_solutions
-from conftest import EXAMPLES
 
+from conftest import EXAMPLES
+from pipscover.bench import benchmark
+from pipscover.bench.compare import configurations
 from pipscover.engines import REGISTRY, get_backend
 from pipscover.engines.base import Capabilities
 from pipscover.engines.dlx import DlxBackend
 from pipscover.engines.template import TemplateBackend
-from pipscover.bench import benchmark
-from pipscover.bench.compare import configurations
 from pipscover.errors import PipsError
 from pipscover.formats import load_one
 from pipscover.model import Puzzle

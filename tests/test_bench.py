@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import EXAMPLES
 
+from conftest import EXAMPLES
 from pipscover import PipsError, Puzzle, load_one
 from pipscover.bench import benchmark
 

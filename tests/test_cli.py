@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pytest
+
 from conftest import EXAMPLES, NYT_FOLDER, needs_nyt
 
 GOOD = {"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "sum", "target": 3}]}

@@ -5,7 +5,6 @@ from collections import Counter
 
 import pytest
 from brute_force import brute_force_grids, brute_force_solutions
-from conftest import needs_nyt, nyt_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from puzzle_factory import puzzles
@@ -13,6 +12,7 @@ from pysat.card import CardEnc, UnsupportedBound
 from pysat.card import EncType as CardType
 from pysat.solvers import Solver
 
+from conftest import needs_nyt, nyt_files
 from pipscover.cnf import CARD_ENCODINGS, PB_ENCODINGS, Encodings, candidate_placements, card_encoding
 from pipscover.cnf import encode_placements as encode
 from pipscover.errors import PipsError

@@ -5,20 +5,20 @@ from collections import Counter
 
 import pytest
 from brute_force import brute_force_grids, brute_force_solutions
-from conftest import EXAMPLES, needs_nyt, nyt_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from puzzle_factory import puzzles
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from pipscover.engines import get_backend
-from pipscover.model.check import problems
+from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover.cnf import Encodings, chosen_form, encode, encode_compact
 from pipscover.cnf.dimacs import decode_model, read_header, read_model, write_dimacs
 from pipscover.counting.blocking import count_by_blocking
+from pipscover.engines import get_backend
 from pipscover.formats import load
 from pipscover.model import Puzzle
+from pipscover.model.check import problems
 from pipscover.model.results import Distinct
 from pipscover.solving import solve
 

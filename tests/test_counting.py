@@ -8,10 +8,10 @@ import time
 
 import pytest
 from brute_force import brute_force_grids, brute_force_solutions, tilings
-from conftest import EXAMPLES, nyt_files, needs_nyt
 from hypothesis import given, settings
 from puzzle_factory import puzzles
 
+from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover.counting import CountInterrupted, count
 from pipscover.counting.tilings import TilingCounter, arrangements
 from pipscover.errors import PipsError

@@ -6,16 +6,16 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import EXAMPLES, needs_nyt, nyt_files
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from pipscover.model.check import problems
+from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover.cnf import encode
 from pipscover.cnf.dimacs import SolverAnswer, decode_model, read_model, write_dimacs
 from pipscover.errors import PipsError
 from pipscover.formats import load, load_one
 from pipscover.model import Puzzle
+from pipscover.model.check import problems
 from pipscover.model.results import Status
 
 FIRST = EXAMPLES / "first.txt"
@@ -117,7 +117,7 @@ def test_an_unsatisfiable_puzzle_is_unsatisfiable_for_an_external_solver(name, t
 
 
 @pytest.mark.parametrize(
-    "text, status, literals",
+    ("text", "status", "literals"),
     [
         ("c comment\ns SATISFIABLE\nv 1 -2\nv 3 0\n", Status.SOLVED, (1, -2, 3)),
         ("s UNSATISFIABLE\n", Status.UNSATISFIABLE, ()),

@@ -7,14 +7,14 @@ from itertools import islice
 
 import pytest
 from brute_force import brute_force_solutions
-from conftest import EXAMPLES, needs_nyt, nyt_files
 from hypothesis import HealthCheck, given, settings
 from puzzle_factory import puzzles
 
+from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover import load, load_one, problems, solve
 from pipscover.engines import get_backend
-from pipscover.engines.dlx import DlxBackend, counted_solutions
 from pipscover.engines.dancing_links import ExactCoverProblem, NodeBudgetExceeded, covers, luby
+from pipscover.engines.dlx import DlxBackend, counted_solutions
 from pipscover.model import Puzzle
 from pipscover.model.results import SearchTimeout, Status
 

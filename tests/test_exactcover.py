@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import itertools
 
+from brute_force import brute_force_solutions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from brute_force import brute_force_solutions
 from puzzle_factory import puzzles
 
 from pipscover.engines.dlx import DlxBackend
 from pipscover.exactcover import exact_cover
-from pipscover.model import Placement, Puzzle, RegionKind
 from pipscover.exactcover.pruning import RegionPruner, pruned_exact_cover
-from pipscover.regions import PipSupply, pip_values
 from pipscover.hardness.subset_sum import SubsetSumInstance, reduce_subset_sum
+from pipscover.model import Placement, Puzzle, RegionKind
+from pipscover.regions import PipSupply, pip_values
 
 
 def pips(*values: int) -> int:

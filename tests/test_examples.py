@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 from conftest import EXAMPLES
-
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.generator import generate
 

@@ -15,8 +15,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from pipscover.errors import PipsError
-from pipscover.formats.fetch import days_from, fetch_day, is_day, parse_day
 from pipscover.formats import load
+from pipscover.formats.fetch import days_from, fetch_day, is_day, parse_day
 
 # A day of three small puzzles, each with its one solution.
 PUZZLE = {
@@ -40,7 +40,7 @@ class NytMirror(BaseHTTPRequestHandler):
     slow: set[str] = set()
     hits: Counter = Counter()
 
-    def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
+    def do_GET(self) -> None:
         day = self.path.removeprefix("/svc/pips/v1/").removesuffix(".json")
         self.hits[day] += 1
         if day in self.slow:

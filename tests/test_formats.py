@@ -3,15 +3,15 @@
 import json
 
 import pytest
-from conftest import EXAMPLES, needs_nyt, nyt_files
 from hypothesis import given, settings
 from puzzle_factory import puzzles
 
+from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover import PipsError, load, parse
-from pipscover.model.check import problems
 from pipscover.formats import puzzle_to_nyt, write_text
 from pipscover.formats.solution import read_solutions
 from pipscover.model import RegionKind
+from pipscover.model.check import problems
 
 EXAMPLE_TEXT = (EXAMPLES / "first.txt").read_text()
 

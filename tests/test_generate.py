@@ -12,13 +12,13 @@ from brute_force import brute_force_solutions
 from hypothesis import given, settings
 from puzzle_factory import puzzles
 
-from pipscover.model.check import problems
+from pipscover.engines.dlx import search_nodes
 from pipscover.errors import PipsError
 from pipscover.formats import parse
-from pipscover.engines.dlx import search_nodes
 from pipscover.generate.generator import Shape, extra_nodes, generate, other_solution
-from pipscover.model import Difficulty
 from pipscover.hints.rating import rate
+from pipscover.model import Difficulty
+from pipscover.model.check import problems
 from pipscover.solving import solve
 
 

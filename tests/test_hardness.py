@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipscover.model.check import problems
 from pipscover.counting import count
 from pipscover.errors import PipsError
 from pipscover.formats import load_one
@@ -28,6 +27,7 @@ from pipscover.hardness import (
     reduce_subset_sum,
     solution_for_assignment,
 )
+from pipscover.model.check import problems
 from pipscover.solving import solve
 
 
@@ -140,7 +140,7 @@ def test_dimacs_reader_keeps_the_declared_variables(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "text, problem",
+    ("text", "problem"),
     [
         ("p cnf 3 1\n1 2 -3 0\n", "clause 1"),
         ("p cnf 3 1\n1 2 0\n", "clause 1"),

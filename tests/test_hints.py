@@ -8,10 +8,10 @@ import time
 
 import pytest
 from brute_force import brute_force_solutions
-from conftest import EXAMPLES, needs_nyt, nyt_files
 from hypothesis import HealthCheck, given, settings
 from puzzle_factory import puzzles
 
+from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover.formats import load, load_one
 from pipscover.hints import DEDUCTIONS, GUESS, NO_SOLUTION, RULES, hint_chain
 from pipscover.hints.board import Board, Change, Contradiction, pair, single
@@ -51,7 +51,7 @@ def assert_every_rule_sound(puzzle: Puzzle, solutions: set[Solution]) -> None:
                         branch.apply(deduction.change)
                         assert admits(branch, solution), f"{rule.name}: {deduction.reason}"
             except Contradiction as contradiction:
-                assert not alive, f"{rule.name} claimed a contradiction: {contradiction.reason}"
+                assert not alive, f"{rule.name} claimed a contradiction: {contradiction.reason}"  # noqa: PT017 - per rule
         if board.solved() or not alive:
             return
         found = _next(board)

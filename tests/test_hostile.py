@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import pty
+import random
 import re
 import resource
 import select
@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from conftest import EXAMPLES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -374,9 +375,9 @@ def test_a_huge_puzzle_is_refused_before_it_is_built(run_cli, many_dominoes, man
 
 def test_the_default_backend_solves_the_huge_trivial_board(run_cli, many_dominoes):
     """Too big for the dlx search without --timeout, but local search tiles it and is done: `auto` answers."""
-    from pipscover.model.check import problems
     from pipscover.formats import load_one
     from pipscover.model import Placement, Solution
+    from pipscover.model.check import problems
 
     result = run_cli("solve", many_dominoes, "--json")
     report = json.loads(result.out)
@@ -445,8 +446,8 @@ def test_generate_passes_its_deadline_into_the_counter():
     """A deadline already passed stops generate before its first question, the counter at any question, and
     the laying of the hidden grid."""
     from pipscover.generate.generator import _Counter, generate
-    from pipscover.generate.single_tiling import lay_single_tiling
     from pipscover.generate.incremental import PuzzleSession
+    from pipscover.generate.single_tiling import lay_single_tiling
     from pipscover.model import Puzzle, RegionKind
     from pipscover.model.results import SearchTimeout
 

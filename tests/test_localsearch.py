@@ -6,15 +6,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import EXAMPLES
 
 import pipscover.engines.auto as auto
+from conftest import EXAMPLES
 from pipscover.engines import get_backend
-from pipscover.model.check import problems
-from pipscover.formats import load_one
 from pipscover.engines.local_search import LocalBoard, board_tiling, walk
-from pipscover.model import Puzzle
+from pipscover.formats import load_one
 from pipscover.generate.planted import Pips, PlantedSpec, planted
+from pipscover.model import Puzzle
+from pipscover.model.check import problems
 from pipscover.solving import solve
 
 # A 2 x 2 board whose sum cannot be made: it has a tiling, so local search can only give up.
@@ -23,7 +23,7 @@ IMPOSSIBLE = Puzzle.build([("sum", [(0, 0), (0, 1), (1, 0), (1, 1)], 99)], [(1, 
 APART = Puzzle.build([("empty", [(0, 0), (0, 2)], None)], [(1, 2)])
 
 
-@pytest.mark.parametrize("rows, columns, distinct, max_pip, seed", [
+@pytest.mark.parametrize(("rows", "columns", "distinct", "max_pip", "seed"), [
     (8, 8, False, 6, 1), (8, 8, True, 8, 2), (12, 12, True, 12, 3), (2, 60, True, 30, 4), (6, 10, False, 3, 5)])
 def test_walks_find_solutions_that_pass_the_checker(rows, columns, distinct, max_pip, seed):
     puzzle, _ = planted(PlantedSpec(rows, columns, Pips.DISTINCT if distinct else Pips.REPEATED, max_pip, seed))

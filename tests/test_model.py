@@ -3,8 +3,8 @@
 import pytest
 
 from pipscover import PipsError, Placement, Puzzle, Solution
-from pipscover.model.check import problems
 from pipscover.model import Origin, Region, RegionKind
+from pipscover.model.check import problems
 
 
 def two_cell_puzzle(kind="sum", target=3, dominoes=((1, 2),)) -> Puzzle:

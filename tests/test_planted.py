@@ -10,14 +10,14 @@ import sys
 from collections import Counter
 
 import pytest
+from brute_force import brute_force_solutions
 
-from pipscover.model.check import problems
 from pipscover.errors import PipsError
 from pipscover.formats import load_one, puzzle_to_nyt
-from pipscover.model import RegionKind
 from pipscover.generate.planted import SCALE_SUITE, Pips, PlantedSpec, planted
+from pipscover.model import RegionKind
+from pipscover.model.check import problems
 from pipscover.solving import solve
-from brute_force import brute_force_solutions
 
 # A fingerprint of one planted file: it changes only if the maker does (and then the benchmark's figures too).
 FINGERPRINT = "33c14cb011a9e6a5"

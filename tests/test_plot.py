@@ -30,7 +30,7 @@ def table(tmp_path):
     return path
 
 
-@pytest.mark.parametrize("kind, name, start", [
+@pytest.mark.parametrize(("kind", "name", "start"), [
     ("time", "time.png", b"\x89PNG"), ("counts", "counts.svg", b"<?xml"), ("difficulty", "difficulty.pdf", b"%PDF"),
 ])
 def test_each_kind_of_figure_is_written_in_the_format_its_name_asks(run_cli, table, tmp_path, kind, name, start):
@@ -45,7 +45,7 @@ def test_a_column_of_words_is_drawn_as_bars(run_cli, table, tmp_path):
     assert done.code == 0 and '"x": "difficulty"' in done.out
 
 
-@pytest.mark.parametrize("args, message", [
+@pytest.mark.parametrize(("args", "message"), [
     (["-o", "plot.gif"], "name a .png, .svg or .pdf file"),
     (["--x", "nodes", "-o", "plot.png"], "no column 'nodes'"),
     (["--kind", "pie", "-o", "plot.png"], "unknown plot kind"),

@@ -9,8 +9,8 @@ than solutions, so a file projected on the wrong set would fail.
 from __future__ import annotations
 
 import pytest
-from conftest import NYT_FOLDER, needs_nyt
 
+from conftest import NYT_FOLDER, needs_nyt
 from pipscover import count, load_one
 
 pyganak = pytest.importorskip("pyganak")

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 
 from conftest import EXAMPLES, needs_nyt, nyt_files
-
 from pipscover.formats import load, load_one
-from pipscover.model import Puzzle
 from pipscover.hints.rating import EASY_STEPS, MEDIUM_STEPS, difficulty_of, rate
+from pipscover.model import Puzzle
 
 
 def test_bands_meet_at_their_cut_points():

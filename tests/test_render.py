@@ -6,7 +6,6 @@ import re
 import xml.etree.ElementTree as ET
 
 from conftest import needs_nyt, nyt_files
-
 from pipscover.formats import load, parse
 from pipscover.model import Placement, Puzzle, Solution, solution_from_grid
 from pipscover.render import Layout

@@ -5,25 +5,25 @@ import time
 
 import pytest
 from brute_force import brute_force_grids, brute_force_solutions
-from conftest import needs_nyt, nyt_files
 from hypothesis import given, settings
 from puzzle_factory import puzzles
 from pysat.examples.genhard import PHP
 
+from conftest import needs_nyt, nyt_files
+from pipscover.cnf import Encodings
+from pipscover.counting.blocking import count_by_blocking
 from pipscover.engines import ALIASES, get_backend
 from pipscover.engines.sat import SatBackend
 from pipscover.engines.sat_enumeration import models
-from pipscover.runtime.stoppable import stoppable
 from pipscover.engines.sat_solvers import SOLVERS
-from pipscover.counting.blocking import count_by_blocking
-from pipscover.model.check import problems
-from pipscover.cnf import Encodings
 from pipscover.errors import PipsError
 from pipscover.formats import load
-from pipscover.model import Puzzle
 from pipscover.hardness.one_in_three import OneInThreeInstance, reduce_one_in_three
 from pipscover.hardness.subset_sum import SubsetSumInstance, reduce_subset_sum
+from pipscover.model import Puzzle
+from pipscover.model.check import problems
 from pipscover.model.results import Distinct, SearchTimeout, Status
+from pipscover.runtime.stoppable import stoppable
 from pipscover.solving import solve
 
 FAST = "minisat22"  # the one backend that goes through the whole archive

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from puzzle_factory import puzzles
 
 from pipscover.generate.generator import Shape, _draw_dominoes, _hidden_grid, _tiling
-from pipscover.model import solution_from_grid
 from pipscover.generate.single_tiling import _Layout, lay_single_tiling, other_tiling
+from pipscover.model import solution_from_grid
 
 
 def test_a_hidden_grid_with_another_tiling_is_laid_again_keeping_its_dominoes():

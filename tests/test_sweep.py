@@ -15,13 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from conftest import EXAMPLES
 from pipscover import count, load_one
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.generator import generate
 from pipscover.hints.rating import rate
 from pipscover.sweep.jobs import COMMON_COLUMNS
-
-from conftest import EXAMPLES
 
 TREE = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -216,7 +215,7 @@ def test_a_job_that_ignores_its_time_limit_is_stopped(tmp_path):
     assert (row["status"], row["seed"], row["dominoes"]) == ("timeout", "1", "150")
 
 
-@pytest.mark.parametrize("args, message", [
+@pytest.mark.parametrize(("args", "message"), [
     (["count", "nowhere.json"], "nowhere.json: no such file"),
     (["generate", "--seeds", "5-1"], "is empty"),
     (["generate"], "needs --seeds"),
