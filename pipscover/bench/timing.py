@@ -2,8 +2,8 @@
 
 A benchmark runs one `Task` (what is timed on one puzzle, see `pipscover.bench.tasks`) on every puzzle,
 `repeat` times over. A puzzle's time is the median of its runs, and the benchmark's total the median of the
-per-run totals, so one slow spell of a loaded machine does not decide the figures. Puzzles are read before the clock starts; building the
-formulation is part of a puzzle's time, as a user sees it.
+per-run totals, so one slow spell of a loaded machine does not decide the figures. Puzzles are read before the
+clock starts; building the formulation is part of a puzzle's time, as a user sees it.
 """
 
 from __future__ import annotations
@@ -105,7 +105,8 @@ class BenchResult:
         outcomes = ", ".join(f"{count} {outcome}" for outcome, count in sorted(self.outcomes.items()))
         stopped = " (stopped by Ctrl-C: the puzzles timed until then)" if self.interrupted else ""
         return "\n".join([
-            f"{len(self.times)} puzzles, {TASKS[self.task].description} by {self.backend} ({self.clock} clock){stopped}",
+            f"{len(self.times)} puzzles, {TASKS[self.task].description} by {self.backend} ({self.clock} clock)"
+            + stopped,
             total,
             f"median  {self.median * 1000:.2f} ms per puzzle",
             f"worst   {self.worst.seconds * 1000:.2f} ms  {self.worst.puzzle.describe()}",

@@ -183,7 +183,8 @@ def write_output(path: str, text: str) -> None:
     """Write `text` to `path` (`-` for stdout) whole or not at all: a failed run leaves no half-written file.
 
     The text goes to a hidden file beside the target, renamed over it once complete; the hidden file is
-    removed on any failure. A target that is not a regular file (`/dev/null`, a FIFO) is written directly. The file gets the permissions a plain `open` would give it (0644 under umask 022).
+    removed on any failure. A target that is not a regular file (`/dev/null`, a FIFO) is written directly. The
+    file gets the permissions a plain `open` would give it (0644 under umask 022).
     """
     if path == "-":
         sys.stdout.write(text)
@@ -284,7 +285,9 @@ def output_paths(output: str, puzzles: list[Puzzle]) -> list[str]:
     if len(puzzles) == 1:
         return [output]
     if output == "-":
-        raise PipsError(f"{len(puzzles)} puzzles given and one stdout; write them to a file (-o NAME) or choose one with -d")
+        raise PipsError(
+            f"{len(puzzles)} puzzles given and one stdout; write them to a file (-o NAME) or choose one with -d"
+        )
     target = Path(output)
     files = {puzzle.origin.file for puzzle in puzzles}
     tags = []

@@ -113,7 +113,9 @@ def read_model(text: str, source: str) -> SolverAnswer:
             words = words[1:]
         for word in words:
             if not re.fullmatch(r"-?[0-9]{1,18}", word):  # ASCII digits, a variable number that fits
-                raise PipsError(f"{source}: line {number}: {shown(word)} is not a literal; expected a SAT solver's output")
+                raise PipsError(
+                    f"{source}: line {number}: {shown(word)} is not a literal; expected a SAT solver's output"
+                )
             if word != "0":
                 literals.append(int(word))
     if status is None:
@@ -150,7 +152,9 @@ def decode_model(encoding: AnyEncoding, literals: tuple[int, ...], source: str) 
     grid = solution.grid
     for (cell, pip), var in encoding.value_var.items():
         if var in assigned and assigned[var] != (grid[cell] == pip):
-            raise PipsError(f"{where}: value variable {var} (pip {pip} on cell {list(cell)}) contradicts the placements")
+            raise PipsError(
+                f"{where}: value variable {var} (pip {pip} on cell {list(cell)}) contradicts the placements"
+            )
     return solution
 
 
@@ -168,13 +172,16 @@ class Header:
 def read_header(text: str, source: str) -> Header | None:
     """The puzzle and encodings named in a CNF written by `write_dimacs`; None for any other text.
 
-    >>> read_header("c pipscover 0.1.0: CNF\\nc puzzle file p.json date - difficulty hard\\nc encodings form compact card auto pb best\\n", "x")
+    >>> read_header("c pipscover 0.1.0: CNF\\nc puzzle file p.json date - difficulty hard\\n"
+    ...             "c encodings form compact card auto pb best\\n", "x")
     Header(file='p.json', difficulty='hard', card='auto', pb='best', form='compact')
     """
     lines = text[:65536].splitlines()
     if not lines or not lines[0].startswith("c pipscover "):
         return None
-    puzzle = next(filter(None, (re.fullmatch(r"c puzzle file (.+) date (\S+) difficulty (\S+)", line) for line in lines)), None)
+    puzzle = next(
+        filter(None, (re.fullmatch(r"c puzzle file (.+) date (\S+) difficulty (\S+)", line) for line in lines)), None
+    )
     encodings = next(
         filter(None, (re.fullmatch(r"c encodings (?:form (\S+) )?card (\S+) pb (\S+)", line) for line in lines)), None
     )
@@ -182,4 +189,6 @@ def read_header(text: str, source: str) -> Header | None:
         raise PipsError(f"{source}: a pipscover CNF whose header lacks the 'c puzzle file' or 'c encodings' line")
     file, _, difficulty = puzzle.groups()
     form, card, pb = encodings.groups()
-    return Header(None if file == "-" else file, None if difficulty == "-" else difficulty, card, pb, form or "placements")
+    return Header(
+        None if file == "-" else file, None if difficulty == "-" else difficulty, card, pb, form or "placements"
+    )

@@ -9,9 +9,9 @@
   `LIST_NODE_BUDGET` search nodes and `LIST_SOLUTIONS_UP_TO` solutions, which finishes on puzzles with few
   solutions, where listing is up to 50 times faster than the structural counter (on smaller puzzles, and on
   puzzles with many solutions, whose subproblems its caches share, the structural counter is the faster one;
-  all measured on the NYT archive, encodings/counting.md); past either budget, `structural` for placements, and for grids the
-  structural placement count, which is the grid count when the board has a single tiling, else `dlx` listing
-  when it is at most `LIST_GRIDS_UP_TO` and the structural grid count beyond.
+  all measured on the NYT archive, encodings/counting.md); past either budget, `structural` for placements,
+  and for grids the structural placement count, which is the grid count when the board has a single tiling,
+  else `dlx` listing when it is at most `LIST_GRIDS_UP_TO` and the structural grid count beyond.
 
     >>> from pipscover import load_one
     >>> count(load_one("examples/first.txt")).count

@@ -50,7 +50,9 @@ def count_by_blocking(
     """
     engine = get_backend(backend) if isinstance(backend, str) else backend
     if engine.capabilities.counter != "blocking":
-        raise PipsError(f"counting by blocking clauses needs a SAT backend, not {engine.name!r} (see pipscover backends)")
+        raise PipsError(
+            f"counting by blocking clauses needs a SAT backend, not {engine.name!r} (see pipscover backends)"
+        )
     start = time.monotonic()
     # With a deadline the encoding runs in the killable worker too: it alone can outlast any timeout.
     found = stoppable(partial(_each_model, puzzle, engine.name, distinct, encodings or engine.encodings), deadline)

@@ -4,9 +4,9 @@ The model: one Boolean per placement option (adjacent cells p < q, a distinct do
 b on q, and b on p and a on q unless a = b), exactly one option per cell and exactly m_d options per domino
 d of multiplicity m_d; each cell's pip is the linear sum of the pips its options put there, and each region's
 kind constrains those (`RegionRule.constrain`): a linear sum (`sum`, `less`, `greater`), equality with the
-region's first cell (`equals`), AllDifferent (`unequal`). A solution of the model is a set of options, so each Pips solution
-is found once. CP-SAT enumerates them (`enumerate_all_solutions`, one worker) in a thread that hands them
-over one at a time; closing the iterator stops the search.
+region's first cell (`equals`), AllDifferent (`unequal`). A solution of the model is a set of options, so each
+Pips solution is found once. CP-SAT enumerates them (`enumerate_all_solutions`, one worker) in a thread that
+hands them over one at a time; closing the iterator stops the search.
 
     >>> from pipscover import load_one, solve
     >>> solve(load_one("examples/first.txt"), "cpsat", limit=None).status

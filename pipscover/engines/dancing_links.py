@@ -189,7 +189,9 @@ class ExactCoverProblem:
                 if top[node] != item:
                     found.append(f"item {item - 1}: node {node} names item {top[node] - 1}")
                 if self.gone[self.option_of[node]]:
-                    found.append(f"item {item - 1}: node {node} belongs to option {self.option_of[node]}, which is hidden")
+                    found.append(
+                        f"item {item - 1}: node {node} belongs to option {self.option_of[node]}, which is hidden"
+                    )
                 nodes += 1
                 node = down[node]
                 if nodes > len(top):

@@ -1,9 +1,9 @@
 """The default backend: the exact-cover formulation searched by Dancing Links, with region pruning.
 
-The backend restarts its search (Luby budgets, a fixed seed: see `pipscover.engines.dancing_links`) until a first solution,
-which stops it thrashing on large planted boards without changing what it finds. `search_nodes` measures a
-puzzle's difficulty for this search: the search nodes it visits, without restarts, to find every solution
-(so to prove a unique one unique), a count that depends only on the puzzle.
+The backend restarts its search (Luby budgets, a fixed seed: see `pipscover.engines.dancing_links`) until a
+first solution, which stops it thrashing on large planted boards without changing what it finds. `search_nodes`
+measures a puzzle's difficulty for this search: the search nodes it visits, without restarts, to find every
+solution (so to prove a unique one unique), a count that depends only on the puzzle.
 """
 
 from __future__ import annotations

@@ -146,7 +146,9 @@ def walk(board: LocalBoard, seed: int, moves: int, deadline: float | None = None
         kind = rng.random()
         turned: tuple[int, Tile, Tile] | None = None
         if kind < TURN_SQUARE:
-            squares = [(x, y) for x in neighbours[a] if x != b for y in tiles[tile_of[x]] if y != x and y in neighbours[b]]
+            squares = [
+                (x, y) for x in neighbours[a] if x != b for y in tiles[tile_of[x]] if y != x and y in neighbours[b]
+            ]
             if not squares:
                 continue
             x, y = rng.choice(squares)

@@ -84,7 +84,9 @@ def _placements(raw: Any, fail: Callable[[str], PipsError]) -> Solution:
     for entry in raw:
         domino, cells = (entry.get("domino"), entry.get("cells")) if isinstance(entry, dict) else (None, None)
         if not (is_int_pair(domino) and isinstance(cells, list) and len(cells) == 2 and all(map(is_int_pair, cells))):
-            raise fail(f"malformed placement {shown(entry)}; expected {{\"domino\": [a, b], \"cells\": [[r, c], [r, c]]}}")
+            raise fail(
+                f"malformed placement {shown(entry)}; expected {{\"domino\": [a, b], \"cells\": [[r, c], [r, c]]}}"
+            )
         placements.append(Placement(tuple(domino), (tuple(cells[0]), tuple(cells[1]))))
     return Solution(tuple(placements))
 

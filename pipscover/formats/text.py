@@ -91,7 +91,9 @@ def read_text(text: str, file: str) -> Puzzle:
     for _ in range(lines.next_count("the number of constraints")):
         words = lines.next_words("a constraint line")
         if len(words) not in (2, 3) or words[1] not in KIND_BY_CODE:
-            raise lines.fail(f"expected 'LETTER TYPE [N]' with TYPE one of {' '.join(KIND_BY_CODE)}, found {shown(' '.join(words))}")
+            raise lines.fail(
+                f"expected 'LETTER TYPE [N]' with TYPE one of {' '.join(KIND_BY_CODE)}, found {shown(' '.join(words))}"
+            )
         letter, kind = words[0], KIND_BY_CODE[words[1]]
         if letter in constraints:
             raise lines.fail(f"region {letter} has two constraints")
@@ -146,7 +148,8 @@ def write_text(puzzle: Puzzle) -> str:
             raise PipsError(f"{puzzle.describe()}: the text format has no keyword for {region.kind} regions")
     if len(constrained) > len(REGION_LETTERS):
         raise PipsError(
-            f"{puzzle.describe()}: {len(constrained)} constrained regions; the text format has letters for {len(REGION_LETTERS)}"
+            f"{puzzle.describe()}: {len(constrained)} constrained regions; the text format has letters for "
+            f"{len(REGION_LETTERS)}"
         )
     mark = dict.fromkeys(puzzle.cells, "#")
     for letter, region in zip(REGION_LETTERS, constrained):

@@ -73,7 +73,9 @@ def parse_one_in_three(text: str, file: str) -> OneInThreeInstance:
     """
     header = re.search(r"^[ \t]*p\b.*$", text, re.MULTILINE)
     if header is not None and not re.fullmatch(r"\s*p\s+cnf\s+\d{1,9}\s+\d{1,9}\s*", header.group()):
-        raise PipsError(f"{file}: bad DIMACS header {shown(header.group().strip())}; expected 'p cnf VARIABLES CLAUSES'")
+        raise PipsError(
+            f"{file}: bad DIMACS header {shown(header.group().strip())}; expected 'p cnf VARIABLES CLAUSES'"
+        )
     declared = int(header.group().split()[2]) if header else 0
     try:
         from pysat.formula import CNF  # here, not at the top: every CLI command would load PySAT otherwise
@@ -84,13 +86,15 @@ def parse_one_in_three(text: str, file: str) -> OneInThreeInstance:
     for index, clause in enumerate(cnf.clauses, start=1):
         if len(clause) != 3 or len(set(clause)) != 3 or min(clause) <= 0:
             raise PipsError(
-                f"{file}: clause {index} ({shown(' '.join(map(str, clause)))} 0) is not three distinct positive literals, "
-                "as POSITIVE 1-IN-3-SAT needs"
+                f"{file}: clause {index} ({shown(' '.join(map(str, clause)))} 0) is not three distinct positive "
+                "literals, as POSITIVE 1-IN-3-SAT needs"
             )
     if not cnf.clauses:
         raise PipsError(f"{file}: has no clauses")
     if max(cnf.nv, declared) > MAX_VARIABLES:
-        raise PipsError(f"{file}: has {max(cnf.nv, declared):,} variables; the reduction takes at most {MAX_VARIABLES:,}")
+        raise PipsError(
+            f"{file}: has {max(cnf.nv, declared):,} variables; the reduction takes at most {MAX_VARIABLES:,}"
+        )
     return OneInThreeInstance(max(cnf.nv, declared), tuple(tuple(c) for c in cnf.clauses), file)
 
 
@@ -130,7 +134,9 @@ def reduce_one_in_three(instance: OneInThreeInstance, connected: bool = False) -
         for start, stop in zip([top, *(row + 1 for row in crossings)], [*crossings, base_row]):
             variable_pairs[variable].extend(_branch_piece_pairs([(row, column) for row in range(start, stop)]))
 
-    bodies = [_strip_pairs([(ROW_STEP * j, c) for c in range(first, last + 2)]) for j, (first, last) in enumerate(spans)]
+    bodies = [
+        _strip_pairs([(ROW_STEP * j, c) for c in range(first, last + 2)]) for j, (first, last) in enumerate(spans)
+    ]
     variable_area = 2 * sum(len(pairs) for pairs in variable_pairs.values())
     connector_pairs, cleanup_top = [], base_row + 2
     if connected:

@@ -2,9 +2,9 @@
 
 A `Board` keeps, for every cell, the pips it may still hold (a bitmask over the puzzle's pip values: bit i
 stands for pip `values[i]`), the cell it is known to share a domino with, the neighbours it is known not
-to share one with, and the dominoes known not to lie on a pair of neighbours. Rules read a board and propose `Deduction`s whose `Change` only ever narrows what is
-possible: a rule is sound exactly when every change it proposes keeps every solution. A board that can
-hold no solution raises `Contradiction`.
+to share one with, and the dominoes known not to lie on a pair of neighbours. Rules read a board and propose
+`Deduction`s whose `Change` only ever narrows what is possible: a rule is sound exactly when every change it
+proposes keeps every solution. A board that can hold no solution raises `Contradiction`.
 
 Two counts follow from the board and are what "the pips left" and "the dominoes left" mean in every rule:
 - the halves left: every domino's halves, less one for each cell whose pip is known (the cells not yet known
@@ -145,8 +145,9 @@ class Board:
             if pip is not None:
                 left[pip] -= 1
                 if left[pip] < 0:
-                    raise Contradiction(f"more cells are {self.values[pip]} than there are halves with {self.values[pip]}",
-                                        (cell,))
+                    raise Contradiction(
+                        f"more cells are {self.values[pip]} than there are halves with {self.values[pip]}", (cell,)
+                    )
         return left
 
     def fits(self, kind: int, first: int, second: int) -> tuple[int, int]:
@@ -232,7 +233,9 @@ class Board:
             if self.partner[first] == second:
                 continue
             if self.partner[first] >= 0 or self.partner[second] >= 0 or (first, second) in self.excluded:
-                raise Contradiction(f"{self.name(first)} and {self.name(second)} cannot share a domino", (first, second))
+                raise Contradiction(
+                    f"{self.name(first)} and {self.name(second)} cannot share a domino", (first, second)
+                )
             self.partner[first], self.partner[second] = second, first
             pairs.append((first, second))
             changed = True

@@ -181,7 +181,9 @@ def _combinations_reason(board: Board, index: int, ways: list[tuple[int, ...]],
     shown = " or ".join(" + ".join(map(str, way)) for way in sums[:SHOWN_WAYS])
     more = f" (or {len(sums) - SHOWN_WAYS} more)" if len(sums) > SHOWN_WAYS else ""
     facts = "; ".join(
-        f"{board.name(cell)} is {board.pips(mask)}" if single(mask) else f"{board.name(cell)} can only be {board.pips(mask)}"
+        f"{board.name(cell)} is {board.pips(mask)}"
+        if single(mask)
+        else f"{board.name(cell)} can only be {board.pips(mask)}"
         for cell, mask in restrict
     )
     return (f"With the pips left and what each of its cells can still hold, {board.region_name(index)} can only be "

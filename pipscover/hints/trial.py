@@ -89,13 +89,14 @@ def choices(board: Board, most: int = TRIED_PIPS) -> list[tuple[Option, ...]]:
 
 def _pip_option(board: Board, cell: int, pip: int) -> Option:
     name, value = board.name(cell), board.values[pip]
-    return Option(f"the pip of {name}", str(value), f"{name} were {value}", f"{name} is not {value}", Change(restrict=((cell, 1 << pip),)),
-                  Change(restrict=((cell, ~(1 << pip)),)), (cell,))
+    return Option(f"the pip of {name}", str(value), f"{name} were {value}", f"{name} is not {value}",
+                  Change(restrict=((cell, 1 << pip),)), Change(restrict=((cell, ~(1 << pip)),)), (cell,))
 
 
 def _pair_option(board: Board, cell: int, neighbour: int) -> Option:
     names = f"{board.name(cell)} and {board.name(neighbour)}"
-    return Option(f"the partner of {board.name(cell)}", board.name(neighbour), f"{names} shared a domino", f"{names} do not share one", Change(pairs=(pair(cell, neighbour),)),
+    return Option(f"the partner of {board.name(cell)}", board.name(neighbour), f"{names} shared a domino",
+                  f"{names} do not share one", Change(pairs=(pair(cell, neighbour),)),
                   Change(exclude=(pair(cell, neighbour),)), (cell, neighbour))
 
 

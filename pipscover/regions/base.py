@@ -210,7 +210,9 @@ class LinearRule(RegionRule):
         if low > high:
             writer.clause()  # a cell has no pip left
             return
-        writer.sum_between([[(value_var[cell, pip], pip) for pip in sorted(domains[cell])] for cell in cells], least, most)
+        writer.sum_between(
+            [[(value_var[cell, pip], pip) for pip in sorted(domains[cell])] for cell in cells], least, most
+        )
 
     def constrain(self, model: Any, values: list[Any], target: int | None) -> None:
         least, most = self.bounds(target)

@@ -29,7 +29,9 @@ def solve(
     """
     engine = get_backend(backend) if isinstance(backend, str) else backend
     if limit != 1 and not engine.capabilities.enumerates:
-        raise PipsError(f"backend {engine.name!r} finds one solution, not several; choose another (see pipscover backends)")
+        raise PipsError(
+            f"backend {engine.name!r} finds one solution, not several; choose another (see pipscover backends)"
+        )
     if timeout is not None and not engine.capabilities.timeout:
         raise PipsError(f"backend {engine.name!r} takes no time limit; drop --timeout or choose another backend")
     start = time.monotonic() if start is None else start

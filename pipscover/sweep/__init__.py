@@ -63,8 +63,9 @@ class Summary:
     def describe(self) -> str:
         statuses = ", ".join(f"{n} {status}" for status, n in sorted(self.statuses.items())) or "no rows"
         stopped = ", stopped by Ctrl-C" if self.interrupted else ""
+        workers = f"{self.workers} worker{'s' if self.workers != 1 else ''}"
         return (f"sweep {self.task}: {self.done} of {self.jobs} jobs done{stopped} ({statuses}), {self.skipped} "
-                f"already in {self.out}; {self.seconds:.1f} s on {self.workers} worker{'s' if self.workers != 1 else ''}")
+                f"already in {self.out}; {self.seconds:.1f} s on {workers}")
 
 
 class SweepInterrupted(Exception):
