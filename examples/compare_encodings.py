@@ -22,7 +22,9 @@ from pipscover.engines import get_backend
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Compare card/PB encodings of the CNF.")
     parser.add_argument("puzzles", nargs="+", type=Path, help="puzzle files or folders of them")
-    parser.add_argument("--card", default="seqcounter,totalizer,sortnetwrk", help="cardinality encodings, comma-separated")
+    parser.add_argument(
+        "--card", default="seqcounter,totalizer,sortnetwrk", help="cardinality encodings, comma-separated"
+    )
     parser.add_argument("--pb", default="best,bdd,adder", help="pseudo-boolean encodings, comma-separated")
     parser.add_argument("--solver", default="sat", help="the SAT backend (default: sat)")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per puzzle (default: 30)")
@@ -46,7 +48,9 @@ def main(argv: list[str] | None = None) -> None:
                 timeouts += result.status is Status.TIMEOUT
                 seconds.append(result.seconds)
             median = statistics.median(seconds)
-            print(f"{card:<12} {pb:<12} {clauses:>10} {variables:>10} {median:>9.4f} {sum(seconds):>8.2f} {timeouts:>8}")
+            print(
+                f"{card:<12} {pb:<12} {clauses:>10} {variables:>10} {median:>9.4f} {sum(seconds):>8.2f} {timeouts:>8}"
+            )
 
 
 if __name__ == "__main__":

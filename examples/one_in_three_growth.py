@@ -49,7 +49,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     rng = random.Random(args.seed)
-    print(f"{'clauses':>7} {'vars':>5} {'dominoes':>8} {'backend':<12} {'sat':>5} {'median s':>9} {'max s':>8} {'timeouts':>8}")
+    print(
+        f"{'clauses':>7} {'vars':>5} {'dominoes':>8} {'backend':<12} {'sat':>5} {'median s':>9} {'max s':>8} "
+        f"{'timeouts':>8}"
+    )
     for clauses in map(int, args.sizes.split(",")):
         variables = max(3, round(clauses / args.ratio))
         instances = [random_instance(variables, clauses, rng) for _ in range(args.instances)]

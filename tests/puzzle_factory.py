@@ -1,8 +1,9 @@
 """Hypothesis strategies for small random puzzles, built around a hidden solution.
 
 Targets are the ones the generator would give the hidden pips (`RegionRule.targets_for`), then sometimes
-nudged by one, so the puzzles are a mix of solvable ones (often with several solutions) and unsolvable ones. Regions need not be contiguous, dominoes
-may repeat and boards may fall apart into separate pieces, as the model allows.
+nudged by one, so the puzzles are a mix of solvable ones (often with several solutions) and unsolvable ones.
+Regions need not be contiguous, dominoes may repeat and boards may fall apart into separate pieces, as the
+model allows.
 """
 
 from __future__ import annotations

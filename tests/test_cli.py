@@ -133,7 +133,9 @@ def test_encodings_are_refused_for_dlx(run_cli):
 
 def test_check_reads_solve_output_from_a_pipe():
     example = str(EXAMPLES / "first.txt")
-    solved = subprocess.run([sys.executable, "-m", "pipscover", "solve", example, "--json"], capture_output=True, text=True)
+    solved = subprocess.run(
+        [sys.executable, "-m", "pipscover", "solve", example, "--json"], capture_output=True, text=True
+    )
     checked = subprocess.run(
         [sys.executable, "-m", "pipscover", "check", example, "-"], input=solved.stdout, capture_output=True, text=True
     )

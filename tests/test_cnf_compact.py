@@ -89,7 +89,8 @@ def expected_compact_sizes(encoding) -> dict[str, tuple[int, int]]:
     ways = {}
     for (first, second), domino in encoding.carriers:
         a, b = domino
-        fits = [(x, y) for x, y in {(a, b), (b, a)} if (first, x) in encoding.value_var and (second, y) in encoding.value_var]
+        values = encoding.value_var
+        fits = [(x, y) for x, y in {(a, b), (b, a)} if (first, x) in values and (second, y) in values]
         ways[(first, second), domino] = fits
     pips = sum(2 if len(fits) == 1 else 4 for fits in ways.values())
     assert all(m == 1 for m in puzzle.domino_counts.values())

@@ -140,7 +140,8 @@ def test_an_answer_that_is_not_a_day_is_not_cached(mirror, tmp_path):
 
 def test_days_and_ranges():
     assert is_day("today") and not is_day("puzzle.json")
-    assert days_from(parse_day("2025-09-30"), parse_day("2025-10-01")) == [parse_day("2025-09-30"), parse_day("2025-10-01")]
+    first, second = parse_day("2025-09-30"), parse_day("2025-10-01")
+    assert days_from(first, second) == [first, second]
     with pytest.raises(PipsError, match="not a date"):
         parse_day("2025-13-40")
 

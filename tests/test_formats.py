@@ -97,7 +97,10 @@ def test_malformed_text_is_refused_with_a_clear_message(text, message):
         ('{"dominoes": [[1, 2]], "regions": [{"type": "sum"}]}', "a list of 'indices'"),
         ('{"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "odd"}]}', "unknown type 'odd'"),
         ('{"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "sum"}]}', "needs a target"),
-        ('{"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}], "solution": [[0, 0]]}', "every 'solution' entry"),
+        (
+            '{"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}], "solution": [[0, 0]]}',
+            "every 'solution' entry",
+        ),
     ],
 )
 def test_malformed_nyt_json_is_refused_with_a_clear_message(document, message):
@@ -108,7 +111,11 @@ def test_malformed_nyt_json_is_refused_with_a_clear_message(document, message):
 
 def test_asking_a_day_for_a_missing_difficulty_is_an_error():
     with pytest.raises(PipsError, match="has no 'hard' puzzle"):
-        parse('{"easy": {"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}]}}', "d.json", "hard")
+        parse(
+            '{"easy": {"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}]}}',
+            "d.json",
+            "hard",
+        )
 
 
 def test_missing_files_and_folders_are_named(tmp_path):
@@ -119,7 +126,8 @@ def test_missing_files_and_folders_are_named(tmp_path):
 
 
 def test_solutions_are_read_in_every_form():
-    puzzle = parse('{"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "sum", "target": 3}]}', "p.json")[0]
+    document = '{"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "sum", "target": 3}]}'
+    puzzle = parse(document, "p.json")[0]
     placement = [{"domino": [2, 1], "cells": [[0, 1], [0, 0]]}]
     forms = [
         json.dumps({"solutions": [placement]}),

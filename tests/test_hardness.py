@@ -1,4 +1,5 @@
-"""The NP-hardness reductions to Pips: puzzles are solvable exactly when the source instance is, and answers map back."""
+"""The NP-hardness reductions to Pips: puzzles are solvable exactly when the source instance is, and answers map
+back."""
 
 from __future__ import annotations
 

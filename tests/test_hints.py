@@ -23,7 +23,9 @@ def admits(board: Board, solution: Solution) -> bool:
     """Whether everything the board knows holds in `solution`."""
     index = board.index
     grid = {index[cell]: pip for cell, pip in solution.grid.items()}
-    tiling = {pair(index[a], index[b]): (grid[index[a]], grid[index[b]]) for a, b in (p.cells for p in solution.placements)}
+    tiling = {
+        pair(index[a], index[b]): (grid[index[a]], grid[index[b]]) for a, b in (p.cells for p in solution.placements)
+    }
     value = {v: i for i, v in enumerate(board.values)}
     return (
         all(board.candidates[cell] >> value[pip] & 1 for cell, pip in grid.items())

@@ -71,7 +71,9 @@ BAD_FILES: dict[str, object] = {
     "stray-target": region(type="unequal", target=1),
     "unknown-type": region(type="most"),
     "null-type": region(type=None),
-    "overlap": puzzle(regions=[{"indices": [[0, 0], [0, 1]], "type": "empty"}, {"indices": [[0, 1]], "type": "equals"}]),
+    "overlap": puzzle(
+        regions=[{"indices": [[0, 0], [0, 1]], "type": "empty"}, {"indices": [[0, 1]], "type": "equals"}]
+    ),
     "cell-twice": region(indices=[[0, 0], [0, 0]]),
     "odd-cells": puzzle(regions=[{"indices": [[0, 0], [0, 1], [0, 2]], "type": "empty"}]),
     "too-many-dominoes": puzzle(dominoes=[[1, 2], [3, 4]]),

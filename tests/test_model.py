@@ -14,7 +14,11 @@ def two_cell_puzzle(kind="sum", target=3, dominoes=((1, 2),)) -> Puzzle:
 @pytest.mark.parametrize(
     ("regions", "dominoes", "message"),
     [
-        ([("sum", [(0, 0), (0, 1)], 3), ("empty", [(0, 1), (0, 2), (0, 3)], None)], [(1, 2), (0, 0)], "is in region 0 and region 1"),
+        (
+            [("sum", [(0, 0), (0, 1)], 3), ("empty", [(0, 1), (0, 2), (0, 3)], None)],
+            [(1, 2), (0, 0)],
+            "is in region 0 and region 1",
+        ),
         ([("sum", [], 3), ("empty", [(0, 0), (0, 1)], None)], [(1, 2)], "has no cells"),
         ([("sum", [(0, 0), (0, 1)], None)], [(1, 2)], "needs a target"),
         ([("equals", [(0, 0), (0, 1)], 4)], [(1, 2)], "takes no target"),

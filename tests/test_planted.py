@@ -80,6 +80,8 @@ def test_the_cli_writes_the_same_file_in_separate_processes(tmp_path):
 def test_a_board_dominoes_cannot_tile_is_bad_input():
     with pytest.raises(PipsError, match="cannot be tiled"):
         planted(PlantedSpec(3, 3))
-    done = subprocess.run([sys.executable, "-m", "pipscover", "planted", "2x10", "--pips", "distinct", "--max-pip", "2"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "pipscover", "planted", "2x10", "--pips", "distinct", "--max-pip", "2"],
+        capture_output=True, text=True,
+    )
     assert done.returncode == 2 and "larger --max-pip" in done.stderr and "Traceback" not in done.stderr

@@ -27,7 +27,9 @@ BIN = Path(sys.executable).parent
 # Workers import this tree's pipscover, and may fork (the time limits do).
 ENV = {**os.environ, "PYTHONPATH": str(TREE), "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
 OPEN_BOARD = "4\n######\n######\n######\n######\n0\n12\n" + "".join(
-    f"{a} {b}\n" for a, b in [(0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (0, 6), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 3)])
+    f"{a} {b}\n"
+    for a, b in [(0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (0, 6), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 3)]
+)
 
 
 @pytest.fixture(scope="module")
@@ -66,8 +68,9 @@ def scheduler():
     from distributed import Client
 
     address = f"tcp://127.0.0.1:{_free_port()}"
-    started = [subprocess.Popen([BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
-                                 "--no-dashboard", "--dashboard-address", "127.0.0.1:0"],  # its HTTP server, not on 8787
+    port = address.rsplit(":", 1)[1]
+    started = [subprocess.Popen([BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard",
+                                 "--dashboard-address", "127.0.0.1:0"],  # its HTTP server, not on 8787
                                 env=ENV, start_new_session=True, stderr=subprocess.DEVNULL)]
     try:
         for name in ("w1", "w2"):
