@@ -19,6 +19,7 @@ first variables can be decoded without knowing how the formula was written.
 from __future__ import annotations
 
 from collections import defaultdict
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -86,13 +87,17 @@ class FamilySize:
     aux_vars: int
 
 
-class VariableBlocks:
+class VariableBlocks(ABC):
     """What both CNF forms share: the formula's size, and the value variables, numbered right after the first
     block of `blocks` (placements, or tiles)."""
 
     cnf: CNF
     values: tuple[tuple[Cell, int], ...]
-    blocks: tuple[tuple[str, int], ...]
+
+    @property
+    @abstractmethod
+    def blocks(self) -> tuple[tuple[str, int], ...]:
+        """The named variable blocks, in numbering order (auxiliary variables follow)."""
 
     @property
     def num_vars(self) -> int:
@@ -392,8 +397,8 @@ def candidate_placements(puzzle: Puzzle, domains: dict[Cell, set[int]] | None = 
     """
     found = []
     for first, second in puzzle.adjacent_pairs:
-        allowed_first = domains[first] if domains else None
-        allowed_second = domains[second] if domains else None
+        allowed_first = domains[first] if domains is not None else set()
+        allowed_second = domains[second] if domains is not None else set()
         for a, b in sorted(puzzle.domino_counts):
             for x, y in ((a, b), (b, a)) if a != b else ((a, b),):
                 if domains is None or (x in allowed_first and y in allowed_second):
