@@ -57,6 +57,7 @@ class Backend(ABC):
     name: str
     description: str
     capabilities: Capabilities = Capabilities()
+    encodings: Encodings  # how its CNF is written: set by the backends that write one (`capabilities.encodings`)
 
     def answered_by(self) -> str:
         """The engine that made the solutions of the last `solutions` call (a backend that hands puzzles to

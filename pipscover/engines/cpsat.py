@@ -19,9 +19,10 @@ import queue
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from pipscover.engines.base import Backend, Capabilities
-from pipscover.model import Placement, Puzzle, Solution
+from pipscover.model import Cell, Domino, Placement, Puzzle, Solution
 from pipscover.model.results import SearchTimeout
 
 Option = tuple[tuple[int, int], tuple[int, int], int, int]  # (p, q, pip on p, pip on q)
@@ -79,9 +80,10 @@ def _model(puzzle: Puzzle, cp_model) -> tuple[object, list[Option], list[object]
             if a != b:
                 options.append((p, q, b, a))
     chosen = [model.new_bool_var(f"{p}-{q}:{a}{b}") for p, q, a, b in options]
-    covering = {cell: [] for cell in puzzle.cells}
-    pips = {cell: [] for cell in puzzle.cells}
-    by_domino = {domino: [] for domino in puzzle.domino_counts}
+    # CP-SAT's variables and linear expressions (OR-Tools ships no type information).
+    covering: dict[Cell, list[Any]] = {cell: [] for cell in puzzle.cells}
+    pips: dict[Cell, list[Any]] = {cell: [] for cell in puzzle.cells}
+    by_domino: dict[Domino, list[Any]] = {domino: [] for domino in puzzle.domino_counts}
     for (p, q, a, b), used in zip(options, chosen):
         covering[p].append(used)
         covering[q].append(used)

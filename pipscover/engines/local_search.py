@@ -29,6 +29,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from pipscover.model import Cell, Placement, Puzzle, Solution
 from pipscover.model.results import SearchTimeout
@@ -39,6 +40,7 @@ TURN_SQUARE, TURN_DOMINO = 0.1, 0.1  # the share of moves that turn a 2 x 2 squa
 DEADLINE_CHECK_INTERVAL = 1024  # moves between two looks at the clock
 
 Tile = list[int]  # two cell indices
+Either = TypeVar("Either")  # what a move swaps either way round: two pips, or two pairs of pips
 
 
 def board_tiling(puzzle: Puzzle) -> list[tuple[Cell, Cell]] | None:
@@ -132,7 +134,7 @@ def walk(board: LocalBoard, seed: int, moves: int, deadline: float | None = None
             tally[pip] += 1
             value[cell] = pip
 
-    def either_way(pair: tuple[int, int]) -> tuple[int, int]:
+    def either_way(pair: tuple[Either, Either]) -> tuple[Either, Either]:
         return pair if rng.random() < 0.5 else (pair[1], pair[0])
 
     for move in range(moves):
@@ -152,8 +154,8 @@ def walk(board: LocalBoard, seed: int, moves: int, deadline: float | None = None
             if not squares:
                 continue
             x, y = rng.choice(squares)
-            first, second = either_way(((value[a], value[b]), (value[x], value[y])))
-            (pa, px), (pb, py) = either_way(first), either_way(second)
+            first_pair, second_pair = either_way(((value[a], value[b]), (value[x], value[y])))
+            (pa, px), (pb, py) = either_way(first_pair), either_way(second_pair)
             changes = [(a, pa), (x, px), (b, pb), (y, py)]
             turned = (tile_of[x], [a, x], [b, y])
         elif kind < TURN_SQUARE + TURN_DOMINO:
