@@ -36,7 +36,7 @@ def read_nyt(text: str, file: str, difficulty: str | None = None) -> list[Puzzle
     if "regions" in document or "dominoes" in document:
         return [_read_puzzle(document, Origin(file, None, difficulty))]
     date = document.get("printDate") if isinstance(document.get("printDate"), str) else None
-    present = [d for d in Difficulty if d in document]
+    present: list[str] = [d for d in Difficulty if d in document]
     if not present:
         raise PipsError(f"{file}: neither an NYT day (easy/medium/hard) nor a puzzle (dominoes/regions)")
     if difficulty is not None:

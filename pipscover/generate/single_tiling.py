@@ -106,7 +106,8 @@ class _Layout:
             for _ in range(20):
                 index = rng.randrange(len(self.cross))
                 if self.is_open(index):
-                    return self.cross[index][2 + rng.randrange(2)]
+                    _, _, first, second = self.cross[index]
+                    return (first, second)[rng.randrange(2)]
         return rng.randrange(len(self.tiling))
 
     def _swap(self, first: int, second: int) -> None:

@@ -46,7 +46,8 @@ def _junctions() -> dict[tuple[int, int, int, int], str]:
             for word in part:
                 for arm in directions.get(word, ()):
                     arms[arm] = weight
-        table.setdefault(tuple(arms), chr(code))
+        up, down, left, right = arms
+        table.setdefault((up, down, left, right), chr(code))
     return table
 
 
