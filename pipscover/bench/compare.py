@@ -85,7 +85,7 @@ def compare(
     on_puzzle: Callable[[], None] | None = None,
 ) -> list[ComparisonRow]:
     """Benchmark every configuration on the same puzzles; rows in the order of `chosen`."""
-    rows = []
+    rows: list[ComparisonRow] = []
     for configuration in chosen:
         try:
             result = benchmark(puzzles, configuration.engine(), task, repeat, timeout, clock, on_puzzle)

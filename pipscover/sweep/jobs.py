@@ -75,6 +75,7 @@ class Task:
 
 
 def _solve(job: Job, backend: str, settings: Settings) -> Row:
+    assert job.puzzle is not None  # every task but generate runs on a puzzle
     result = solve(job.puzzle, backend, limit=settings.limit, timeout=settings.timeout)
     found = len(result.solutions)
     answered = result.status in (Status.SOLVED, Status.UNSATISFIABLE)
@@ -85,6 +86,7 @@ def _solve(job: Job, backend: str, settings: Settings) -> Row:
 
 def _counter(distinct: Distinct) -> Callable[[Job, str, Settings], Row]:
     def run(job: Job, backend: str, settings: Settings) -> Row:
+        assert job.puzzle is not None
         sat = backend != COUNT_METHOD  # -b names the SAT solver of the blocking-clause method
         result = count(job.puzzle, distinct=distinct, method="blocking" if sat else COUNT_METHOD,
                        backend=backend if sat else None, timeout=settings.timeout)
@@ -96,6 +98,7 @@ def _counter(distinct: Distinct) -> Callable[[Job, str, Settings], Row]:
 
 
 def _bench(job: Job, backend: str, settings: Settings) -> Row:
+    assert job.puzzle is not None
     result = benchmark([job.puzzle], backend, "first", settings.repeat, settings.timeout)
     timing = result.times[0]
     return {"status": timing.outcome, "seconds": timing.seconds, "engine": result.backend,
@@ -103,6 +106,7 @@ def _bench(job: Job, backend: str, settings: Settings) -> Row:
 
 
 def _rate(job: Job, backend: str, settings: Settings) -> Row:
+    assert job.puzzle is not None
     rating = rate(job.puzzle)
     fields = rating.as_json()
     del fields["puzzle"]  # the stub's columns say which puzzle
@@ -113,6 +117,7 @@ def _rate(job: Job, backend: str, settings: Settings) -> Row:
 def _generate(job: Job, backend: str, settings: Settings) -> Row:
     from pipscover.generate.generator import generate
 
+    assert job.seed is not None  # generate's jobs are seeds
     made = generate(settings.dominoes, settings.max_pip, settings.shape, job.seed, settings.unique,
                     settings.difficulty)
     return {

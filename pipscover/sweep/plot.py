@@ -109,8 +109,10 @@ def save(figure: Figure, path: str | Path) -> None:
 
 
 def _number(text: str | None) -> float | None:
+    if text is None:
+        return None
     try:
-        value = float(text)  # type: ignore[arg-type]
+        value = float(text)
     except (TypeError, ValueError, OverflowError):
         return None
     return value if math.isfinite(value) else None
@@ -130,10 +132,13 @@ def _spans_decades(values: Sequence[float]) -> bool:
 
 def _scatter(axes, rows: Sequence[Row], x: str, y: str, by: str) -> None:
     """A point per row, a line through the medians at each x; timeouts marked x (their time is a floor)."""
-    xs_all = []
+    xs_all: list[float] = []
     for colour, (group, members) in enumerate(_groups(rows, by).items()):
-        points = [(_number(row.get(x)), _number(row.get(y)), row.get("status") == "timeout") for row in members]
-        points = [(a, b, late) for a, b, late in points if a is not None and b is not None and b > 0]
+        points = []
+        for row in members:
+            a, b = _number(row.get(x)), _number(row.get(y))
+            if a is not None and b is not None and b > 0:
+                points.append((a, b, row.get("status") == "timeout"))
         if not points:
             continue
         style = {"color": f"C{colour}", "alpha": 0.35, "s": 12, "linewidths": 0}
