@@ -91,12 +91,12 @@ class Dominoes:
         """halves(left)[i]: how many halves with the pip of index i the dominoes `left` have."""
         known = self._halves.get(left)
         if known is None:
-            known = [0] * self.pip_count
+            counts = [0] * self.pip_count
             for ((a, b), _), mask in zip(self.distinct, self.masks):
                 copies = (left & mask).bit_count()
-                known[a] += copies
-                known[b] += copies
-            self._halves[left] = known = tuple(known)
+                counts[a] += copies
+                counts[b] += copies
+            self._halves[left] = known = tuple(counts)
         return known
 
     def pips(self, left: int) -> list[int]:
