@@ -50,4 +50,5 @@ def fetch_command(
             if as_json:
                 print_json(fetched.as_json())
             else:
-                typer.echo(f"{fetched.day}: {'downloaded to' if fetched.downloaded else 'in the cache at'} {fetched.path}")
+                where = "downloaded to" if fetched.downloaded else "in the cache at"
+                typer.echo(f"{fetched.day}: {where} {fetched.path}")

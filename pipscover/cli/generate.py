@@ -23,11 +23,16 @@ MAX_PIP = 10**9  # beyond it, the pseudo-boolean encodings of the counter's SAT 
 @app.command("generate")
 def generate_command(
     dominoes: Annotated[int, typer.Option(
-        "--dominoes", "-n", min=1, help="How many dominoes: up to 1000 for a unique puzzle (the proof grows fast), 2000 with --no-unique, any with --no-unique --shape rect.",
+        "--dominoes", "-n", min=1, help="How many dominoes: up to 1000 for a unique puzzle (the proof grows fast), "
+        "2000 with --no-unique, any with --no-unique --shape rect.",
     )] = 8,
     max_pip: Annotated[int, typer.Option("--max-pip", min=0, max=MAX_PIP, help="The largest pip (6 in the NYT).")] = 6,
-    shape: Annotated[Shape, typer.Option("--shape", help="nyt: compact blob; rect: rectangle; random: straggly blob.")] = Shape.NYT,
-    seed: Annotated[int | None, typer.Option("--seed", help="Same seed, same puzzle (default: a random seed, reported).")] = None,
+    shape: Annotated[
+        Shape, typer.Option("--shape", help="nyt: compact blob; rect: rectangle; random: straggly blob.")
+    ] = Shape.NYT,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Same seed, same puzzle (default: a random seed, reported).")
+    ] = None,
     unique: Annotated[
         bool, typer.Option("--unique/--no-unique", help="Tighten regions until the counter proves one solution.")
     ] = True,
@@ -80,7 +85,8 @@ def generate_command(
         print_json(report)
         return
     text = json.dumps(report) if as_json else (
-        f"seed {seed}: {dominoes} dominoes, {report['region_count']} regions ({report['constrained_regions']} with a rule), "
+        f"seed {seed}: {dominoes} dominoes, {report['region_count']} regions "
+        f"({report['constrained_regions']} with a rule), "
         f"{'unique' if made.unique else 'uniqueness not checked'}"
         + (f" ({made.difficulty}; {_nodes(made.extra_nodes)} extra search nodes)" if made.unique else "")
         + f"; {made.counter_calls} counter calls, "

@@ -41,7 +41,9 @@ app.add_typer(reduce_app, name="reduce")
 
 OutputOption = Annotated[
     str | None,
-    typer.Option("--output", "-o", help="Write the puzzle (NYT JSON) here; `-` for stdout (the default without --solve)."),
+    typer.Option(
+        "--output", "-o", help="Write the puzzle (NYT JSON) here; `-` for stdout (the default without --solve)."
+    ),
 ]
 SolveOption = Annotated[
     bool, typer.Option("--solve", help="Solve the puzzle and print the answer it maps back to.")
@@ -51,7 +53,8 @@ SolveOption = Annotated[
 @reduce_app.command("one-in-three")
 def one_in_three_command(
     cnf_file: Annotated[
-        Path, typer.Argument(help="DIMACS CNF whose clauses each have three distinct positive literals.", show_default=False)
+        Path,
+        typer.Argument(help="DIMACS CNF whose clauses each have three distinct positive literals.", show_default=False),
     ],
     output: OutputOption = None,
     connected: Annotated[
@@ -81,7 +84,8 @@ def one_in_three_command(
     else:
         # As SAT competition solvers answer: a status line, then the model with each variable signed.
         typer.echo(f"c {cnf_file}: {_no_answer(result) if assignment is None else 'solved through the Pips puzzle'}")
-        typer.echo({Status.SOLVED: "s SATISFIABLE", Status.UNSATISFIABLE: "s UNSATISFIABLE"}.get(result.status, "s UNKNOWN"))
+        statuses = {Status.SOLVED: "s SATISFIABLE", Status.UNSATISFIABLE: "s UNSATISFIABLE"}
+        typer.echo(statuses.get(result.status, "s UNKNOWN"))
         if assignment is not None:
             typer.echo("v " + " ".join(str(x if value else -x) for x, value in sorted(assignment.items())) + " 0")
     _exit_for(result)

@@ -37,7 +37,9 @@ def show_command(
     output_format: Annotated[
         Format, typer.Option("--format", "-f", help="terminal drawing, the text format, or an SVG picture.")
     ] = Format.TERMINAL,
-    solution: Annotated[bool, typer.Option("--solution", help="Draw the published solution too, when the file has one.")] = False,
+    solution: Annotated[
+        bool, typer.Option("--solution", help="Draw the published solution too, when the file has one.")
+    ] = False,
     output: Annotated[str, typer.Option(
         "--output", "-o", help="Write to this file instead of stdout (SVGs of several puzzles: NAME-easy.svg etc.).",
     )] = "-",

@@ -36,12 +36,14 @@ def sweep_command(
     output: Annotated[Path, typer.Option(
         "--output", "-o", help="The CSV table; a rerun skips the rows it holds.")] = Path("results.csv"),
     scheduler: Annotated[str | None, typer.Option(
-        "--scheduler", help="Run on the Dask cluster at this address (tcp://HOST:PORT) instead of this machine.")] = None,
+        "--scheduler",
+        help="Run on the Dask cluster at this address (tcp://HOST:PORT) instead of this machine.")] = None,
     jobs: Annotated[int | None, typer.Option(
         "--jobs", "-j", min=1, help="Dask workers on this machine (default: one per core); 1: in this process, "
         "without Dask.")] = None,
     timeout: Annotated[float | None, typer.Option(
-        "--timeout", min=0, help="Give up on a puzzle after this many seconds (status `timeout`), and move on.")] = None,
+        "--timeout", min=0,
+        help="Give up on a puzzle after this many seconds (status `timeout`), and move on.")] = None,
     difficulty: Annotated[str | None, typer.Option(
         "--difficulty", "-d", help="easy, medium or hard: the puzzle of each NYT day file (default: all three); "
         "for generate, the band to make.")] = None,

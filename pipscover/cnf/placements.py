@@ -18,8 +18,8 @@ first variables can be decoded without knowing how the formula was written.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from abc import ABC, abstractmethod
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
