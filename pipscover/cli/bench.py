@@ -23,8 +23,10 @@ from pipscover.cli.common import (
 from pipscover.engines import DEFAULT_BACKEND
 
 TASK_HELP = ", ".join(f"{task.name} ({task.description})" for task in TASKS.values())
-TaskName = StrEnum("TaskName", {name: name for name in TASKS})
-ClockName = StrEnum("ClockName", {name: name for name in CLOCKS})
+# Choices built from the tables they offer (mypy sees enums without members: defaults are looked up by value).
+TaskName = StrEnum("TaskName", {name: name for name in TASKS})  # type: ignore[misc]  # members from TASKS
+ClockName = StrEnum("ClockName", {name: name for name in CLOCKS})  # type: ignore[misc]  # members from CLOCKS
+DEFAULT_TASK, DEFAULT_CLOCK = TaskName("first"), ClockName("wall")
 DEFAULT_TIMEOUT = 60.0  # seconds per puzzle: a benchmark never runs unbounded on one hard puzzle
 
 
@@ -46,14 +48,14 @@ def bench_command(
         list[str] | None,
         typer.Option("--encoding", help="CNF form for SAT backends (placements, compact, auto); repeat to compare."),
     ] = None,
-    task: Annotated[TaskName, typer.Option("--task", help=f"What is timed: {TASK_HELP}.")] = TaskName.first,
+    task: Annotated[TaskName, typer.Option("--task", help=f"What is timed: {TASK_HELP}.")] = DEFAULT_TASK,
     repeat: Annotated[
         int, typer.Option("--repeat", "-r", min=1, help="Run every puzzle this many times; report medians.")
     ] = 1,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     clock: Annotated[
         ClockName, typer.Option("--clock", help="Which clock (cpu is steadier on a busy machine).")
-    ] = ClockName.wall,
+    ] = DEFAULT_CLOCK,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print each configuration's figures and puzzle times as one JSON line.")
     ] = False,
@@ -68,12 +70,12 @@ def bench_command(
 
     Example: pipscover bench /path/to/nyt -d hard --repeat 3
     """
-    task, clock = str(task), str(clock)
+    task_name, clock_name = str(task), str(clock)
     loaded = load_puzzles(puzzles, difficulty)
     names = backends or [DEFAULT_BACKEND]
     if len(names) == 1 and not cards and not pbs and not forms:
         with progress_bar("benchmarking", total=len(loaded) * repeat) as advance:
-            result = benchmark(loaded, names[0], task, repeat, timeout, clock, on_puzzle=advance)
+            result = benchmark(loaded, names[0], task_name, repeat, timeout, clock_name, on_puzzle=advance)
         if as_json:
             print_json(result.as_json())
         else:
@@ -84,11 +86,11 @@ def bench_command(
 
     chosen = configurations(names, cards or (), pbs or (), forms or ())
     with progress_bar("benchmarking", total=len(loaded) * repeat * len(chosen)) as advance:
-        rows = compare(loaded, chosen, task, repeat, timeout, clock, on_puzzle=advance)
+        rows = compare(loaded, chosen, task_name, repeat, timeout, clock_name, on_puzzle=advance)
     if as_json:
         for row in rows:
             print_json(row.as_json())
     else:
-        typer.echo(f"{len(loaded)} puzzles, {TASKS[task].description}, {clock} clock, {repeat} run(s)")
+        typer.echo(f"{len(loaded)} puzzles, {TASKS[task_name].description}, {clock_name} clock, {repeat} run(s)")
         typer.echo(format_rows(rows))
     exit_with(EXIT_INTERRUPTED if any(row.result.interrupted for row in rows) else EXIT_OK)

@@ -24,7 +24,7 @@ from pipscover.cli.common import (
 )
 from pipscover.errors import PipsError
 
-TaskName = StrEnum("TaskName", {name: name for name in ("solve", "count", "grids", "bench", "rate", "generate")})
+TaskName = StrEnum("TaskName", ["solve", "count", "grids", "bench", "rate", "generate"])  # values: the names
 
 
 @app.command("sweep")
@@ -118,7 +118,7 @@ def sweep_command(
 
 def parse_seeds(text: str) -> list[int]:
     """`1-10000`, `7` or `1,5,9-12` as a list of seeds."""
-    seeds = []
+    seeds: list[int] = []
     for part in text.split(","):
         first, _, last = part.strip().partition("-")
         try:
