@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
 from pipscover.cli.app import app
@@ -16,7 +18,7 @@ def backends_command(as_json: JsonOption = False) -> None:
 
     Example: pipscover backends
     """
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in REGISTRY:
         engine = get_backend(name)
         able = engine.capabilities
