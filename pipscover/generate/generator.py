@@ -349,6 +349,7 @@ def _loosen(
         if first not in regions or first.kind is not RegionKind.SUM:
             continue
         for second in [r for r in regions if r is not first and r.kind is RegionKind.SUM and _touch(first, r)]:
+            assert first.target is not None and second.target is not None  # sum regions have targets
             merged = _Region(RegionKind.SUM, first.cells + second.cells, first.target + second.target)
             candidate = [r for r in regions if r is not first and r is not second] + [merged]
             if keeps(candidate, merged.cells):
