@@ -1,4 +1,5 @@
-"""Reading puzzles from files: the NYT JSON and the plain text format, told apart by their content."""
+"""Reading puzzles from files: the NYT JSON and the plain text format, told apart by their content; an NYT day
+(`2025-09-15`, `today`) names its file in the fetch cache, downloaded when missing (`pipscover.formats.fetch`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import sys
 from pathlib import Path
 
 from pipscover.errors import PipsError
+from pipscover.formats.fetch import day_file
 from pipscover.formats.nyt import puzzle_to_nyt, read_nyt
 from pipscover.formats.text import read_text, write_text
 from pipscover.model import Puzzle
@@ -52,12 +54,21 @@ def read_text_file(path: str | Path) -> str:
 
 
 def load(path: str | Path, difficulty: str | None = None) -> list[Puzzle]:
-    """The puzzles in a file: an NYT day gives three (or the one named by `difficulty`)."""
+    """The puzzles in a file or NYT day: a day gives three (or the one named by `difficulty`).
+
+    A day that is not a file (`2025-09-15`, `today`) is read from the fetch cache, and downloaded first when
+    missing; `-` is standard input.
+    """
+    path = path if str(path) == "-" else day_file(Path(path))
     return parse(read_text_file(path), str(path), difficulty)
 
 
 def load_one(path: str | Path, difficulty: str | None = None) -> Puzzle:
-    """The single puzzle in a file; a day file needs `difficulty`."""
+    """The single puzzle in a file or NYT day; a day needs `difficulty`.
+
+    >>> load_one("examples/first.txt").describe()
+    'examples/first.txt'
+    """
     puzzles = load(path, difficulty)
     if len(puzzles) != 1:
         raise PipsError(f"{path}: holds {len(puzzles)} puzzles; choose one with a difficulty (easy, medium, hard)")

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import platformdirs
 
 from pipscover.errors import PipsError
-from pipscover.formats import read_nyt
+from pipscover.formats.nyt import read_nyt
 from pipscover.version import __version__
 
 if TYPE_CHECKING:
