@@ -13,7 +13,8 @@ from pysat.solvers import Solver
 
 from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover.cnf import Encodings, chosen_form, encode, encode_compact
-from pipscover.cnf.dimacs import decode_model, read_header, read_model, write_dimacs
+from pipscover.cnf.dimacs import decode_model, read_model, write_dimacs
+from pipscover.cnf.header import read_header
 from pipscover.counting.blocking import count_by_blocking
 from pipscover.engines import get_backend
 from pipscover.formats import load

@@ -12,6 +12,7 @@ from pysat.solvers import Solver
 from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover.cnf import encode
 from pipscover.cnf.dimacs import SolverAnswer, decode_model, read_model, write_dimacs
+from pipscover.cnf.header import read_header
 from pipscover.errors import PipsError
 from pipscover.formats import load, load_one
 from pipscover.model import Puzzle
@@ -64,6 +65,16 @@ def test_the_header_names_the_puzzle_and_the_encodings():
     text = write_dimacs(encode(load_one(FIRST)))
     assert text.startswith("c pipscover ")
     assert f"c puzzle file {FIRST}" in text and "c encodings form placements card auto pb best" in text
+
+
+def test_the_header_holds_the_puzzle_so_that_its_encoding_numbers_the_variables_alike():
+    for puzzle in [load_one(FIRST), *sample_puzzles()]:
+        encoding = encode(puzzle)
+        held = read_header(write_dimacs(encoding), "p.cnf").puzzle
+        assert (held.regions, held.dominoes, held.origin) == (puzzle.regions, puzzle.dominoes, puzzle.origin)
+        again = encode(held)
+        assert (again.placements, again.values, again.cnf.clauses) == (encoding.placements, encoding.values,
+                                                                       encoding.cnf.clauses)
 
 
 @needs_nyt
@@ -125,6 +136,8 @@ def test_an_unsatisfiable_puzzle_is_unsatisfiable_for_an_external_solver(name, t
         ("UNSAT\n", Status.UNSATISFIABLE, ()),
         ("1 -2 3\n", Status.SOLVED, (1, -2, 3)),
         ("s UNKNOWN\n", Status.TIMEOUT, ()),
+        ("c Answer: 1\nv x1 -x2\nv x3\ns SATISFIABLE\n", Status.SOLVED, (1, -2, 3)),
+        ("s OPTIMUM FOUND\nv -x1 x2\n", Status.SOLVED, (-1, 2)),
     ],
 )
 def test_solver_outputs_are_read(text, status, literals):

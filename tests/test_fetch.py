@@ -15,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from pipscover.errors import PipsError
-from pipscover.formats import load
+from pipscover.formats import load, load_one
 from pipscover.formats.fetch import days_from, fetch_day, is_day, parse_day
 
 # A day of three small puzzles, each with its one solution.
@@ -184,6 +184,25 @@ def test_a_date_works_where_a_puzzle_file_does(mirror, run_cli):
     assert document["puzzle"]["date"] == "2025-09-16" and document["status"] == "solved"
     assert run_cli("check", "2025-09-16", "-d", "easy", "--help").code == 0
     assert mirror.hits["2025-09-16"] == 1
+
+
+def test_check_decode_and_load_one_take_a_date(mirror, run_cli, tmp_path):
+    solution = tmp_path / "sol.json"
+    solution.write_text(run_cli("solve", "2025-09-15", "-d", "hard", "--json").out)
+    assert run_cli("check", "2025-09-15", solution).code == 0
+    assert run_cli("check", "2025-09-15", solution, "-d", "hard").code == 0
+    assert load_one("2025-09-15", "hard").origin.difficulty == "hard"
+    model = tmp_path / "model.txt"
+    model.write_text("s UNSATISFIABLE\n")
+    decoded = run_cli("decode", "2025-09-15", model, "-d", "easy")
+    assert decoded.code == 1 and "unsatisfiable" in decoded.out
+    assert mirror.hits["2025-09-15"] == 1
+
+
+@pytest.mark.parametrize("command", ["show", "solve", "count", "encode", "hint", "rate", "bench"])
+def test_every_puzzle_command_takes_a_date(mirror, run_cli, command):
+    result = run_cli(command, "2025-09-16", "-d", "easy")
+    assert result.code == 0, result.err
 
 
 def test_a_missing_date_as_a_puzzle_is_one_line_and_exit_2(mirror, run_cli):

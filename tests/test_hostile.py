@@ -7,6 +7,7 @@ process (`run_cli`: an escaping exception fails the test); pipes, signals and te
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pty
@@ -267,15 +268,66 @@ BAD_MODELS = {
     "placements-unassigned": "s SATISFIABLE\nv 1 0\n",
     "huge-literal": "v " + "9" * 5000 + " 0\n",
     "binary": b"\xff\x00\xfe",
+    # a pseudo-Boolean solver's answer
+    "pb-variable-zero": "s SATISFIABLE\nv x0 -x1\n",
+    "pb-double-x": "s SATISFIABLE\nv xx1\n",
+    "pb-optimum-without-literals": "s OPTIMUM FOUND\n",
+    "pb-beyond-the-encoding": "s SATISFIABLE\nv x99999999\n",
 }
 
 
+@pytest.mark.parametrize("suffix", ["cnf", "opb"])
 @pytest.mark.parametrize("name", sorted(BAD_MODELS))
-def test_decode_refuses_a_bad_model_in_one_line(run_cli, tmp_path, name):
-    cnf = tmp_path / "first.cnf"
-    assert run_cli("encode", FIRST, "-o", cnf).code == 0
+def test_decode_refuses_a_bad_model_in_one_line(run_cli, tmp_path, name, suffix):
+    encoded = tmp_path / f"first.{suffix}"
+    assert run_cli("encode", FIRST, "-o", encoded).code == 0
     path = write(tmp_path, f"{name}.out", BAD_MODELS[name])
-    assert_one_line_error(run_cli("decode", cnf, path), path)
+    assert_one_line_error(run_cli("decode", encoded, path), path)
+
+
+
+# Encoded files whose header is not what encode wrote: decode refuses them in one line naming the file.
+BAD_HEADERS = {
+    "puzzle-changed": lambda text: text.replace('"target":3', '"target":4', 1),
+    "puzzle-cut-short": lambda text: re.sub(r"^(.) puzzle-json .*\n", "", text, count=1, flags=re.M),
+    "hash-removed": lambda text: re.sub(r"^(.) puzzle-sha256 .*\n", "", text, flags=re.M),
+    "day-with-its-hash": lambda text: re.sub(
+        r"^(.) puzzle-json .*\n(?:\1 puzzle-json .*\n)*\1 puzzle-sha256 .*", lambda m: "\n".join([
+            f"{m[1]} puzzle-json " + (day := json.dumps({"easy": GOOD, "hard": GOOD}, separators=(",", ":"))),
+            f"{m[1]} puzzle-sha256 " + hashlib.sha256(day.encode()).hexdigest()]), text, flags=re.M),
+    "no-format": lambda text: re.sub(r": (CNF|OPB) of a Pips puzzle", ": of a Pips puzzle", text),
+    "no-puzzle-line": lambda text: re.sub(r"^(.) puzzle file .*\n", "", text, flags=re.M),
+}
+
+
+@pytest.mark.parametrize("suffix", ["cnf", "opb"])
+@pytest.mark.parametrize("name", sorted(BAD_HEADERS))
+def test_decode_refuses_a_file_whose_header_was_changed(run_cli, tmp_path, name, suffix):
+    encoded = tmp_path / f"first.{suffix}"
+    assert run_cli("encode", FIRST, "-o", encoded).code == 0
+    encoded.write_text(BAD_HEADERS[name](encoded.read_text()))
+    model = write(tmp_path, "model.out", "s SATISFIABLE\nv 1 0\n")
+    assert_one_line_error(run_cli("decode", encoded, model), encoded)
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (["encode", FIRST, "--opb", "-o", "x.cnf"], "x.cnf"),
+    (["encode", FIRST, "--dimacs", "-o", "x.opb"], "x.opb"),
+    (["encode", FIRST, "-o", "x.svg"], "x.svg"),
+    (["encode", FIRST, "--opb", "-o", "x.json"], "x.json"),
+])
+def test_encode_refuses_an_output_whose_suffix_names_another_format(run_cli, tmp_path, monkeypatch, args, named):
+    monkeypatch.chdir(tmp_path)
+    assert_one_line_error(run_cli(*args), named)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_decode_refuses_a_format_or_difficulty_the_file_does_not_hold(run_cli, tmp_path):
+    encoded = tmp_path / "first.cnf"
+    assert run_cli("encode", FIRST, "-o", encoded).code == 0
+    model = write(tmp_path, "model.out", "s UNSATISFIABLE\n")
+    assert_one_line_error(run_cli("decode", encoded, model, "--opb"), encoded, "dimacs")
+    assert_one_line_error(run_cli("decode", encoded, model, "-d", "hard"), encoded, "hard")
 
 
 def test_decode_says_unsatisfiable_with_exit_code_1(run_cli, tmp_path):

@@ -146,9 +146,8 @@ def load_puzzles(paths: list[Path], difficulty: Difficulty | None) -> list[Puzzl
     return [item.puzzle for item in load_timed(paths, difficulty)]
 
 
-def load_single(path: Path, difficulty: Difficulty | None) -> Puzzle:
-    """The one puzzle a command such as `check` works on; a day file needs `-d`."""
-    path = day_file(path)
+def load_single(path: Path, difficulty: str | None) -> Puzzle:
+    """The one puzzle a command such as `decode` works on; a day file needs `-d`."""
     puzzles = load(path, difficulty)
     if len(puzzles) != 1:
         raise PipsError(f"{path}: holds {len(puzzles)} puzzles; choose one with -d easy|medium|hard")
@@ -298,6 +297,34 @@ def output_paths(output: str, puzzles: list[Puzzle]) -> list[str]:
     if len(set(tags)) < len(tags):  # the same file named twice: number them instead
         tags = [str(index) for index in range(1, len(puzzles) + 1)]
     return [str(target.with_name(f"{target.stem}-{tag}{target.suffix}")) for tag in tags]
+
+
+# Suffixes whose format everyone knows: an output named so is written in that format or refused, never
+# written in another (a picture named first.png that holds an SVG).
+KNOWN_SUFFIXES = frozenset({".svg", ".png", ".pdf", ".jpg", ".jpeg", ".gif", ".webp", ".txt", ".json", ".csv",
+                            ".cnf", ".dimacs", ".opb", ".html"})
+
+
+def output_format(path: str | None, formats: dict[str, str], chosen: str | None = None, default: str = "") -> str:
+    """The format to write `path` in: the one its suffix names among this command's `formats` (suffix ->
+    format), which an option that chose one (`chosen`) must agree with; else `chosen`, else `default`, when
+    the name has no suffix of a known format (stdout, /dev/null, `out`). A suffix of a format the command
+    does not write here, or one that contradicts `chosen`, is refused in one line.
+
+    >>> output_format("first.svg", {".svg": "svg"})
+    'svg'
+    >>> output_format("-", {".svg": "svg", ".txt": "text"}, None, "terminal")
+    'terminal'
+    """
+    suffix = Path(path).suffix.lower() if path not in (None, "-") else ""
+    named = formats.get(suffix)
+    written = ", ".join(f"{name} ({suffix})" for suffix, name in formats.items())
+    if named is None and suffix in KNOWN_SUFFIXES:
+        raise PipsError(f"{path}: this command writes {written} files here, not {suffix}; name the file so")
+    if named is not None and chosen is not None and named != chosen:
+        raise PipsError(f"{path}: a {suffix} file holds {named}, and {chosen} was asked for; name a file for one or "
+                        "leave out the other")
+    return named or chosen or default
 
 
 def exit_code(status: Status) -> int:

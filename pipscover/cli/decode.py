@@ -1,4 +1,4 @@
-"""`pipscover decode`: turn a SAT solver's answer to an encoded puzzle back into a checked solution."""
+"""`pipscover decode`: turn a SAT or PB solver's answer to an encoded puzzle back into a checked solution."""
 
 from __future__ import annotations
 
@@ -21,10 +21,14 @@ from pipscover.cli.common import (
     print_json,
     solve_json,
 )
-from pipscover.cnf import DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, Encodings, encode
-from pipscover.cnf.dimacs import decode_model, read_header, read_model
+from pipscover.cnf import DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, AnyEncoding, Encodings, encode
+from pipscover.cnf.dimacs import decode_model, read_model
+from pipscover.cnf.header import Header, read_header
+from pipscover.cnf.opb import PbEncoding, encode_opb
 from pipscover.errors import PipsError
 from pipscover.formats import read_text_file
+from pipscover.formats.fetch import day_file
+from pipscover.model import Difficulty, Puzzle, Solution
 from pipscover.model.results import SolveResult, Status
 
 BACKEND_NAME = "dimacs"  # the `backend` of the JSON: the answer came from a solver outside pipscover
@@ -33,40 +37,48 @@ BACKEND_NAME = "dimacs"  # the `backend` of the JSON: the answer came from a sol
 @app.command("decode")
 def decode_command(
     source: Annotated[str, typer.Argument(
-        help="The CNF `pipscover encode` wrote (its header names the puzzle and encodings), or the puzzle file.",
+        help="The file `pipscover encode` wrote (its header holds the puzzle and encodings), or the puzzle "
+        "(a file or an NYT day).", show_default=False,
+    )],
+    model_file: Annotated[str, typer.Argument(
+        help="The solver's output (`s`/`v` lines, `v x1 -x2` from a PB solver, or bare literals); - for stdin.",
         show_default=False,
     )],
-    model_file: Annotated[
-        str, typer.Argument(help="The solver's output (`s`/`v` lines or bare literals); - for stdin.", show_default=False)
-    ],
     difficulty: DifficultyOption = None,
+    dimacs: Annotated[bool | None, typer.Option(
+        "--dimacs/--opb", help="Given the puzzle: the answer is to its DIMACS CNF (the default) or its OPB form.",
+        show_default=False,
+    )] = None,
     card: SatCardOption = None,
     pb: SatPbOption = None,
     form: SatFormOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Read a SAT solver's output for `pipscover encode`'s CNF, check the solution and draw it.
+    """Read a SAT or PB solver's output for `pipscover encode`'s file, check the solution and draw it.
 
-    Given the CNF, the puzzle, -d, --encoding, --card and --pb come from its header (options override them);
-    given the puzzle file, give the same -d and options as to `encode`. Exit code 0 for a solution, 1 when
-    the solver says unsatisfiable, 3 when it says unknown, 2 when the model does not fit the encoding.
+    Given the encoded file, the puzzle, -d, the format and the encodings come from its header (--encoding,
+    --card and --pb override them), in any folder or on any machine. Given the puzzle, give the same -d and
+    options as to `encode`. Exit code 0 for a solution, 1 when the solver says unsatisfiable, 3 when it says
+    unknown, 2 when the model does not fit the encoding.
 
     Example: pipscover encode p.json -d hard -o p.cnf; picosat p.cnf > p.out; pipscover decode p.cnf p.out
     """
     start = time.monotonic()
-    header = read_header(read_text_file(source), source)
+    chosen = None if dimacs is None else "dimacs" if dimacs else "opb"
+    header = read_header(read_text_file(day_file(Path(source))), source)
+    encodings = Encodings(str(card or DEFAULT_CARD), str(pb or DEFAULT_PB), str(form or DEFAULT_FORM))
     if header is None:
-        puzzle = load_single(Path(source), difficulty)
-        encodings = Encodings(str(card or DEFAULT_CARD), str(pb or DEFAULT_PB), str(form or DEFAULT_FORM))
+        puzzle, file_format = load_single(Path(source), difficulty), chosen or "dimacs"
     else:
-        if header.file is None:
-            raise PipsError(f"{source}: the CNF was encoded from stdin and names no puzzle file; give the puzzle file")
-        puzzle = load_single(_beside(header.file, source), difficulty or header.difficulty)
+        if chosen is not None and chosen != header.format:
+            raise PipsError(f"{source}: holds {header.format}, and --{chosen} was given; leave the option out")
+        puzzle, file_format = _header_puzzle(header, source, difficulty), header.format
         encodings = Encodings(str(card or header.card), str(pb or header.pb), str(form or header.form))
     answer = read_model(read_text_file(model_file), model_file)
-    solutions = ()
+    solutions: tuple[Solution, ...] = ()
     if answer.status is Status.SOLVED:
-        solutions = (decode_model(encode(puzzle, encodings), answer.literals, model_file),)
+        encoding: AnyEncoding | PbEncoding = encode_opb(puzzle) if file_format == "opb" else encode(puzzle, encodings)
+        solutions = (decode_model(encoding, answer.literals, model_file),)
     result = SolveResult(answer.status, solutions, BACKEND_NAME, time.monotonic() - start)
     if as_json:
         print_json(solve_json(puzzle, result))
@@ -79,8 +91,19 @@ def decode_command(
     exit_with(exit_code(result.status))
 
 
+def _header_puzzle(header: Header, source: str, difficulty: Difficulty | None) -> Puzzle:
+    """The puzzle a header holds, or, in files written before it held one, the puzzle file it names."""
+    if header.puzzle is not None:
+        if difficulty is not None and difficulty != header.difficulty:
+            raise PipsError(f"{source}: encodes {header.puzzle.describe()}, not the {difficulty} puzzle")
+        return header.puzzle
+    if header.file is None:
+        raise PipsError(f"{source}: was encoded from stdin and names no puzzle file; give the puzzle file")
+    return load_single(_beside(header.file, source), difficulty or header.difficulty)
+
+
 def _beside(named: str, cnf: str) -> Path:
-    """The puzzle file a CNF's header names: as written, or else beside the CNF (the header keeps the path
+    """The puzzle file an old header names: as written, or else beside the CNF (such a header keeps the path
     as it was given to `encode`, relative to where that ran)."""
     path = Path(named)
     if path.exists() or path.is_absolute():

@@ -1,4 +1,5 @@
-"""`pipscover encode`: write a puzzle's CNF as DIMACS, with comments that say what every variable means."""
+"""`pipscover encode`: write a puzzle as DIMACS CNF or as OPB, with comments that say what every variable means
+and carry the puzzle itself, so that `decode` reads a solver's answer back anywhere."""
 
 from __future__ import annotations
 
@@ -21,21 +22,36 @@ from pipscover.cli.common import (
     PuzzlesArgument,
     chosen_encodings,
     load_puzzles,
+    output_format,
     output_paths,
     print_json,
     write_output,
 )
 from pipscover.cnf import DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, AnyEncoding, encode
 from pipscover.cnf.dimacs import write_dimacs
+from pipscover.cnf.opb import PbEncoding, encode_opb, write_opb
 from pipscover.model.results import Distinct
 
+# What `-o NAME.SUFFIX` writes; a name with another suffix takes --dimacs/--opb, DIMACS by default.
+FORMATS = {".cnf": "dimacs", ".dimacs": "dimacs", ".opb": "opb"}
 
-def encoding_json(encoding: AnyEncoding) -> dict:
+
+def encoding_json(encoding: AnyEncoding | PbEncoding) -> dict:
     """Sizes of the formula, family by family, as `encode --json` prints them."""
+    if isinstance(encoding, PbEncoding):
+        return {
+            "puzzle": encoding.puzzle.origin.as_json(),
+            "format": "opb",
+            "variables": encoding.num_vars,
+            **{f"{name}_variables": count for name, count in encoding.blocks},
+            "constraints": len(encoding.constraints),
+            "families": [{"name": family.name, "constraints": family.clauses} for family in encoding.families],
+        }
     chosen = encoding.encodings
     named = sum(count for _, count in encoding.blocks)
     return {
         "puzzle": encoding.puzzle.origin.as_json(),
+        "format": "dimacs",
         "encodings": {"form": chosen.form, "card": chosen.card, "pb": chosen.pb},
         "variables": encoding.num_vars,
         **{f"{name}_variables": count for name, count in encoding.blocks},
@@ -53,8 +69,13 @@ def encode_command(
     puzzles: PuzzlesArgument,
     difficulty: DifficultyOption = None,
     output: Annotated[str, typer.Option(
-        "--output", "-o", help="Write the DIMACS CNF here (- for stdout); several puzzles go to NAME-hard.cnf etc.",
+        "--output", "-o", help="Write the file here (- for stdout); several puzzles go to NAME-hard.cnf etc. "
+        "NAME.opb is OPB, NAME.cnf DIMACS.",
     )] = "-",
+    dimacs: Annotated[bool | None, typer.Option(
+        "--dimacs/--opb", help="DIMACS CNF for SAT solvers and model counters (the default), or OPB: linear "
+        "constraints for pseudo-Boolean solvers (encodings/opb.md).", show_default=False,
+    )] = None,
     card: CardOption = CardName[DEFAULT_CARD],
     pb: PbOption = PbName[DEFAULT_PB],
     form: FormOption = FormName[DEFAULT_FORM],
@@ -64,21 +85,33 @@ def encode_command(
     )] = Distinct.PLACEMENTS,
     as_json: JsonOption = False,
 ) -> None:
-    """Write puzzles as DIMACS CNFs that stock SAT solvers and projected model counters read.
+    """Write puzzles as DIMACS CNFs for stock SAT solvers and projected model counters, or as OPB for
+    pseudo-Boolean solvers.
 
-    Comment lines name the puzzle, the form and encodings and the meaning of every named variable;
-    `c ind` / `c p show` lines give the projection set. A projected model count is `pipscover count`'s
-    number (with --project grids, `count --distinct grids`); a plain model count is not, because the
-    auxiliary variables of the encodings are free. Solve it elsewhere and read the answer back with
-    `pipscover decode`.
+    Comment lines carry the puzzle itself (with its SHA-256), the form and encodings and the meaning of
+    every named variable, so `pipscover decode FILE ANSWER` works in any folder. In DIMACS, `c ind` /
+    `c p show` lines give the projection set: a projected model count is `pipscover count`'s number (with
+    --project grids, `count --distinct grids`); a plain model count is not, because the auxiliary variables
+    of the encodings are free. OPB has none: its model count is `pipscover count`'s number (clasp -n 0).
 
-    Example: pipscover encode 2025-09-15.json -d hard -o hard.cnf && kissat hard.cnf > hard.out
+    Examples:
+
+      pipscover encode 2025-09-15 -d hard -o hard.cnf && cadical hard.cnf > hard.out
+
+      pipscover encode 2025-09-15 -d hard --opb -o hard.opb && clasp hard.opb > hard.out
     """
+    file_format = output_format(output, FORMATS, None if dimacs is None else "dimacs" if dimacs else "opb", "dimacs")
     loaded = load_puzzles(puzzles, difficulty)
     for puzzle, path in zip(loaded, output_paths(output, loaded)):
-        encoding = encode(puzzle, chosen_encodings(card, pb, form))
-        write_output(path, write_dimacs(encoding, project))
-        summary = encoding_json(encoding) | {"file": path, "project": str(project)}
+        encoding: AnyEncoding | PbEncoding
+        if file_format == "opb":
+            encoding = opb = encode_opb(puzzle)
+            write_output(path, write_opb(opb))
+            summary = encoding_json(encoding) | {"file": path}
+        else:
+            encoding = cnf = encode(puzzle, chosen_encodings(card, pb, form))
+            write_output(path, write_dimacs(cnf, project))
+            summary = encoding_json(encoding) | {"file": path, "project": str(project)}
         # With the CNF on stdout, the summary goes to stderr so the CNF stays clean.
         if as_json:
             if path == "-":
@@ -87,7 +120,8 @@ def encode_command(
                 print_json(summary)
         elif path != "-":
             blocks = ", ".join(f"{count} {name}s" for name, count in encoding.blocks)
-            typer.echo(
-                f"{puzzle.describe()}: wrote {path}: {encoding.num_vars} variables ({blocks}), "
-                f"{encoding.num_clauses} clauses ({encoding.encodings.describe()}; projection on {project})"
-            )
+            if isinstance(encoding, PbEncoding):
+                size = f"{len(encoding.constraints)} linear constraints (OPB)"
+            else:
+                size = f"{encoding.num_clauses} clauses ({encoding.describe()}; projection on {project})"
+            typer.echo(f"{puzzle.describe()}: wrote {path}: {encoding.num_vars} variables ({blocks}), {size}")

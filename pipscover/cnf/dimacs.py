@@ -1,13 +1,14 @@
 """DIMACS export and model decoding: the CNF for stock SAT solvers and model counters, and the way back.
 
 `write_dimacs` writes a standard DIMACS CNF (PySAT's writer) preceded by comment lines that make it
-self-describing: the pipscover version, the puzzle, the encodings, the meaning of every placement and
-value variable (`c placement VAR domino A B cells R1 C1 R2 C2`, `c value VAR cell R C pip P`), the size of
-every clause family, and the value variables as a projection set (`c ind ... 0` for MIS-style counters,
-`c p show ... 0` for d4 / GANAK style), so a projected model counter counts distinct pip grids.
+self-describing (`pipscover.cnf.header`: the pipscover version, the puzzle itself with its hash, the
+encodings), the meaning of every placement and value variable (`c placement VAR domino A B cells R1 C1 R2
+C2`, `c value VAR cell R C pip P`), the size of every clause family, and the projection set (`c ind ... 0`
+for MIS-style counters, `c p show ... 0` for d4 / GANAK style) that a projected model counter counts over.
 
 `read_model` reads what a solver prints (`s SATISFIABLE` with `v` lines, `s UNSATISFIABLE`, MiniSat's
-`SAT`/`UNSAT` result file, or a bare list of literals); `decode_model` turns a model into a checked solution.
+`SAT`/`UNSAT` result file, or a bare list of literals), and what a pseudo-Boolean solver prints for the OPB
+form (`v x1 -x2 ...`, `s OPTIMUM FOUND`); `decode_model` turns a model into a checked solution.
 """
 
 from __future__ import annotations
@@ -15,13 +16,17 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pipscover.cnf.forms import AnyEncoding
+from pipscover.cnf.header import header_lines
 from pipscover.errors import PipsError, shown
 from pipscover.model import Solution
 from pipscover.model.check import problems
 from pipscover.model.results import Distinct, Status
-from pipscover.version import __version__
+
+if TYPE_CHECKING:
+    from pipscover.cnf.opb import PbEncoding
 
 IND_PER_LINE = 10  # value variables per `c ind` line, to keep lines short
 
@@ -47,16 +52,15 @@ def write_dimacs(encoding: AnyEncoding, project: Distinct | str = Distinct.PLACE
 
 
 def _comments(encoding: AnyEncoding, project: Distinct) -> list[str]:
-    puzzle, origin, chosen = encoding.puzzle, encoding.puzzle.origin, encoding.encodings
+    puzzle, chosen = encoding.puzzle, encoding.encodings
     blocks, first = [], 1
     for name, count in encoding.blocks:
         blocks.append(f"{name}s {first}-{first + count - 1}")
         first += count
-    lines = [
-        f"c pipscover {__version__}: CNF of a Pips puzzle",
-        f"c puzzle file {origin.file or '-'} date {origin.date or '-'} difficulty {origin.difficulty or '-'}",
+    encodings = f"encodings form {chosen.form} card {chosen.card} pb {chosen.pb}"
+    lines = [f"c {line}" for line in header_lines(puzzle, "CNF", encodings)]
+    lines += [
         f"c puzzle {len(puzzle.cells)} cells, {len(puzzle.regions)} regions, {len(puzzle.dominoes)} dominoes",
-        f"c encodings form {chosen.form} card {chosen.card} pb {chosen.pb}",
         f"c variables {encoding.num_vars}: {', '.join(blocks)}, auxiliary (CardEnc/PBEnc) above",
     ]
     lines += [f"c {line}" for line in encoding.describe_variables()]
@@ -85,6 +89,7 @@ class SolverAnswer:
 _STATUS_WORDS = {
     "SATISFIABLE": Status.SOLVED, "SAT": Status.SOLVED,
     "UNSATISFIABLE": Status.UNSATISFIABLE, "UNSAT": Status.UNSATISFIABLE,
+    "OPTIMUM FOUND": Status.SOLVED,  # the PB competitions' word for a solved problem with an objective
     "UNKNOWN": Status.TIMEOUT, "INDETERMINATE": Status.TIMEOUT, "INDET": Status.TIMEOUT,
 }
 
@@ -96,6 +101,8 @@ def read_model(text: str, source: str) -> SolverAnswer:
     SolverAnswer(status=<Status.SOLVED: 'solved'>, literals=(1, -2, 3))
     >>> read_model("1 -2 3", "out.txt").literals
     (1, -2, 3)
+    >>> read_model("v x1 -x2\\nv x3\\ns SATISFIABLE\\n", "clasp.out").literals
+    (1, -2, 3)
     """
     status: Status | None = None
     literals: list[int] = []
@@ -104,7 +111,7 @@ def read_model(text: str, source: str) -> SolverAnswer:
         if not words or words[0] == "c":
             continue
         if words[0] == "s" or (len(words) == 1 and words[0].upper() in _STATUS_WORDS):
-            word = words[-1].upper()
+            word = " ".join(words[1:] if words[0] == "s" else words).upper()
             if word not in _STATUS_WORDS:
                 raise PipsError(f"{source}: line {number}: unknown solver status {shown(line.strip())}")
             status = _STATUS_WORDS[word]
@@ -112,12 +119,11 @@ def read_model(text: str, source: str) -> SolverAnswer:
         if words[0] == "v":
             words = words[1:]
         for word in words:
-            if not re.fullmatch(r"-?[0-9]{1,18}", word):  # ASCII digits, a variable number that fits
-                raise PipsError(
-                    f"{source}: line {number}: {shown(word)} is not a literal; expected a SAT solver's output"
-                )
+            # ASCII digits, a variable number that fits; `x` before it in a PB solver's answer
+            if not re.fullmatch(r"-?([0-9]{1,18}|x[1-9][0-9]{0,17})", word):
+                raise PipsError(f"{source}: line {number}: {shown(word)} is not a literal; expected a solver's output")
             if word != "0":
-                literals.append(int(word))
+                literals.append(int(word.replace("x", "")))
     if status is None:
         if not literals:
             raise PipsError(f"{source}: holds no model (no `s` status line and no literals)")
@@ -127,7 +133,7 @@ def read_model(text: str, source: str) -> SolverAnswer:
     return SolverAnswer(status, tuple(literals) if status is Status.SOLVED else ())
 
 
-def decode_model(encoding: AnyEncoding, literals: tuple[int, ...], source: str) -> Solution:
+def decode_model(encoding: AnyEncoding | PbEncoding, literals: tuple[int, ...], source: str) -> Solution:
     """The solution a model of `encoding` describes; `PipsError` when the model does not fit the encoding."""
     where = f"{source}: {encoding.puzzle.describe()}"
     assigned: dict[int, bool] = {}
@@ -135,8 +141,8 @@ def decode_model(encoding: AnyEncoding, literals: tuple[int, ...], source: str) 
         var = abs(literal)
         if var > encoding.num_vars:
             raise PipsError(
-                f"{where}: the model has variable {var} but the encoding ({encoding.encodings.describe()}) has "
-                f"{encoding.num_vars}; decode with the CNF it came from (or the puzzle and its --encoding/--card/--pb)"
+                f"{where}: the model has variable {var} but the encoding ({encoding.describe()}) has "
+                f"{encoding.num_vars}; decode with the file it came from (or the puzzle and its --encoding/--card/--pb)"
             )
         if assigned.get(var, literal > 0) != (literal > 0):
             raise PipsError(f"{where}: the model sets variable {var} both true and false")
@@ -156,39 +162,3 @@ def decode_model(encoding: AnyEncoding, literals: tuple[int, ...], source: str) 
                 f"{where}: value variable {var} (pip {pip} on cell {list(cell)}) contradicts the placements"
             )
     return solution
-
-
-@dataclass(frozen=True)
-class Header:
-    """What the comments of a CNF written by `write_dimacs` say about where it came from."""
-
-    file: str | None
-    difficulty: str | None
-    card: str
-    pb: str
-    form: str = "placements"  # files written before the compact form existed name none
-
-
-def read_header(text: str, source: str) -> Header | None:
-    """The puzzle and encodings named in a CNF written by `write_dimacs`; None for any other text.
-
-    >>> read_header("c pipscover 0.1.0: CNF\\nc puzzle file p.json date - difficulty hard\\n"
-    ...             "c encodings form compact card auto pb best\\n", "x")
-    Header(file='p.json', difficulty='hard', card='auto', pb='best', form='compact')
-    """
-    lines = text[:65536].splitlines()
-    if not lines or not lines[0].startswith("c pipscover "):
-        return None
-    puzzle = next(
-        filter(None, (re.fullmatch(r"c puzzle file (.+) date (\S+) difficulty (\S+)", line) for line in lines)), None
-    )
-    encodings = next(
-        filter(None, (re.fullmatch(r"c encodings (?:form (\S+) )?card (\S+) pb (\S+)", line) for line in lines)), None
-    )
-    if puzzle is None or encodings is None:
-        raise PipsError(f"{source}: a pipscover CNF whose header lacks the 'c puzzle file' or 'c encodings' line")
-    file, _, difficulty = puzzle.groups()
-    form, card, pb = encodings.groups()
-    return Header(
-        None if file == "-" else file, None if difficulty == "-" else difficulty, card, pb, form or "placements"
-    )

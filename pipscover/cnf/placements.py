@@ -92,6 +92,7 @@ class VariableBlocks(ABC):
     block of `blocks` (placements, or tiles)."""
 
     cnf: CNF
+    encodings: Encodings
     values: tuple[tuple[Cell, int], ...]
 
     @property
@@ -113,6 +114,10 @@ class VariableBlocks(ABC):
         first = self.blocks[0][1] + 1
         return range(first, first + len(self.values))
 
+    def describe(self) -> str:
+        """The form and encodings, for messages."""
+        return self.encodings.describe()
+
     @cached_property
     def value_var(self) -> dict[tuple[Cell, int], int]:
         """(cell, pip) -> its variable."""
@@ -120,20 +125,11 @@ class VariableBlocks(ABC):
         return {value: first + j for j, value in enumerate(self.values)}
 
 
-@dataclass(frozen=True)
-class Encoding(VariableBlocks):
-    """A puzzle's CNF with the meaning of its variables.
+class PlacementBlocks(VariableBlocks):
+    """Variables numbered as in the placements form, which the OPB form (`pipscover.cnf.opb`) shares:
+    variable `i + 1` is `placements[i]`, variable `len(placements) + j + 1` is `values[j]`."""
 
-    Variable `i + 1` is `placements[i]`; variable `len(placements) + j + 1` is `values[j]`, the pip
-    `values[j][1]` on cell `values[j][0]`. Higher variables are auxiliary.
-    """
-
-    puzzle: Puzzle
-    encodings: Encodings
     placements: tuple[Placement, ...]
-    values: tuple[tuple[Cell, int], ...]
-    cnf: CNF
-    families: tuple[FamilySize, ...]
 
     @property
     def blocks(self) -> tuple[tuple[str, int], ...]:
@@ -155,6 +151,32 @@ class Encoding(VariableBlocks):
         placement_var = {placement: var for var, placement in enumerate(self.placements, start=1)}
         return [placement_var[placement] for placement in solution.placements]
 
+    def describe_variables(self) -> list[str]:
+        """One line per placement and value variable, for the comments of DIMACS and OPB files."""
+        lines = ["placement VAR domino A B cells R1 C1 R2 C2: pip A on cell (R1, C1), pip B on cell (R2, C2)"]
+        for var, placement in enumerate(self.placements, start=1):
+            (a, b), ((r1, c1), (r2, c2)) = placement.domino, placement.cells
+            lines.append(f"placement {var} domino {a} {b} cells {r1} {c1} {r2} {c2}")
+        lines.append("value VAR cell R C pip P: pip P lies on cell (R, C)")
+        lines += [f"value {var} cell {cell[0]} {cell[1]} pip {pip}" for (cell, pip), var in self.value_var.items()]
+        return lines
+
+
+@dataclass(frozen=True)
+class Encoding(PlacementBlocks):
+    """A puzzle's CNF with the meaning of its variables.
+
+    Variable `i + 1` is `placements[i]`; variable `len(placements) + j + 1` is `values[j]`, the pip
+    `values[j][1]` on cell `values[j][0]`. Higher variables are auxiliary.
+    """
+
+    puzzle: Puzzle
+    encodings: Encodings
+    placements: tuple[Placement, ...]
+    values: tuple[tuple[Cell, int], ...]
+    cnf: CNF
+    families: tuple[FamilySize, ...]
+
     def placement_blocker(self, model: Sequence[int]) -> list[int]:
         """A clause that rules out this model's tiling-and-grid and nothing else."""
         last = len(self.placements)
@@ -164,16 +186,6 @@ class Encoding(VariableBlocks):
         """A clause that rules out every solution with this model's pip grid."""
         projection = self.projection
         return [-lit for lit in model if lit > 0 and lit in projection]
-
-    def describe_variables(self) -> list[str]:
-        """One line per placement and value variable, for the DIMACS comments."""
-        lines = ["placement VAR domino A B cells R1 C1 R2 C2: pip A on cell (R1, C1), pip B on cell (R2, C2)"]
-        for var, placement in enumerate(self.placements, start=1):
-            (a, b), ((r1, c1), (r2, c2)) = placement.domino, placement.cells
-            lines.append(f"placement {var} domino {a} {b} cells {r1} {c1} {r2} {c2}")
-        lines.append("value VAR cell R C pip P: pip P lies on cell (R, C)")
-        lines += [f"value {var} cell {cell[0]} {cell[1]} pip {pip}" for (cell, pip), var in self.value_var.items()]
-        return lines
 
 
 def encode_placements(puzzle: Puzzle, encodings: Encodings = Encodings(form="placements")) -> Encoding:

@@ -10,6 +10,7 @@ none). The methods come in groups, one per user, so that a kind's whole story is
 - the counters' state, one small int per region: `counter_step`, `counter_allowed`, `counter_accepts`
   (`pipscover.counting.region_states` says what the states are);
 - the CNF: `narrow`, `pair_possible`, `clauses` (`pipscover.cnf.placements`);
+- the OPB file's linear constraints: `pb_constraints` (`pipscover.cnf.opb`);
 - CP-SAT: `constrain` (`pipscover.engines.cpsat`);
 - the generator: `targets_for` and `generator_weight` (`pipscover.generate.generator`);
 - local search: `violation`, how far a filled region is from keeping the rule (`pipscover.engines.local_search`).
@@ -52,6 +53,14 @@ class ClauseWriter(Protocol):
     def sum_between(self, cells: list[list[tuple[int, int]]], least: int, most: int) -> None:
         """least <= the sum of the cells' pips <= most, each cell given as its (variable, pip) pairs, of which
         exactly one is true."""
+
+
+class LinearWriter(Protocol):
+    """What a kind's `pb_constraints` may write (`pipscover.cnf.opb` implements it)."""
+
+    def linear(self, terms: list[tuple[int, int]], relation: str, bound: int) -> None:
+        """The sum of coefficient * variable over the (coefficient, variable) `terms` is `>=`, `<=` or `=`
+        (`relation`) `bound`; no terms and a bound it cannot meet make a constraint that always fails."""
 
 
 class RegionRule(ABC):
@@ -119,6 +128,13 @@ class RegionRule(ABC):
     def clauses(self, writer: ClauseWriter, cells: Sequence[Cell], target: int | None, domains: Domains,
                 value_var: dict[tuple[Cell, int], int]) -> None:
         """Write the rule over the value variables (`value_var[cell, pip]`) of the region's cells."""
+
+    # The OPB form (`pipscover.cnf.opb`).
+
+    @abstractmethod
+    def pb_constraints(self, writer: LinearWriter, cells: Sequence[Cell], target: int | None, domains: Domains,
+                       value_var: dict[tuple[Cell, int], int]) -> None:
+        """Write the rule as linear constraints over the 0/1 value variables of the region's cells."""
 
     # CP-SAT (`pipscover.engines.cpsat`).
 
@@ -201,18 +217,47 @@ class LinearRule(RegionRule):
 
     def clauses(self, writer: ClauseWriter, cells: Sequence[Cell], target: int | None, domains: Domains,
                 value_var: dict[tuple[Cell, int], int]) -> None:
+        needed = self._needed(cells, target, domains)
+        if needed is None:
+            return
+        least, most = needed
+        if least > most:
+            writer.clause()
+            return
+        writer.sum_between(
+            [[(value_var[cell, pip], pip) for pip in sorted(domains[cell])] for cell in cells], least, most
+        )
+
+    def pb_constraints(self, writer: LinearWriter, cells: Sequence[Cell], target: int | None, domains: Domains,
+                       value_var: dict[tuple[Cell, int], int]) -> None:
+        """`least <= sum of pip * value <= most` as one `=` or one or two `>=` lines; the zero pips drop out."""
+        needed = self._needed(cells, target, domains)
+        if needed is None:
+            return
+        least, most = needed
+        if least > most:
+            writer.linear([], ">=", 1)
+            return
+        terms = [(pip, value_var[cell, pip]) for cell in cells for pip in sorted(domains[cell]) if pip]
+        low, high = sum_bounds(cells, domains)
+        if least == most:
+            writer.linear(terms, "=", least)
+            return
+        if least > low:
+            writer.linear(terms, ">=", least)
+        if most < high:
+            writer.linear(terms, "<=", most)
+
+    def _needed(self, cells: Sequence[Cell], target: int | None, domains: Domains) -> tuple[int, int] | None:
+        """The bounds on the sum that an encoding must write, None when pruning already guarantees them;
+        least > most when a cell has no pip left (the rule cannot hold)."""
         low, high = sum_bounds(cells, domains)
         least, most = self.bounds(target)
         least = low if least is None else least
         most = high if most is None else most
         if least <= low and high <= most:
-            return  # pruning already guarantees it
-        if low > high:
-            writer.clause()  # a cell has no pip left
-            return
-        writer.sum_between(
-            [[(value_var[cell, pip], pip) for pip in sorted(domains[cell])] for cell in cells], least, most
-        )
+            return None
+        return (1, 0) if low > high else (least, most)
 
     def constrain(self, model: Any, values: list[Any], target: int | None) -> None:
         least, most = self.bounds(target)

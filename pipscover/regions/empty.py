@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pipscover.regions.base import ClauseWriter, Domains, RegionRule, StateAllowed, Step
+from pipscover.regions.base import ClauseWriter, Domains, LinearWriter, RegionRule, StateAllowed, Step
 from pipscover.regions.supply import PipSupply
 
 
@@ -43,6 +43,10 @@ class Empty(RegionRule):
     def clauses(self, writer: ClauseWriter, cells: Sequence, target: int | None, domains: Domains,
                 value_var: dict) -> None:
         pass  # no rule, no clause
+
+    def pb_constraints(self, writer: LinearWriter, cells: Sequence, target: int | None, domains: Domains,
+                       value_var: dict) -> None:
+        pass  # no rule, no constraint
 
     def constrain(self, model: Any, values: list[Any], target: int | None) -> None:
         pass  # no rule, no constraint

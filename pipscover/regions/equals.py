@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any
 
-from pipscover.regions.base import FAIL, Cell, ClauseWriter, Domains, RegionRule, StateAllowed, Step
+from pipscover.regions.base import FAIL, Cell, ClauseWriter, Domains, LinearWriter, RegionRule, StateAllowed, Step
 from pipscover.regions.supply import PipSupply
 
 
@@ -74,6 +74,13 @@ class Equals(RegionRule):
             for first, second in zip(cells, cells[1:]):
                 writer.clause(-value_var[first, pip], value_var[second, pip])
                 writer.clause(-value_var[second, pip], value_var[first, pip])
+
+    def pb_constraints(self, writer: LinearWriter, cells: Sequence[Cell], target: int | None, domains: Domains,
+                       value_var: dict[tuple[Cell, int], int]) -> None:
+        # As in `clauses`: each pip's value is the same on neighbouring cells of the list, `x - y = 0`.
+        for pip in sorted(domains[cells[0]]):
+            for first, second in zip(cells, cells[1:]):
+                writer.linear([(1, value_var[first, pip]), (-1, value_var[second, pip])], "=", 0)
 
     def constrain(self, model: Any, values: list[Any], target: int | None) -> None:
         for other in values[1:]:

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any
 
-from pipscover.regions.base import FAIL, Cell, ClauseWriter, Domains, RegionRule, StateAllowed, Step
+from pipscover.regions.base import FAIL, Cell, ClauseWriter, Domains, LinearWriter, RegionRule, StateAllowed, Step
 from pipscover.regions.supply import PipSupply
 
 
@@ -57,6 +57,13 @@ class Unequal(RegionRule):
                 value_var: dict[tuple[Cell, int], int]) -> None:
         for pip in sorted(set().union(*(domains[cell] for cell in cells))):
             writer.at_most_one([value_var[cell, pip] for cell in cells if pip in domains[cell]])
+
+    def pb_constraints(self, writer: LinearWriter, cells: Sequence[Cell], target: int | None, domains: Domains,
+                       value_var: dict[tuple[Cell, int], int]) -> None:
+        for pip in sorted(set().union(*(domains[cell] for cell in cells))):
+            holding = [value_var[cell, pip] for cell in cells if pip in domains[cell]]
+            if len(holding) > 1:
+                writer.linear([(1, var) for var in holding], "<=", 1)
 
     def constrain(self, model: Any, values: list[Any], target: int | None) -> None:
         model.add_all_different(values)
