@@ -7,6 +7,8 @@
     []
     >>> count(puzzle).count
     1
+    >>> hint(puzzle, placed=result.solutions[0].placements[:3]).rule.name
+    'forced-tiling'
 """
 
 from pipscover.counting import count
@@ -15,11 +17,15 @@ from pipscover.formats import load, load_one, parse
 from pipscover.model import Cell, Difficulty, Domino, Origin, Placement, Puzzle, Region, RegionKind, Solution
 from pipscover.model.check import is_valid, problems
 from pipscover.model.results import CountResult, Distinct, SolveResult, Status
+from pipscover.hints import hint
+from pipscover.render.notebook import show_in_notebooks
 from pipscover.solving import solutions, solve
 from pipscover.version import __version__
+
+show_in_notebooks()
 
 __all__ = [
     "Cell", "CountResult", "Difficulty", "Distinct", "Domino", "Origin", "PipsError", "Placement", "Puzzle", "Region",
     "RegionKind", "Solution", "SolveResult", "Status", "__version__", "count", "is_valid", "load", "load_one", "parse",
-    "problems", "solutions", "solve",
+    "problems", "solutions", "solve", "hint",
 ]

@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 
 import pytest
 from brute_force import brute_force_solutions
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from puzzle_factory import puzzles
 
 from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover.formats import load, load_one
-from pipscover.hints import DEDUCTIONS, GUESS, NO_SOLUTION, RULES, hint_chain
+from pipscover.hints import DEDUCTIONS, GUESS, NO_SOLUTION, RULES, WRONG, hint, hint_chain
 from pipscover.hints.board import Board, Change, Contradiction, pair, single
 from pipscover.hints.chain import _next
-from pipscover.model import Puzzle, Solution
+from pipscover.model import Placement, Puzzle, Solution
 
 
 def admits(board: Board, solution: Solution) -> bool:
@@ -113,6 +115,76 @@ def test_a_chain_that_guesses_along_a_solution_reaches_it(puzzle):
     assert all(follow.grid[cell] == pip for step in chain.steps for cell, pip in step.pips)
 
 
+def keeps(solution: Solution, placed: tuple[Placement, ...]) -> bool:
+    """Whether `solution` has every placed domino (a domino placed twice, twice)."""
+    return not Counter(p.canonical() for p in placed) - Counter(solution.placements)
+
+
+@st.composite
+def positions(draw, max_dominoes: int = 4, max_pip: int = 3) -> tuple[Puzzle, tuple[Placement, ...], set[Solution]]:
+    """A puzzle, its solutions by brute force, and a position: some dominoes of a solution, or dominoes laid
+    anywhere (often wrong)."""
+    puzzle = draw(puzzles(max_dominoes=max_dominoes, max_pip=max_pip))
+    solutions = brute_force_solutions(puzzle)
+    if solutions and draw(st.booleans()):
+        solution = draw(st.sampled_from(sorted(solutions, key=lambda s: s.placements)))
+        chosen = draw(st.lists(st.sampled_from(solution.placements), unique=True, max_size=len(puzzle.dominoes)))
+        return puzzle, tuple(chosen), solutions
+    laid = []
+    for _ in range(draw(st.integers(1, 2))):
+        cells = draw(st.sampled_from(puzzle.adjacent_pairs)) if puzzle.adjacent_pairs else (puzzle.cells[0],) * 2
+        domino = draw(st.sampled_from(puzzle.dominoes))
+        laid.append(Placement(domino[::-1] if draw(st.booleans()) else domino, cells))
+    return puzzle, tuple(laid), solutions
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_a_hint_from_a_position_holds_in_every_solution_that_keeps_it(position):
+    puzzle, placed, solutions = position
+    kept = [solution for solution in solutions if keeps(solution, placed)]
+    chain = hint_chain(puzzle, placed=placed)
+    if chain.steps and chain.steps[0].rule is WRONG:
+        assert not kept, chain.steps[0].reason
+        assert set(chain.steps[0].cells) <= {cell for p in placed for cell in p.cells}
+        return
+    assert kept or not solutions
+    for step in chain.steps:
+        assert step.rule is not NO_SOLUTION or not kept
+        for solution in kept:
+            tiling = {frozenset(p.cells) for p in solution.placements}
+            assert all(solution.grid[cell] == pip for cell, pip in step.pips), step.reason
+            assert all(frozenset(cells) in tiling for cells in step.pairs), step.reason
+
+
+def test_a_domino_on_a_region_it_breaks_is_named_with_the_checkers_words():
+    puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 5), ("empty", [(1, 0), (1, 1)], None)], [(1, 4), (2, 2)])
+    step = hint(puzzle, [Placement((2, 2), ((0, 0), (0, 1)))])
+    assert step.rule is WRONG and step.cells == ((0, 0), (0, 1))
+    assert "region 0 (sum 5) breaks its rule with pips [2, 2]" in step.reason
+
+
+def test_a_domino_no_solution_keeps_is_named_with_the_rule_it_breaks():
+    # The [1|4] across the bottom row leaves the [2|2] for the sum-5 region: the rules see it at once.
+    puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 5), ("empty", [(1, 0), (1, 1)], None)], [(1, 4), (2, 2)])
+    step = hint(puzzle, [Placement((1, 4), ((1, 0), (1, 1)))])
+    assert step.rule is WRONG and step.reason.startswith("The [1|4] on [1, 0]-[1, 1] is in no solution: ")
+
+
+def test_a_right_position_gets_the_next_deduction_and_a_full_one_none():
+    puzzle = load_one(EXAMPLES / "first.txt")
+    solution = hint_chain(puzzle).steps and next(iter(brute_force_or_solve(puzzle)))
+    step = hint(puzzle, solution.placements[:1])
+    assert step is not None and step.rule in DEDUCTIONS
+    assert hint(puzzle, solution.placements) is None
+
+
+def brute_force_or_solve(puzzle: Puzzle) -> tuple[Solution, ...]:
+    from pipscover import solve
+
+    return solve(puzzle).solutions
+
+
 def test_a_one_cell_sum_settles_its_pip_first():
     puzzle = Puzzle.build([("sum", [(0, 0)], 4), ("empty", [(0, 1), (1, 0), (1, 1)], None)], [(4, 1), (2, 3)])
     step = hint_chain(puzzle, limit=1).steps[0]
@@ -154,7 +226,7 @@ def test_the_example_is_solved_and_the_json_has_the_promised_shape():
     document = chain.as_json()
     assert set(document) == {"puzzle", "steps", "complete"} and document["complete"] is True
     for step in document["steps"]:
-        assert set(step) == {"rule", "reason", "pips", "pairs"}
+        assert set(step) == {"rule", "reason", "cells", "pips", "pairs"}
         assert all(len(fact) == 3 for fact in step["pips"])
         assert all(len(cells) == 2 and all(len(cell) == 2 for cell in cells) for cells in step["pairs"])
     settled = {(r, c): pip for step in document["steps"] for r, c, pip in step["pips"]}
@@ -214,3 +286,20 @@ def test_hint_command_exits_1_when_the_rules_prove_no_solution(run_cli, tmp_path
 def test_hint_command_bad_input_is_one_line_and_exit_2(run_cli, tmp_path):
     result = run_cli("hint", tmp_path / "missing.json")
     assert result.code == 2 and result.err.count("\n") == 1 and "no such file" in result.err
+
+
+def test_hint_command_goes_on_from_a_given_position(run_cli, tmp_path):
+    placed = tmp_path / "placed.json"
+    placed.write_text(json.dumps([{"domino": [2, 2], "cells": [[0, 0], [0, 1]]}]))
+    puzzle = tmp_path / "two.txt"
+    puzzle.write_text("2\nAA\nBB\n2\nA SUM 5\nB SUM 4\n2\n1 4\n2 2\n")
+    result = run_cli("hint", puzzle, "--given", placed, "--json")
+    step = json.loads(result.out)["steps"][0]
+    assert result.code == 1 and step["rule"] == "wrong-placement" and step["cells"] == [[0, 0], [0, 1]]
+
+
+def test_hint_command_given_a_malformed_position_says_so(run_cli, tmp_path):
+    placed = tmp_path / "placed.json"
+    placed.write_text('[{"domino": [2]}]')
+    result = run_cli("hint", EXAMPLES / "first.txt", "--given", placed)
+    assert result.code == 2 and result.err.count("\n") == 1 and "malformed placement" in result.err

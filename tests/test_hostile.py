@@ -252,6 +252,19 @@ def test_check_refuses_a_bad_solution_file_in_one_line(run_cli, tmp_path, name):
     assert_one_line_error(run_cli("check", puzzle_file, path), path)
 
 
+# Positions `hint --given` must refuse in one line naming them (an empty list is the empty board: no error).
+BAD_POSITIONS = {name: BAD_SOLUTIONS[name] for name in ("deep", "not-json", "placement-without-cells",
+                                                         "placement-long-string", "binary")}
+BAD_POSITIONS["solutions-object"] = {"solutions": []}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_POSITIONS))
+def test_hint_refuses_a_bad_given_position_in_one_line(run_cli, tmp_path, name):
+    puzzle_file = write(tmp_path, "p.json", GOOD)
+    path = write(tmp_path, f"{name}.json", BAD_POSITIONS[name])
+    assert_one_line_error(run_cli("hint", puzzle_file, "--given", path), path)
+
+
 def test_check_reads_a_solution_behind_a_byte_order_mark(run_cli, tmp_path):
     path = write(tmp_path, "s.json", "\ufeff" + json.dumps(GOOD_SOLUTION))
     assert run_cli("check", write(tmp_path, "p.json", GOOD), path).code == 0

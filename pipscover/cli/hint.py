@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -20,7 +21,11 @@ from pipscover.cli.common import (
     write_output,
 )
 from pipscover.errors import PipsError
-from pipscover.hints import GUESS, NO_SOLUTION, Chain, hint_chain
+from pipscover.formats import read_text_file
+from pipscover.formats.nyt import parse_json
+from pipscover.formats.solution import placements_in
+from pipscover.hints import GUESS, NO_SOLUTION, WRONG, Chain, hint_chain
+from pipscover.model import Placement, Puzzle
 from pipscover.render.svg import draw_svg
 from pipscover.render.terminal import draw_puzzle
 
@@ -32,6 +37,11 @@ def hint_command(
     every: Annotated[
         bool, typer.Option("--all", help="Every step until the puzzle is solved or a guess is needed.")
     ] = False,
+    given: Annotated[
+        Path | None,
+        typer.Option("--given", help="The dominoes placed so far, as JSON: [{\"domino\": [a, b], \"cells\": [[r, c], [r, c]]}, ...] "
+                     "(hints go on from there; a domino no solution keeps is named as wrong)."),
+    ] = None,
     svg: Annotated[
         str | None, typer.Option("--svg", help="Write the board with the step's cells highlighted (--all: the last step).")
     ] = None,
@@ -40,19 +50,22 @@ def hint_command(
     """Give the next deduction a player can make: the rule, and a sentence saying why.
 
     Rules go from easy (forced tiling, region arithmetic) to hard (what if); see encodings/hints.md.
-    Exit code 1 when the rules prove a puzzle has no solution.
+    With --given, hints start from the dominoes placed so far. Exit code 1 when the rules prove a puzzle
+    has no solution, or a given domino is wrong.
 
-    Example: pipscover hint 2025-09-15 -d hard --all
+    Example: pipscover hint 2025-09-15 -d hard --given placed.json
     """
     loaded = load_puzzles(puzzles, difficulty)
-    if svg is not None and len(loaded) > 1:
-        raise PipsError(f"{len(loaded)} puzzles given; --svg draws one (choose with -d)")
+    for option, value in (("--svg", svg), ("--given", given)):
+        if value is not None and len(loaded) > 1:
+            raise PipsError(f"{len(loaded)} puzzles given; {option} is for one (choose with -d)")
+    placed = _position(given, loaded[0]) if given is not None else ()
     worst = EXIT_OK
     with progress_bar("hinting", total=len(loaded) if len(loaded) > 1 else None) as advance:
         for puzzle in loaded:
-            chain = hint_chain(puzzle, limit=None if every else 1)
+            chain = hint_chain(puzzle, limit=None if every else 1, placed=placed)
             advance()
-            if chain.steps and chain.steps[-1].rule is NO_SOLUTION:
+            if chain.steps and chain.steps[-1].rule in (NO_SOLUTION, WRONG):
                 worst = EXIT_NO
             if svg is not None:
                 write_output(svg, draw_svg(puzzle, highlight=chain.steps[-1].cells if chain.steps else ()))
@@ -77,3 +90,9 @@ def _describe(chain: Chain, every: bool) -> str:
     elif chain.steps and chain.steps[-1].rule is GUESS:
         lines.append(f"  stuck after {len(chain.deductions)} steps: a guess is needed")
     return "\n".join(lines)
+
+
+def _position(file: Path, puzzle: Puzzle) -> tuple[Placement, ...]:
+    """The placed dominoes of a --given file, in their order."""
+    name = str(file)
+    return placements_in(parse_json(read_text_file(file), name), lambda problem: PipsError(f"{name}: {problem}"))

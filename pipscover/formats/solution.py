@@ -78,6 +78,15 @@ def solutions_in(document: Any, file: str, puzzle: Puzzle) -> list[Solution]:
 
 
 def _placements(raw: Any, fail: Callable[[str], PipsError]) -> Solution:
+    return Solution(placements_in(raw, fail))
+
+
+def placements_in(raw: Any, fail: Callable[[str], PipsError]) -> tuple[Placement, ...]:
+    """A JSON list of placements, in its order (a player's position keeps the order the dominoes were placed in).
+
+    >>> placements_in([{"domino": [1, 2], "cells": [[0, 0], [0, 1]]}], PipsError)
+    (Placement(domino=(1, 2), cells=((0, 0), (0, 1))),)
+    """
     if not isinstance(raw, list):
         raise fail("a solution must be a list of placements")
     placements = []
@@ -88,5 +97,5 @@ def _placements(raw: Any, fail: Callable[[str], PipsError]) -> Solution:
                 f"malformed placement {shown(entry)}; expected {{\"domino\": [a, b], \"cells\": [[r, c], [r, c]]}}"
             )
         placements.append(Placement(tuple(domino), (tuple(cells[0]), tuple(cells[1]))))
-    return Solution(tuple(placements))
+    return tuple(placements)
 

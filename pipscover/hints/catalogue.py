@@ -1,7 +1,7 @@
 """The named rules, from easy to hard: what a hint may use, in the order a player would try them.
 
 The level (1 easy ... 4 hard) is what `pipscover rate` reads; `guess` (5) and `no-solution` are not rules
-but the ends of a chain. Each rule is specified in its family's module and in encodings/hints.md.
+but the ends of a chain, and so is `wrong-placement` (a player's position that no solution keeps). Each rule is specified in its family's module and in encodings/hints.md.
 """
 
 from __future__ import annotations
@@ -47,4 +47,5 @@ WHAT_IF = Rule(
 RULES: tuple[Rule, ...] = (*DEDUCTIONS, WHAT_IF)
 GUESS = Rule("guess", 5, "a guess", None)
 NO_SOLUTION = Rule("no-solution", 0, "no solution", None)
-BY_NAME = {rule.name: rule for rule in (*RULES, GUESS, NO_SOLUTION)}
+WRONG = Rule("wrong-placement", 0, "a wrong placement", None)  # a player's position no solution keeps
+BY_NAME = {rule.name: rule for rule in (*RULES, GUESS, NO_SOLUTION, WRONG)}

@@ -7,18 +7,28 @@ with a `guess` step saying where the best guess is, or, given the solution to fo
 (taking the solution's side) and goes on: that is how `pipscover rate` counts guesses. A contradiction
 ends the chain with a `no-solution` step. A board the rules fill completely is checked by the independent
 checker before the chain calls the puzzle solved.
+
+The chain can start from a player's position (`placed`: the dominoes on the board so far, see `position`).
+A position no solution keeps gets one `wrong-placement` step instead, naming the domino and why: the
+checker's words, or else the contradiction the rules meet from the dominoes that cannot go together.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from html import escape
 from typing import Any
 
 from pipscover.hints.board import Board, Change, Contradiction, Deduction, pair, single
-from pipscover.hints.catalogue import DEDUCTIONS, GUESS, NO_SOLUTION, RULES, Rule
+from pipscover.hints.catalogue import DEDUCTIONS, GUESS, NO_SOLUTION, RULES, WRONG, Rule
+from pipscover.hints.position import board_of, checker_problem, describe, unkept
 from pipscover.hints.trial import best_guess
-from pipscover.model import Cell, Puzzle, Solution, solution_from_grid
+from pipscover.model import Cell, Placement, Puzzle, Solution, solution_from_grid
 from pipscover.model.check import problems
+from pipscover.model.results import SearchTimeout, has_passed
+from pipscover.render.notebook import fresh_ids
+from pipscover.render.svg import draw_svg
 
 # The rules grouped by level, easiest first.
 LEVELS = tuple(tuple(rule for rule in RULES if rule.level == level) for level in sorted({r.level for r in RULES}))
@@ -38,9 +48,14 @@ class Step:
         return {
             "rule": self.rule.name,
             "reason": self.reason,
+            "cells": [list(cell) for cell in self.cells],
             "pips": [[*cell, pip] for cell, pip in self.pips],
             "pairs": [[list(first), list(second)] for first, second in self.pairs],
         }
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the rule's name in bold, then its sentence."""
+        return f"<p><b>{escape(self.rule.name)}</b>: {escape(self.reason)}</p>"
 
 
 @dataclass(frozen=True)
@@ -69,18 +84,51 @@ class Chain:
         return {"puzzle": self.puzzle.origin.as_json(), "steps": [step.as_json() for step in self.steps],
                 "complete": self.complete}
 
+    def _repr_html_(self) -> str:
+        """In a notebook: the board with the first step's cells highlighted, then the steps, numbered."""
+        first = self.steps[0].cells if self.steps else ()
+        steps = "".join(f"<li><b>{escape(s.rule.name)}</b>: {escape(s.reason)}</li>" for s in self.steps)
+        return draw_svg(self.puzzle, highlight=first, ids=fresh_ids()) + f"<ol>{steps}</ol>"
 
-def hint_chain(puzzle: Puzzle, limit: int | None = None, follow: Solution | None = None) -> Chain:
-    """The steps from the empty board: at most `limit` of them; guessing along `follow` when it is given.
+
+def hint(puzzle: Puzzle, placed: Sequence[Placement] = (), deadline: float | None = None) -> Step | None:
+    """The next hint from the position `placed` (default: the empty board), or a `wrong-placement` step when
+    no solution keeps the dominoes placed; None when the board is full and right. Raises `SearchTimeout` once
+    `time.monotonic()` passes `deadline`.
+
+    >>> from pipscover.model import Placement, Puzzle
+    >>> puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 5), ("empty", [(1, 0), (1, 1)], None)], [(1, 4), (2, 2)])
+    >>> hint(puzzle, [Placement((2, 2), ((0, 0), (0, 1)))]).reason
+    'The [2|2] on [0, 0]-[0, 1] is wrong: region 0 (sum 5) breaks its rule with pips [2, 2].'
+    """
+    steps = hint_chain(puzzle, limit=1, placed=placed, deadline=deadline).steps
+    return steps[0] if steps else None
+
+
+def hint_chain(
+    puzzle: Puzzle,
+    limit: int | None = None,
+    follow: Solution | None = None,
+    placed: Sequence[Placement] = (),
+    deadline: float | None = None,
+) -> Chain:
+    """The steps from the position `placed` (default: the empty board): at most `limit` of them; guessing
+    along `follow` when it is given. Raises `SearchTimeout` once `time.monotonic()` passes `deadline`.
 
     >>> from pipscover.model import Puzzle
     >>> chain = hint_chain(Puzzle.build([("sum", [(0, 0)], 2), ("sum", [(0, 1)], 5)], [(5, 2)]))
     >>> [step.rule.name for step in chain.steps], chain.complete
     (['forced-tiling', 'region-sum', 'region-sum'], True)
     """
-    board = Board(puzzle)
+    placed = tuple(placed)
+    wrong = _wrong(puzzle, placed, deadline) if placed else None
+    if wrong is not None:
+        return Chain(puzzle, (wrong,), False)
+    board = board_of(puzzle, placed)
     steps: list[Step] = []
     while not board.solved() and (limit is None or len(steps) < limit):
+        if has_passed(deadline):
+            raise SearchTimeout
         try:
             found = _next(board)
             if found is None:
@@ -105,6 +153,44 @@ def hint_chain(puzzle: Puzzle, limit: int | None = None, follow: Solution | None
             steps.append(Step(NO_SOLUTION, f"The puzzle has no solution: the full board fails ({wrong[0]}).", ()))
             return Chain(puzzle, tuple(steps), False)
     return Chain(puzzle, tuple(steps), board.solved())
+
+
+def _wrong(puzzle: Puzzle, placed: tuple[Placement, ...], deadline: float | None) -> Step | None:
+    """A `wrong-placement` step when no solution keeps the placed dominoes (see the module's docstring)."""
+    found = checker_problem(puzzle, placed)
+    if found is not None:
+        placement, problem = found
+        return Step(WRONG, f"{_capital(describe(placement))} is wrong: {problem}.", placement.cells)
+    core = unkept(puzzle, placed, deadline)
+    if not core:
+        return None
+    why = _contradiction(board_of(puzzle, core), deadline)
+    because = f": {why}." if why else " (the rules alone do not show it yet)."
+    cells = tuple(cell for placement in core for cell in placement.cells)
+    if len(core) == 1:
+        return Step(WRONG, f"{_capital(describe(core[0]))} is in no solution{because}", cells)
+    names = ", ".join(describe(placement) for placement in core[:-1]) + f" and {describe(core[-1])}"
+    return Step(WRONG, f"No solution has {names} together{because}", cells)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _contradiction(board: Board, deadline: float | None) -> str | None:
+    """The first contradiction the rules meet going on from `board`; None when they stop without one."""
+    try:
+        while not board.solved():
+            if has_passed(deadline):
+                raise SearchTimeout
+            found = _next(board)
+            if found is None:
+                return None
+            board.apply(found[1].change)
+    except Contradiction as contradiction:
+        return contradiction.reason
+    wrong = problems(board.puzzle, _solution(board))
+    return f"the full board fails ({wrong[0]})" if wrong else None
 
 
 def _next(board: Board) -> tuple[Rule, Deduction] | None:

@@ -1,7 +1,9 @@
 """An independent solution checker: it shares no code with any engine, so it can judge them all.
 
 `problems` lists everything wrong with a proposed solution in words a user can act on; an empty list
-means the solution is valid.
+means the solution is valid. With `partial`, it judges a position part-way (the dominoes a player has placed
+so far): cells left empty are not wrong, a domino is wrong only when placed more often than the puzzle has
+it, and a region is judged once all its cells are covered.
 """
 
 from __future__ import annotations
@@ -11,8 +13,15 @@ from collections import Counter
 from pipscover.model import Placement, Puzzle, Solution, are_adjacent, domino_key
 
 
-def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...]) -> list[str]:
-    """Everything that keeps `solution` from solving `puzzle`; empty when it is valid."""
+def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...], partial: bool = False) -> list[str]:
+    """Everything that keeps `solution` from solving `puzzle` (with `partial`: from being part of a solution);
+    empty when it is valid.
+
+    >>> from pipscover.model import Puzzle
+    >>> puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 5), ("empty", [(1, 0), (1, 1)], None)], [(1, 4), (2, 2)])
+    >>> problems(puzzle, (Placement((2, 2), ((0, 0), (0, 1))),), partial=True)
+    ['region 0 (sum 5) breaks its rule with pips [2, 2]']
+    """
     placements = solution.placements if isinstance(solution, Solution) else tuple(solution)
     found: list[str] = []
     board = puzzle.region_index
@@ -29,17 +38,19 @@ def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...]) -> list
             if cell in pips:
                 found.append(f"cell {list(cell)} is covered twice")
             pips[cell] = pip
-    uncovered = [list(cell) for cell in puzzle.cells if cell not in pips]
+    uncovered = [] if partial else [list(cell) for cell in puzzle.cells if cell not in pips]
     if uncovered:
         found.append(f"cells not covered: {uncovered}")
     used = Counter(domino_key(p.domino) for p in placements)
     for domino in sorted(set(puzzle.domino_counts) | set(used)):
         have, wanted = used[domino], puzzle.domino_counts[domino]
-        if have != wanted:
+        if have > wanted or (have != wanted and not partial):
             found.append(f"domino {list(domino)} is placed {have} times; the puzzle has {wanted}")
     if uncovered or any(cell not in board for cell in pips):
         return found
     for index, region in enumerate(puzzle.regions):
+        if partial and any(cell not in pips for cell in region.cells):
+            continue
         values = [pips[cell] for cell in region.cells]
         if not region.holds(values):
             found.append(f"region {index} ({region.describe()}) breaks its rule with pips {values}")

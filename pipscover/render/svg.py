@@ -10,7 +10,7 @@ region so it shows inside only and neighbouring outlines never overlap), and one
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
-from xml.sax.saxutils import escape
+from html import escape
 
 from pipscover.model import Cell, Puzzle, Region, Solution
 from pipscover.render import Layout
@@ -50,9 +50,10 @@ DIE_FACES = {
 Corner = Callable[[Cell], tuple[float, float]]
 
 
-def draw_svg(puzzle: Puzzle, solution: Solution | None = None, highlight: Collection[Cell] = ()) -> str:
+def draw_svg(puzzle: Puzzle, solution: Solution | None = None, highlight: Collection[Cell] = (), ids: str = "") -> str:
     """A standalone SVG document of the puzzle, and of `solution` on it when one is given; `highlight` cells
-    (those a hint concerns) are washed in yellow, as `rect`s of class `highlight`.
+    (those a hint concerns) are washed in yellow, as `rect`s of class `highlight`. `ids` starts the names of
+    the clip paths, which must differ between drawings shown on one page (a notebook).
 
     Pips are drawn as die spots when every pip is at most 6, as numbers otherwise.
 
@@ -74,7 +75,7 @@ def draw_svg(puzzle: Puzzle, solution: Solution | None = None, highlight: Collec
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
             f'viewBox="0 0 {_n(width)} {_n(height)}" font-family="Helvetica, Arial, sans-serif">'
         ),
-        f"<title>{escape(puzzle.describe())}</title>",
+        f"<title>{escape(puzzle.describe(), quote=False)}</title>",
         f'<rect class="background" width="100%" height="100%" fill="{BACKGROUND}"/>',
     ]
     for index, region in enumerate(puzzle.regions):
@@ -87,7 +88,8 @@ def draw_svg(puzzle: Puzzle, solution: Solution | None = None, highlight: Collec
             )
     for index, region in enumerate(puzzle.regions):
         if index in colours:
-            parts += _outline(index, region, puzzle.region_index, corner, PALETTE[colours[index]][1])
+            parts += _outline(f"{ids}region-{index}", index, region, puzzle.region_index, corner,
+                              PALETTE[colours[index]][1])
     for cell in sorted(set(highlight) & set(puzzle.region_index)):
         x, y = corner(cell)
         parts.append(
@@ -126,7 +128,7 @@ def _region_colours(puzzle: Puzzle) -> dict[int, int]:
     return colours
 
 
-def _outline(index: int, region: Region, owner: dict[Cell, int], corner: Corner, colour: str) -> list[str]:
+def _outline(name: str, index: int, region: Region, owner: dict[Cell, int], corner: Corner, colour: str) -> list[str]:
     """The region's edge, stroked thick and clipped to the region so only its inner half shows."""
     cells = " ".join(f"M{_n(x)} {_n(y)}h{CELL}v{CELL}h-{CELL}z" for x, y in map(corner, region.cells))
     edges = []
@@ -142,10 +144,10 @@ def _outline(index: int, region: Region, owner: dict[Cell, int], corner: Corner,
         if owner.get((row, column + 1)) != index:
             edges.append(f"M{_n(x + CELL)} {_n(y)}v{CELL}")
     return [
-        f'<clipPath id="region-{index}"><path d="{cells}"/></clipPath>',
+        f'<clipPath id="{name}"><path d="{cells}"/></clipPath>',
         (
             f'<path class="region" d="{"".join(edges)}" fill="none" stroke="{colour}" stroke-width="5" '
-            f'stroke-dasharray="6 3" clip-path="url(#region-{index})"/>'
+            f'stroke-dasharray="6 3" clip-path="url(#{name})"/>'
         ),
     ]
 
@@ -215,7 +217,7 @@ def _text(text: str, x: float, y: float, size: float, colour: str) -> str:
     """Bold text centred on (x, y); the baseline is set by hand, as renderers differ on `dominant-baseline`."""
     return (
         f'<text x="{_n(x)}" y="{_n(y + 0.36 * size)}" font-size="{_n(size)}" font-weight="bold" fill="{colour}" '
-        f'text-anchor="middle">{escape(text)}</text>'
+        f'text-anchor="middle">{escape(text, quote=False)}</text>'
     )
 
 
