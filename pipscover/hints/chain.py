@@ -22,7 +22,7 @@ from typing import Any
 
 from pipscover.hints.board import Board, Change, Contradiction, Deduction, pair, single
 from pipscover.hints.catalogue import DEDUCTIONS, GUESS, NO_SOLUTION, RULES, WRONG, Rule
-from pipscover.hints.position import board_of, checker_problem, describe, unkept
+from pipscover.hints.position import board_of, checker_problem, describe, keeping
 from pipscover.hints.trial import best_guess
 from pipscover.model import Cell, Placement, Puzzle, Solution, solution_from_grid
 from pipscover.model.check import problems
@@ -121,7 +121,7 @@ def hint_chain(
     (['forced-tiling', 'region-sum', 'region-sum'], True)
     """
     placed = tuple(placed)
-    wrong = _wrong(puzzle, placed, deadline) if placed else None
+    wrong = wrong_placement(puzzle, placed, deadline) if placed else None
     if wrong is not None:
         return Chain(puzzle, (wrong,), False)
     board = board_of(puzzle, placed)
@@ -155,13 +155,15 @@ def hint_chain(
     return Chain(puzzle, tuple(steps), board.solved())
 
 
-def _wrong(puzzle: Puzzle, placed: tuple[Placement, ...], deadline: float | None) -> Step | None:
-    """A `wrong-placement` step when no solution keeps the placed dominoes (see the module's docstring)."""
+def wrong_placement(puzzle: Puzzle, placed: Sequence[Placement], deadline: float | None = None) -> Step | None:
+    """A `wrong-placement` step when no solution keeps the placed dominoes (see the module's docstring), else
+    None. Raises `SearchTimeout` once `time.monotonic()` passes `deadline`."""
+    placed = tuple(placed)
     found = checker_problem(puzzle, placed)
     if found is not None:
         placement, problem = found
         return Step(WRONG, f"{_capital(describe(placement))} is wrong: {problem}.", placement.cells)
-    core = unkept(puzzle, placed, deadline)
+    core = keeping(puzzle, placed, deadline).core
     if not core:
         return None
     why = _contradiction(board_of(puzzle, core), deadline)

@@ -5,7 +5,7 @@ given when some solution does. What is wrong with a position is found in this or
 - `checker_problem`: the independent checker's words (`problems(..., partial=True)`: a cell off the board
   or covered twice, a domino placed more often than the puzzle has it, a full region that breaks its rule),
   for the first placement after which the position fails;
-- `unkept`: a SAT solver asked for a solution that keeps every placed domino (assumptions on the CNF's
+- `keeping`: a SAT solver asked for a solution that keeps every placed domino (assumptions on the CNF's
   placement variables); when there is none, its core names the placed dominoes that cannot go together.
 `board_of` turns a position into what a `Board` knows: each placed domino's pair of cells and its pips.
 """
@@ -13,9 +13,10 @@ given when some solution does. What is wrong with a position is found in this or
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from pipscover.hints.board import Board, Change, pair
-from pipscover.model import Placement, Puzzle
+from pipscover.model import Placement, Puzzle, Solution
 from pipscover.model.check import problems
 
 Key = tuple[tuple[tuple[int, int], int], ...]
@@ -36,14 +37,23 @@ def checker_problem(puzzle: Puzzle, placed: Sequence[Placement]) -> tuple[Placem
     return None
 
 
-def unkept(puzzle: Puzzle, placed: Sequence[Placement], deadline: float | None = None) -> tuple[Placement, ...]:
-    """Placed dominoes that no solution keeps together (a SAT solver's core), or () when a solution keeps
-    them all, or when the puzzle has no solution at all. Raises `SearchTimeout` past `deadline`.
+@dataclass(frozen=True)
+class Kept:
+    """A solution that keeps the placed dominoes; or, when none does, the placed dominoes that no solution keeps
+    together (a SAT solver's core: () when the puzzle has no solution at all)."""
+
+    solution: Solution | None
+    core: tuple[Placement, ...] = ()
+
+
+def keeping(puzzle: Puzzle, placed: Sequence[Placement], deadline: float | None = None) -> Kept:
+    """A solution keeping every placed domino, or the core of those no solution keeps (see `Kept`).
+    Raises `SearchTimeout` past `deadline`.
 
     >>> from pipscover import load_one, solve
     >>> puzzle = load_one("examples/first.txt")
-    >>> unkept(puzzle, solve(puzzle).solutions[0].placements[:2])
-    ()
+    >>> keeping(puzzle, solve(puzzle).solutions[0].placements[:2]).solution is not None
+    True
     """
     from pysat.solvers import Solver
 
@@ -54,13 +64,13 @@ def unkept(puzzle: Puzzle, placed: Sequence[Placement], deadline: float | None =
     var = {_key(placement): number for number, placement in enumerate(encoding.placements, start=1)}
     missing = [placement for placement in placed if _key(placement) not in var]  # pruned: in no solution
     if missing:
-        return (missing[0],)
+        return Kept(None, (missing[0],))
     by_var = {var[_key(placement)]: placement for placement in placed}
     with Solver(name="minisat22", bootstrap_with=encoding.cnf.clauses) as solver:
         if ask_by_deadline(solver, deadline, list(by_var)):
-            return ()
+            return Kept(encoding.solution(solver.get_model()))
         core = solver.get_core() or []
-    return tuple(by_var[number] for number in sorted(core))
+    return Kept(None, tuple(by_var[number] for number in sorted(core)))
 
 
 def board_of(puzzle: Puzzle, placed: Sequence[Placement]) -> Board:

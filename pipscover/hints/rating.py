@@ -11,12 +11,14 @@ more did not agree better (see the README).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from pipscover.hints import Rule, hint_chain
 from pipscover.model import Puzzle, Solution
 from pipscover.model.check import problems
+from pipscover.model.results import SearchTimeout, Status
 from pipscover.solving import solve
 
 # The most steps an easy and a medium puzzle take (calibrated on the NYT puzzles, see above).
@@ -54,18 +56,24 @@ def difficulty_of(steps: int) -> str:
     return "easy" if steps <= EASY_STEPS else "medium" if steps <= MEDIUM_STEPS else "hard"
 
 
-def rate(puzzle: Puzzle, solution: Solution | None = None) -> Rating:
+def rate(puzzle: Puzzle, solution: Solution | None = None, deadline: float | None = None) -> Rating:
     """Rate `puzzle`, guessing along `solution` (default: the published one when valid, else one the solver finds).
+    Raises `SearchTimeout` once `time.monotonic()` passes `deadline`.
 
     >>> from pipscover import load_one
     >>> rating = rate(load_one("examples/first.txt"))
     >>> rating.difficulty, rating.guesses
     ('hard', 0)
     """
-    follow = solution or _published(puzzle) or next(iter(solve(puzzle).solutions), None)
+    follow = solution or _published(puzzle)
+    if follow is None:
+        found = solve(puzzle, timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
+        if found.status not in (Status.SOLVED, Status.UNSATISFIABLE):
+            raise SearchTimeout
+        follow = next(iter(found.solutions), None)
     if follow is None:
         return Rating(puzzle, None, None, 0, 0)
-    chain = hint_chain(puzzle, follow=follow)
+    chain = hint_chain(puzzle, follow=follow, deadline=deadline)
     return Rating(puzzle, difficulty_of(len(chain.steps)), chain.hardest, chain.guesses, len(chain.steps))
 
 

@@ -69,7 +69,7 @@ def draw_svg(puzzle: Puzzle, solution: Solution | None = None, highlight: Collec
         return margin + column * CELL, margin + row * CELL
 
     width, height = 2 * margin + layout.width * CELL, 2 * margin + layout.height * CELL
-    colours = _region_colours(puzzle)
+    colours = region_colours(puzzle)
     parts = [
         (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
@@ -107,7 +107,7 @@ def draw_svg(puzzle: Puzzle, solution: Solution | None = None, highlight: Collec
     return "\n".join(parts) + "\n"
 
 
-def _region_colours(puzzle: Puzzle) -> dict[int, int]:
+def region_colours(puzzle: Puzzle) -> dict[int, int]:
     """A palette index for every constrained region: unlike its neighbours' where the palette allows, and
     otherwise the least used so far, so the colours spread evenly over the board."""
     owner = puzzle.region_index

@@ -1,0 +1,56 @@
+"""`pipscover serve`: the page to play on, served on this machine (see `pipscover.serve`)."""
+
+from __future__ import annotations
+
+import webbrowser
+from typing import Annotated
+
+import typer
+
+from pipscover.cli.app import app
+from pipscover.cli.common import print_json
+from pipscover.errors import PipsError
+from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option("--host", help="The address to listen on; 0.0.0.0 opens it to the network.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port (0: any free one).")] = 8000,
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the web browser.")] = False,
+    base: Annotated[
+        str | None,
+        typer.Option("--base-url", help=f"A mirror with the NYT layout (default: ${BASE_URL_VARIABLE} or the NYT)."),
+    ] = None,
+    cache: Annotated[
+        str | None,
+        typer.Option("--cache-dir", help=f"Where days are kept (default: ${CACHE_VARIABLE} or the user cache)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help='Print {"url": ...} as the first line, then serve.')] = False,
+) -> None:
+    """Serve a page to play Pips on: pick a day, open a file or make a puzzle; hints, checks and counts.
+
+    Days missing from the cache are fetched as `pipscover fetch` would. Ctrl-C stops the server.
+
+    Example: pipscover serve --open
+    """
+    import socket
+
+    import uvicorn
+
+    from pipscover.serve.app import make_app
+
+    hosts = ("*",) if host in ("0.0.0.0", "::") else ("127.0.0.1", "localhost", host)
+    try:
+        listener = socket.create_server((host, port))  # bound here, so the address printed is the real one
+    except OSError as error:
+        raise PipsError(f"cannot listen on {host}:{port} ({error.strerror or error})") from None
+    address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{listener.getsockname()[1]}/"
+    if as_json:
+        print_json({"url": address})
+    else:
+        typer.echo(f"pipscover serve: playing at {address} (Ctrl-C to stop)")
+    if open_browser:
+        webbrowser.open(address)
+    config = uvicorn.Config(make_app(cache, base, hosts), log_level="warning")
+    uvicorn.Server(config).run(sockets=[listener])

@@ -1,0 +1,87 @@
+"""Puzzles being generated for the page: each in a thread of its own, bounded by the generator's timeout,
+asked about by id until it is done (the page shows the time so far as its progress)."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pipscover.errors import PipsError
+from pipscover.generate.generator import generate
+from pipscover.model.results import SearchTimeout
+from pipscover.serve.play import view
+
+SECONDS = 120.0  # the generator's timeout for one puzzle
+RUNNING = 2  # at most this many at once (one per core of a small machine)
+KEPT = 20  # finished jobs remembered for the page to collect
+SIZES = range(2, 41)  # dominoes the page may ask for (40 takes about 20 s)
+
+
+@dataclass
+class Job:
+    dominoes: int
+    difficulty: str | None
+    seed: int
+    started: float = field(default_factory=time.monotonic)
+    finished: float | None = None
+    result: dict[str, Any] | None = None
+    error: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        status = "running" if self.finished is None else "failed" if self.error else "done"
+        seconds = (self.finished or time.monotonic()) - self.started
+        document: dict[str, Any] = {"status": status, "seconds": round(seconds, 1), "dominoes": self.dominoes,
+                                    "difficulty": self.difficulty, "seed": self.seed, "limit": SECONDS}
+        if self.error:
+            document["error"] = self.error
+        if self.result:
+            document["puzzle"] = self.result
+        return document
+
+
+class Jobs:
+    """The generator's jobs by id; thread-safe."""
+
+    def __init__(self) -> None:
+        self._jobs: dict[str, Job] = {}
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+
+    def start(self, dominoes: int, difficulty: str | None, seed: int) -> str:
+        """Start making a puzzle; `PipsError` when the size is not offered or too many are being made."""
+        if dominoes not in SIZES:
+            raise PipsError(f"dominoes must be from {SIZES.start} to {SIZES.stop - 1}, not {dominoes}")
+        with self._lock:
+            if sum(job.finished is None for job in self._jobs.values()) >= RUNNING:
+                raise Busy(f"{RUNNING} puzzles are being made already; wait for one to finish")
+            done = [name for name, job in self._jobs.items() if job.finished is not None]
+            for name in done[: max(0, len(done) - KEPT + 1)]:
+                del self._jobs[name]
+            name = str(next(self._ids))
+            job = self._jobs[name] = Job(dominoes, difficulty, seed)
+        threading.Thread(target=self._run, args=(job,), name=f"generate-{name}", daemon=True).start()
+        return name
+
+    def status(self, name: str) -> dict[str, Any] | None:
+        with self._lock:
+            job = self._jobs.get(name)
+            return None if job is None else job.as_json()
+
+    @staticmethod
+    def _run(job: Job) -> None:
+        try:
+            made = generate(dominoes=job.dominoes, seed=job.seed, difficulty=job.difficulty, timeout=SECONDS)
+            job.result = view(made.puzzle.with_origin(replace(made.puzzle.origin, difficulty=job.difficulty)))
+        except SearchTimeout:
+            job.error = f"No puzzle was found within {SECONDS:g} s; try fewer dominoes or another difficulty."
+        except PipsError as error:
+            job.error = str(error)
+        finally:
+            job.finished = time.monotonic()
+
+
+class Busy(PipsError):
+    """Too many jobs at once: the page should wait (HTTP 429)."""

@@ -1,0 +1,658 @@
+// The Pips page: draws the board and the tray, moves dominoes, and asks the server (the JSON API in the
+// README) for days, files, new puzzles, hints, checks, reveals and counts. Plain JavaScript, no build step.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const CELL = 60;
+// Where the second half lies from the first, for each of a domino's four turns (clockwise).
+const TURNS = [[0, 1], [1, 0], [0, -1], [-1, 0]];
+const SPOTS = {nw: [0.28, 0.28], ne: [0.72, 0.28], w: [0.28, 0.5], c: [0.5, 0.5], e: [0.72, 0.5],
+               sw: [0.28, 0.72], se: [0.72, 0.72]};
+const FACES = [[], ["c"], ["nw", "se"], ["nw", "c", "se"], ["nw", "ne", "sw", "se"],
+               ["nw", "ne", "c", "sw", "se"], ["nw", "ne", "w", "e", "sw", "se"]];
+
+const $ = (id) => document.getElementById(id);
+const key = (cell) => cell[0] + "," + cell[1];
+
+// The game: the puzzle as the server sent it, the dominoes placed (tile = index in the tray), history.
+let game = null;
+let placed = [];
+let undoStack = [];
+let redoStack = [];
+let hand = null;          // {tile, turn}: the domino being placed
+let cursor = null;        // the keyboard's cell
+let marked = null;        // {cells, kind: "hint" | "wrong"}
+let difficulty = "easy";
+
+// ---- talking to the server ----
+
+async function api(path, body, raw) {
+  const options = body === undefined ? {} : {
+    method: "POST",
+    headers: {"Content-Type": raw ? "text/plain" : "application/json"},
+    body: raw ? body : JSON.stringify(body),
+  };
+  const response = await fetch(path, options);
+  const answer = await response.json().catch(() => ({error: "The server's answer was not JSON."}));
+  if (!response.ok) throw new Error(answer.error || "The server said " + response.status + ".");
+  return answer;
+}
+
+function question(path, extra) {
+  return api(path, Object.assign({puzzle: game.puzzle, placed: placementsJson()}, extra || {}));
+}
+
+function placementsJson() {
+  return placed.map((p) => ({domino: p.domino, cells: p.cells}));
+}
+
+// ---- remembering the position across reloads (per puzzle; the tab remembers its puzzle) ----
+
+function gameKey(view) {
+  const text = JSON.stringify(view.puzzle);
+  let hash = 0;
+  for (let i = 0; i < text.length; i++) hash = (hash * 31 + text.charCodeAt(i)) | 0;
+  return "pipscover:game:" + (hash >>> 0).toString(36);
+}
+
+function save() {
+  if (!game) return;
+  localStorage.setItem(gameKey(game), JSON.stringify({placed, undoStack, redoStack}));
+}
+
+function restore(view) {
+  try {
+    const saved = JSON.parse(localStorage.getItem(gameKey(view)) || "null");
+    if (saved && Array.isArray(saved.placed)) return saved;
+  } catch (error) { /* a damaged entry is a fresh game */ }
+  return {placed: [], undoStack: [], redoStack: []};
+}
+
+// ---- starting a game ----
+
+function start(view) {
+  game = view;
+  const saved = restore(view);
+  placed = saved.placed; undoStack = saved.undoStack; redoStack = saved.redoStack;
+  hand = null; marked = null; cursor = null;
+  sessionStorage.setItem("pipscover:view", JSON.stringify(view));
+  localStorage.setItem("pipscover:last", JSON.stringify(view));
+  $("title").textContent = view.title;
+  $("play").hidden = false;
+  $("solved").hidden = true;
+  say("");
+  draw();
+  loadStats();
+  if (placed.length === game.dominoes.length) checkPosition();
+}
+
+async function loadStats() {
+  const shown = game;
+  const list = $("stats");
+  list.innerHTML = "<dt>Solutions</dt><dd>counting…</dd><dt>Distinct grids</dt><dd>…</dd><dt>Rating</dt><dd>…</dd>";
+  try {
+    const stats = await api("/api/stats", {puzzle: game.puzzle, placed: []});
+    if (shown !== game) return;
+    const number = (c) => (c.exact ? "" : "at least ") + Number(c.count).toLocaleString("en-US");
+    const rating = stats.rating ? stats.rating + " (" + stats.steps + " steps" +
+      (stats.guesses ? ", " + stats.guesses + " guesses" : "") + ")" : "not rated in time";
+    list.innerHTML = "";
+    for (const [name, value] of [["Solutions", number(stats.solutions)], ["Distinct grids", number(stats.grids)],
+                                 ["Rating", rating]]) {
+      list.append(element("dt", {}, name), element("dd", {}, value));
+    }
+  } catch (error) {
+    if (shown === game) list.innerHTML = "<dt>Counts</dt><dd>" + escapeText(error.message) + "</dd>";
+  }
+}
+
+// ---- drawing ----
+
+function element(name, attributes, text) {
+  const made = document.createElement(name);
+  for (const [k, v] of Object.entries(attributes)) made.setAttribute(k, v);
+  if (text !== undefined) made.textContent = text;
+  return made;
+}
+
+function svg(name, attributes, parent) {
+  const made = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attributes)) made.setAttribute(k, v);
+  if (parent) parent.append(made);
+  return made;
+}
+
+function escapeText(text) {
+  return String(text).replace(/[&<>]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;"}[c]));
+}
+
+function boardCells() {
+  return game.regions.flatMap((region) => region.cells);
+}
+
+function draw() {
+  drawBoard();
+  drawTray();
+  $("undo").disabled = !undoStack.length;
+  $("redo").disabled = !redoStack.length;
+  $("turn").disabled = hand === null;
+}
+
+function drawBoard() {
+  const cells = boardCells();
+  const top = Math.min(...cells.map((c) => c[0])), left = Math.min(...cells.map((c) => c[1]));
+  const rows = Math.max(...cells.map((c) => c[0])) - top + 1, columns = Math.max(...cells.map((c) => c[1])) - left + 1;
+  const margin = CELL * 0.45;
+  const at = (cell) => [margin + (cell[1] - left) * CELL, margin + (cell[0] - top) * CELL];
+  const width = 2 * margin + columns * CELL, height = 2 * margin + rows * CELL;
+  const picture = svg("svg", {viewBox: `0 0 ${width} ${height}`, class: "board-svg", role: "img",
+                              "aria-label": game.title});
+  picture.style.maxWidth = width * 1.15 + "px";
+  const owner = new Map();
+  game.regions.forEach((region, index) => region.cells.forEach((cell) => owner.set(key(cell), index)));
+  const defs = svg("defs", {}, picture);
+  game.regions.forEach((region, index) => {
+    for (const cell of region.cells) {
+      const [x, y] = at(cell);
+      svg("rect", {x: x + 1.5, y: y + 1.5, width: CELL - 3, height: CELL - 3, rx: 5, fill: region.fill,
+                   class: "cell", "data-cell": key(cell)}, picture);
+    }
+    if (!region.outline) return;
+    const clip = svg("clipPath", {id: "clip-" + index}, defs);
+    svg("path", {d: region.cells.map((c) => { const [x, y] = at(c); return `M${x} ${y}h${CELL}v${CELL}h-${CELL}z`; }).join("")}, clip);
+    let edges = "";
+    for (const [r, c] of region.cells) {
+      const [x, y] = at([r, c]);
+      if (owner.get(key([r - 1, c])) !== index) edges += `M${x} ${y}h${CELL}`;
+      if (owner.get(key([r + 1, c])) !== index) edges += `M${x} ${y + CELL}h${CELL}`;
+      if (owner.get(key([r, c - 1])) !== index) edges += `M${x} ${y}v${CELL}`;
+      if (owner.get(key([r, c + 1])) !== index) edges += `M${x + CELL} ${y}v${CELL}`;
+    }
+    svg("path", {d: edges, fill: "none", stroke: region.outline, "stroke-width": 7, "stroke-dasharray": "7 4",
+                 "clip-path": `url(#clip-${index})`, class: "region-edge"}, picture);
+  });
+  if (marked) {
+    for (const cell of marked.cells) {
+      const [x, y] = at(cell);
+      svg("rect", {x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 6,
+                   class: marked.kind === "wrong" ? "mark wrong-cell" : "mark hint-cell"}, picture);
+    }
+  }
+  placed.forEach((placement, index) => {
+    const group = drawDomino(picture, placement.domino, placement.cells.map(at), "placed");
+    group.setAttribute("data-placed", index);
+    group.setAttribute("aria-label", `domino ${placement.domino.join("-")} on ${placement.cells.map(key).join(" and ")}`);
+  });
+  if (hand !== null && cursor) {
+    const spot = spotFor(hand, cursor);
+    const where = spot ? spot.cells : [cursor];
+    if (spot) drawDomino(picture, spot.domino, where.map(at), spot.fits ? "ghost" : "ghost misfit");
+  }
+  if (cursor && document.activeElement === $("board")) {
+    const [x, y] = at(cursor);
+    svg("rect", {x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 6, class: "cursor"}, picture);
+  }
+  // As in the NYT, a rule's diamond sits on the outer corner of its region's last cell.
+  game.regions.forEach((region) => {
+    if (!region.label) return;
+    const last = region.cells.reduce((a, b) => (b[0] > a[0] || (b[0] === a[0] && b[1] > a[1]) ? b : a));
+    const [x, y] = at(last);
+    const r = CELL * (0.2 + 0.055 * region.label.length);
+    const group = svg("g", {class: "label"}, picture);
+    const cx = x + CELL, cy = y + CELL;
+    svg("polygon", {points: `${cx},${cy - r} ${cx + r},${cy} ${cx},${cy + r} ${cx - r},${cy}`,
+                    fill: region.outline}, group);
+    const text = svg("text", {x: cx, y: cy + CELL * 0.09, "text-anchor": "middle", "font-size": CELL * 0.26}, group);
+    text.textContent = region.label;
+    svg("title", {}, group).textContent = region.rule;
+  });
+  const board = $("board");
+  board.replaceChildren(picture);
+}
+
+function drawDomino(parent, domino, corners, kind) {
+  const group = svg("g", {class: "domino " + kind}, parent);
+  const [[x1, y1], [x2, y2]] = corners;
+  const left = Math.min(x1, x2), top = Math.min(y1, y2);
+  const inset = 4;
+  svg("rect", {x: left + inset, y: top + inset, width: Math.abs(x2 - x1) + CELL - 2 * inset,
+               height: Math.abs(y2 - y1) + CELL - 2 * inset, rx: 10, class: "tile"}, group);
+  if (x1 !== x2) svg("line", {x1: Math.max(x1, x2), y1: top + 14, x2: Math.max(x1, x2), y2: top + CELL - 14, class: "divider"}, group);
+  else svg("line", {x1: left + 14, y1: Math.max(y1, y2), x2: left + CELL - 14, y2: Math.max(y1, y2), class: "divider"}, group);
+  corners.forEach(([x, y], half) => drawPips(group, domino[half], x, y));
+  return group;
+}
+
+function drawPips(parent, pip, x, y) {
+  if (pip <= 6) {
+    for (const name of FACES[pip]) {
+      const [u, v] = SPOTS[name];
+      svg("circle", {cx: x + u * CELL, cy: y + v * CELL, r: CELL * 0.075, class: "pip"}, parent);
+    }
+  } else {
+    const text = svg("text", {x: x + CELL / 2, y: y + CELL * 0.62, "text-anchor": "middle", "font-size": CELL * 0.42,
+                              class: "pip-number"}, parent);
+    text.textContent = pip;
+  }
+}
+
+function drawTray() {
+  const tray = $("tray");
+  tray.replaceChildren();
+  const used = new Set(placed.map((p) => p.tile));
+  game.dominoes.forEach((domino, tile) => {
+    const held = hand && hand.tile === tile;
+    const button = element("button", {type: "button", class: "tray-domino" + (held ? " held" : ""),
+                                      "data-tile": tile, role: "option", "aria-selected": held ? "true" : "false",
+                                      "aria-label": `domino ${domino[0]}-${domino[1]}`});
+    if (used.has(tile)) {
+      button.classList.add("used");
+      button.disabled = true;
+      button.setAttribute("aria-hidden", "true");
+    }
+    const turn = held ? hand.turn : 0;
+    const upright = turn % 2 === 1;
+    const picture = svg("svg", {viewBox: upright ? `0 0 ${CELL} ${2 * CELL}` : `0 0 ${2 * CELL} ${CELL}`,
+                                class: upright ? "upright" : "flat"});
+    const shown = turn >= 2 ? [domino[1], domino[0]] : domino;
+    drawDomino(picture, shown, upright ? [[0, 0], [0, CELL]] : [[0, 0], [CELL, 0]], "in-tray");
+    button.append(picture);
+    tray.append(button);
+  });
+}
+
+// ---- moving dominoes ----
+
+function onBoard(cell) {
+  return boardCells().some((c) => c[0] === cell[0] && c[1] === cell[1]);
+}
+
+function covered(cell, except) {
+  return placed.some((p, i) => i !== except && p.cells.some((c) => c[0] === cell[0] && c[1] === cell[1]));
+}
+
+// Where the domino in hand would lie with its first half on `cell`, and whether it fits there.
+function spotFor(inHand, cell) {
+  const [dr, dc] = TURNS[inHand.turn];
+  const second = [cell[0] + dr, cell[1] + dc];
+  const cells = [cell, second];
+  return {domino: game.dominoes[inHand.tile], cells,
+          fits: cells.every((c) => onBoard(c) && !covered(c))};
+}
+
+function remember() {
+  undoStack.push(JSON.stringify(placed));
+  if (undoStack.length > 500) undoStack.shift();
+  redoStack = [];
+}
+
+function changed() {
+  marked = null;
+  $("solved").hidden = true;
+  save();
+  draw();
+  if (placed.length === game.dominoes.length) checkPosition();
+}
+
+function place(cell) {
+  if (hand === null) return false;
+  const spot = spotFor(hand, cell);
+  if (!spot.fits) {
+    say("It does not fit there: both halves need free cells of the board. Turn it with R.", "warning");
+    return false;
+  }
+  remember();
+  placed.push({tile: hand.tile, domino: spot.domino, cells: spot.cells});
+  hand = null;
+  say("");
+  changed();
+  return true;
+}
+
+function takeBack(index, keepInHand) {
+  const placement = placed[index];
+  remember();
+  placed.splice(index, 1);
+  const domino = game.dominoes[placement.tile];
+  const [dr, dc] = [placement.cells[1][0] - placement.cells[0][0], placement.cells[1][1] - placement.cells[0][1]];
+  let turn = TURNS.findIndex(([r, c]) => r === dr && c === dc);
+  // The tray keeps each tile as the puzzle lists it; a tile placed the other way round was turned twice more.
+  if (placement.domino[0] !== domino[0] || placement.domino[1] !== domino[1]) turn = (turn + 2) % 4;
+  hand = keepInHand ? {tile: placement.tile, turn} : null;
+  changed();
+}
+
+function take(tile) {
+  if (placed.some((p) => p.tile === tile)) return;
+  hand = hand && hand.tile === tile ? {tile, turn: (hand.turn + 1) % 4} : {tile, turn: 0};
+  draw();
+}
+
+function turnHand() {
+  if (hand === null) return;
+  hand = {tile: hand.tile, turn: (hand.turn + 1) % 4};
+  draw();
+}
+
+// The server's placements, each laid with a free tile of the same domino.
+function applyPlacements(found) {
+  const free = new Set(game.dominoes.map((_, tile) => tile).filter((tile) => !placed.some((p) => p.tile === tile)));
+  for (const placement of found) {
+    const [a, b] = placement.domino;
+    const tile = [...free].find((t) => {
+      const [x, y] = game.dominoes[t];
+      return (x === a && y === b) || (x === b && y === a);
+    });
+    if (tile === undefined) continue;
+    free.delete(tile);
+    placed.push({tile, domino: placement.domino, cells: placement.cells});
+  }
+}
+
+function undo() {
+  if (!undoStack.length) return;
+  redoStack.push(JSON.stringify(placed));
+  placed = JSON.parse(undoStack.pop());
+  hand = null;
+  changed();
+}
+
+function redo() {
+  if (!redoStack.length) return;
+  undoStack.push(JSON.stringify(placed));
+  placed = JSON.parse(redoStack.pop());
+  hand = null;
+  changed();
+}
+
+// ---- the server's help ----
+
+function say(text, kind, title) {
+  const box = $("message");
+  box.className = "message" + (kind ? " " + kind : "");
+  box.replaceChildren();
+  if (title) box.append(element("strong", {}, title));
+  if (text) box.append(element("span", {}, text));
+}
+
+function showStep(step) {
+  if (!step) {
+    say("Every domino is placed.", "good");
+    return;
+  }
+  const wrong = step.rule === "wrong-placement" || step.rule === "no-solution";
+  marked = {cells: step.cells, kind: wrong ? "wrong" : "hint"};
+  say(step.reason, wrong ? "bad" : "hint", wrong ? "Wrong" : capital(step.title));
+  drawBoard();
+}
+
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+async function busy(button, work) {
+  button.disabled = true;
+  document.body.classList.add("waiting");
+  try {
+    await work();
+  } catch (error) {
+    say(error.message, "bad");
+  } finally {
+    button.disabled = false;
+    document.body.classList.remove("waiting");
+  }
+}
+
+async function checkPosition() {
+  const shown = game;
+  const answer = await question("/api/check").catch((error) => ({status: "error", error}));
+  if (shown !== game) return;
+  if (answer.status === "solved") {
+    say("Every region holds.", "good", "Solved!");
+    $("solved").hidden = false;
+    setTimeout(() => { $("solved").hidden = true; }, 2500);
+  } else if (answer.status === "wrong") {
+    showStep(answer.step);
+  } else if (answer.status === "right") {
+    say(placed.length ? "Everything so far is right." : "The board is empty.", "good");
+  } else {
+    say(answer.error.message, "bad");
+  }
+}
+
+// ---- choosing a puzzle ----
+
+async function loadDays() {
+  try {
+    const {days} = await api("/api/days");
+    const list = $("cached-days");
+    list.replaceChildren(...days.map((day) => element("option", {value: day})));
+    if (!$("day").value && days.length) $("day").value = days[days.length - 1];
+  } catch (error) { /* no cache yet: any date can still be typed */ }
+}
+
+function chooseDifficulty(name) {
+  difficulty = name;
+  for (const button of document.querySelectorAll("[data-difficulty]")) {
+    button.setAttribute("aria-checked", button.dataset.difficulty === name ? "true" : "false");
+  }
+}
+
+async function makePuzzle(size, wanted) {
+  const progress = $("progress"), text = $("progress-text");
+  progress.hidden = false;
+  text.textContent = `Making a ${size}-domino puzzle…`;
+  try {
+    const {job} = await api("/api/generate", {dominoes: size, difficulty: wanted || null});
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const status = await api("/api/jobs/" + job);
+      text.textContent = `Making a ${size}-domino puzzle… ${status.seconds.toFixed(1)} s` +
+        " (proving it has one solution)";
+      progress.querySelector(".bar div").style.width = Math.min(95, 100 * status.seconds / 20) + "%";
+      if (status.status === "done") { start(status.puzzle); break; }
+      if (status.status === "failed") throw new Error(status.error);
+    }
+  } finally {
+    progress.hidden = true;
+  }
+}
+
+// ---- events ----
+
+function cellAt(x, y) {
+  const found = document.elementsFromPoint(x, y).find((e) => e.dataset && e.dataset.cell);
+  return found ? found.dataset.cell.split(",").map(Number) : null;
+}
+
+let drag = null;   // {tile, x, y, moved, floating, fromPlaced}
+
+function beginDrag(event, tile, fromPlaced) {
+  drag = {tile, x: event.clientX, y: event.clientY, moved: false, floating: null, fromPlaced};
+}
+
+document.addEventListener("pointermove", (event) => {
+  if (drag && !drag.moved && Math.hypot(event.clientX - drag.x, event.clientY - drag.y) > 6) {
+    drag.moved = true;
+    if (drag.fromPlaced !== null) takeBack(drag.fromPlaced, true);
+    else if (!hand || hand.tile !== drag.tile) hand = {tile: drag.tile, turn: 0};
+    drag.floating = element("div", {class: "floating"});
+    document.body.append(drag.floating);
+    draw();
+  }
+  if (drag && drag.moved) {
+    const upright = hand.turn % 2 === 1;
+    const picture = svg("svg", {viewBox: upright ? `0 0 ${CELL} ${2 * CELL}` : `0 0 ${2 * CELL} ${CELL}`});
+    const domino = game.dominoes[hand.tile];
+    const cells = [[0, 0], [TURNS[hand.turn][1] * CELL, TURNS[hand.turn][0] * CELL]];
+    const shift = [Math.min(0, cells[1][0]), Math.min(0, cells[1][1])];
+    drawDomino(picture, domino, cells.map(([x, y]) => [x - shift[0], y - shift[1]]), "in-tray");
+    drag.floating.replaceChildren(picture);
+    const size = $("board").querySelector("rect.cell").getBoundingClientRect().width + 3;
+    drag.floating.style.width = (upright ? size : 2 * size) + "px";
+    drag.floating.style.left = event.clientX + shift[0] / CELL * size - size / 2 + "px";
+    drag.floating.style.top = event.clientY + shift[1] / CELL * size - size / 2 + "px";
+    const cell = cellAt(event.clientX, event.clientY);
+    if (cell && (!cursor || key(cell) !== key(cursor))) { cursor = cell; drawBoard(); }
+  } else if (hand !== null && event.target.closest && event.target.closest("#board")) {
+    const cell = cellAt(event.clientX, event.clientY);
+    if (cell && (!cursor || key(cell) !== key(cursor))) { cursor = cell; drawBoard(); }
+  }
+});
+
+document.addEventListener("pointerup", (event) => {
+  if (!drag) return;
+  const finished = drag;
+  drag = null;
+  if (finished.floating) finished.floating.remove();
+  if (!finished.moved) {
+    if (finished.fromPlaced !== null) takeBack(finished.fromPlaced, true);
+    else take(finished.tile);
+    return;
+  }
+  const cell = cellAt(event.clientX, event.clientY);
+  if (cell) place(cell);
+  else draw();
+});
+
+$("tray").addEventListener("pointerdown", (event) => {
+  const button = event.target.closest(".tray-domino");
+  if (!button || button.disabled) return;
+  event.preventDefault();
+  beginDrag(event, Number(button.dataset.tile), null);
+});
+
+$("tray").addEventListener("keydown", (event) => {
+  const button = event.target.closest(".tray-domino");
+  if (!button || (event.key !== "Enter" && event.key !== " ")) return;
+  event.preventDefault();
+  take(Number(button.dataset.tile));
+  cursor = cursor || boardCells().slice().sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
+  $("board").focus();
+});
+
+$("board").addEventListener("pointerdown", (event) => {
+  const group = event.target.closest("[data-placed]");
+  if (group) {
+    event.preventDefault();
+    beginDrag(event, placed[Number(group.dataset.placed)].tile, Number(group.dataset.placed));
+    return;
+  }
+  const cell = cellAt(event.clientX, event.clientY);
+  if (cell && hand !== null) {
+    event.preventDefault();
+    cursor = cell;
+    place(cell);
+  }
+});
+
+$("board").addEventListener("focus", () => {
+  cursor = cursor || boardCells().slice().sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
+  drawBoard();
+});
+$("board").addEventListener("blur", () => drawBoard());
+
+$("board").addEventListener("keydown", (event) => {
+  if (!game) return;
+  const moves = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
+  if (moves[event.key]) {
+    event.preventDefault();
+    const [dr, dc] = moves[event.key];
+    // Jump over gaps to the next cell of the board in that direction.
+    for (let step = 1; step < 40; step++) {
+      const next = [cursor[0] + dr * step, cursor[1] + dc * step];
+      if (onBoard(next)) { cursor = next; break; }
+    }
+    drawBoard();
+  } else if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    if (hand !== null) {
+      if (place(cursor) && placed.length < game.dominoes.length) focusTray();
+    } else {
+      const index = placed.findIndex((p) => p.cells.some((c) => key(c) === key(cursor)));
+      if (index >= 0) takeBack(index, true);
+    }
+  } else if (event.key === "Delete" || event.key === "Backspace") {
+    const index = placed.findIndex((p) => p.cells.some((c) => key(c) === key(cursor)));
+    if (index >= 0) takeBack(index, false);
+  } else if (event.key === "Escape") {
+    hand = null;
+    draw();
+  }
+});
+
+function focusTray() {
+  const first = $("tray").querySelector(".tray-domino:not(.used)");
+  if (first) first.focus();
+}
+
+document.addEventListener("keydown", (event) => {
+  if (!game || event.target.matches("input, select, textarea")) return;
+  const command = event.ctrlKey || event.metaKey;
+  if (command && event.key.toLowerCase() === "z") { event.preventDefault(); event.shiftKey ? redo() : undo(); }
+  else if (command && event.key.toLowerCase() === "y") { event.preventDefault(); redo(); }
+  else if (!command && (event.key === "r" || event.key === "R")) turnHand();
+  else if (!command && (event.key === "h" || event.key === "H")) $("hint").click();
+});
+
+$("turn").addEventListener("click", turnHand);
+$("undo").addEventListener("click", undo);
+$("redo").addEventListener("click", redo);
+$("clear").addEventListener("click", () => {
+  if (!placed.length) return;
+  remember();
+  placed = [];
+  hand = null;
+  changed();
+});
+$("hint").addEventListener("click", (event) => busy(event.currentTarget, async () => {
+  const answer = await question("/api/hint");
+  showStep(answer.step);
+}));
+$("check").addEventListener("click", (event) => busy(event.currentTarget, checkPosition));
+for (const [id, every] of [["reveal-one", false], ["reveal-all", true]]) {
+  $(id).addEventListener("click", (event) => busy(event.currentTarget, async () => {
+    const answer = await question("/api/reveal", {all: every});
+    if (answer.placements.length) {
+      remember();
+      applyPlacements(answer.placements);
+      hand = null;
+      changed();
+    } else if (answer.step) showStep(answer.step);
+    else say(answer.message || "Every domino is placed.", answer.message ? "bad" : "good");
+  }));
+}
+
+for (const button of document.querySelectorAll("[data-difficulty]")) {
+  button.addEventListener("click", () => chooseDifficulty(button.dataset.difficulty));
+}
+$("pick-day").addEventListener("submit", (event) => {
+  event.preventDefault();
+  busy($("play-day"), async () => start(await api(`/api/day/${$("day").value}/${difficulty}`)));
+});
+$("file").addEventListener("change", () => {
+  const file = $("file").files[0];
+  if (!file) return;
+  busy($("play-day"), async () => {
+    const query = `?name=${encodeURIComponent(file.name)}&difficulty=${difficulty}`;
+    start(await api("/api/open" + query, await file.text(), true));
+    $("file").value = "";
+  });
+});
+$("make").addEventListener("submit", (event) => {
+  event.preventDefault();
+  busy($("make-button"), () => makePuzzle(Number($("make-size").value), $("make-difficulty").value));
+});
+
+// ---- on load: this tab's puzzle, else the last one played, else a choice ----
+
+(function open() {
+  loadDays();
+  for (const stored of [sessionStorage.getItem("pipscover:view"), localStorage.getItem("pipscover:last")]) {
+    try {
+      const view = JSON.parse(stored || "null");
+      if (view && view.puzzle && view.regions) { start(view); return; }
+    } catch (error) { /* ignore a damaged entry */ }
+  }
+  say("Pick a day, open a puzzle file, or make a new puzzle.");
+})();

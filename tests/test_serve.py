@@ -1,0 +1,219 @@
+"""`pipscover serve`'s JSON API, over real HTTP to the real command: answers, refusals (a 4xx with one
+sentence, never a 500), deadlines, several clients at once, and nothing served outside the page and the API."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+
+import httpx
+import pytest
+from serving import DAY, made_puzzles, running_server, write_day
+
+from pipscover.model import Placement
+from pipscover.model.check import problems
+
+
+@pytest.fixture(scope="module")
+def made():
+    return made_puzzles()
+
+
+@pytest.fixture(scope="module")
+def server(made, tmp_path_factory):
+    cache = tmp_path_factory.mktemp("cache")
+    write_day(cache, made)
+    with running_server(cache) as url, httpx.Client(base_url=url, timeout=30) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def hard(server):
+    return server.get(f"/api/day/{DAY}/hard").json()
+
+
+def ask(server, path, view, placed=(), **extra):
+    return server.post(path, json={"puzzle": view["puzzle"], "placed": [p.as_json() for p in placed], **extra})
+
+
+def assert_refused(response, status, says):
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert says in error and error.endswith(".") and "\n" not in error and "Traceback" not in error
+
+
+def test_it_listens_on_127_0_0_1_by_default(server):
+    assert str(server.base_url).startswith("http://127.0.0.1:")
+
+
+def test_the_days_in_the_cache_are_listed(server):
+    assert server.get("/api/days").json() == {"days": [DAY]}
+
+
+def test_a_day_gives_the_puzzle_and_how_to_draw_it(server, hard, made):
+    assert hard["origin"] == {"file": DAY, "date": DAY, "difficulty": "hard"}
+    assert len(hard["dominoes"]) == len(made["hard"].puzzle.dominoes)
+    assert all(region["fill"].startswith("#") for region in hard["regions"])
+
+
+def test_a_day_not_cached_and_not_reachable_is_a_404_in_one_sentence(server):
+    assert_refused(server.get("/api/day/2025-01-03/easy"), 404, "cannot reach")
+
+
+@pytest.mark.parametrize("path, says", [
+    ("/api/day/2025-13-45/easy", "not a date"),
+    ("/api/day/yesterday/easy", "not a date"),
+    (f"/api/day/{DAY}/expert", "not a difficulty"),
+])
+def test_a_bad_day_or_difficulty_is_a_400(server, path, says):
+    assert_refused(server.get(path), 400, says)
+
+
+@pytest.mark.parametrize("body, says", [
+    (b"{not json", "malformed JSON"),
+    (b"[1, 2]", "must be a JSON object"),
+    (b'{"placed": []}', "must be a JSON object with a 'puzzle'"),
+    (b'{"puzzle": {"dominoes": [[1, 2]], "regions": "x"}}', "'regions' must be a list"),
+    (b"\xff\xfe", "malformed JSON"),
+])
+def test_a_malformed_question_is_a_400(server, body, says):
+    assert_refused(server.post("/api/hint", content=body), 400, says)
+
+
+def test_a_placement_off_the_board_or_across_a_gap_is_a_400(server, hard):
+    off = Placement(tuple(hard["dominoes"][0]), ((40, 40), (40, 41)))
+    assert_refused(ask(server, "/api/hint", hard, [off]), 400, "is not on the board")
+    first = tuple(hard["regions"][0]["cells"][0])
+    apart = Placement(tuple(hard["dominoes"][0]), (first, (first[0] + 5, first[1] + 5)))
+    assert_refused(ask(server, "/api/hint", hard, [apart]), 400, "")
+
+
+def test_a_domino_the_puzzle_does_not_have_is_a_400(server, hard, made):
+    placement = made["hard"].solution.placements[0]
+    assert_refused(ask(server, "/api/hint", hard, [Placement((99, 98), placement.cells)]), 400, "no such domino")
+
+
+def test_a_300_mb_upload_is_refused_with_413_before_it_is_read(server):
+    host, port = server.base_url.host, server.base_url.port
+    with socket.create_connection((host, port), timeout=10) as connection:
+        connection.sendall(b"POST /api/open HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 314572800\r\n\r\n{")
+        answer = connection.recv(65536).decode()
+    assert answer.startswith("HTTP/1.1 413") and "larger than 1024 KiB" in answer
+
+
+def test_an_upload_without_a_length_is_refused_past_the_limit(server):
+    def stream():  # chunked: the size shows only as the bytes arrive
+        for _ in range(8):
+            yield b" " * 2**20
+
+    try:
+        response = server.post("/api/open", content=stream())
+    except httpx.TransportError:  # the server answered and closed while the client was still sending
+        return
+    assert_refused(response, 413, "larger than")
+
+
+def test_a_file_opens_and_a_day_file_needs_a_difficulty(server, made, tmp_path):
+    text = json.dumps({"easy": {"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "sum", "target": 3}]},
+                       "hard": {"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}]}})
+    assert server.post("/api/open", params={"name": "two.json", "difficulty": "easy"}, content=text).json()["regions"][0]["label"] == "3"
+    assert_refused(server.post("/api/open", params={"name": "two.json"}, content=text), 400, "choose easy")
+    assert_refused(server.post("/api/open", params={"name": "bad.txt"}, content=b"\x89PNG\r\n"), 400, "bad.txt")
+
+
+def test_a_hint_goes_on_from_the_position(server, hard, made):
+    solution = made["hard"].solution
+    answer = ask(server, "/api/hint", hard, solution.placements[:2]).json()["step"]
+    assert answer["rule"] not in ("wrong-placement", "no-solution") and answer["cells"]
+    assert all(made["hard"].solution.grid[tuple(cell)] == pip for *cell, pip in answer["pips"])
+
+
+def test_a_wrong_placement_is_named_and_check_says_wrong(server, hard, made):
+    solution = made["hard"].solution
+    wrong = next(Placement(p.domino[::-1], p.cells) for p in solution.placements if p.domino[0] != p.domino[1])
+    step = ask(server, "/api/hint", hard, [wrong]).json()["step"]
+    assert step["rule"] == "wrong-placement" and sorted(map(tuple, step["cells"])) == sorted(wrong.cells)
+    checked = ask(server, "/api/check", hard, [wrong]).json()
+    assert checked["status"] == "wrong" and checked["step"]["reason"] == step["reason"]
+
+
+def test_check_says_right_then_solved(server, hard, made):
+    placements = made["hard"].solution.placements
+    assert ask(server, "/api/check", hard, placements[:3]).json() == {"status": "right"}
+    assert ask(server, "/api/check", hard, placements).json() == {"status": "solved"}
+
+
+def test_reveal_one_then_all_completes_a_valid_solution(server, hard, made):
+    puzzle = made["hard"].puzzle
+    placed = list(made["hard"].solution.placements[:1])
+    one = ask(server, "/api/reveal", hard, placed).json()["placements"]
+    assert len(one) == 1
+    placed += [Placement(tuple(p["domino"]), tuple(map(tuple, p["cells"]))) for p in one]
+    rest = ask(server, "/api/reveal", hard, placed, all=True).json()["placements"]
+    placed += [Placement(tuple(p["domino"]), tuple(map(tuple, p["cells"]))) for p in rest]
+    assert len(placed) == len(puzzle.dominoes) and problems(puzzle, tuple(placed)) == []
+
+
+def test_stats_count_solutions_and_grids_and_rate(server, hard):
+    stats = ask(server, "/api/stats", hard).json()
+    assert stats["solutions"] == {"count": "1", "exact": True} and stats["grids"] == {"count": "1", "exact": True}
+    assert stats["rating"] in ("easy", "medium", "hard")
+
+
+def test_a_new_puzzle_is_made_in_the_background(server):
+    job = server.post("/api/generate", json={"dominoes": 4, "seed": 1, "difficulty": None})
+    assert job.status_code == 202
+    for _ in range(200):
+        status = server.get(f"/api/jobs/{job.json()['job']}").json()
+        if status["status"] != "running":
+            break
+        time.sleep(0.1)
+    assert status["status"] == "done" and len(status["puzzle"]["dominoes"]) == 4
+
+
+@pytest.mark.parametrize("body, says", [({"dominoes": 500}, "from 2 to 40"), ({"dominoes": "x"}, "whole number"),
+                                        ({"dominoes": 4, "difficulty": "nightmare"}, "not a difficulty")])
+def test_a_bad_request_for_a_new_puzzle_is_a_400(server, body, says):
+    assert_refused(server.post("/api/generate", json=body), 400, says)
+
+
+def test_an_unknown_job_is_a_404(server):
+    assert_refused(server.get("/api/jobs/nope"), 404, "No such job")
+
+
+@pytest.mark.parametrize("path", ["/static/../pyproject.toml", "/static/%2e%2e/app.py", "/etc/passwd",
+                                  "/api/nothing", "/static/nothing.js", "/pipscover/serve/app.py"])
+def test_nothing_outside_the_page_and_the_api_is_served(server, path):
+    response = server.get(path)
+    assert response.status_code == 404 and "import" not in response.text
+
+
+def test_the_page_and_its_files_are_served(server):
+    page = server.get("/")
+    assert page.status_code == 200 and '<script src="/static/app.js">' in page.text
+    assert "http" not in page.text.replace("http://www.w3.org", "")  # nothing from elsewhere
+    for name in ("app.js", "style.css", "icon.svg"):
+        assert server.get(f"/static/{name}").status_code == 200
+
+
+def test_a_request_for_another_host_name_is_refused(server):
+    assert server.get("/api/days", headers={"Host": "evil.example"}).status_code == 400
+
+
+def test_several_clients_at_once_all_get_answers(server, hard, made):
+    placements = made["hard"].solution.placements
+    answers: list[int] = []
+
+    def play(count: int) -> None:
+        with httpx.Client(base_url=server.base_url, timeout=30) as client:
+            for end in range(count):
+                answers.append(ask(client, "/api/hint", hard, placements[:end]).status_code)
+
+    threads = [threading.Thread(target=play, args=(4,)) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == [200] * 16
