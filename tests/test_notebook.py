@@ -1,0 +1,23 @@
+"""examples/tour.ipynb runs from top to bottom (nbclient, a real kernel), and the objects it shows draw
+themselves: the puzzle and a solution as SVG, the results of solve, count and hint as HTML."""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+from conftest import EXAMPLES
+
+nbclient = pytest.importorskip("nbclient")
+
+
+def test_the_tour_runs_and_its_objects_draw_themselves():
+    notebook = nbformat.read(EXAMPLES / "tour.ipynb", as_version=4)
+    nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": str(EXAMPLES)}}).execute()
+    shown = [set(output.get("data", {})) for cell in notebook.cells if cell.cell_type == "code"
+             for output in cell.outputs if output.output_type == "execute_result"]
+    kinds = [("image/svg+xml" in data, "text/html" in data) for data in shown]
+    assert kinds[:2] == [(True, False), (False, True)]  # the puzzle; solve's result
+    assert sum(svg for svg, _ in kinds) == 2 and sum(html for _, html in kinds) >= 6
+    assert not [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
+                if output.output_type == "error"]
