@@ -14,10 +14,10 @@
 from pipscover.counting import count
 from pipscover.errors import PipsError
 from pipscover.formats import load, load_one, parse
+from pipscover.hints import hint
 from pipscover.model import Cell, Difficulty, Domino, Origin, Placement, Puzzle, Region, RegionKind, Solution
 from pipscover.model.check import is_valid, problems
 from pipscover.model.results import CountResult, Distinct, SolveResult, Status
-from pipscover.hints import hint
 from pipscover.render.notebook import show_in_notebooks
 from pipscover.solving import solutions, solve
 from pipscover.version import __version__

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import nbformat
 import pytest
+
 from conftest import EXAMPLES
 
 nbclient = pytest.importorskip("nbclient")

@@ -62,7 +62,7 @@ def test_a_day_not_cached_and_not_reachable_is_a_404_in_one_sentence(server):
     assert_refused(server.get("/api/day/2025-01-03/easy"), 404, "cannot reach")
 
 
-@pytest.mark.parametrize("path, says", [
+@pytest.mark.parametrize(("path", "says"), [
     ("/api/day/2025-13-45/easy", "not a date"),
     ("/api/day/yesterday/easy", "not a date"),
     (f"/api/day/{DAY}/expert", "not a difficulty"),
@@ -71,7 +71,7 @@ def test_a_bad_day_or_difficulty_is_a_400(server, path, says):
     assert_refused(server.get(path), 400, says)
 
 
-@pytest.mark.parametrize("body, says", [
+@pytest.mark.parametrize(("body", "says"), [
     (b"{not json", "malformed JSON"),
     (b"[1, 2]", "must be a JSON object"),
     (b'{"placed": []}', "must be a JSON object with a 'puzzle'"),
@@ -121,9 +121,11 @@ def test_an_upload_without_a_length_is_refused_past_the_limit(server):
 
 
 def test_a_file_opens_and_a_day_file_needs_a_difficulty(server, made, tmp_path):
-    text = json.dumps({"easy": {"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "sum", "target": 3}]},
-                       "hard": {"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}]}})
-    assert server.post("/api/open", params={"name": "two.json", "difficulty": "easy"}, content=text).json()["regions"][0]["label"] == "3"
+    cells = [[0, 0], [0, 1]]
+    text = json.dumps({"easy": {"dominoes": [[1, 2]], "regions": [{"indices": cells, "type": "sum", "target": 3}]},
+                       "hard": {"dominoes": [[1, 2]], "regions": [{"indices": cells, "type": "empty"}]}})
+    opened = server.post("/api/open", params={"name": "two.json", "difficulty": "easy"}, content=text)
+    assert opened.json()["regions"][0]["label"] == "3"
     assert_refused(server.post("/api/open", params={"name": "two.json"}, content=text), 400, "choose easy")
     assert_refused(server.post("/api/open", params={"name": "bad.txt"}, content=b"\x89PNG\r\n"), 400, "bad.txt")
 
@@ -178,7 +180,7 @@ def test_a_new_puzzle_is_made_in_the_background(server):
     assert status["status"] == "done" and len(status["puzzle"]["dominoes"]) == 4
 
 
-@pytest.mark.parametrize("body, says", [({"dominoes": 500}, "from 2 to 40"), ({"dominoes": "x"}, "whole number"),
+@pytest.mark.parametrize(("body", "says"), [({"dominoes": 500}, "from 2 to 40"), ({"dominoes": "x"}, "whole number"),
                                         ({"dominoes": 4, "difficulty": "nightmare"}, "not a difficulty")])
 def test_a_bad_request_for_a_new_puzzle_is_a_400(server, body, says):
     assert_refused(server.post("/api/generate", json=body), 400, says)

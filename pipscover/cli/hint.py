@@ -39,7 +39,8 @@ def hint_command(
     ] = False,
     given: Annotated[
         Path | None,
-        typer.Option("--given", help="The dominoes placed so far, as JSON: [{\"domino\": [a, b], \"cells\": [[r, c], [r, c]]}, ...] "
+        typer.Option("--given", help="The dominoes placed so far, as JSON: "
+                     "[{\"domino\": [a, b], \"cells\": [[r, c], [r, c]]}, ...] "
                      "(hints go on from there; a domino no solution keeps is named as wrong)."),
     ] = None,
     svg: Annotated[

@@ -15,7 +15,9 @@ from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE
 
 @app.command("serve")
 def serve_command(
-    host: Annotated[str, typer.Option("--host", help="The address to listen on; 0.0.0.0 opens it to the network.")] = "127.0.0.1",
+    host: Annotated[
+        str, typer.Option("--host", help="The address to listen on; 0.0.0.0 opens it to the network.")
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port (0: any free one).")] = 8000,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the web browser.")] = False,
     base: Annotated[

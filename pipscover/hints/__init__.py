@@ -14,5 +14,7 @@ the rules, from easy to hard, are in `catalogue` (and encodings/hints.md), group
 from pipscover.hints.catalogue import BY_NAME, DEDUCTIONS, GUESS, NO_SOLUTION, RULES, WRONG, Rule
 from pipscover.hints.chain import Chain, Step, hint, hint_chain, wrong_placement
 
-__all__ = ["BY_NAME", "Chain", "DEDUCTIONS", "GUESS", "NO_SOLUTION", "RULES", "Rule", "Step", "WRONG", "hint", "hint_chain",
-           "wrong_placement"]
+__all__ = [
+    "BY_NAME", "Chain", "DEDUCTIONS", "GUESS", "NO_SOLUTION", "RULES", "Rule", "Step", "WRONG", "hint", "hint_chain",
+    "wrong_placement",
+]

@@ -1,7 +1,8 @@
 """The named rules, from easy to hard: what a hint may use, in the order a player would try them.
 
 The level (1 easy ... 4 hard) is what `pipscover rate` reads; `guess` (5) and `no-solution` are not rules
-but the ends of a chain, and so is `wrong-placement` (a player's position that no solution keeps). Each rule is specified in its family's module and in encodings/hints.md.
+but the ends of a chain, and so is `wrong-placement` (a player's position that no solution keeps). Each rule
+is specified in its family's module and in encodings/hints.md.
 """
 
 from __future__ import annotations

@@ -121,9 +121,9 @@ def hint_chain(
     (['forced-tiling', 'region-sum', 'region-sum'], True)
     """
     placed = tuple(placed)
-    wrong = wrong_placement(puzzle, placed, deadline) if placed else None
-    if wrong is not None:
-        return Chain(puzzle, (wrong,), False)
+    named = wrong_placement(puzzle, placed, deadline) if placed else None
+    if named is not None:
+        return Chain(puzzle, (named,), False)
     board = board_of(puzzle, placed)
     steps: list[Step] = []
     while not board.solved() and (limit is None or len(steps) < limit):

@@ -9,10 +9,11 @@ ids, since a notebook puts every picture in one page.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
 from itertools import count
 
-from pipscover.model import Puzzle, Region, RegionKind, Solution
+from pipscover.model import Puzzle, Solution
 from pipscover.model.results import CountResult, SolveResult, long_numbers
 from pipscover.render.svg import draw_svg
 
@@ -47,7 +48,7 @@ def puzzle_svg(puzzle: Puzzle) -> str:
 def solution_svg(solution: Solution) -> str:
     """The dominoes of a solution on a board without regions (a solution does not know its puzzle)."""
     cells = [cell for placement in solution.placements for cell in placement.cells]
-    board = Puzzle((Region(RegionKind.EMPTY, tuple(cells)),), tuple(p.domino for p in solution.placements))
+    board = Puzzle.build([("empty", cells, None)], [p.domino for p in solution.placements])
     return draw_svg(board, solution, ids=fresh_ids())
 
 
@@ -77,7 +78,7 @@ def count_html(result: CountResult) -> str:
                   "backend": result.backend, "seconds": f"{result.seconds:.3f}"})
 
 
-def table(rows: dict[str, object]) -> str:
+def table(rows: Mapping[str, object]) -> str:
     """A two-column HTML table: name, value."""
     body = "".join(f"<tr><th style='text-align:left'>{escape(name)}</th><td>{escape(str(value))}</td></tr>"
                    for name, value in rows.items())

@@ -45,8 +45,11 @@ Answer = Callable[[Puzzle, tuple[Placement, ...], dict[str, Any]], dict[str, Any
 MAX_BODY = 2**20  # bytes: an NYT day is 10-20 KB, a page's question a few KB
 
 
-def make_app(cache: str | None = None, base: str | None = None, hosts: tuple[str, ...] = ("127.0.0.1", "localhost")) -> Starlette:
-    """The app; `cache` and `base` as `pipscover fetch`'s --cache-dir and --base-url, `hosts` the names it answers to."""
+def make_app(
+    cache: str | None = None, base: str | None = None, hosts: tuple[str, ...] = ("127.0.0.1", "localhost")
+) -> Starlette:
+    """The app; `cache` and `base` as `pipscover fetch`'s --cache-dir and --base-url; `hosts`, the names it
+    answers to."""
     jobs = Jobs()
 
     async def days(request: Request) -> Response:
@@ -106,6 +109,9 @@ def make_app(cache: str | None = None, base: str | None = None, hosts: tuple[str
 
         return endpoint
 
+    def reveal(puzzle: Puzzle, placed: tuple[Placement, ...], asked: dict[str, Any]) -> dict[str, Any]:
+        return play.reveal(puzzle, placed, every=asked.get("all") is True)
+
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
@@ -126,8 +132,7 @@ def make_app(cache: str | None = None, base: str | None = None, hosts: tuple[str
         Route("/api/jobs/{job}", job),
         Route("/api/hint", question(lambda puzzle, placed, _: play.hint_for(puzzle, placed)), methods=["POST"]),
         Route("/api/check", question(lambda puzzle, placed, _: play.check(puzzle, placed)), methods=["POST"]),
-        Route("/api/reveal", question(lambda puzzle, placed, asked: play.reveal(puzzle, placed, asked.get("all") is True)),
-              methods=["POST"]),
+        Route("/api/reveal", question(reveal), methods=["POST"]),
         Route("/api/stats", question(lambda puzzle, _, __: play.stats(puzzle)), methods=["POST"]),
     ]
     handlers: dict[Any, Callable[..., Any]] = {

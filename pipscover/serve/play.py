@@ -60,7 +60,8 @@ def read_request(document: Any) -> tuple[Puzzle, tuple[Placement, ...]]:
         raise PipsError(f"the puzzle has {len(puzzle.dominoes)} dominoes; the page plays up to {MAX_DOMINOES}")
     placed = placements_in(document.get("placed", []), lambda problem: PipsError(f"placed: {problem}"))
     for placement in placed:
-        where = f"placed: the [{placement.domino[0]}|{placement.domino[1]}] on {shown([list(c) for c in placement.cells])}"
+        (a, b), cells = placement.domino, [list(cell) for cell in placement.cells]
+        where = f"placed: the [{a}|{b}] on {shown(cells)}"
         for cell in placement.cells:
             if cell not in puzzle.region_index:
                 raise PipsError(f"{where}: cell {list(cell)} is not on the board")
@@ -124,4 +125,5 @@ def _within(question: str, ask: Any) -> Any:
     try:
         return ask(time.monotonic() + SECONDS[question])
     except SearchTimeout:
-        raise TooLong(f"The {question} took longer than {SECONDS[question]:g} s on this puzzle; try a smaller one.") from None
+        seconds = SECONDS[question]
+        raise TooLong(f"The {question} took longer than {seconds:g} s on this puzzle; try a smaller one.") from None

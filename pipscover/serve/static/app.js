@@ -208,6 +208,7 @@ function drawBoard() {
   });
   const board = $("board");
   board.replaceChildren(picture);
+  board.dataset.cursor = cursor ? key(cursor) : "";
 }
 
 function drawDomino(parent, domino, corners, kind) {
