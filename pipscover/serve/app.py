@@ -74,10 +74,15 @@ def make_app(
             text = (await _body(request)).decode("utf-8-sig")
         except UnicodeDecodeError:
             raise PipsError(f"{name}: not a text file (not UTF-8)") from None
-        difficulty = request.query_params.get("difficulty")
-        puzzles = parse(text, name, _difficulty(difficulty) if difficulty else None)
-        if len(puzzles) > 1:
-            raise PipsError(f"{name} holds {len(puzzles)} puzzles; choose easy, medium or hard")
+        puzzles = parse(text, name)
+        if len(puzzles) > 1:  # a day file: the page's difficulty chooses
+            difficulty = request.query_params.get("difficulty")
+            if not difficulty:
+                raise PipsError(f"{name} holds {len(puzzles)} puzzles; choose easy, medium or hard")
+            chosen = [p for p in puzzles if p.origin.difficulty == _difficulty(difficulty)]
+            if not chosen:
+                raise PipsError(f"{name} has no {difficulty} puzzle")
+            puzzles = chosen
         return JSONResponse(play.view(puzzles[0]))
 
     async def generate(request: Request) -> Response:

@@ -79,6 +79,7 @@ function start(view) {
   localStorage.setItem("pipscover:last", JSON.stringify(view));
   $("title").textContent = view.title;
   $("play").hidden = false;
+  showChooser(false);
   $("solved").hidden = true;
   say("");
   draw();
@@ -95,7 +96,7 @@ async function loadStats() {
     if (shown !== game) return;
     const number = (c) => (c.exact ? "" : "at least ") + Number(c.count).toLocaleString("en-US");
     const rating = stats.rating ? stats.rating + " (" + stats.steps + " steps" +
-      (stats.guesses ? ", " + stats.guesses + " guesses" : "") + ")" : "not rated in time";
+      (stats.guesses ? ", " + stats.guesses + (stats.guesses === 1 ? " guess" : " guesses") : "") + ")" : "not rated in time";
     list.innerHTML = "";
     for (const [name, value] of [["Solutions", number(stats.solutions)], ["Distinct grids", number(stats.grids)],
                                  ["Rating", rating]]) {
@@ -147,7 +148,7 @@ function drawBoard() {
   const width = 2 * margin + columns * CELL, height = 2 * margin + rows * CELL;
   const picture = svg("svg", {viewBox: `0 0 ${width} ${height}`, class: "board-svg", role: "img",
                               "aria-label": game.title});
-  picture.style.maxWidth = width * 1.15 + "px";
+  picture.style.maxWidth = width * 1.4 + "px";
   const owner = new Map();
   game.regions.forEach((region, index) => region.cells.forEach((cell) => owner.set(key(cell), index)));
   const defs = svg("defs", {}, picture);
@@ -423,6 +424,12 @@ async function checkPosition() {
 
 // ---- choosing a puzzle ----
 
+// On a phone the choices fold away while a puzzle is played; the header's button opens them again.
+function showChooser(open) {
+  $("chooser").classList.toggle("folded", !open);
+  $("chooser-toggle").setAttribute("aria-expanded", open ? "true" : "false");
+}
+
 async function loadDays() {
   try {
     const {days} = await api("/api/days");
@@ -434,7 +441,8 @@ async function loadDays() {
 
 function chooseDifficulty(name) {
   difficulty = name;
-  for (const button of document.querySelectorAll("[data-difficulty]")) {
+  $("chooser-toggle").addEventListener("click", () => showChooser($("chooser").classList.contains("folded")));
+for (const button of document.querySelectorAll("[data-difficulty]")) {
     button.setAttribute("aria-checked", button.dataset.difficulty === name ? "true" : "false");
   }
 }

@@ -1,0 +1,207 @@
+"""The page in a real browser: Debian's Chromium, headless, driven by Playwright, against the real
+`pipscover serve` on 127.0.0.1. Puzzles of our own making are played to "solved" by clicks, by drags and by
+the keyboard alone; a hint highlights its cells, a wrong domino is named, a reload keeps the position.
+Screenshots at 1280x800 and 390x844 are written under the test's temporary folder. Skipped where Chromium
+or Playwright is absent (Playwright never downloads a browser here)."""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from pathlib import Path
+
+import pytest
+from serving import DAY, made_puzzles, running_server, write_day
+
+from pipscover.formats import puzzle_to_nyt
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}")
+# Chromium as root in a container: no sandbox; nothing fetched from the network behind the test's back.
+ARGUMENTS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+             "--disable-component-update", "--no-first-run", "--disable-sync"]
+TURNS = [(0, 1), (1, 0), (0, -1), (-1, 0)]  # as the page turns a domino: where its second half lies
+ARROWS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
+
+
+@pytest.fixture(scope="module")
+def made():
+    return made_puzzles()
+
+
+@pytest.fixture(scope="module")
+def url(made, tmp_path_factory):
+    cache = tmp_path_factory.mktemp("cache")
+    write_day(cache, made)
+    with running_server(cache) as address:
+        yield address
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        # Playwright gives every launch a fresh profile (its own --user-data-dir).
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGUMENTS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, url):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    opened = context.new_page()
+    opened.set_default_timeout(10_000)
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.goto(url)
+    yield opened
+    context.close()
+    assert errors == []
+
+
+def open_file(page, made, tmp_path, difficulty="medium"):
+    """Open one of our puzzles through the page's file picker."""
+    path = tmp_path / f"{difficulty}.json"
+    path.write_text(json.dumps(puzzle_to_nyt(made[difficulty].puzzle)))
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("rect.cell")
+    return made[difficulty]
+
+
+def moves(made):
+    """Each domino of the solution as the page places it: the tray's tile, its turns, its first half's cell."""
+    free = list(range(len(made.puzzle.dominoes)))
+    for placement in made.solution.placements:
+        (a, b), (first, second) = placement.domino, placement.cells
+        tile = next(t for t in free if sorted(made.puzzle.dominoes[t]) == sorted((a, b)))
+        free.remove(tile)
+        anchor, other = (first, second) if tuple(made.puzzle.dominoes[tile]) == (a, b) else (second, first)
+        yield tile, TURNS.index((other[0] - anchor[0], other[1] - anchor[1])), anchor
+
+
+def cell(page, where):
+    return page.locator(f"rect.cell[data-cell='{where[0]},{where[1]}']")
+
+
+def tile(page, number):
+    return page.locator(f".tray-domino[data-tile='{number}']")
+
+
+def place_by_clicks(page, number, turns, anchor):
+    tile(page, number).click()
+    for _ in range(turns):
+        page.click("#turn")
+    cell(page, anchor).click()
+
+
+def assert_solved(page):
+    page.wait_for_selector(".message.good strong:text('Solved!')", timeout=10_000)
+    assert page.locator("[data-placed]").count() == len(page.evaluate("game.dominoes"))
+
+
+def test_a_day_is_played_to_solved_by_clicks(page, made, tmp_path):
+    page.fill("#day", DAY)
+    page.click("[data-difficulty=hard]")
+    page.click("#play-day")
+    page.wait_for_selector("rect.cell")
+    assert page.text_content("#title") == f"{DAY} (hard)"
+    for number, turns, anchor in moves(made["hard"]):
+        place_by_clicks(page, number, turns, anchor)
+    assert_solved(page)
+    page.wait_for_selector(".stats dd:text('1')")
+    page.screenshot(path=str(tmp_path / "solved-1280x800.png"))
+
+
+def test_a_puzzle_is_played_to_solved_by_drags(page, made, tmp_path):
+    medium = open_file(page, made, tmp_path)
+    for number, turns, anchor in moves(medium):
+        tile(page, number).click()  # in hand, turned as it must lie
+        for _ in range(turns):
+            page.keyboard.press("r")
+        start, end = tile(page, number).bounding_box(), cell(page, anchor).bounding_box()
+        page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=6)
+        page.mouse.up()
+    assert_solved(page)
+
+
+def test_a_hint_highlights_its_cells_and_a_wrong_domino_is_named(page, made, tmp_path):
+    medium = open_file(page, made, tmp_path)
+    first = next(moves(medium))
+    place_by_clicks(page, *first)
+    page.click("#hint")
+    page.wait_for_selector(".hint-cell")
+    assert page.locator(".message.hint strong").text_content()  # the rule's title
+    page.screenshot(path=str(tmp_path / "hint-1280x800.png"))
+    page.click("#undo")
+    number, turns, anchor = next(m for m in moves(medium) if len(set(medium.puzzle.dominoes[m[0]])) == 2)
+    other = (anchor[0] + TURNS[turns][0], anchor[1] + TURNS[turns][1])
+    place_by_clicks(page, number, (turns + 2) % 4, other)  # the right cells, the pips the wrong way round
+    page.click("#check")
+    page.wait_for_selector(".wrong-cell")
+    assert page.locator(".wrong-cell").count() == 2
+    assert "is in no solution" in page.text_content("#message") or "is wrong" in page.text_content("#message")
+
+
+def test_a_reload_keeps_the_position_and_undo_redo_work(page, made, tmp_path):
+    medium = open_file(page, made, tmp_path)
+    for move in list(moves(medium))[:2]:
+        place_by_clicks(page, *move)
+    page.reload()
+    page.wait_for_selector("[data-placed]")
+    assert page.locator("[data-placed]").count() == 2
+    page.click("#undo")
+    assert page.locator("[data-placed]").count() == 1
+    page.click("#redo")
+    assert page.locator("[data-placed]").count() == 2
+    page.locator("[data-placed]").first.click()  # taken back into the hand
+    assert page.locator("[data-placed]").count() == 1 and page.locator(".tray-domino.held").count() == 1
+
+
+def test_the_keyboard_alone_plays_a_puzzle_to_solved(page, made, tmp_path):
+    easy = open_file(page, made, tmp_path, "easy")
+    board = {tuple(c) for region in page.evaluate("game.regions") for c in region["cells"]}
+    while not page.evaluate("document.activeElement.classList.contains('tray-domino')"):
+        page.keyboard.press("Tab")
+    for number, turns, anchor in moves(easy):
+        free = page.evaluate("[...document.querySelectorAll('.tray-domino:not(.used)')].map(b => +b.dataset.tile)")
+        for _ in range(free.index(number) - free.index(page.evaluate("+document.activeElement.dataset.tile"))):
+            page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
+        for _ in range(turns):
+            page.keyboard.press("r")
+        cursor = tuple(map(int, page.get_attribute("#board", "data-cursor").split(",")))
+        for key in arrows(board, cursor, anchor):
+            page.keyboard.press(key)
+        page.keyboard.press("Enter")
+    assert_solved(page)
+
+
+def arrows(board, start, goal):
+    """The arrow keys that take the page's cursor from `start` to `goal` (it jumps over gaps, as the page does)."""
+    seen, queue = {start: []}, deque([start])
+    while queue:
+        here = queue.popleft()
+        if here == goal:
+            return seen[here]
+        for key, (dr, dc) in ARROWS.items():
+            there = next(((here[0] + dr * s, here[1] + dc * s) for s in range(1, 40)
+                          if (here[0] + dr * s, here[1] + dc * s) in board), here)
+            if there not in seen:
+                seen[there] = [*seen[here], key]
+                queue.append(there)
+    raise AssertionError(f"{goal} cannot be reached from {start}")
+
+
+def test_the_page_fits_a_phone(browser, url, made, tmp_path):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    page.goto(url)
+    medium = open_file(page, made, tmp_path)
+    place_by_clicks(page, *next(moves(medium)))
+    width = page.evaluate("document.documentElement.scrollWidth")
+    page.screenshot(path=str(tmp_path / "phone-390x844.png"), full_page=True)
+    context.close()
+    assert width <= 390  # nothing sticks out sideways
