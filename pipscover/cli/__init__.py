@@ -35,7 +35,7 @@ from pipscover.cli import planted  # noqa: E402,F401
 from pipscover.cli import fetch  # noqa: E402,F401
 from pipscover.cli import hint  # noqa: E402,F401
 from pipscover.cli import rate  # noqa: E402,F401
-from pipscover.cli import serve  # noqa: E402,F401
+from pipscover.cli import serve  # noqa: F401
 
 
 def main(args: Sequence[str] | None = None) -> None:
