@@ -5,6 +5,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from random import Random
+from typing import cast
 
 from pipscover.regions.base import FAIL, LinearRule, StateAllowed, Step
 from pipscover.regions.supply import PipSupply, pips_where
@@ -41,7 +42,8 @@ class Sum(LinearRule):
                     return (sums >> shift) & present
                 sums >>= shift  # now bit v is set when need - v is reachable
                 return pips_where(present, values, lambda pip: sums >> pip & 1)
-            return pips_where(present, values, lambda pip: need - pip in sums)
+            reachable = cast("frozenset[int]", sums)  # not a bit set (see PipSupply.makes)
+            return pips_where(present, values, lambda pip: need - pip in reachable)
         low, high = need - supply.largest[others], need - supply.smallest[others]
         low, high = bisect_left(values, low), bisect_right(values, high)  # pip indices low..high-1
         return present & ((1 << high) - 1) >> low << low if high > low else 0

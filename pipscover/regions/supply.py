@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
 from operator import mul
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 # Exact sum reachability is computed up to this many cells left in a region, bounds beyond (generated
 # puzzles can have regions of hundreds of cells; the NYT's largest sum region has far fewer).
@@ -94,7 +94,7 @@ class PipSupply(NamedTuple):
         sums = self.reach[halves]
         if type(sums) is int:
             return 0 <= target <= self.total and bool(sums >> (self.total - target) & 1)
-        return target in sums
+        return target in cast("frozenset[int]", sums)  # the set form (the int test above is cheaper than isinstance)
 
 
 def _first_sums(kinds: Iterable[tuple[int, int]], depth: int) -> tuple[int, ...]:
