@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
+from typing import TypeGuard, cast
 
 from pipscover.errors import PipsError, shown
 from pipscover.regions import RegionKind, RegionRule
@@ -148,8 +149,8 @@ class Puzzle:
                 kind = RegionKind(kind)
             except ValueError:
                 raise PipsError(f"{problem}region {index} has unknown type {shown(kind)}") from None
-            built.append(Region(kind, tuple(tuple(cell) for cell in cells), target))
-        return cls(tuple(built), tuple(tuple(d) for d in dominoes), origin, published_solution)
+            built.append(Region(kind, tuple(_pair(cell) for cell in cells), target))
+        return cls(tuple(built), tuple(_pair(d) for d in dominoes), origin, published_solution)
 
     @cached_property
     def cells(self) -> tuple[Cell, ...]:
@@ -227,7 +228,12 @@ def _validate(puzzle: Puzzle) -> None:
         )
 
 
-def _is_whole_number(value: object) -> bool:
+def _pair(values: Iterable[int]) -> tuple[int, int]:
+    """A cell or a domino given as plain values, as the model holds it (`_validate` checks it is a pair)."""
+    return cast("tuple[int, int]", tuple(values))
+
+
+def _is_whole_number(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
