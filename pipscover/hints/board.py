@@ -96,7 +96,7 @@ class Board:
             tuple(self.index[n] for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if n in self.index)
             for r, c in self.cells
         ]
-        kinds = Counter(tuple(sorted((value_index[a], value_index[b]))) for a, b in puzzle.dominoes)
+        kinds = Counter(pair(value_index[a], value_index[b]) for a, b in puzzle.dominoes)
         self.types: list[tuple[int, int]] = sorted(kinds)
         self.type_index = {kind: k for k, kind in enumerate(self.types)}
         self.copies = [kinds[kind] for kind in self.types]
