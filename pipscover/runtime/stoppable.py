@@ -4,22 +4,38 @@ A SAT solver's search, a PySAT encoder or the loading of millions of clauses can
 process, so with a deadline the producer runs in a forked worker process, one item per request, and the
 worker is killed once the deadline passes or the caller stops early. The fork costs a few milliseconds per
 call, so without a deadline the items are made here. Used by the SAT backends and by blocking-clause counting.
+
+Workers are forked with `os.fork`, not `multiprocessing.Process`, which refuses to start children in a
+daemonic process: the worker processes of a stock Dask cluster are daemonic, and run these iterators too. On
+Linux a worker is killed by the kernel when the thread that forked it dies (a Dask worker killed mid-job
+leaves no search running); elsewhere it ends at its next answer, when the pipe is found closed.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import os
 import signal
+import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
-from multiprocessing.connection import wait
-from typing import TypeVar
+from functools import cache
+from multiprocessing.connection import Connection, Pipe, wait
+from typing import NamedTuple, TypeVar
 
 from pipscover.model.results import SearchTimeout
 
 LONGEST_WAIT = 3600.0  # seconds per wait for the worker: a far deadline (--timeout 1e308) must not overflow poll()
 
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when the thread that forked it ends
+
 Item = TypeVar("Item")
+
+
+class _Worker(NamedTuple):
+    """A forked worker process and this process's end of its pipe."""
+
+    pid: int
+    connection: Connection
 
 
 def stoppable(produce: Callable[[], Iterator[Item]], deadline: float | None) -> Iterator[Item]:
@@ -44,42 +60,37 @@ def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float 
     """
     if deadline is not None and time.monotonic() >= deadline:
         raise SearchTimeout
-    context = multiprocessing.get_context("fork")
-    workers: dict[str, tuple[multiprocessing.Process, object]] = {}
+    workers: dict[str, _Worker] = {}
     try:
         for name, produce in producers.items():
-            ours, theirs = context.Pipe()
-            worker = context.Process(target=_serve, args=(theirs, produce), daemon=True)
-            worker.start()
-            theirs.close()
-            workers[name] = (worker, ours)
-        for _, ours in workers.values():
-            ours.send(True)
+            workers[name] = _fork(produce)
+        for worker in workers.values():
+            worker.connection.send(True)
         while True:
-            ready = _wait([ours for _, ours in workers.values()], deadline)
-            name = next(name for name, (_, ours) in workers.items() if ours is ready[0])
+            ready = _wait([worker.connection for worker in workers.values()], deadline)
+            name = next(name for name, worker in workers.items() if worker.connection is ready[0])
             try:
                 answer = _answer(ready[0])
             except Exception:
                 if len(workers) == 1:
                     raise
-                _stop(*workers.pop(name))
+                _stop(workers.pop(name))
                 continue
             break
         for loser in [other for other in workers if other != name]:
-            _stop(*workers.pop(loser))
+            _stop(workers.pop(loser))
         if on_winner is not None:
             on_winner(name)
         kind, item = answer
         while kind == "item":
             yield item
-            ours = workers[name][1]
+            ours = workers[name].connection
             ours.send(True)
             _wait([ours], deadline)
             kind, item = _answer(ours)
     finally:
-        for worker, ours in workers.values():
-            _stop(worker, ours)
+        for worker in workers.values():
+            _stop(worker)
 
 
 def _in_worker(produce: Callable[[], Iterator[Item]], deadline: float) -> Iterator[Item]:
@@ -117,10 +128,42 @@ def _answer(connection) -> tuple[str, object]:
     return kind, item
 
 
-def _stop(worker: multiprocessing.Process, connection) -> None:
-    worker.kill()
-    worker.join()
-    connection.close()
+def _fork(produce: Callable[[], Iterator]) -> _Worker:
+    """A worker process serving the items of `produce()`; the child never returns from here."""
+    ours, theirs = Pipe()
+    parent, prctl = os.getpid(), _prctl()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            ours.close()
+            if prctl is not None:  # have the kernel kill this worker when the thread that forked it ends
+                prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+                if os.getppid() != parent:  # it ended before the request took effect
+                    return
+            _serve(theirs, produce)
+        finally:
+            os._exit(0)  # never back into the caller's code, its `finally` blocks or atexit handlers
+    theirs.close()
+    return _Worker(pid, ours)
+
+
+@cache
+def _prctl() -> Callable[..., int] | None:
+    """Linux's prctl(2), loaded once in the parent (a worker should not pay for ctypes); None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    return ctypes.CDLL(None).prctl
+
+
+def _stop(worker: _Worker) -> None:
+    try:
+        os.kill(worker.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    os.waitpid(worker.pid, 0)
+    worker.connection.close()
 
 
 def _serve(connection, produce: Callable[[], Iterator]) -> None:

@@ -15,9 +15,9 @@ by a thread that blocks SIGINT, so that the event-loop thread it starts, and the
 thread spawns, inherit the blocked signal, while the main thread keeps taking Ctrl-C; a Ctrl-C during the
 start (a few seconds) kills the processes started so far and ends the sweep at once.
 
-Workers must not be daemonic processes: a job with a time limit, and the SAT backends with one, run in a
-forked process that is killed when the limit passes, and daemonic processes cannot have children. LocalCluster
-workers are started so; the workers of a --scheduler need `DASK_DISTRIBUTED__WORKER__DAEMON=False`.
+Workers may be Dask's defaults, daemonic processes: a job with a time limit, and the SAT backends with one, run
+in a process forked with `os.fork` (`pipscover.runtime.stoppable`), which multiprocessing's refusal of children
+to daemonic processes does not touch.
 
 Imported only when a sweep runs on Dask, so that `pipscover --help` does not pay for Dask.
 """
@@ -25,7 +25,6 @@ Imported only when a sweep runs on Dask, so that `pipscover --help` does not pay
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import signal
 import threading
@@ -52,11 +51,11 @@ def run_on_worker(job: Job, settings: Settings) -> list[Row]:
     return [{**row, "worker": worker} for row in run_job(job, settings)]
 
 
-def worker_setup() -> tuple[str, bool]:
-    """The pipscover a worker runs and whether it may start processes (asked of a --scheduler's workers)."""
+def worker_version() -> str:
+    """The pipscover a worker runs (asked of a --scheduler's workers)."""
     from pipscover.version import __version__
 
-    return __version__, not multiprocessing.current_process().daemon
+    return __version__
 
 
 class DaskEngine:
@@ -86,8 +85,7 @@ class DaskEngine:
         if self.scheduler is None:
             # For as long as the cluster lives: its nannies read it whenever they (re)start a worker. (No
             # profiler: it samples every worker thread every 10 ms, for a dashboard that is not there.)
-            self._config = dask.config.set({"distributed.worker.daemon": False,
-                                            "distributed.worker.profile.enabled": False})
+            self._config = dask.config.set({"distributed.worker.profile.enabled": False})
             self._cluster = self._local_cluster()
             self._client = Client(self._cluster, set_as_default=False)
         else:
@@ -195,13 +193,9 @@ def _connect(address: str) -> Client:
     from pipscover.version import __version__
 
     try:
-        setups = client.run(worker_setup).values()
-        if any(version != __version__ for version, _ in setups):
-            raise PipsError(f"its workers run pipscover {sorted({version for version, _ in setups})}, not "
-                            f"{__version__}")
-        if not all(can_fork for _, can_fork in setups):
-            raise PipsError("its workers are daemonic processes, which cannot start the processes that enforce "
-                            "time limits; start them with DASK_DISTRIBUTED__WORKER__DAEMON=False")
+        versions = set(client.run(worker_version).values())
+        if versions - {__version__}:
+            raise PipsError(f"its workers run pipscover {sorted(versions)}, not {__version__}")
     except Exception as error:  # noqa: BLE001 - any failure here means the workers cannot run the jobs
         client.close()
         reason = error if isinstance(error, PipsError) else f"its workers cannot run pipscover: {error!r}"

@@ -11,7 +11,6 @@ which rows are done, and the driver can write a row for a job whose worker never
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -172,7 +171,7 @@ def stubs(job: Job, settings: Settings) -> list[Row]:
 def run_job(job: Job, settings: Settings) -> list[Row]:
     """Every row of `job`. The library's errors become rows with status `error`: one bad puzzle does not stop
     a sweep. With a timeout, each row runs in a forked process that is killed if it overruns the library's own
-    limit (`hard_limit`), so nothing can hang a worker."""
+    limit (`hard_limit`), so nothing can hang a worker (a daemonic one too: see `pipscover.runtime.stoppable`)."""
     task = TASKS[job.task]
     rows = []
     for stub, backend in zip(stubs(job, settings), job.backends):
@@ -199,9 +198,6 @@ def _run_bounded(task: Task, job: Job, backend: str, settings: Settings) -> Row:
     from pipscover.runtime.stoppable import stoppable
 
     def in_child() -> Iterator[Row]:
-        # The SAT backends start a process of their own for a timeout; a daemonic process may not. This one
-        # is killed by its parent in every case, so it need not be daemonic.
-        multiprocessing.current_process().daemon = False
         yield task.run(job, backend, settings)
 
     try:
