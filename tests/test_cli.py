@@ -110,7 +110,7 @@ def test_the_bundled_example_has_exactly_one_solution(run_cli):
 
 def test_solve_draws_the_solution_and_can_write_svg(run_cli, tmp_path):
     result = run_cli("solve", EXAMPLES / "first.txt", "-o", tmp_path / "first.svg")
-    assert result.code == 0 and "solved, 1 solution by auto:dlx" in result.out
+    assert result.code == 0 and "solved by auto:dlx" in result.out
     assert (tmp_path / "first.svg").read_text().startswith("<svg")
 
 

@@ -49,6 +49,9 @@ DifficultyOption = Annotated[
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object per puzzle per line.")]
 BackendOption = Annotated[str, typer.Option("--backend", "-b", help="Search backend (see `pipscover backends`).")]
+LimitOption = Annotated[int, typer.Option("--limit", min=1, help="Find up to this many solutions (--all: every one).")]
+SeedOption = Annotated[int | None, typer.Option(
+    "--seed", help="Seed of the randomised searches (dlx's restarts, local search); default 0, so runs repeat.")]
 
 
 def _seconds(value: float | None) -> float | None:

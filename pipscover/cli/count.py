@@ -32,6 +32,8 @@ from pipscover.model import Puzzle
 from pipscover.model.results import CountResult, Distinct, long_numbers
 
 Method = StrEnum("Method", {name: name for name in METHODS})
+LISTING_NOTE = ("pipscover count: counting by {how}, one solution at a time (hours past a few million solutions); "
+                "the exact counter, `pipscover count` without -b or --method, counts without listing")
 
 
 @app.command("count")
@@ -67,8 +69,16 @@ def count_command(
     loaded = load_timed(puzzles, difficulty)
     settings = {"distinct": distinct, "method": str(method), "backend": backend, "limit": limit,
                 "timeout": timeout}
+    listing = method in (Method.blocking, Method.dlx)  # one solution at a time: no share of the work to show
+    if listing and not as_json:
+        from pipscover.counting.blocking import DEFAULT_SAT_BACKEND
+
+        solver = backend or DEFAULT_SAT_BACKEND if method is Method.blocking else None
+        typer.echo(LISTING_NOTE.format(how=_method_name(str(method), solver)), err=True)
     worst = 0
-    with progress_bar("counting", total=len(loaded) if len(loaded) > 1 else 100) as update:
+    single_total = None if listing else 100  # a single count's bar shows its share done, when it is known
+    with progress_bar(f"counting by {_method_name(str(method), backend)}",
+                      total=len(loaded) if len(loaded) > 1 else single_total) as update:
         try:
             for puzzle, result in _counts(loaded, settings, jobs, update):
                 worst = max(worst, _print(puzzle, result, limit, as_json))
@@ -84,7 +94,8 @@ def _counts(puzzles: list[Loaded], settings: dict[str, Any], jobs: int,
     if len(puzzles) == 1:
         def progress(found: int, fraction: float | None) -> None:
             update(advance=0, completed=None if fraction is None else round(100 * fraction),
-                   description=f"counting: {found:,} so far")
+                   description=f"counting by {_method_name(settings['method'], settings['backend'])}: "
+                               f"{found:,} so far")
 
         yield puzzles[0].puzzle, _count_one(puzzles[0], settings, progress)
         return
@@ -108,6 +119,12 @@ def _counts(puzzles: list[Loaded], settings: dict[str, Any], jobs: int,
     finally:
         pool.terminate()
         pool.join()
+
+
+def _method_name(method: str, backend: str | None) -> str:
+    """How a method reads in a sentence: `blocking clauses (cadical195)`, `dlx listing`, `structural`."""
+    name = {"blocking": "blocking clauses", "dlx": "dlx listing"}.get(method, method)
+    return name if backend in (None, method) else f"{name} ({backend})"
 
 
 def _count_one(item: Loaded, settings: dict[str, Any], progress: ProgressCallback | None = None) -> CountResult:
@@ -135,7 +152,7 @@ def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool
         return code
     one, many = ("solution", "solutions") if result.distinct is Distinct.PLACEMENTS else ("distinct grid", "distinct grids")
     noun = one if result.count == 1 else many
-    engine = result.method if result.backend in (None, result.method) else f"{result.method} ({result.backend})"
+    engine = _method_name(result.method, result.backend)
     with long_numbers():
         counted = f"{result.count:,}"
     if result.exact:

@@ -11,11 +11,11 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import EXIT_TIMEOUT, TimeoutOption, error_line, print_json, write_output
+from pipscover.cli.common import EXIT_TIMEOUT, TimeoutOption, error_line, print_json, progress_bar, write_output
 from pipscover.formats import puzzle_to_nyt
-from pipscover.generate.generator import NODE_BUDGET, Shape, generate
+from pipscover.generate.generator import MAX_RESTARTS, Shape, generate
 from pipscover.model import Difficulty
-from pipscover.model.results import SearchTimeout
+from pipscover.model.results import SearchGaveUp, SearchTimeout
 
 MAX_PIP = 10**9  # beyond it, the pseudo-boolean encodings of the counter's SAT fallback cannot write the sums
 
@@ -48,8 +48,9 @@ def generate_command(
 ) -> None:
     """Make a puzzle (an NYT puzzle object with its `solution`) and report how many regions it needed.
 
-    The report goes to stderr when the puzzle goes to stdout. Exit code 3 when --timeout passes first
-    (no puzzle is written; with --json the report has status timeout).
+    The report goes to stderr when the puzzle goes to stdout. Exit code 3 when --timeout passes first, or
+    when no puzzle came of 200 hidden solutions (then it says what the NYT's puzzles of that difficulty hold);
+    no puzzle is written, and with --json the report has status timeout or unknown.
 
     Example: pipscover generate --dominoes 10 --shape rect --seed 42 --difficulty hard -o puzzle.json
     """
@@ -57,7 +58,19 @@ def generate_command(
         seed = random.SystemRandom().randrange(2**31)
     began = time.monotonic()
     try:
-        made = generate(dominoes, max_pip, shape, seed, unique, difficulty, timeout)
+        with progress_bar("generate", total=MAX_RESTARTS) as update:
+            def attempted(tried: int, rated: Difficulty | None) -> None:
+                last = "" if rated is None else f", the last rated {rated}"
+                update(completed=tried, description=f"generate: {tried} hidden solutions tried{last}")
+
+            made = generate(dominoes, max_pip, shape, seed, unique, difficulty, timeout, on_attempt=attempted)
+    except SearchGaveUp as stop:  # a search that found nothing: not bad input, and not a time limit either
+        if as_json:
+            print_json({"status": "unknown", "seed": seed, "domino_count": dominoes, "shape": str(shape),
+                        "reason": str(stop), "seconds": round(time.monotonic() - began, 6)})
+        else:
+            error_line(str(stop))
+        raise typer.Exit(EXIT_TIMEOUT) from None
     except SearchTimeout:
         if as_json:
             print_json({"status": "timeout", "seed": seed, "domino_count": dominoes, "shape": str(shape),
@@ -88,12 +101,9 @@ def generate_command(
         f"seed {seed}: {dominoes} dominoes, {report['region_count']} regions "
         f"({report['constrained_regions']} with a rule), "
         f"{'unique' if made.unique else 'uniqueness not checked'}"
-        + (f" ({made.difficulty}; {_nodes(made.extra_nodes)} extra search nodes)" if made.unique else "")
+        + (f", rated {made.difficulty} (pipscover rate)" if made.unique else "")
         + f"; {made.counter_calls} counter calls, "
         f"{made.restarts} restarts, {made.seconds:.3f} s"
     )
     (sys.stderr if output == "-" else sys.stdout).write(text + "\n")
 
-
-def _nodes(extra: int | None) -> str:
-    return f"more than {NODE_BUDGET}" if extra is None else str(extra)

@@ -11,7 +11,9 @@ from pipscover.cli.common import (
     BackendOption,
     DifficultyOption,
     JsonOption,
+    LimitOption,
     PuzzlesArgument,
+    SeedOption,
     SatCardOption,
     SatFormOption,
     SatPbOption,
@@ -27,7 +29,7 @@ from pipscover.cli.common import (
     write_output,
 )
 from pipscover.engines import DEFAULT_BACKEND
-from pipscover.model.results import Status
+from pipscover.model.results import SolveResult, Status
 from pipscover.render.svg import draw_svg
 from pipscover.render.terminal import draw_solution
 from pipscover.solving import solve
@@ -42,7 +44,8 @@ def solve_command(
     pb: SatPbOption = None,
     form: SatFormOption = None,
     every: Annotated[bool, typer.Option("--all", help="Find every solution.")] = False,
-    limit: Annotated[int, typer.Option("--limit", min=1, help="Find up to this many solutions.")] = 1,
+    limit: LimitOption = 1,
+    seed: SeedOption = None,
     timeout: TimeoutOption = None,
     output: Annotated[str | None, typer.Option(
         "--output", "-o", help="Also write each puzzle's first solution as an SVG picture (NAME-hard.svg etc. for several).",
@@ -64,7 +67,8 @@ def solve_command(
     with progress_bar("solving", total=len(loaded) if len(loaded) > 1 else None) as advance:
         for item, picture in zip(timed, pictures):
             puzzle = item.puzzle
-            result = solve(puzzle, engine, limit=None if every else limit, timeout=timeout, start=item.clock_start())
+            wanted = None if every else limit
+            result = solve(puzzle, engine, limit=wanted, timeout=timeout, start=item.clock_start(), seed=seed)
             advance()
             if picture is not None and result.solutions:
                 write_output(picture, draw_svg(puzzle, result.solutions[0]))
@@ -72,13 +76,31 @@ def solve_command(
             if as_json:
                 print_json(solve_json(puzzle, result))
             else:
-                found = len(result.solutions)
-                noun = "solution" if found == 1 else "solutions"
-                so_far = " so far (stopped by Ctrl-C)" if result.status is Status.INTERRUPTED else ""
-                typer.echo(f"{puzzle.describe()}: {result.status}, {found} {noun}{so_far} by {result.backend} "
-                           f"in {result.seconds:.3f} s")
+                typer.echo(f"{puzzle.describe()}: {describe_result(result, wanted)}")
                 for solution in result.solutions:
                     typer.echo(draw_solution(puzzle, solution))
             if result.status is Status.INTERRUPTED:
                 break
     exit_with(worst)
+
+
+def describe_result(result: SolveResult, wanted: int | None) -> str:
+    """What a search found, saying whether the solutions shown are all there are.
+
+    >>> from pipscover.model.results import SolveResult, Status
+    >>> describe_result(SolveResult(Status.SOLVED, ("one",), "dlx", 0.01), 1)
+    'solved by dlx in 0.010 s; 1 solution shown, maybe not the only one (--all lists every solution, pipscover count counts them)'
+    """
+    found = len(result.solutions)
+    noun = "solution" if found == 1 else "solutions"
+    how = f"by {result.backend} in {result.seconds:.3f} s"
+    if result.status is Status.UNSATISFIABLE:
+        return f"no solution ({result.status}) {how}"
+    if result.status is not Status.SOLVED:
+        why = "stopped by Ctrl-C" if result.status is Status.INTERRUPTED else str(result.status)
+        return f"{why} {how}; {found} {noun} found so far"
+    if wanted is not None and found == wanted:
+        shown = "1 solution shown, maybe not the only one" if found == 1 else f"the first {found} solutions shown, maybe not all"
+        return f"solved {how}; {shown} (--all lists every solution, pipscover count counts them)"
+    every = "the only solution" if found == 1 else f"all {found} solutions"
+    return f"solved {how}; {every}"

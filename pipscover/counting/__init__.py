@@ -142,7 +142,7 @@ def _count_by_listing(puzzle: Puzzle, distinct: Distinct, limit: int | None, dea
     found, exact = 0, True
     # Restarts speed up a first solution, not a listing of every one; within a node budget they only spend
     # it again (the archive's budgeted listings visit 8% more nodes with them and take 12% longer).
-    restart_seed = DlxBackend.restart_seed if node_limit is None else None
+    restart_seed = DlxBackend.seed if node_limit is None else None
     covers, _, cover = counted_covers(puzzle, deadline, node_limit, restart_seed)
     try:
         for chosen in covers:

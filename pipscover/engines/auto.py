@@ -11,7 +11,7 @@ straight to one of its countless solutions; a SAT solver pays for its encoding o
    engine answers a puzzle that DLX finds easy never depends on the machine. An NYT puzzle gets 10,000 nodes
    or more (its first solution takes at most about 400), a 12 x 12 board 900 to 2,300, a 20 x 20 board 800,
    a 2 x 100,000 strip 400,000.
-2. Past it, one walk of local search (`pipscover.engines.local_search`, seed 0, `LocalBackend`'s budget of moves per
+2. Past it, one walk of local search (`pipscover.engines.local_search`, from the backend's seed, 0 by default, `LocalBackend`'s budget of moves per
    domino): also deterministic. It answers every planted board of the scale suite in well under a second.
    On a board of more than `WALK_FIRST_PLACEMENTS` placements the walk comes first, because there building
    the DLX matrix costs more than the walk (seconds on a 2 x 300 strip); if it finds nothing, step 1 follows.
@@ -72,7 +72,7 @@ class AutoBackend(Backend):
         """DLX within its budget; past it (or when the puzzle is too big for dlx), the walk unless it was
         taken already, then the race."""
         try:
-            found, search = counted_solutions(puzzle, deadline, node_budget(puzzle), DlxBackend.restart_seed)
+            found, search = counted_solutions(puzzle, deadline, node_budget(puzzle), self.seed)
             first = next(found, None)
         except TooBig:  # too big for dlx: the walk (unless it came first), then the SAT solver alone
             if walked:
@@ -101,7 +101,7 @@ class AutoBackend(Backend):
         if board is None:
             self.engine = "local"  # no tiling: no solution, and local search is what found out
             return
-        walked = walk(board, 0, MOVES_PER_TILE * len(puzzle.dominoes), deadline)
+        walked = walk(board, self.seed, MOVES_PER_TILE * len(puzzle.dominoes), deadline)
         if walked is None:
             if then_dlx_budget:
                 yield from self._dlx_then(puzzle, deadline, walked=True)
@@ -117,7 +117,7 @@ class AutoBackend(Backend):
 
         engines: dict[str, Backend] = {SAT_SOLVER: SatBackend(SAT_SOLVER)}
         if with_dlx:
-            engines = {"dlx": DlxBackend(), **engines}
+            engines = {"dlx": DlxBackend().with_seed(self.seed), **engines}
         producers = {name: partial(engine.solutions, puzzle) for name, engine in engines.items()}
         yield from race(producers, deadline, on_winner=self._answered)
 

@@ -9,6 +9,7 @@ it in, and add one line to `pipscover.engines.REGISTRY`.
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -58,6 +59,13 @@ class Backend(ABC):
     description: str
     capabilities: Capabilities = Capabilities()
     encodings: Encodings  # how its CNF is written: set by the backends that write one (`capabilities.encodings`)
+    seed = 0  # where a randomised search starts (dlx's restarts, local search's walks); other engines have none
+
+    def with_seed(self, seed: int) -> Backend:
+        """The same backend with its randomised search drawn from `seed` (an engine without one ignores it)."""
+        seeded = copy.copy(self)
+        seeded.seed = seed
+        return seeded
 
     def answered_by(self) -> str:
         """The engine that made the solutions of the last `solutions` call (a backend that hands puzzles to

@@ -1,9 +1,10 @@
 """The default backend: the exact-cover formulation searched by Dancing Links, with region pruning.
 
-The backend restarts its search (Luby budgets, a fixed seed: see `pipscover.engines.dancing_links`) until a
-first solution, which stops it thrashing on large planted boards without changing what it finds. `search_nodes`
-measures a puzzle's difficulty for this search: the search nodes it visits, without restarts, to find every
-solution (so to prove a unique one unique), a count that depends only on the puzzle.
+The backend restarts its search (Luby budgets, a seed, 0 unless `with_seed` sets another: see
+`pipscover.engines.dancing_links`) until a first solution, which stops it thrashing on large planted boards
+without changing what it finds. `search_nodes` measures a puzzle's difficulty for this search: the search nodes
+it visits, without restarts, to find every solution (so to prove a unique one unique), a count that depends
+only on the puzzle.
 """
 
 from __future__ import annotations
@@ -24,12 +25,11 @@ class DlxBackend(Backend):
     """Algorithm X with dancing links over cells and dominoes; region rules prune during the search."""
 
     name = "dlx"
-    restart_seed = 0
     description = "exact cover by Dancing Links, with region pruning during the search (pure Python)"
     capabilities = Capabilities(counter="auto")
 
     def solutions(self, puzzle: Puzzle, deadline: float | None = None) -> Iterator[Solution]:
-        return counted_solutions(puzzle, deadline, restart_seed=self.restart_seed)[0]
+        return counted_solutions(puzzle, deadline, restart_seed=self.seed)[0]
 
 
 def counted_solutions(

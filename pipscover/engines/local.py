@@ -1,7 +1,7 @@
 """Local search (`pipscover.engines.local_search`) as a backend: one solution of a large, loose board, fast.
 
 It is incomplete, and declares so: it finds one solution (`enumerates=False`) and cannot prove that there is
-none (`complete=False`), except for a board with no tiling. It walks from seed 0, then 1, ..., each walk
+none (`complete=False`), except for a board with no tiling. It walks from its seed (0 unless `with_seed` sets another), then the next, ..., each walk
 within `MOVES_PER_TILE` moves per domino, until one finds a solution; with a deadline it walks until the
 deadline, without one it gives up after `WALKS` walks (`SearchGaveUp`: status `unknown`, never
 `unsatisfiable`).
@@ -33,11 +33,11 @@ class LocalBackend(Backend):
         board = LocalBoard.of(puzzle)
         if board is None:
             return  # no tiling, no solution: the one answer local search proves
-        seed = 0
-        while deadline is not None or seed < WALKS:
-            found = walk(board, seed, MOVES_PER_TILE * len(puzzle.dominoes), deadline)
+        walks = 0
+        while deadline is not None or walks < WALKS:
+            found = walk(board, self.seed + walks, MOVES_PER_TILE * len(puzzle.dominoes), deadline)
             if found is not None:
                 yield found
                 return
-            seed += 1
+            walks += 1
         raise SearchGaveUp(f"local search found no solution in {WALKS} walks; it cannot prove that there is none")

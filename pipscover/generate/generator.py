@@ -44,7 +44,7 @@ from __future__ import annotations
 import bisect
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from math import isqrt
@@ -60,10 +60,13 @@ from pipscover.generate.incremental import PuzzleSession, hidden_phases
 from pipscover.generate.single_tiling import lay_single_tiling
 from pipscover.hints.rating import difficulty as rated_difficulty
 from pipscover.model import Cell, Difficulty, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
-from pipscover.model.results import SearchTimeout, deadline_after, has_passed
+from pipscover.model.results import SearchGaveUp, SearchTimeout, deadline_after, has_passed
 
 Pair = tuple[Cell, Cell]
 MAX_RESTARTS = 200  # hidden solutions drawn before giving up
+# The dominoes of the NYT's puzzles by their label (fewest, most, median; 348 days, 2025): what to suggest when a
+# difficulty cannot be met. The rating grows with the board: 8 dominoes are rarely easy, 5 seldom hard.
+NYT_DOMINOES = {Difficulty.EASY: (3, 10, 5), Difficulty.MEDIUM: (4, 13, 7), Difficulty.HARD: (6, 16, 13)}
 RULED_AT_START = 0.6  # the share of regions given a rule before the counter is asked
 # The largest puzzles made: a unique one needs a proof whose SAT questions grow fast with the board, and a
 # nyt or random board is grown a domino at a time over the whole board so far (1,000 dominoes: 1.5 s,
@@ -216,12 +219,15 @@ def generate(
     unique: bool = True,
     difficulty: Difficulty | str | None = None,
     timeout: float | None = None,
+    on_attempt: Callable[[int, Difficulty | None], None] | None = None,
 ) -> GeneratedPuzzle:
     """A puzzle with `dominoes` dominoes around a hidden solution; with `unique`, its only solution; with a
     `difficulty`, one rated so by `pipscover.hints.rating` (implies `unique`).
 
     Raises `SearchTimeout` when `timeout` seconds pass first (checked before each hidden solution, each
-    counter question and the rating, and inside each DLX or SAT question).
+    counter question and the rating, and inside each DLX or SAT question), and `SearchGaveUp` when
+    `MAX_RESTARTS` hidden solutions gave no puzzle (saying what the NYT's puzzles of that difficulty hold).
+    `on_attempt(hidden solutions tried, the rating of the last one's puzzle)` follows the search.
 
     >>> made = generate(dominoes=5, seed=7)
     >>> made.unique, len(made.puzzle.dominoes)
@@ -264,8 +270,22 @@ def generate(
             if difficulty in (None, rated):
                 return GeneratedPuzzle(puzzle, hidden, True, calls, restart, time.monotonic() - start,
                                        extra_nodes(puzzle, NODE_BUDGET), rated)
-    wanted = f"{difficulty} " if difficulty else ""
-    raise PipsError(f"generate: no unique {wanted}puzzle after {MAX_RESTARTS} hidden solutions (seed {seed})")
+        if on_attempt is not None:
+            on_attempt(restart + 1, None if made is None else rated)
+    raise SearchGaveUp(gave_up(dominoes, difficulty, seed))
+
+
+def gave_up(dominoes: int, difficulty: Difficulty | None, seed: int) -> str:
+    """Why no puzzle came, and what the NYT's own puzzles of that difficulty hold.
+
+    >>> gave_up(10, Difficulty.EASY, 1)
+    'generate: no unique easy puzzle of 10 dominoes after 200 hidden solutions (seed 1); NYT easy puzzles have 3-10 dominoes, 5 as a rule: try --dominoes 5'
+    """
+    if difficulty is None:
+        return f"generate: no unique puzzle of {dominoes} dominoes after {MAX_RESTARTS} hidden solutions (seed {seed})"
+    low, high, usual = NYT_DOMINOES[difficulty]
+    return (f"generate: no unique {difficulty} puzzle of {dominoes} dominoes after {MAX_RESTARTS} hidden solutions "
+            f"(seed {seed}); NYT {difficulty} puzzles have {low}-{high} dominoes, {usual} as a rule: try --dominoes {usual}")
 
 
 def _check_size(dominoes: int, shape: Shape, unique: bool) -> None:

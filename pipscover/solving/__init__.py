@@ -18,9 +18,11 @@ def solve(
     limit: int | None = 1,
     timeout: float | None = None,
     start: float | None = None,
+    seed: int | None = None,
 ) -> SolveResult:
     """Up to `limit` solutions (`None`: all of them), within `timeout` seconds if given, counted from `start`
-    (a `time.monotonic()` value; default now): the CLI starts the clock before it reads the puzzle.
+    (a `time.monotonic()` value; default now): the CLI starts the clock before it reads the puzzle. `seed`
+    draws the randomised engines' choices (dlx's restarts, local search; default the backend's own, 0).
 
     >>> from pipscover import load_one, solve
     >>> result = solve(load_one("examples/first.txt"))
@@ -28,6 +30,8 @@ def solve(
     <Status.SOLVED: 'solved'>
     """
     engine = get_backend(backend) if isinstance(backend, str) else backend
+    if seed is not None:
+        engine = engine.with_seed(seed)
     if limit != 1 and not engine.capabilities.enumerates:
         raise PipsError(
             f"backend {engine.name!r} finds one solution, not several; choose another (see pipscover backends)"

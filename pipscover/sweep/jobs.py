@@ -22,7 +22,7 @@ from pipscover.errors import PipsError
 from pipscover.hints.rating import rate
 from pipscover.model import Puzzle
 from pipscover.model.check import problems
-from pipscover.model.results import Distinct, Status
+from pipscover.model.results import Distinct, SearchGaveUp, Status
 from pipscover.solving import solve
 
 Row = dict[str, Any]
@@ -117,8 +117,11 @@ def _generate(job: Job, backend: str, settings: Settings) -> Row:
     from pipscover.generate.generator import generate
 
     assert job.seed is not None  # generate's jobs are seeds
-    made = generate(settings.dominoes, settings.max_pip, settings.shape, job.seed, settings.unique,
-                    settings.difficulty)
+    try:
+        made = generate(settings.dominoes, settings.max_pip, settings.shape, job.seed, settings.unique,
+                        settings.difficulty)
+    except SearchGaveUp as stop:  # no puzzle of this seed: the search's own answer, not a failure of the job
+        return {"status": "unknown", "error": str(stop)}
     return {
         "status": "generated", "difficulty": made.difficulty, "count": 1 if made.unique else None,
         "exact": made.unique, "seconds": made.seconds, "regions": len(made.puzzle.regions),

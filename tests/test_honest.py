@@ -1,0 +1,81 @@
+"""Output that says what was done: how many solutions a solve shows against how many there are, which method a
+count uses, progress on a terminal, what a generator that gave up could do instead."""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import EXAMPLES, NYT_FOLDER, needs_nyt
+
+BIN = Path(sys.executable).parent
+HARD_DAY = NYT_FOLDER / "2025-09-15.json"  # its hard puzzle has 2,764,800 solutions
+
+
+def on_a_terminal(*args: str, timeout: float = 60) -> tuple[int, str, str]:
+    """Run `pipscover ARGS...` with its stderr on a pseudo-terminal, as in a shell: exit code, stdout, and all
+    that was drawn on the terminal."""
+    controller, terminal = pty.openpty()
+    environment = {key: value for key, value in os.environ.items() if key != "CI"}
+    process = subprocess.Popen([BIN / "pipscover", *map(str, args)], stdout=subprocess.PIPE, stderr=terminal,
+                               text=True, env=environment)
+    os.close(terminal)
+    drawn = bytearray()
+    while True:
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError:  # the terminal's other end closed: the process ended
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    output, _ = process.communicate(timeout=timeout)
+    os.close(controller)
+    return process.returncode, output, drawn.decode(errors="replace")
+
+
+@needs_nyt
+def test_solve_says_one_solution_is_shown_of_a_puzzle_with_more(run_cli):
+    done = run_cli("solve", HARD_DAY, "-d", "hard")
+    first_line = done.out.splitlines()[0]
+    assert done.code == 0 and "1 solution shown, maybe not the only one" in first_line
+    assert "--all lists every solution" in first_line and "pipscover count" in first_line
+
+
+def test_solve_all_says_the_solutions_are_all_there_are(run_cli):
+    done = run_cli("solve", EXAMPLES / "first.txt", "--all")
+    assert done.code == 0 and done.out.splitlines()[0].endswith("the only solution")
+
+
+def test_solve_with_a_seed_finds_a_checked_solution(run_cli):
+    for backend in ("dlx", "auto"):
+        done = run_cli("solve", EXAMPLES / "first.txt", "-b", backend, "--seed", "7", "--json")
+        assert done.code == 0 and '"status": "solved"' in done.out, (backend, done.err)
+
+
+def test_count_by_blocking_clauses_says_so_and_points_to_the_exact_counter(run_cli):
+    done = run_cli("count", EXAMPLES / "first.txt", "-b", "minisat")
+    assert done.code == 0 and "by blocking clauses (minisat" in done.out
+    assert "counting by blocking clauses" in done.err and "without -b" in done.err
+
+
+@needs_nyt
+def test_count_by_blocking_clauses_shows_its_progress_on_a_terminal():
+    code, output, drawn = on_a_terminal("count", HARD_DAY, "-d", "hard", "-b", "minisat", "--timeout", "2")
+    assert code == 3 and "NOT exact" in output
+    assert "counting by blocking clauses (minisat)" in drawn and "so far" in drawn
+
+
+def test_a_generator_that_gives_up_says_what_can_be_made_and_is_not_bad_input():
+    code, output, drawn = on_a_terminal("generate", "-n", "2", "--difficulty", "hard", "--seed", "1")
+    assert code == 3 and output == ""  # 3: stopped before an answer; 2 would say the input was wrong
+    assert "no unique hard puzzle of 2 dominoes" in drawn and "NYT hard puzzles have 6-16 dominoes" in drawn
+    assert "hidden solutions tried" in drawn  # the progress bar, on a terminal
+
+
+def test_the_generator_report_gives_the_rating_not_search_nodes(run_cli, tmp_path):
+    done = run_cli("generate", "-n", "4", "--seed", "3", "-o", tmp_path / "p.json")
+    assert done.code == 0 and "(pipscover rate)" in done.out and "search nodes" not in done.out
