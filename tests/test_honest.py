@@ -3,38 +3,10 @@ count uses, progress on a terminal, what a generator that gave up could do inste
 
 from __future__ import annotations
 
-import os
-import pty
-import subprocess
-import sys
-from pathlib import Path
-
 from conftest import EXAMPLES, NYT_FOLDER, needs_nyt
+from test_hostile import on_terminal
 
-BIN = Path(sys.executable).parent
 HARD_DAY = NYT_FOLDER / "2025-09-15.json"  # its hard puzzle has 2,764,800 solutions
-
-
-def on_a_terminal(*args: str, timeout: float = 60) -> tuple[int, str, str]:
-    """Run `pipscover ARGS...` with its stderr on a pseudo-terminal, as in a shell: exit code, stdout, and all
-    that was drawn on the terminal."""
-    controller, terminal = pty.openpty()
-    environment = {key: value for key, value in os.environ.items() if key != "CI"}
-    process = subprocess.Popen([BIN / "pipscover", *map(str, args)], stdout=subprocess.PIPE, stderr=terminal,
-                               text=True, env=environment)
-    os.close(terminal)
-    drawn = bytearray()
-    while True:
-        try:
-            chunk = os.read(controller, 65536)
-        except OSError:  # the terminal's other end closed: the process ended
-            break
-        if not chunk:
-            break
-        drawn += chunk
-    output, _ = process.communicate(timeout=timeout)
-    os.close(controller)
-    return process.returncode, output, drawn.decode(errors="replace")
 
 
 @needs_nyt
@@ -64,16 +36,19 @@ def test_count_by_blocking_clauses_says_so_and_points_to_the_exact_counter(run_c
 
 @needs_nyt
 def test_count_by_blocking_clauses_shows_its_progress_on_a_terminal():
-    code, output, drawn = on_a_terminal("count", HARD_DAY, "-d", "hard", "-b", "minisat", "--timeout", "2")
-    assert code == 3 and "NOT exact" in output
-    assert "counting by blocking clauses (minisat)" in drawn and "so far" in drawn
+    drawn = on_terminal("count", HARD_DAY, "-d", "hard", "-b", "minisat", "--timeout", "2", columns=120)
+    assert "NOT exact" in drawn and "counting by blocking clauses (minisat): " in drawn and " so far" in drawn
 
 
-def test_a_generator_that_gives_up_says_what_can_be_made_and_is_not_bad_input():
-    code, output, drawn = on_a_terminal("generate", "-n", "2", "--difficulty", "hard", "--seed", "1")
-    assert code == 3 and output == ""  # 3: stopped before an answer; 2 would say the input was wrong
-    assert "no unique hard puzzle of 2 dominoes" in drawn and "NYT hard puzzles have 6-16 dominoes" in drawn
-    assert "hidden solutions tried" in drawn  # the progress bar, on a terminal
+def test_a_generator_that_gives_up_says_what_can_be_made_and_is_not_bad_input(run_cli):
+    done = run_cli("generate", "-n", "2", "--difficulty", "hard", "--seed", "1")
+    assert done.code == 3 and done.out == ""  # 3: stopped before an answer; 2 would say the input was wrong
+    assert "no unique hard puzzle of 2 dominoes" in done.err and "NYT hard puzzles have 6-16 dominoes" in done.err
+
+
+def test_generate_shows_its_search_on_a_terminal():
+    drawn = on_terminal("generate", "-n", "2", "--difficulty", "hard", "--seed", "1", columns=120)
+    assert "hidden solutions tried" in drawn
 
 
 def test_the_generator_report_gives_the_rating_not_search_nodes(run_cli, tmp_path):

@@ -15,6 +15,7 @@ except ImportError:  # pragma: no cover
     from click import utils as click_utils
 
 from pipscover.cli.app import app
+from pipscover.cli.readable import humanize, usage_error
 from pipscover.cli.common import EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, error_line
 from pipscover.errors import PipsError
 
@@ -46,6 +47,7 @@ def main(args: Sequence[str] | None = None) -> None:
 def run(args: Sequence[str] | None = None) -> int:
     """The exit code of one command line, with its errors already printed."""
     command = typer.main.get_command(app)
+    humanize(command)
     try:
         code = command.main(args=args, prog_name="pipscover", standalone_mode=False)
     except SystemExit:
@@ -60,7 +62,8 @@ def run(args: Sequence[str] | None = None) -> int:
         return 0
     except click_errors.UsageError as error:
         where = error.ctx.command_path if error.ctx is not None else "pipscover"
-        error_line(f"{where}: {error.format_message()} (see {where} --help)")
+        command_name = where.removeprefix("pipscover").strip()
+        error_line(f"{command_name + ': ' if command_name else ''}{usage_error(error)} (see {where} --help)")
         return EXIT_BAD_INPUT
     except click_errors.ClickException as error:
         error_line(error.format_message())

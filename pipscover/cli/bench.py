@@ -10,6 +10,10 @@ import typer
 from pipscover.bench import CLOCKS, TASKS, benchmark
 from pipscover.cli.app import app
 from pipscover.cli.common import (
+    CardName,
+    FormName,
+    PbName,
+    BACKEND_NAMES,
     EXIT_INTERRUPTED,
     EXIT_OK,
     DifficultyOption,
@@ -36,16 +40,16 @@ def bench_command(
     difficulty: DifficultyOption = None,
     backends: Annotated[
         list[str] | None,
-        typer.Option("--backend", "-b", help="Backend to time; repeat to compare several (see `pipscover backends`)."),
+        typer.Option("--backend", "-b", help=f"Backend to time; repeat to compare several (see `pipscover backends`). {BACKEND_NAMES}"),
     ] = None,
     cards: Annotated[
-        list[str] | None, typer.Option("--card", help="Cardinality encoding for SAT backends; repeat to compare.")
+        list[CardName] | None, typer.Option("--card", help="Cardinality encoding for SAT backends; repeat to compare.")
     ] = None,
     pbs: Annotated[
-        list[str] | None, typer.Option("--pb", help="Pseudo-boolean encoding for SAT backends; repeat to compare.")
+        list[PbName] | None, typer.Option("--pb", help="Pseudo-boolean encoding for SAT backends; repeat to compare.")
     ] = None,
     forms: Annotated[
-        list[str] | None,
+        list[FormName] | None,
         typer.Option("--encoding", help="CNF form for SAT backends (placements, compact, auto); repeat to compare."),
     ] = None,
     task: Annotated[TaskName, typer.Option("--task", help=f"What is timed: {TASK_HELP}.")] = DEFAULT_TASK,

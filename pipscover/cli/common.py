@@ -23,7 +23,8 @@ from typing import Annotated, Any, NamedTuple
 import typer
 
 from pipscover.cnf import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, FORMS, PB_ENCODINGS, Encodings
-from pipscover.engines import Backend, get_backend
+from pipscover.engines import ALIASES, REGISTRY, Backend, get_backend
+from pipscover.engines.sat_solvers import SOLVERS
 from pipscover.errors import PipsError
 from pipscover.formats import load
 from pipscover.formats.fetch import day_file
@@ -38,7 +39,7 @@ PUZZLE_SUFFIXES = (".json", ".txt")
 
 PUZZLES_HELP = ("Puzzle files (NYT JSON or text format), folders of them, or NYT days (YYYY-MM-DD or today: "
                 "read from the cache of `pipscover fetch`, fetched when missing).")
-PuzzlesArgument = Annotated[list[Path], typer.Argument(help=PUZZLES_HELP, show_default=False)]
+PuzzlesArgument = Annotated[list[Path], typer.Argument(help=PUZZLES_HELP, show_default=False, metavar="PUZZLE...")]
 PuzzleArgument = Annotated[
     Path, typer.Argument(help="A puzzle file (NYT JSON or text format) or an NYT day (YYYY-MM-DD or today).",
                          show_default=False),
@@ -48,7 +49,10 @@ DifficultyOption = Annotated[
     typer.Option("--difficulty", "-d", help="Which puzzle of an NYT day file (default: all three)."),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object per puzzle per line.")]
-BackendOption = Annotated[str, typer.Option("--backend", "-b", help="Search backend (see `pipscover backends`).")]
+BACKEND_NAMES = f"One of: {', '.join(REGISTRY)}; aliases {', '.join(ALIASES)}."
+SAT_NAMES = f"One of: {', '.join(SOLVERS)}; aliases {', '.join(ALIASES)}."
+BackendOption = Annotated[str, typer.Option(
+    "--backend", "-b", help=f"Search backend (see `pipscover backends`). {BACKEND_NAMES}")]
 LimitOption = Annotated[int, typer.Option("--limit", min=1, help="Find up to this many solutions (--all: every one).")]
 SeedOption = Annotated[int | None, typer.Option(
     "--seed", help="Seed of the randomised searches (dlx's restarts, local search); default 0, so runs repeat.")]

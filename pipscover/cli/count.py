@@ -17,6 +17,7 @@ from pipscover.cli.common import (
     EXIT_NO,
     EXIT_OK,
     EXIT_TIMEOUT,
+    SAT_NAMES,
     DifficultyOption,
     JsonOption,
     Loaded,
@@ -27,6 +28,7 @@ from pipscover.cli.common import (
     print_json,
     progress_bar,
 )
+from pipscover.engines import get_backend
 from pipscover.counting import METHODS, CountInterrupted, ProgressCallback, count
 from pipscover.model import Puzzle
 from pipscover.model.results import CountResult, Distinct, long_numbers
@@ -47,7 +49,7 @@ def count_command(
         "--method", "-m", help="auto: the fastest exact counter; structural, dlx (listing) or blocking (SAT).",
     )] = Method.auto,
     backend: Annotated[str | None, typer.Option(
-        "--backend", "-b", help="SAT solver for --method blocking (see `pipscover backends`).",
+        "--backend", "-b", help=f"SAT solver for --method blocking (see `pipscover backends`). {SAT_NAMES}",
     )] = None,
     limit: Annotated[int | None, typer.Option(
         "--limit", min=1, help="Stop the listing methods (dlx, blocking) after this many.",
@@ -70,6 +72,8 @@ def count_command(
     settings = {"distinct": distinct, "method": str(method), "backend": backend, "limit": limit,
                 "timeout": timeout}
     listing = method in (Method.blocking, Method.dlx)  # one solution at a time: no share of the work to show
+    if backend is not None:
+        get_backend(backend)  # an unknown name is refused before anything is said or counted
     if listing and not as_json:
         from pipscover.counting.blocking import DEFAULT_SAT_BACKEND
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Annotated
 
@@ -24,7 +25,8 @@ def planted_command(
         "--pips", help="repeated: pips drawn independently (dominoes repeat); distinct: no domino twice.",
     )] = Pips.REPEATED,
     max_pip: Annotated[int, typer.Option("--max-pip", min=0, help="The largest pip.")] = 6,
-    seed: Annotated[int, typer.Option("--seed", help="Same seed, same puzzle, on any machine.")] = 1,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", help="Same seed, same puzzle, on any machine (default: a random seed, reported).")] = None,
     suite: Annotated[bool, typer.Option(
         "--suite", help="Write the scale benchmark (every board and seed of pipscover.generate.planted.SCALE_SUITE) "
                         "into the folder given by --output.",
@@ -56,6 +58,10 @@ def planted_command(
     rows, _, columns = size.lower().partition("x")
     if not (rows.isdigit() and columns.isdigit()):
         raise PipsError(f"board size {size!r}: write ROWSxCOLUMNS, e.g. 12x12")
+    if seed is None:  # as generate does: a new puzzle each time, and the seed that makes it again
+        seed = random.SystemRandom().randrange(2**31)
+        if not as_json:
+            typer.echo(f"seed {seed}", err=True)
     _write(PlantedSpec(int(rows), int(columns), pips, max_pip, seed), output, as_json)
 
 
@@ -63,5 +69,5 @@ def _write(spec: PlantedSpec, path: str, as_json: bool) -> None:
     puzzle, solution = planted(spec)
     write_output(path, json.dumps(puzzle_to_nyt(puzzle, solution), separators=(",", ":")) + "\n")
     if as_json and path != "-":
-        print_json({"name": spec.name, "file": path, "dominoes": len(puzzle.dominoes),
+        print_json({"name": spec.name, "file": path, "seed": spec.seed, "dominoes": len(puzzle.dominoes),
                     "regions": len(puzzle.regions)})

@@ -13,16 +13,21 @@ import typer
 
 from pipscover.cli.app import app
 from pipscover.cli.common import (
+    BACKEND_NAMES,
     EXIT_INTERRUPTED,
     EXIT_NO,
     EXIT_TIMEOUT,
     PUZZLES_HELP,
+    LimitOption,
     exit_with,
     load_puzzles,
     print_json,
     progress_bar,
 )
+from pipscover.engines import get_backend
 from pipscover.errors import PipsError
+from pipscover.generate.generator import Shape
+from pipscover.model import Difficulty
 
 TaskName = StrEnum("TaskName", ["solve", "count", "grids", "bench", "rate", "generate"])  # values: the names
 
@@ -32,7 +37,7 @@ def sweep_command(
     task: Annotated[TaskName, typer.Argument(
         help="solve, count (placements), grids (distinct pip grids), bench (every -b), rate, or generate (--seeds).",
         show_default=False)],
-    inputs: Annotated[list[Path] | None, typer.Argument(help=PUZZLES_HELP, show_default=False)] = None,
+    inputs: Annotated[list[Path] | None, typer.Argument(help=PUZZLES_HELP, show_default=False, metavar="PUZZLE...")] = None,
     output: Annotated[Path, typer.Option(
         "--output", "-o", help="The CSV table; a rerun skips the rows it holds.")] = Path("results.csv"),
     scheduler: Annotated[str | None, typer.Option(
@@ -44,20 +49,20 @@ def sweep_command(
     timeout: Annotated[float | None, typer.Option(
         "--timeout", min=0,
         help="Give up on a puzzle after this many seconds (status `timeout`), and move on.")] = None,
-    difficulty: Annotated[str | None, typer.Option(
-        "--difficulty", "-d", help="easy, medium or hard: the puzzle of each NYT day file (default: all three); "
-        "for generate, the band to make.")] = None,
+    difficulty: Annotated[Difficulty | None, typer.Option(
+        "--difficulty", "-d", help="The puzzle of each NYT day file (default: all three); for generate, the "
+        "band to make.")] = None,
     backends: Annotated[list[str] | None, typer.Option(
         "--backend", "-b", help="Backend to run; repeat for several (a row each). For count and grids, a SAT "
-        "solver counting by blocking clauses (default: the fastest exact counter).")] = None,
-    limit: Annotated[int, typer.Option(
-        "--limit", min=0, help="solve: solutions to find per puzzle (0: all of them).")] = 1,
+        f"solver counting by blocking clauses (default: the fastest exact counter). {BACKEND_NAMES}")] = None,
+    limit: LimitOption = 1,
+    every: Annotated[bool, typer.Option("--all", help="solve: find every solution of each puzzle.")] = False,
     repeat: Annotated[int, typer.Option("--repeat", "-r", min=1, help="bench: runs per puzzle; the median.")] = 1,
     seeds: Annotated[str | None, typer.Option(
         "--seeds", help="generate: the seeds, e.g. 1-10000 or 1,5,9-12 (a puzzle each).")] = None,
     dominoes: Annotated[int, typer.Option("--dominoes", "-n", min=1, help="generate: dominoes per puzzle.")] = 8,
     max_pip: Annotated[int, typer.Option("--max-pip", min=0, help="generate: the largest pip.")] = 6,
-    shape: Annotated[str, typer.Option("--shape", help="generate: nyt, rect or random.")] = "nyt",
+    shape: Annotated[Shape, typer.Option("--shape", help="generate: the board's shape (as generate's).")] = Shape.NYT,
     retry: Annotated[list[str] | None, typer.Option(
         "--retry", help="Run again the rows of --output with this status (e.g. timeout, error); repeatable.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
@@ -82,10 +87,14 @@ def sweep_command(
     from pipscover.sweep import Settings, SweepInterrupted, make_jobs, sweep
 
     settings = Settings(
-        timeout=timeout, limit=limit or None, repeat=repeat, dominoes=dominoes, max_pip=max_pip,
-        shape=_choice("--shape", shape, ("nyt", "rect", "random")), unique=True,
-        difficulty=None if difficulty is None else _choice("--difficulty", difficulty, ("easy", "medium", "hard")),
+        timeout=timeout, limit=None if every else limit, repeat=repeat, dominoes=dominoes, max_pip=max_pip,
+        shape=str(shape), unique=True, difficulty=None if difficulty is None else str(difficulty),
     )
+    for name in backends or ():  # refused here, in one line, rather than in a row per puzzle
+        engine = get_backend(name)
+        if task in (TaskName.count, TaskName.grids) and engine.capabilities.counter != "blocking":
+            raise PipsError(f"sweep {task}: -b names a SAT solver counting by blocking clauses, not {name!r}; "
+                            "without -b the exact counter counts")
     if scheduler is not None and jobs is not None:
         raise PipsError("--jobs sets the workers of this machine; a --scheduler's cluster has its own")
     if task is TaskName.generate:
@@ -129,9 +138,3 @@ def parse_seeds(text: str) -> list[int]:
             raise PipsError(f"--seeds {text}: the range {part} is empty")
         seeds.extend(range(low, high + 1))
     return seeds
-
-
-def _choice(option: str, value: str, allowed: tuple[str, ...]) -> str:
-    if value not in allowed:
-        raise PipsError(f"{option} {value}: choose one of {', '.join(allowed)}")
-    return value

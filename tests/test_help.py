@@ -1,0 +1,70 @@
+"""`--help` read at 80 columns, as a person reads it, and usage errors in the project's words; one meaning per
+flag across commands."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import EXAMPLES
+from test_cli import _all_commands
+
+FIRST = EXAMPLES / "first.txt"
+
+
+@pytest.mark.parametrize("words", _all_commands(), ids=" ".join)
+def test_help_at_80_columns_has_placeholders_a_person_would_write(run_cli, monkeypatch, words):
+    monkeypatch.setenv("COLUMNS", "80")
+    shown = run_cli(*words, "--help").out
+    assert not re.search(r"<[a-z]", shown), shown  # <bool>, <list[Path]>, <str>, <int range>, <easy|medium|hard>
+    assert "[x>=" not in shown and "[x<=" not in shown and "{" not in shown.split("Usage:")[1].split("\n")[0]
+    for line in shown.splitlines():  # a choice list is never split mid-word: long ones are listed in the help
+        assert not re.search(r"[a-z]\|[a-z]+$", line.strip("│ ")), line
+
+
+def test_the_puzzles_argument_reads_puzzle_dots(run_cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    shown = run_cli("solve", "--help").out
+    assert "Usage: pipscover solve [OPTIONS] PUZZLE..." in shown
+    assert re.search(r"--all +Find every solution", shown)  # a flag takes no placeholder
+
+
+def test_every_backend_is_listed_in_the_help_of_backend(run_cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    for command in ("solve", "bench", "sweep"):
+        shown = run_cli(command, "--help").out
+        assert all(name in shown for name in ("auto", "dlx", "local", "cadical195", "minisat22")), command
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["generate", "-n", "0"], "generate: --dominoes 0: must be at least 1 (see pipscover generate --help)"),
+    (["solve", FIRST, "--timeout", "abc"], "solve: --timeout abc: not a number"),
+    (["generate", "--seed", "1.5"], "generate: --seed 1.5: not a whole number"),
+    (["generate", "--shape", "blob"], "generate: --shape blob: choose one of nyt, rect, random"),
+    (["sweep", "solve", FIRST, "-d", "extreme"], "sweep: --difficulty extreme: choose one of easy, medium, hard"),
+    (["sweep", "generate", "--seeds", "1", "--shape", "blob"], "sweep: --shape blob: choose one of nyt, rect"),
+    (["sweep", "solve", FIRST, "--limit", "0"], "sweep: --limit 0: must be at least 1"),
+    (["solve", FIRST, "--bogus"], "solve: no such option: --bogus (see pipscover solve --help)"),
+])
+def test_a_usage_error_is_said_in_the_projects_words(run_cli, tmp_path, monkeypatch, args, says):
+    monkeypatch.chdir(tmp_path)
+    done = run_cli(*args)
+    assert done.code == 2 and done.err == f"pipscover: error: {says}" + done.err.split(says, 1)[-1], done.err
+    assert "Input should" not in done.err and "Value error" not in done.err and "pipscover: error: pipscover" not in done.err
+
+
+def test_limit_means_the_same_in_solve_and_sweep_and_all_means_every_solution(run_cli, tmp_path):
+    board = tmp_path / "open.txt"
+    board.write_text("2\n####\n####\n0\n4\n1 2\n1 2\n1 2\n1 2\n")  # an open 2 x 4 board: 5 tilings, 16 ways to turn the dominoes
+    for args in (["--limit", "3"], ["--all"]):
+        solved = run_cli("solve", board, "-b", "dlx", *args, "--json").out.count('"cells"') // 4
+        out = tmp_path / f"{args[0]}.csv"
+        swept = run_cli("sweep", "solve", board, "-b", "dlx", "--jobs", "1", *args, "-o", out)
+        assert swept.code == 0 and f",solved,{solved}," in out.read_text()
+    assert solved == 80
+
+
+def test_planted_draws_a_random_seed_and_reports_it_as_generate_does(run_cli, tmp_path):
+    first = run_cli("planted", "4x4", "-o", tmp_path / "a.json", "--json").out
+    second = run_cli("planted", "4x4", "-o", tmp_path / "b.json", "--json").out
+    assert '"seed": ' in first and first != second
