@@ -67,7 +67,7 @@ def sweep_command(
         "--retry", help="Run again the rows of --output with this status (e.g. timeout, error); repeatable.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
 ) -> None:
-    """Run TASK on every puzzle of INPUTS (or every seed), one Dask task each, writing rows to --output as they come.
+    """Run TASK on every PUZZLE (or every seed), one Dask task each, writing rows to --output as they come.
 
     Columns: file, date, difficulty, task, backend, status, count, exact, seconds, cpu_seconds, worker, error,
     then the task's own. A rerun with the same --output skips the rows already there; a worker that dies has its
