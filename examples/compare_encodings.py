@@ -13,8 +13,7 @@ import argparse
 import statistics
 from pathlib import Path
 
-from pipscover import Status, load, solve
-from pipscover.cli.common import puzzle_files
+from pipscover import Status, load, puzzle_files, solve
 from pipscover.cnf import Encodings, encode
 from pipscover.engines import get_backend
 

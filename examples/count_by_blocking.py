@@ -13,8 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pipscover import Distinct, load, solve
-from pipscover.cli.common import puzzle_files
+from pipscover import Distinct, load, puzzle_files, solve
 from pipscover.counting.blocking import count_by_blocking
 
 

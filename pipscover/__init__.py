@@ -11,6 +11,11 @@
     'forced-tiling'
 """
 
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from pipscover.counting import count
 from pipscover.errors import PipsError
 from pipscover.formats import load, load_one, parse
@@ -22,10 +27,84 @@ from pipscover.render.notebook import show_in_notebooks
 from pipscover.solving import solutions, solve
 from pipscover.version import __version__
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from pipscover.cnf import Encodings
+    from pipscover.formats.fetch import puzzle_files
+    from pipscover.generate.generator import generate  # at run time, the package `pipscover.generate`, callable
+    from pipscover.hints.rating import rate
+
+# What the CLI does beyond solving and counting, imported on first use: `import pipscover` stays light.
+_LAZY = {"rate": "pipscover.hints.rating", "puzzle_files": "pipscover.formats.fetch"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name]), name)
+    if name == "generate":  # the package of that name, which calls `generator.generate` (see its docstring)
+        return import_module("pipscover.generate")
+    raise AttributeError(f"module 'pipscover' has no attribute {name!r}")
+
+
+def encode(puzzle: Puzzle, encodings: Encodings | None = None, project: Distinct | str = "placements") -> str:
+    """The puzzle as a self-describing DIMACS CNF (`pipscover encode`), for a SAT solver or model counter.
+
+    >>> text = encode(load_one("examples/first.txt"))
+    >>> text.startswith("c "), text.count("p cnf ")
+    (True, 1)
+    """
+    from pipscover.cnf import Encodings, encode as encode_cnf
+    from pipscover.cnf.dimacs import write_dimacs
+
+    return write_dimacs(encode_cnf(puzzle, encodings or Encodings()), project)
+
+
+def decode(puzzle: Puzzle, answer: str, encodings: Encodings | None = None, source: str = "answer") -> Solution | None:
+    """The solution a SAT solver's `answer` (its `s`/`v` lines, or bare literals) gives to `encode(puzzle,
+    encodings)` (`pipscover decode`); None when the solver found none. `source` names it in errors.
+
+    >>> from pysat.formula import CNF
+    >>> from pysat.solvers import Solver
+    >>> puzzle = load_one("examples/first.txt")
+    >>> with Solver(bootstrap_with=CNF(from_string=encode(puzzle)).clauses) as solver:
+    ...     found = solver.solve()
+    ...     answer = "s SATISFIABLE\\nv " + " ".join(map(str, solver.get_model())) + " 0"
+    >>> problems(puzzle, decode(puzzle, answer))
+    []
+    """
+    from pipscover.cnf import Encodings, encode as encode_cnf
+    from pipscover.cnf.dimacs import decode_model, read_model
+    from pipscover.model.results import Status
+
+    said = read_model(answer, source)
+    if said.status is not Status.SOLVED:
+        return None
+    return decode_model(encode_cnf(puzzle, encodings or Encodings()), said.literals, source)
+
+
+def fetch(day: str, cache: str | Path | None = None, base_url: str | None = None) -> Path:
+    """The file of an NYT day (YYYY-MM-DD or today) in the cache folder, downloaded when missing (`pipscover
+    fetch`); `cache` and `base_url` as the command's --cache-dir and --base-url. A cached day is never
+    downloaded again:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> cache = Path(tempfile.mkdtemp())
+    >>> _ = (cache / "2025-09-15.json").write_text("{}")
+    >>> fetch("2025-09-15", cache=cache) == cache / "2025-09-15.json"
+    True
+    """
+    from pipscover.formats.fetch import fetch_day, parse_day
+
+    return fetch_day(parse_day(day), cache, base_url).path
+
+
 show_in_notebooks()
 
 __all__ = [
     "Cell", "CountResult", "Difficulty", "Distinct", "Domino", "Origin", "PipsError", "Placement", "Puzzle", "Region",
-    "RegionKind", "Solution", "SolveResult", "Status", "__version__", "count", "is_valid", "load", "load_one", "parse",
-    "problems", "solutions", "solve", "hint",
+    "RegionKind", "Solution", "SolveResult", "Status", "__version__", "count", "decode", "encode", "fetch",
+    "generate", "hint", "is_valid", "load", "load_one", "parse", "problems", "puzzle_files", "rate", "solutions",
+    "solve",
 ]

@@ -27,14 +27,13 @@ from pipscover.engines import ALIASES, REGISTRY, Backend, get_backend
 from pipscover.engines.sat_solvers import SOLVERS
 from pipscover.errors import PipsError
 from pipscover.formats import load
-from pipscover.formats.fetch import day_file
+from pipscover.formats.fetch import day_file, puzzle_files
 from pipscover.model import Difficulty, Puzzle
 from pipscover.model.results import SolveResult, Status, long_numbers
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
 EXIT_CLOSED_PIPE = 141  # the shell's code for a write to a closed pipe (SIGPIPE)
-PUZZLE_SUFFIXES = (".json", ".txt")
 
 
 PUZZLES_HELP = ("Puzzle files (NYT JSON or text format), folders of them, or NYT days (YYYY-MM-DD or today: "
@@ -111,20 +110,6 @@ def backend_with_encodings(
         return backend
     chosen = Encodings(str(card or DEFAULT_CARD), str(pb or DEFAULT_PB), str(form or DEFAULT_FORM))
     return get_backend(backend).with_encodings(chosen)
-
-
-def puzzle_files(paths: list[Path]) -> list[Path]:
-    """The files named, with each folder replaced by its puzzle files in name order and each day by its file."""
-    files: list[Path] = []
-    for path in map(day_file, paths):
-        if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.suffix in PUZZLE_SUFFIXES and p.is_file())
-            if not found:
-                raise PipsError(f"{path}: folder holds no puzzle files (*.json, *.txt)")
-            files.extend(found)
-        else:
-            files.append(path)
-    return files
 
 
 class Loaded(NamedTuple):

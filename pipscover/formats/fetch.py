@@ -37,6 +37,7 @@ BASE_URL_VARIABLE = "PIPSCOVER_NYT_URL"
 CACHE_VARIABLE = "PIPSCOVER_CACHE"
 DAY_PATH = "/svc/pips/v1/{day}.json"
 TODAY = "today"
+PUZZLE_SUFFIXES = (".json", ".txt")  # what a folder of puzzles holds
 TIMEOUT = 10.0  # seconds for each request
 RETRIES = 3  # after the first attempt, for answers worth retrying
 BACKOFF = 0.5  # seconds before the first retry; doubled before each next one
@@ -140,6 +141,26 @@ def day_file(argument: Path) -> Path:
     if argument.exists() or not is_day(str(argument)):
         return argument
     return fetch_day(parse_day(str(argument))).path
+
+
+def puzzle_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The puzzle files that paths, folders and NYT days name, as every command reads its arguments: a folder
+    gives its puzzle files (*.json, *.txt) in name order, a day (YYYY-MM-DD or today) its cached file, fetched
+    when missing.
+
+    >>> puzzle_files(["examples"])
+    [PosixPath('examples/first.txt')]
+    """
+    files: list[Path] = []
+    for path in (day_file(Path(named)) for named in paths):
+        if path.is_dir():
+            found = sorted(p for p in path.iterdir() if p.suffix in PUZZLE_SUFFIXES and p.is_file())
+            if not found:
+                raise PipsError(f"{path}: folder holds no puzzle files (*.json, *.txt)")
+            files.extend(found)
+        else:
+            files.append(path)
+    return files
 
 
 def _download(client: httpx.Client, day: date, server: str, timeout: float, backoff: float) -> str:
