@@ -54,7 +54,8 @@ def encode(puzzle: Puzzle, encodings: Encodings | None = None, project: Distinct
     >>> text.startswith("c "), text.count("p cnf ")
     (True, 1)
     """
-    from pipscover.cnf import Encodings, encode as encode_cnf
+    from pipscover.cnf import Encodings
+    from pipscover.cnf import encode as encode_cnf
     from pipscover.cnf.dimacs import write_dimacs
 
     return write_dimacs(encode_cnf(puzzle, encodings or Encodings()), project)
@@ -73,7 +74,8 @@ def decode(puzzle: Puzzle, answer: str, encodings: Encodings | None = None, sour
     >>> problems(puzzle, decode(puzzle, answer))
     []
     """
-    from pipscover.cnf import Encodings, encode as encode_cnf
+    from pipscover.cnf import Encodings
+    from pipscover.cnf import encode as encode_cnf
     from pipscover.cnf.dimacs import decode_model, read_model
     from pipscover.model.results import Status
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import EXAMPLES
 from test_cli import _all_commands
+
+from conftest import EXAMPLES
 
 FIRST = EXAMPLES / "first.txt"
 
@@ -50,12 +51,14 @@ def test_a_usage_error_is_said_in_the_projects_words(run_cli, tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)
     done = run_cli(*args)
     assert done.code == 2 and done.err == f"pipscover: error: {says}" + done.err.split(says, 1)[-1], done.err
-    assert "Input should" not in done.err and "Value error" not in done.err and "pipscover: error: pipscover" not in done.err
+    assert "Input should" not in done.err and "Value error" not in done.err
+    assert "pipscover: error: pipscover" not in done.err
 
 
 def test_limit_means_the_same_in_solve_and_sweep_and_all_means_every_solution(run_cli, tmp_path):
     board = tmp_path / "open.txt"
-    board.write_text("2\n####\n####\n0\n4\n1 2\n1 2\n1 2\n1 2\n")  # an open 2 x 4 board: 5 tilings, 16 ways to turn the dominoes
+    # An open 2 x 4 board: 5 tilings, 16 ways to turn the dominoes.
+    board.write_text("2\n####\n####\n0\n4\n1 2\n1 2\n1 2\n1 2\n")
     for args in (["--limit", "3"], ["--all"]):
         solved = run_cli("solve", board, "-b", "dlx", *args, "--json").out.count('"cells"') // 4
         out = tmp_path / f"{args[0]}.csv"

@@ -3,8 +3,9 @@ count uses, progress on a terminal, what a generator that gave up could do inste
 
 from __future__ import annotations
 
-from conftest import EXAMPLES, NYT_FOLDER, needs_nyt
 from test_hostile import on_terminal
+
+from conftest import EXAMPLES, NYT_FOLDER, needs_nyt
 
 HARD_DAY = NYT_FOLDER / "2025-09-15.json"  # its hard puzzle has 2,764,800 solutions
 

@@ -66,8 +66,9 @@ def scheduler():
     from distributed import Client
 
     address = f"tcp://127.0.0.1:{_free_port()}"
-    started = [subprocess.Popen([BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
-                                 "--no-dashboard", "--dashboard-address", "127.0.0.1:0"],  # its HTTP server, not on 8787
+    port = address.rsplit(":", 1)[1]
+    started = [subprocess.Popen([BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard",
+                                 "--dashboard-address", "127.0.0.1:0"],  # its HTTP server, not on 8787
                                 start_new_session=True, stderr=subprocess.DEVNULL)]
     try:
         for name in ("w1", "w2"):
@@ -76,7 +77,8 @@ def scheduler():
                  "--no-dashboard"], start_new_session=True, stderr=subprocess.DEVNULL))
         with Client(address, timeout=30) as client:
             client.wait_for_workers(2, timeout=60)
-            assert all(client.run(lambda: __import__("multiprocessing").current_process().daemon).values())  # Dask's default, which sweeps must take
+            # Dask's default, which sweeps must take:
+            assert all(client.run(lambda: __import__("multiprocessing").current_process().daemon).values())
         yield address
     finally:
         for process in reversed(started):
@@ -218,7 +220,7 @@ def test_a_job_that_ignores_its_time_limit_is_stopped(tmp_path):
     assert (row["status"], row["seed"], row["dominoes"]) == ("timeout", "1", "150")
 
 
-@pytest.mark.parametrize("args, message", [
+@pytest.mark.parametrize(("args", "message"), [
     (["count", "nowhere.json"], "nowhere.json: no such file"),
     (["generate", "--seeds", "5-1"], "is empty"),
     (["generate"], "needs --seeds"),

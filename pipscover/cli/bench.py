@@ -10,13 +10,13 @@ import typer
 from pipscover.bench import CLOCKS, TASKS, benchmark
 from pipscover.cli.app import app
 from pipscover.cli.common import (
-    CardName,
-    FormName,
-    PbName,
     BACKEND_NAMES,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    CardName,
     DifficultyOption,
+    FormName,
+    PbName,
     PuzzlesArgument,
     TimeoutOption,
     exit_with,
@@ -40,7 +40,8 @@ def bench_command(
     difficulty: DifficultyOption = None,
     backends: Annotated[
         list[str] | None,
-        typer.Option("--backend", "-b", help=f"Backend to time; repeat to compare several (see `pipscover backends`). {BACKEND_NAMES}"),
+        typer.Option("--backend", "-b",
+                     help=f"Backend to time; repeat to compare several (see `pipscover backends`). {BACKEND_NAMES}"),
     ] = None,
     cards: Annotated[
         list[CardName] | None, typer.Option("--card", help="Cardinality encoding for SAT backends; repeat to compare.")

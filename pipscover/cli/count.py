@@ -28,8 +28,8 @@ from pipscover.cli.common import (
     print_json,
     progress_bar,
 )
-from pipscover.engines import get_backend
 from pipscover.counting import METHODS, CountInterrupted, ProgressCallback, count
+from pipscover.engines import get_backend
 from pipscover.model import Puzzle
 from pipscover.model.results import CountResult, Distinct, long_numbers
 
@@ -71,13 +71,13 @@ def count_command(
     loaded = load_timed(puzzles, difficulty)
     settings = {"distinct": distinct, "method": str(method), "backend": backend, "limit": limit,
                 "timeout": timeout}
-    listing = method in (Method.blocking, Method.dlx)  # one solution at a time: no share of the work to show
+    listing = str(method) in ("blocking", "dlx")  # one solution at a time: no share of the work to show
     if backend is not None:
         get_backend(backend)  # an unknown name is refused before anything is said or counted
     if listing and not as_json:
         from pipscover.counting.blocking import DEFAULT_SAT_BACKEND
 
-        solver = backend or DEFAULT_SAT_BACKEND if method is Method.blocking else None
+        solver = backend or DEFAULT_SAT_BACKEND if str(method) == "blocking" else None
         typer.echo(LISTING_NOTE.format(how=_method_name(str(method), solver)), err=True)
     worst = 0
     single_total = None if listing else 100  # a single count's bar shows its share done, when it is known
@@ -154,7 +154,8 @@ def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool
             "seconds": round(result.seconds, 6),
         })
         return code
-    one, many = ("solution", "solutions") if result.distinct is Distinct.PLACEMENTS else ("distinct grid", "distinct grids")
+    placements = result.distinct is Distinct.PLACEMENTS
+    one, many = ("solution", "solutions") if placements else ("distinct grid", "distinct grids")
     noun = one if result.count == 1 else many
     engine = _method_name(result.method, result.backend)
     with long_numbers():

@@ -21,7 +21,7 @@ from typing import Any
 try:  # typer 0.29 carries its own copy of click; older typers use click itself
     from typer._click import Context
 except ImportError:  # pragma: no cover
-    from click import Context
+    from click import Context  # type: ignore[assignment]
 
 CHOICES_INLINE = 20  # choices whose `a|b|c` is at most this long stay in the placeholder; longer ones go in the help
 PLACEHOLDERS = {"int": "N", "float": "NUMBER"}  # by type; else the option's own name, `--card CARD`
@@ -93,7 +93,10 @@ def _argument(param: Any) -> None:
 
 def _choices(param: Any) -> list[str]:
     described = getattr(param, "type_descriptor", None)  # typer 0.29
-    found = described.choices if described is not None and described.is_choice else getattr(getattr(param, "type", None), "choices", None)
+    if described is not None:
+        found = described.choices if described.is_choice else None
+    else:
+        found = getattr(getattr(param, "type", None), "choices", None)
     return [str(getattr(choice, "value", choice)) for choice in found or ()]
 
 

@@ -13,10 +13,10 @@ from pipscover.cli.common import (
     JsonOption,
     LimitOption,
     PuzzlesArgument,
-    SeedOption,
     SatCardOption,
     SatFormOption,
     SatPbOption,
+    SeedOption,
     TimeoutOption,
     backend_with_encodings,
     exit_code,
@@ -48,7 +48,8 @@ def solve_command(
     seed: SeedOption = None,
     timeout: TimeoutOption = None,
     output: Annotated[str | None, typer.Option(
-        "--output", "-o", help="Also write each puzzle's first solution as an SVG picture (NAME-hard.svg etc. for several).",
+        "--output", "-o",
+        help="Also write each puzzle's first solution as an SVG picture (NAME-hard.svg etc. for several).",
     )] = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -88,8 +89,10 @@ def describe_result(result: SolveResult, wanted: int | None) -> str:
     """What a search found, saying whether the solutions shown are all there are.
 
     >>> from pipscover.model.results import SolveResult, Status
-    >>> describe_result(SolveResult(Status.SOLVED, ("one",), "dlx", 0.01), 1)
-    'solved by dlx in 0.010 s; 1 solution shown, maybe not the only one (--all lists every solution, pipscover count counts them)'
+    >>> found = SolveResult(Status.SOLVED, ("one",), "dlx", 0.01)
+    >>> describe_result(found, 1).split("; ")  # doctest: +NORMALIZE_WHITESPACE
+    ['solved by dlx in 0.010 s',
+     '1 solution shown, maybe not the only one (--all lists every solution, pipscover count counts them)']
     """
     found = len(result.solutions)
     noun = "solution" if found == 1 else "solutions"
@@ -100,7 +103,8 @@ def describe_result(result: SolveResult, wanted: int | None) -> str:
         why = "stopped by Ctrl-C" if result.status is Status.INTERRUPTED else str(result.status)
         return f"{why} {how}; {found} {noun} found so far"
     if wanted is not None and found == wanted:
-        shown = "1 solution shown, maybe not the only one" if found == 1 else f"the first {found} solutions shown, maybe not all"
+        shown = (f"the first {found} solutions shown, maybe not all" if found > 1 else
+                 "1 solution shown, maybe not the only one")
         return f"solved {how}; {shown} (--all lists every solution, pipscover count counts them)"
     every = "the only solution" if found == 1 else f"all {found} solutions"
     return f"solved {how}; {every}"

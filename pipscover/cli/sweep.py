@@ -37,7 +37,8 @@ def sweep_command(
     task: Annotated[TaskName, typer.Argument(
         help="solve, count (placements), grids (distinct pip grids), bench (every -b), rate, or generate (--seeds).",
         show_default=False)],
-    inputs: Annotated[list[Path] | None, typer.Argument(help=PUZZLES_HELP, show_default=False, metavar="PUZZLE...")] = None,
+    inputs: Annotated[list[Path] | None, typer.Argument(
+        help=PUZZLES_HELP, show_default=False, metavar="PUZZLE...")] = None,
     output: Annotated[Path, typer.Option(
         "--output", "-o", help="The CSV table; a rerun skips the rows it holds.")] = Path("results.csv"),
     scheduler: Annotated[str | None, typer.Option(

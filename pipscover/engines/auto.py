@@ -11,7 +11,8 @@ straight to one of its countless solutions; a SAT solver pays for its encoding o
    engine answers a puzzle that DLX finds easy never depends on the machine. An NYT puzzle gets 10,000 nodes
    or more (its first solution takes at most about 400), a 12 x 12 board 900 to 2,300, a 20 x 20 board 800,
    a 2 x 100,000 strip 400,000.
-2. Past it, one walk of local search (`pipscover.engines.local_search`, from the backend's seed, 0 by default, `LocalBackend`'s budget of moves per
+2. Past it, one walk of local search (`pipscover.engines.local_search`, from the backend's seed, 0 by default,
+   `LocalBackend`'s budget of moves per
    domino): also deterministic. It answers every planted board of the scale suite in well under a second.
    On a board of more than `WALK_FIRST_PLACEMENTS` placements the walk comes first, because there building
    the DLX matrix costs more than the walk (seconds on a 2 x 300 strip); if it finds nothing, step 1 follows.

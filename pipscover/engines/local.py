@@ -1,7 +1,8 @@
 """Local search (`pipscover.engines.local_search`) as a backend: one solution of a large, loose board, fast.
 
 It is incomplete, and declares so: it finds one solution (`enumerates=False`) and cannot prove that there is
-none (`complete=False`), except for a board with no tiling. It walks from its seed (0 unless `with_seed` sets another), then the next, ..., each walk
+none (`complete=False`), except for a board with no tiling. It walks from its seed (0 unless `with_seed` sets
+another), then the next, ..., each walk
 within `MOVES_PER_TILE` moves per domino, until one finds a solution; with a deadline it walks until the
 deadline, without one it gives up after `WALKS` walks (`SearchGaveUp`: status `unknown`, never
 `unsatisfiable`).

@@ -18,6 +18,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import suppress
 from functools import cache
 from multiprocessing.connection import Connection, Pipe, wait
 from typing import NamedTuple, TypeVar
@@ -138,9 +139,8 @@ def _fork(produce: Callable[[], Iterator]) -> _Worker:
             ours.close()
             if prctl is not None:  # have the kernel kill this worker when the thread that forked it ends
                 prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-                if os.getppid() != parent:  # it ended before the request took effect
-                    return
-            _serve(theirs, produce)
+            if prctl is None or os.getppid() == parent:  # else that thread ended before the request took effect
+                _serve(theirs, produce)
         finally:
             os._exit(0)  # never back into the caller's code, its `finally` blocks or atexit handlers
     theirs.close()
@@ -158,10 +158,8 @@ def _prctl() -> Callable[..., int] | None:
 
 
 def _stop(worker: _Worker) -> None:
-    try:
+    with suppress(ProcessLookupError):
         os.kill(worker.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     os.waitpid(worker.pid, 0)
     worker.connection.close()
 
