@@ -720,6 +720,16 @@ def test_ctrl_c_with_several_count_jobs_leaves_no_worker(open_board):
     assert code == 130 and "Traceback" not in err
 
 
+def test_count_jobs_with_a_sat_solver_and_a_deadline_run_in_daemonic_pool_workers(tmp_path):
+    # Each count forks a killable worker from a daemonic pool process, which multiprocessing refused.
+    for name in ("a.txt", "b.txt"):
+        (tmp_path / name).write_text(FIRST.read_text())
+    process = pipscover("count", tmp_path, "--jobs", "2", "-b", "minisat", "--timeout", "30",
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0 and "Traceback" not in err and out.count("1 solution (exact") == 2
+
+
 # --- Terminals -------------------------------------------------------------------------------------------
 
 def on_terminal(*args: object, columns: int = 40) -> str:
