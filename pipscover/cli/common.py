@@ -27,7 +27,7 @@ from pipscover.engines import ALIASES, REGISTRY, Backend, get_backend
 from pipscover.engines.sat_solvers import SOLVERS
 from pipscover.errors import PipsError
 from pipscover.formats import load
-from pipscover.formats.fetch import day_file, puzzle_files
+from pipscover.formats.fetch import puzzle_files
 from pipscover.model import Difficulty, Puzzle
 from pipscover.model.results import SolveResult, Status, long_numbers
 
