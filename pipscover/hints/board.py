@@ -125,6 +125,12 @@ class Board:
         mask = self.candidates[cell]
         return mask.bit_length() - 1 if single(mask) else None
 
+    def pip(self, cell: int) -> int:
+        """The pip of a cell whose pip is known."""
+        known = self.known(cell)
+        assert known is not None, f"the pip of {self.name(cell)} is not known"
+        return self.values[known]
+
     def free_partners(self, cell: int) -> list[int]:
         """The neighbours an unpaired cell may still share a domino with."""
         partner, excluded = self.partner, self.excluded

@@ -23,8 +23,14 @@ class Rule:
     name: str
     level: int
     title: str
-    find: Callable[[Board], Iterator[Deduction]] | None
+    find: Callable[[Board], Iterator[Deduction]] | None  # None: `GUESS` and `NO_SOLUTION`, never searched for
     exhaustive: bool = True
+
+    @property
+    def finder(self) -> Callable[[Board], Iterator[Deduction]]:
+        """`find`, of a rule that is searched for (every rule of `RULES`)."""
+        assert self.find is not None, f"{self.name} is not searched for"
+        return self.find
 
 
 DEDUCTIONS: tuple[Rule, ...] = (
@@ -42,7 +48,7 @@ DEDUCTIONS: tuple[Rule, ...] = (
 )
 WHAT_IF = Rule(
     "what-if", 4, "what if",
-    partial(trial.what_if, finders=[rule.find for rule in DEDUCTIONS], titles=[rule.title for rule in DEDUCTIONS]),
+    partial(trial.what_if, finders=[rule.finder for rule in DEDUCTIONS], titles=[rule.title for rule in DEDUCTIONS]),
     exhaustive=False,
 )
 RULES: tuple[Rule, ...] = (*DEDUCTIONS, WHAT_IF)

@@ -132,7 +132,7 @@ def hint_chain(
         try:
             found = _next(board)
             if found is None:
-                guess = best_guess(board, [rule.find for rule in DEDUCTIONS])
+                guess = best_guess(board, [rule.finder for rule in DEDUCTIONS])
                 if guess is None:  # nothing left to choose: cannot happen on a board that is not solved
                     raise Contradiction("no choice is left, yet the board is not full")
                 if follow is None:
@@ -200,7 +200,7 @@ def _next(board: Board) -> tuple[Rule, Deduction] | None:
     for level in LEVELS:
         first = None
         for rule in level:
-            for deduction in rule.find(board):
+            for deduction in rule.finder(board):
                 if not rule.exhaustive or _settles(board, deduction.change):
                     return rule, deduction
                 first = first or (rule, deduction)
@@ -223,7 +223,7 @@ def _step(board: Board, rule: Rule, deduction: Deduction) -> Step:
         rule,
         deduction.reason,
         _cells(board, deduction.cells),
-        tuple((cells[cell], board.values[board.known(cell)]) for cell in applied.pips),
+        tuple((cells[cell], board.pip(cell)) for cell in applied.pips),
         tuple((cells[first], cells[second]) for first, second in applied.pairs),
     )
 
@@ -249,5 +249,5 @@ def _agrees(board: Board, change: Change, solution: Solution) -> bool:
 
 def _solution(board: Board) -> Solution:
     tiling = [(board.cells[a], board.cells[b]) for a, b in board.pairs()]
-    grid = {cell: board.values[board.known(i)] for i, cell in enumerate(board.cells)}
+    grid = {cell: board.pip(i) for i, cell in enumerate(board.cells)}
     return solution_from_grid(tiling, grid)
