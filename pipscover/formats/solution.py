@@ -91,7 +91,8 @@ def placements_in(raw: Any, fail: Callable[[str], PipsError]) -> tuple[Placement
         raise fail("a solution must be a list of placements")
     placements = []
     for entry in raw:
-        domino, cells = (entry.get("domino"), entry.get("cells")) if isinstance(entry, dict) else (None, None)
+        fields: Any = entry if isinstance(entry, dict) else {}  # JSON of any shape, checked below
+        domino, cells = fields.get("domino"), fields.get("cells")
         if not (is_int_pair(domino) and isinstance(cells, list) and len(cells) == 2 and all(map(is_int_pair, cells))):
             raise fail(
                 f"malformed placement {shown(entry)}; expected {{\"domino\": [a, b], \"cells\": [[r, c], [r, c]]}}"
