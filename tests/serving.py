@@ -1,24 +1,28 @@
 """The real `pipscover serve` for the server's and the page's tests: started on a free port of 127.0.0.1 with
-a cache holding one day of our own making, and stopped afterwards."""
+a cache holding one day of our own making and a mirror (a real HTTP server on 127.0.0.1) holding another,
+and stopped afterwards."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.generator import generate
 from pipscover.model import Puzzle, Solution
 
-DAY = "2025-01-02"
+DAY = "2025-01-02"  # in the cache
+MIRRORED = "2025-01-03"  # on the mirror only: fetched when the page asks for it
 
 
 @dataclass(frozen=True)
@@ -38,25 +42,42 @@ def made_puzzles() -> dict[str, Made]:
     return found
 
 
-def write_day(folder: Path, puzzles: dict[str, Made]) -> Path:
-    document = {"printDate": DAY, **{d: puzzle_to_nyt(m.puzzle, m.solution) for d, m in puzzles.items()}}
-    path = folder / f"{DAY}.json"
+def write_day(folder: Path, puzzles: dict[str, Made], day: str = DAY) -> Path:
+    document = {"printDate": day, **{d: puzzle_to_nyt(m.puzzle, m.solution) for d, m in puzzles.items()}}
+    path = folder / f"{day}.json"
     path.write_text(json.dumps(document))
     return path
 
 
-def closed_port() -> int:
-    """A port nothing listens on: a mirror there is unreachable, so no test ever touches the network."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # no log lines in the test output
+        pass
 
 
 @contextmanager
-def running_server(cache: Path) -> Iterator[str]:
+def day_server(folder: Path) -> Iterator[tuple[str, dict[str, Made]]]:
+    """The server with DAY in its cache and MIRRORED on its mirror (no test touches the network); yields its
+    address and the puzzles of both days."""
+    made = made_puzzles()
+    cache, mirror = folder / "cache", folder / "mirror"
+    cache.mkdir()
+    (mirror / "svc" / "pips" / "v1").mkdir(parents=True)
+    write_day(cache, made)
+    write_day(mirror / "svc" / "pips" / "v1", made, MIRRORED)
+    with ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(mirror))) as http:
+        threading.Thread(target=http.serve_forever, daemon=True).start()
+        try:
+            with running_server(cache, f"http://127.0.0.1:{http.server_port}") as url:
+                yield url, made
+        finally:
+            http.shutdown()
+
+
+@contextmanager
+def running_server(cache: Path, base: str) -> Iterator[str]:
     """`pipscover serve --port 0 --json` in its own process; yields its address."""
     command = [sys.executable, "-m", "pipscover", "serve", "--port", "0", "--json", "--cache-dir", str(cache),
-               "--base-url", f"http://127.0.0.1:{closed_port()}"]
+               "--base-url", base]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:

@@ -11,7 +11,7 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-from serving import DAY, made_puzzles, running_server, write_day
+from serving import DAY, day_server
 
 from pipscover.formats import puzzle_to_nyt
 
@@ -26,16 +26,19 @@ ARROWS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowR
 
 
 @pytest.fixture(scope="module")
-def made():
-    return made_puzzles()
+def served(tmp_path_factory):
+    with day_server(tmp_path_factory.mktemp("served")) as served:
+        yield served
 
 
 @pytest.fixture(scope="module")
-def url(made, tmp_path_factory):
-    cache = tmp_path_factory.mktemp("cache")
-    write_day(cache, made)
-    with running_server(cache) as address:
-        yield address
+def made(served):
+    return served[1]
+
+
+@pytest.fixture(scope="module")
+def url(served):
+    return served[0]
 
 
 @pytest.fixture(scope="module")
@@ -205,3 +208,16 @@ def test_the_page_fits_a_phone(browser, url, made, tmp_path):
     page.screenshot(path=str(tmp_path / "phone-390x844.png"), full_page=True)
     context.close()
     assert width <= 390  # nothing sticks out sideways
+
+
+def test_a_new_puzzle_is_made_with_its_progress_shown_then_revealed(page):
+    page.select_option("#make-size", "5")
+    page.click("#make-button")
+    page.wait_for_selector("#progress:not([hidden])")
+    page.wait_for_selector("rect.cell", timeout=60_000)
+    assert page.locator(".tray-domino").count() == 5 and page.is_hidden("#progress")
+    page.click("#reveal-one")
+    page.wait_for_selector("[data-placed]")
+    assert page.locator("[data-placed]").count() == 1
+    page.click("#reveal-all")
+    assert_solved(page)

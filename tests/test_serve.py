@@ -10,22 +10,26 @@ import time
 
 import httpx
 import pytest
-from serving import DAY, made_puzzles, running_server, write_day
+from serving import DAY, MIRRORED, day_server
 
 from pipscover.model import Placement
 from pipscover.model.check import problems
 
 
 @pytest.fixture(scope="module")
-def made():
-    return made_puzzles()
+def served(tmp_path_factory):
+    with day_server(tmp_path_factory.mktemp("served")) as served:
+        yield served
 
 
 @pytest.fixture(scope="module")
-def server(made, tmp_path_factory):
-    cache = tmp_path_factory.mktemp("cache")
-    write_day(cache, made)
-    with running_server(cache) as url, httpx.Client(base_url=url, timeout=30) as client:
+def made(served):
+    return served[1]
+
+
+@pytest.fixture(scope="module")
+def server(served):
+    with httpx.Client(base_url=served[0], timeout=30) as client:
         yield client
 
 
@@ -48,8 +52,11 @@ def test_it_listens_on_127_0_0_1_by_default(server):
     assert str(server.base_url).startswith("http://127.0.0.1:")
 
 
-def test_the_days_in_the_cache_are_listed(server):
+def test_the_days_in_the_cache_are_listed_and_a_missing_one_is_fetched_from_the_mirror(server):
     assert server.get("/api/days").json() == {"days": [DAY]}
+    fetched = server.get(f"/api/day/{MIRRORED}/easy")
+    assert fetched.status_code == 200 and fetched.json()["origin"]["date"] == MIRRORED
+    assert server.get("/api/days").json() == {"days": [DAY, MIRRORED]}  # now in the cache
 
 
 def test_a_day_gives_the_puzzle_and_how_to_draw_it(server, hard, made):
@@ -58,8 +65,8 @@ def test_a_day_gives_the_puzzle_and_how_to_draw_it(server, hard, made):
     assert all(region["fill"].startswith("#") for region in hard["regions"])
 
 
-def test_a_day_not_cached_and_not_reachable_is_a_404_in_one_sentence(server):
-    assert_refused(server.get("/api/day/2025-01-03/easy"), 404, "cannot reach")
+def test_a_day_the_mirror_does_not_have_is_a_404_in_one_sentence(server):
+    assert_refused(server.get("/api/day/2025-01-04/easy"), 404, "has no puzzle for this day")
 
 
 @pytest.mark.parametrize(("path", "says"), [

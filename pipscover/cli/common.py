@@ -27,7 +27,7 @@ from pipscover.engines import ALIASES, REGISTRY, Backend, get_backend
 from pipscover.engines.sat_solvers import SOLVERS
 from pipscover.errors import PipsError
 from pipscover.formats import load
-from pipscover.formats.fetch import puzzle_files
+from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, puzzle_files
 from pipscover.model import Difficulty, Puzzle
 from pipscover.model.results import SolveResult, Status, long_numbers
 
@@ -55,6 +55,15 @@ BackendOption = Annotated[str, typer.Option(
 LimitOption = Annotated[int, typer.Option("--limit", min=1, help="Find up to this many solutions (--all: every one).")]
 SeedOption = Annotated[int | None, typer.Option(
     "--seed", help="Seed of the randomised searches (dlx's restarts, local search); default 0, so runs repeat.")]
+# Where days come from and are kept (`pipscover.formats.fetch`): for fetch, and for serve, which fetches days too.
+BaseUrlOption = Annotated[
+    str | None,
+    typer.Option("--base-url", help=f"A mirror with the NYT layout (default: ${BASE_URL_VARIABLE} or the NYT)."),
+]
+CacheDirOption = Annotated[
+    str | None,
+    typer.Option("--cache-dir", help=f"Where days are kept (default: ${CACHE_VARIABLE} or the user cache)."),
+]
 
 
 def _seconds(value: float | None) -> float | None:

@@ -7,9 +7,9 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import print_json, progress_bar
+from pipscover.cli.common import BaseUrlOption, CacheDirOption, print_json, progress_bar
 from pipscover.errors import PipsError
-from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, TIMEOUT, days_from, fetch_days, parse_day
+from pipscover.formats.fetch import TIMEOUT, days_from, fetch_days, parse_day
 
 
 @app.command("fetch")
@@ -19,14 +19,8 @@ def fetch_command(
     ] = None,
     first: Annotated[str | None, typer.Option("--from", help="Fetch every day from this one (YYYY-MM-DD) ...")] = None,
     last: Annotated[str | None, typer.Option("--to", help="... to this one, included (default: today).")] = None,
-    base: Annotated[
-        str | None,
-        typer.Option("--base-url", help=f"A mirror with the NYT layout (default: ${BASE_URL_VARIABLE} or the NYT)."),
-    ] = None,
-    cache: Annotated[
-        str | None,
-        typer.Option("--cache-dir", help=f"Where days are kept (default: ${CACHE_VARIABLE} or the user cache)."),
-    ] = None,
+    base: BaseUrlOption = None,
+    cache: CacheDirOption = None,
     timeout: Annotated[float, typer.Option("--timeout", min=0.001, help="Seconds to wait for each answer.")] = TIMEOUT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per day per line.")] = False,
 ) -> None:

@@ -8,9 +8,8 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import print_json
+from pipscover.cli.common import BaseUrlOption, CacheDirOption, print_json
 from pipscover.errors import PipsError
-from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE
 
 
 @app.command("serve")
@@ -20,14 +19,8 @@ def serve_command(
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port (0: any free one).")] = 8000,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the web browser.")] = False,
-    base: Annotated[
-        str | None,
-        typer.Option("--base-url", help=f"A mirror with the NYT layout (default: ${BASE_URL_VARIABLE} or the NYT)."),
-    ] = None,
-    cache: Annotated[
-        str | None,
-        typer.Option("--cache-dir", help=f"Where days are kept (default: ${CACHE_VARIABLE} or the user cache)."),
-    ] = None,
+    base: BaseUrlOption = None,
+    cache: CacheDirOption = None,
     as_json: Annotated[bool, typer.Option("--json", help='Print {"url": ...} as the first line, then serve.')] = False,
 ) -> None:
     """Serve a page to play Pips on: pick a day, open a file or make a puzzle; hints, checks and counts.

@@ -351,21 +351,16 @@ function applyPlacements(found) {
   }
 }
 
-function undo() {
-  if (!undoStack.length) return;
-  redoStack.push(JSON.stringify(placed));
-  placed = JSON.parse(undoStack.pop());
+// Undo and redo: go back to the position on top of one stack, keeping the present on the other.
+function travel(from, to) {
+  if (!from.length) return;
+  to.push(JSON.stringify(placed));
+  placed = JSON.parse(from.pop());
   hand = null;
   changed();
 }
-
-function redo() {
-  if (!redoStack.length) return;
-  undoStack.push(JSON.stringify(placed));
-  placed = JSON.parse(redoStack.pop());
-  hand = null;
-  changed();
-}
+const undo = () => travel(undoStack, redoStack);
+const redo = () => travel(redoStack, undoStack);
 
 // ---- the server's help ----
 
