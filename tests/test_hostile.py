@@ -16,6 +16,7 @@ import re
 import resource
 import select
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -806,3 +807,13 @@ def test_an_output_that_is_a_fifo_is_written_into_not_replaced(tmp_path):
     write_output(str(fifo), "through the pipe\n")
     reader.join(10)
     assert received == ["through the pipe\n"] and stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line(run_cli):
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        assert_one_line_error(run_cli("serve", "--port", port), f"cannot listen on 127.0.0.1:{port}")
+
+
+def test_serve_refuses_a_port_out_of_range(run_cli):
+    assert run_cli("serve", "--port", "70000").code == 2
