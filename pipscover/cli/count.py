@@ -1,4 +1,5 @@
-"""`pipscover count`: exact solution counts, by structure (default) or by listing (dlx, SAT blocking clauses)."""
+"""`pipscover count`: exact solution counts, by a portfolio (default) or one method: structural, listing (dlx,
+SAT blocking clauses) or Ganak."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from pipscover.counting import METHODS, CountInterrupted, ProgressCallback, coun
 from pipscover.engines import get_backend
 from pipscover.model import Puzzle
 from pipscover.model.results import CountResult, Distinct, long_numbers
+from pipscover.runtime.limits import MEMORY_LIMIT, parse_size
 
 Method = StrEnum("Method", {name: name for name in METHODS})
 LISTING_NOTE = ("pipscover count: counting by {how}, one solution at a time (hours past a few million solutions); "
@@ -46,7 +48,8 @@ def count_command(
         "--distinct", help="placements: solutions as other Pips solvers count them; grids: distinct pip grids.",
     )] = Distinct.PLACEMENTS,
     method: Annotated[Method, typer.Option(
-        "--method", "-m", help="auto: the fastest exact counter; structural, dlx (listing) or blocking (SAT).",
+        "--method", "-m", help="auto: a portfolio of the methods (the answer names the one that answered); "
+        "structural, dlx (listing), blocking (SAT) or ganak (a model counter on the CNF).",
     )] = Method.auto,
     backend: Annotated[str | None, typer.Option(
         "--backend", "-b", help=f"SAT solver for --method blocking (see `pipscover backends`). {SAT_NAMES}",
@@ -56,21 +59,26 @@ def count_command(
     )] = None,
     timeout: TimeoutOption = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Count this many puzzles at once.")] = 1,
+    memory: Annotated[str, typer.Option(
+        "--memory", help="The most memory one count may hold (e.g. 2G, 512M); a method that reaches it gives "
+        "way to another or stops with a lower bound.",
+    )] = f"{MEMORY_LIMIT // 2**30}G",
     as_json: JsonOption = False,
 ) -> None:
     """Count the solutions of puzzles exactly, without listing them.
 
-    A count stopped by --timeout, --limit or Ctrl-C is printed as a lower bound, never as exact.
+    A count stopped by --timeout, --limit, --memory or Ctrl-C is printed as a lower bound, never as exact.
     Exit code 0 when every count is done, 1 when a puzzle has no solution,
-    3 when a time limit stopped one, 130 on Ctrl-C.
+    3 when a time or memory limit stopped one, 130 on Ctrl-C.
 
     Example: pipscover count nyt/2025-09-15.json -d hard --distinct grids
     """
     if backend is not None and method is Method.auto:
         method = Method.blocking  # -b names a SAT solver, which only the blocking method uses
+    cap = parse_size(memory)
     loaded = load_timed(puzzles, difficulty)
     settings = {"distinct": distinct, "method": str(method), "backend": backend, "limit": limit,
-                "timeout": timeout}
+                "timeout": timeout, "memory": cap}
     listing = str(method) in ("blocking", "dlx")  # one solution at a time: no share of the work to show
     if backend is not None:
         get_backend(backend)  # an unknown name is refused before anything is said or counted
@@ -151,7 +159,7 @@ def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool
         print_json({
             "puzzle": puzzle.origin.as_json(), "count": result.count, "exact": result.exact,
             "distinct": str(result.distinct), "method": result.method, "backend": result.backend,
-            "seconds": round(result.seconds, 6),
+            "seconds": round(result.seconds, 6), "stopped_by": _stopped_by(result, stopped_by_limit, interrupted),
         })
         return code
     placements = result.distinct is Distinct.PLACEMENTS
@@ -164,7 +172,18 @@ def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool
         typer.echo(f"{puzzle.describe()}: {counted} {noun} (exact, {result.distinct}) "
                    f"by {engine} in {result.seconds:.3f} s")
     else:
-        why = "Ctrl-C" if interrupted else "--limit" if stopped_by_limit else "--timeout"
+        why = _stopped_by(result, stopped_by_limit, interrupted)
         typer.echo(f"{puzzle.describe()}: at least {counted} {noun} (NOT exact: stopped by {why}; "
                    f"a lower bound, {result.distinct}) by {engine} in {result.seconds:.3f} s")
     return code
+
+
+def _stopped_by(result: CountResult, stopped_by_limit: bool, interrupted: bool) -> str | None:
+    """What stopped a count that is not exact, as the user asked for it (None: the count is exact)."""
+    if result.exact:
+        return None
+    if interrupted:
+        return "Ctrl-C"
+    if result.stopped_by == "memory":
+        return "--memory"
+    return "--limit" if stopped_by_limit else "--timeout"

@@ -45,6 +45,10 @@ def chosen_form(puzzle: Puzzle, form: str = "auto") -> str:
     """
     if form != "auto":
         return form
+    return "placements" if placement_clauses_estimate(puzzle) <= PLACEMENT_CLAUSES_LIMIT else "compact"
+
+
+def placement_clauses_estimate(puzzle: Puzzle) -> int:
+    """About how many clauses the placements form of `puzzle` has before pruning (see `chosen_form`)."""
     orientations = sum(1 if a == b else 2 for a, b in puzzle.domino_counts)
-    placements = len(puzzle.adjacent_pairs) * orientations
-    return "placements" if 11 * placements <= PLACEMENT_CLAUSES_LIMIT else "compact"
+    return 11 * len(puzzle.adjacent_pairs) * orientations

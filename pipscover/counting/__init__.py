@@ -5,13 +5,26 @@
   tilings at once (`pipscover.counting.grids`). Both are explained in `encodings/counting.md`.
 - `dlx`: lists every solution with the dlx backend (deduplicating pip grids for `grids`);
 - `blocking`: a SAT solver with blocking clauses (`pipscover.counting.blocking`), with `backend` naming the solver;
-- `auto` (the default): on puzzles of `LIST_FROM_DOMINOES` dominoes or more, first `dlx` listing within
-  `LIST_NODE_BUDGET` search nodes and `LIST_SOLUTIONS_UP_TO` solutions, which finishes on puzzles with few
-  solutions, where listing is up to 50 times faster than the structural counter (on smaller puzzles, and on
-  puzzles with many solutions, whose subproblems its caches share, the structural counter is the faster one;
-  all measured on the NYT archive, encodings/counting.md); past either budget, `structural` for placements,
-  and for grids the structural placement count, which is the grid count when the board has a single tiling,
-  else `dlx` listing when it is at most `LIST_GRIDS_UP_TO` and the structural grid count beyond.
+- `ganak`: the projected model count of the puzzle's CNF by Ganak (`pipscover.counting.ganak`);
+- `auto` (the default), a portfolio whose answers name the method, e.g. `auto:blocking`:
+  1. on puzzles of fewer than `LIST_FROM_DOMINOES` dominoes, `structural` (all of them are quick);
+  2. else `dlx` listing within `LIST_NODE_BUDGET` search nodes and `LIST_SOLUTIONS_UP_TO` solutions, which
+     finishes on puzzles with few solutions (up to 50 times faster than the structural counter there);
+  3. for placements, `structural` within `STRUCTURAL_WORK_BUDGET` (search nodes x cells), which finishes
+     on the NYT puzzles with many solutions; past it, when its finished branches hold `LIST_UNLESS_FOUND`
+     solutions or more, no listing can win, and the structural count goes on alone, its caches kept;
+  4. past those budgets, `structural` (continuing with the caches of step 3) and `blocking` race in two
+     forked workers (`pipscover.counting.portfolio`), each within half the memory cap: the first exact
+     count wins. The structural counter wins when there are astronomically many solutions and the board
+     decomposes, blocking clauses when there are few and the board does not (a unique puzzle of 50
+     dominoes: seconds, where the structural counter thrashes for minutes). For grids the structural racer
+     is the grid plan: the structural placement count, which is the grid count when the board has a single
+     tiling, else `dlx` listing when it is at most `LIST_GRIDS_UP_TO` and the structural grid count beyond.
+  All budgets count nodes or solutions, never seconds, so which method answers never depends on the machine.
+
+Every method stops once its process holds more than its memory cap (`memory`, default `MEMORY_LIMIT`), as
+it stops at its deadline: with a lower bound marked not exact (`stopped_by="memory"`), or, in the race, by
+giving way to the other method.
 
     >>> from pipscover import load_one
     >>> count(load_one("examples/first.txt")).count
@@ -21,19 +34,35 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
+from functools import partial
+from typing import TYPE_CHECKING
 
 from pipscover.counting.progress import ProgressCallback
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.model.results import CountResult, Distinct, SearchTimeout, deadline_after, has_passed
-from pipscover.runtime.limits import guard
+from pipscover.runtime.limits import MEMORY_LIMIT, MemoryCapReached, guard
 
-METHODS = ("auto", "structural", "dlx", "blocking")
+if TYPE_CHECKING:
+    from pipscover.counting.structural import StructuralCounter
+
+METHODS = ("auto", "structural", "dlx", "blocking", "ganak")
 LIST_GRIDS_UP_TO = 20_000  # auto lists grids with dlx up to this many placements
 LIST_NODE_BUDGET = 4096  # DLX search nodes auto spends listing before it counts structurally
 LIST_FROM_DOMINOES = 12
 LIST_SOLUTIONS_UP_TO = 64  # nor lists past this many solutions (the structural counter's caches win there)
-
+# Structural search work (nodes x cells: a node scans the uncovered cells) auto spends in this process before
+# the race, a few tenths of a second: the 15 NYT puzzles that pass the listing budget need at most 15,610
+# nodes of 26 cells (2025-10-28 hard, 166,724 solutions); a 100-cell board gets 5,000 nodes.
+STRUCTURAL_WORK_BUDGET = 500_000
+# Nor does it race when the finished branches of that budget hold this many solutions: listing them takes
+# a SAT solver a minute (on a 2 x 12 planted board they hold 67 million of 46 billion after 20,000 nodes).
+LIST_UNLESS_FOUND = 100_000
+RACE_SAT_BACKEND = "cadical195"
+# The race's SAT racer writes the placements form (the rules prune it) up to this many estimated clauses:
+# a unique 30-domino rect puzzle is proved in 1.1 s there, 12 s in the compact form that `auto` picks.
+RACE_PLACEMENT_CLAUSES_LIMIT = 400_000
 
 
 class CountInterrupted(Exception):
@@ -53,12 +82,14 @@ def count(
     timeout: float | None = None,
     on_progress: ProgressCallback | None = None,
     start: float | None = None,
+    memory: int | None = MEMORY_LIMIT,
 ) -> CountResult:
     """The number of solutions of `puzzle` (or of its distinct pip grids), exact unless stopped.
 
     `limit` stops the listing methods (`dlx`, `blocking`) after that many; `timeout` (seconds) stops every
     method, counted from `start` (a `time.monotonic()` value; default now: the CLI starts the clock before it
-    reads the puzzle). A stopped count has `exact=False` and is a lower bound. Ctrl-C raises `CountInterrupted`.
+    reads the puzzle); `memory` (bytes; None: no cap) stops a method whose process holds more. A stopped count
+    has `exact=False` and is a lower bound. Ctrl-C raises `CountInterrupted`.
     `backend` is the SAT solver for `blocking` (default: `pipscover.counting.blocking`'s).
     """
     distinct = Distinct(distinct)
@@ -70,25 +101,20 @@ def count(
     deadline = deadline_after(timeout, start)
     if has_passed(deadline):  # reading the puzzle took the time: build nothing
         return _result(0, False, distinct, method, start, backend)
-    # (A listing within LIST_NODE_BUDGET nodes cannot reach a solution of more dominoes than that: a node each.)
-    if method == "auto" and LIST_FROM_DOMINOES <= len(puzzle.dominoes) < LIST_NODE_BUDGET:
-        listed = _count_by_listing(puzzle, distinct, None, deadline, on_progress, start, LIST_NODE_BUDGET,
-                                   LIST_SOLUTIONS_UP_TO)
-        if listed is not None:
-            return listed
-    if method == "auto" and distinct is Distinct.GRIDS:
-        placements = _count_structurally(puzzle, Distinct.PLACEMENTS, deadline, on_progress, start)
-        if placements.count == 0 or not placements.exact:
-            # No solution means no grid; a stopped count shows only that a grid exists, if it found a solution.
-            return _result(min(placements.count, 1), placements.exact, Distinct.GRIDS, "structural", start)
-        if _has_one_tiling(puzzle):  # then each grid is carried by exactly one solution
-            return _result(placements.count, True, Distinct.GRIDS, "structural", start)
-        method = "dlx" if placements.count <= LIST_GRIDS_UP_TO else "structural"
     match method:
-        case "auto" | "structural":
-            return _count_structurally(puzzle, distinct, deadline, on_progress, start)
+        case "auto":
+            return _count_auto(puzzle, distinct, deadline, on_progress, start, memory)
+        case "structural":
+            return _count_structurally(puzzle, distinct, deadline, on_progress, start, memory)
         case "dlx":
-            return _count_by_listing(puzzle, distinct, limit, deadline, on_progress, start)
+            return _count_by_listing(puzzle, distinct, limit, deadline, on_progress, start)  # type: ignore[return-value]
+        case "ganak":
+            from pipscover.counting.ganak import count_by_ganak
+
+            try:
+                return _timed(count_by_ganak(puzzle, distinct, deadline, memory), start)
+            except KeyboardInterrupt:
+                raise CountInterrupted(_result(0, False, distinct, "ganak", start, "ganak")) from None
     from pipscover.counting.blocking import DEFAULT_SAT_BACKEND, count_by_blocking
 
     chosen = backend or DEFAULT_SAT_BACKEND
@@ -101,33 +127,122 @@ def count(
 
     try:
         return count_by_blocking(puzzle, backend=chosen, distinct=distinct, limit=limit, deadline=deadline,
-                                 on_progress=progress)
+                                 on_progress=progress, memory_cap=memory)
     except KeyboardInterrupt:
         elapsed = time.monotonic() - start
         raise CountInterrupted(CountResult(reached[0], False, distinct, "blocking", chosen, elapsed)) from None
 
 
+def _count_auto(puzzle: Puzzle, distinct: Distinct, deadline: float | None, on_progress: ProgressCallback | None,
+                start: float, memory: int | None) -> CountResult:
+    """The portfolio of the module's docstring; the answer's method is `auto:` and the method that answered."""
+    if len(puzzle.dominoes) < LIST_FROM_DOMINOES:
+        return _auto(_count_structurally(puzzle, distinct, deadline, on_progress, start, memory))
+    # (A listing within LIST_NODE_BUDGET nodes cannot reach a solution of more dominoes than that: a node each.)
+    if len(puzzle.dominoes) < LIST_NODE_BUDGET:
+        listed = _count_by_listing(puzzle, distinct, None, deadline, on_progress, start, LIST_NODE_BUDGET,
+                                   LIST_SOLUTIONS_UP_TO)
+        if listed is not None:
+            return _auto(listed)
+    share = None if memory is None else memory // 2  # each of the two racers
+    if distinct is Distinct.PLACEMENTS:
+        from pipscover.counting.structural import Interrupted, NodeBudgetSpent, StructuralCounter
+
+        counter = StructuralCounter(puzzle)
+        try:
+            found = counter.count(deadline, on_progress, memory, STRUCTURAL_WORK_BUDGET // len(puzzle.cells))
+            return _auto(_result(found, True, distinct, "structural", start))
+        except Interrupted as stop:
+            if not isinstance(stop.reason, NodeBudgetSpent):
+                return _auto(_stopped_structurally(stop, distinct, start))
+            if stop.found >= LIST_UNLESS_FOUND:  # listing cannot win: count on here, with the progress shown
+                return _auto(_continue_structurally(counter, deadline, start, memory, on_progress))
+        structural = partial(_continue_structurally, counter, deadline, start, share)
+    else:
+        _guard_grid_counter(puzzle, deadline)  # here, before a racer lists a board too big to count
+        structural = partial(_count_grids_by_plan, puzzle, deadline, start, share)
+    from pipscover.counting.portfolio import race_counts
+
+    try:
+        raced = race_counts({"structural": structural,
+                             "blocking": partial(_count_by_blocking_racer, puzzle, distinct, deadline, share)},
+                            deadline)
+    except KeyboardInterrupt:
+        raise CountInterrupted(_result(0, False, distinct, "auto", start)) from None
+    if raced is None:  # neither racer answered in time
+        return _result(0, False, distinct, "auto", start, stopped_by="timeout")
+    return _auto(_timed(raced, start))
+
+
+def _continue_structurally(counter: StructuralCounter, deadline: float | None, start: float, memory: int | None,
+                           on_progress: ProgressCallback | None = None) -> CountResult:
+    """A structural count begun before within a budget, now without one (its caches kept, in this process or
+    in a racer that inherited them with the fork)."""
+    from pipscover.counting.structural import Interrupted
+
+    try:
+        found = counter.count(deadline, on_progress, memory)
+        return _result(found, True, Distinct.PLACEMENTS, "structural", start)
+    except Interrupted as stop:
+        return _stopped_structurally(stop, Distinct.PLACEMENTS, start)
+
+
+def _count_by_blocking_racer(puzzle: Puzzle, distinct: Distinct, deadline: float | None,
+                             memory: int | None) -> CountResult:
+    from pipscover.cnf import Encodings
+    from pipscover.cnf.forms import placement_clauses_estimate
+    from pipscover.counting.blocking import count_by_blocking
+
+    small = placement_clauses_estimate(puzzle) <= RACE_PLACEMENT_CLAUSES_LIMIT
+    encodings = Encodings(form="placements" if small else "compact")
+    return count_by_blocking(puzzle, RACE_SAT_BACKEND, distinct, deadline=deadline, encodings=encodings,
+                             memory_cap=memory)
+
+
+def _count_grids_by_plan(puzzle: Puzzle, deadline: float | None, start: float, memory: int | None) -> CountResult:
+    """Distinct grids the structural way: the placement count, which is the grid count on a board of one
+    tiling, else dlx listing of few or the structural grid count of many."""
+    placements = _count_structurally(puzzle, Distinct.PLACEMENTS, deadline, None, start, memory)
+    if placements.count == 0 or not placements.exact:
+        # No solution means no grid; a stopped count shows only that a grid exists, if it found a solution.
+        return replace(placements, count=min(placements.count, 1), distinct=Distinct.GRIDS)
+    if _has_one_tiling(puzzle):  # then each grid is carried by exactly one solution
+        return replace(placements, distinct=Distinct.GRIDS)
+    if placements.count <= LIST_GRIDS_UP_TO:
+        return _count_by_listing(puzzle, Distinct.GRIDS, None, deadline, None, start)  # type: ignore[return-value]
+    return _count_structurally(puzzle, Distinct.GRIDS, deadline, None, start, memory)
+
+
 def _count_structurally(puzzle: Puzzle, distinct: Distinct, deadline: float | None,
-                        on_progress: ProgressCallback | None, start: float) -> CountResult:
+                        on_progress: ProgressCallback | None, start: float, memory: int | None) -> CountResult:
     from pipscover.counting.grids import GridCounter
     from pipscover.counting.structural import Interrupted, StructuralCounter
 
     if distinct is Distinct.GRIDS:
-        cells = len(puzzle.cells)
-        # Residual subproblems are keyed by a bit mask of the uncovered cells: about one per cell on a long
-        # board. (The placements counter guards itself once it needs such masks: `StructuralCounter.cell_tables`.)
-        guard(puzzle, "the grid counter", needs_bytes=cells * cells // 4, steps=cells * cells, deadline=deadline)
+        _guard_grid_counter(puzzle, deadline)
     try:
         counter = GridCounter(puzzle) if distinct is Distinct.GRIDS else StructuralCounter(puzzle)
-        found = counter.count(deadline, on_progress)
-        exact = True
+        return _result(counter.count(deadline, on_progress, memory), True, distinct, "structural", start)
     except Interrupted as stop:
-        found, exact = stop.found, False
-        if isinstance(stop.reason, KeyboardInterrupt):
-            raise CountInterrupted(_result(found, False, distinct, "structural", start)) from None
+        return _stopped_structurally(stop, distinct, start)
     except KeyboardInterrupt:  # before the search's first branch: nothing counted yet
         raise CountInterrupted(_result(0, False, distinct, "structural", start)) from None
-    return _result(found, exact, distinct, "structural", start)
+
+
+def _guard_grid_counter(puzzle: Puzzle, deadline: float | None) -> None:
+    """Refuse a board too big for the grid counter. Its residual subproblems are keyed by a bit mask of the
+    uncovered cells: about one per cell on a long board. (The placements counter guards itself once it needs
+    such masks: `StructuralCounter.cell_tables`.)"""
+    cells = len(puzzle.cells)
+    guard(puzzle, "the grid counter", needs_bytes=cells * cells // 4, steps=cells * cells, deadline=deadline)
+
+
+def _stopped_structurally(stop, distinct: Distinct, start: float) -> CountResult:
+    """The lower bound of a structural count that `stop` (an `Interrupted`) ended; Ctrl-C is raised on."""
+    if isinstance(stop.reason, KeyboardInterrupt):
+        raise CountInterrupted(_result(stop.found, False, distinct, "structural", start)) from None
+    stopped_by = "memory" if isinstance(stop.reason, MemoryCapReached) else "timeout"
+    return _result(stop.found, False, distinct, "structural", start, stopped_by=stopped_by)
 
 
 def _count_by_listing(puzzle: Puzzle, distinct: Distinct, limit: int | None, deadline: float | None,
@@ -175,5 +290,15 @@ def _has_one_tiling(puzzle: Puzzle) -> bool:
 
 
 def _result(found: int, exact: bool, distinct: Distinct, method: str, start: float,
-            backend: str | None = None) -> CountResult:
-    return CountResult(found, exact, distinct, method, backend, time.monotonic() - start)
+            backend: str | None = None, stopped_by: str | None = None) -> CountResult:
+    return CountResult(found, exact, distinct, method, backend, time.monotonic() - start, stopped_by)
+
+
+def _auto(result: CountResult) -> CountResult:
+    """`result` as auto's answer: its method names the method that answered, as `solve` names its engine."""
+    return replace(result, method=f"auto:{result.method}")
+
+
+def _timed(result: CountResult, start: float) -> CountResult:
+    """`result` with its seconds counted from `start` (the count's clock, which began before the puzzle was read)."""
+    return replace(result, seconds=time.monotonic() - start)

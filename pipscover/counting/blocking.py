@@ -20,12 +20,14 @@ from pipscover.engines.sat_enumeration import models
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.model.results import CountResult, Distinct, SearchTimeout
+from pipscover.runtime.limits import MemoryCapReached, check_memory
 from pipscover.runtime.stoppable import stoppable
 
 # Fastest at long enumerations on the hard NYT puzzles (2025-10-18: 10 464 solutions in 1.1 s, minisat22 2.5 s;
 # 2025-10-28: 1 700 solutions/s, minisat22 1 080/s), though not at finding a first solution (see `sat`).
 DEFAULT_SAT_BACKEND = "cadical195"
 PROGRESS_EVERY = 0.2  # seconds between two calls of `on_progress`
+MEMORY_CHECK_EVERY = 256  # models between two looks at the memory the solver's process holds
 
 
 def count_by_blocking(
@@ -36,13 +38,16 @@ def count_by_blocking(
     deadline: float | None = None,
     on_progress: ProgressCallback | None = None,
     encodings: Encodings | None = None,
+    memory_cap: int | None = None,
 ) -> CountResult:
     """Count the solutions (or the distinct pip grids) of `puzzle` by blocking each model found.
 
     `limit` stops after that many; `deadline` is a `time.monotonic()` value. `exact` is False when either
     stopped the count before the last solution. `on_progress(count so far, None)` is called every 0.2 s or so,
     and once more with the final count when the count ends in any way (a `KeyboardInterrupt` included).
-    `encodings` (default: the backend's) chooses how the CNF is written.
+    `encodings` (default: the backend's) chooses how the CNF is written. Once the process that holds the
+    solver holds more than `memory_cap` bytes (every blocking clause stays in it), the count stops there
+    with `stopped_by="memory"`.
 
     >>> from pipscover import load_one
     >>> count_by_blocking(load_one("examples/first.txt")).count
@@ -55,8 +60,9 @@ def count_by_blocking(
         )
     start = time.monotonic()
     # With a deadline the encoding runs in the killable worker too: it alone can outlast any timeout.
-    found = stoppable(partial(_each_model, puzzle, engine.name, distinct, encodings or engine.encodings), deadline)
-    count, exact, reported = 0, True, start
+    found = stoppable(partial(_each_model, puzzle, engine.name, distinct, encodings or engine.encodings, memory_cap),
+                      deadline)
+    count, exact, reported, stopped_by = 0, True, start, None
     try:
         for _ in found:
             if limit is not None and count >= limit:
@@ -68,16 +74,21 @@ def count_by_blocking(
                 reported = time.monotonic()
     except SearchTimeout:
         exact = False
+    except MemoryCapReached:
+        exact, stopped_by = False, "memory"
     finally:
         found.close()
         if on_progress is not None:
             on_progress(count, None)  # also on Ctrl-C, so a caller knows the partial count
-    return CountResult(count, exact, distinct, "blocking", engine.name, time.monotonic() - start)
+    return CountResult(count, exact, distinct, "blocking", engine.name, time.monotonic() - start, stopped_by)
 
 
-def _each_model(puzzle: Puzzle, solver: str, distinct: Distinct, encodings: Encodings) -> Iterator[None]:
+def _each_model(puzzle: Puzzle, solver: str, distinct: Distinct, encodings: Encodings,
+                memory_cap: int | None) -> Iterator[None]:
     """Nothing, once per model: only the number of models crosses from the worker."""
     encoding = encode(puzzle, encodings)
     block = encoding.grid_blocker if distinct is Distinct.GRIDS else encoding.placement_blocker
-    for _ in models(encoding.cnf.clauses, solver, block):
+    for found, _ in enumerate(models(encoding.cnf.clauses, solver, block), start=1):
+        if found % MEMORY_CHECK_EVERY == 0:
+            check_memory(memory_cap)
         yield None

@@ -16,14 +16,12 @@ at the end. `encodings/counting.md` explains why this is exact.
 from __future__ import annotations
 
 import sys
-import time
 
 from pipscover.counting.progress import Progress, ProgressCallback
 from pipscover.counting.region_states import FAIL, RegionRules
-from pipscover.counting.structural import CHECK_EVERY, Dominoes, Interrupted
+from pipscover.counting.structural import CHECK_EVERY, STOPS, Dominoes, Interrupted, check_search
 from pipscover.counting.tilings import longer_side_order
 from pipscover.model import Puzzle
-from pipscover.model.results import SearchTimeout
 
 # A partial tiling: (pending half-dominoes as sorted (cell, pip) pairs, dominoes left as copy bits).
 PartialTiling = tuple[tuple[tuple[int, int], ...], int]
@@ -62,8 +60,10 @@ class GridCounter:
                     after.add((tuple(sorted((*pending, (other, pip)))), remaining))
         return frozenset(after)
 
-    def count(self, deadline: float | None = None, on_progress: ProgressCallback | None = None) -> int:
-        """The exact number of distinct pip grids. Raises `Interrupted` (a lower bound) on timeout or Ctrl-C."""
+    def count(self, deadline: float | None = None, on_progress: ProgressCallback | None = None,
+              memory_cap: int | None = None) -> int:
+        """The exact number of distinct pip grids. Raises `Interrupted` (a lower bound) on timeout or Ctrl-C,
+        or once the process holds more than `memory_cap` bytes."""
         rules, cell_region, step = self.rules, self.cell_region, self.step
         steps, allowed_of = rules.steps, rules.allowed_of
         states = rules.initial_states()
@@ -83,8 +83,8 @@ class GridCounter:
             if known is not None:
                 return known
             nodes += 1
-            if deadline is not None and nodes % CHECK_EVERY == 0 and time.monotonic() > deadline:
-                raise SearchTimeout()
+            if nodes % CHECK_EVERY == 0:
+                check_search(nodes, deadline, memory_cap, None)
             supply = rules.supply(halves)
             for other in range(len(left)):  # a region that can no longer hold ends the branch
                 if left[other] and not allowed_of[other](states[other], left[other], supply):
@@ -118,9 +118,8 @@ class GridCounter:
                     states[region] = old
                     if cell <= 1:
                         progress.report(cell, done / branches, total)
-            except (SearchTimeout, KeyboardInterrupt, Interrupted) as stop:
-                found = total + (stop.found if isinstance(stop, Interrupted) else 0)
-                raise Interrupted(found, stop.reason if isinstance(stop, Interrupted) else stop) from None
+            except STOPS as stop:
+                raise Interrupted.adding(total, stop) from None
             cache[key] = total
             return total
 

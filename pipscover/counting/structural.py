@@ -24,20 +24,44 @@ from pipscover.counting.tilings import TilingCounter, arrangements
 from pipscover.model import Puzzle
 from pipscover.model.results import SearchTimeout
 from pipscover.regions import PipSupply, pip_values
-from pipscover.runtime.limits import guard
+from pipscover.runtime.limits import MemoryCapReached, check_memory, guard
 
-CHECK_EVERY = 1024  # search nodes between two looks at the clock
+CHECK_EVERY = 1024  # search nodes between two looks at the clock and at the memory held
 # Regions up to this size are finished first once begun (measured on the NYT archive: larger ones, such as
 # a 16-cell sum, are better left to the closed form at the end).
 BEGUN_REGION_SIZE = 8
 
+class NodeBudgetSpent(Exception):
+    """The search passed the node budget it was given (`count(node_limit=...)`)."""
+
+
 class Interrupted(Exception):
-    """The count was stopped (time limit or Ctrl-C); `found` is a lower bound from finished branches."""
+    """The count was stopped (time limit, memory cap, node budget or Ctrl-C); `found` is a lower bound from
+    finished branches and `reason` what stopped it."""
 
     def __init__(self, found: int, reason: BaseException) -> None:
         super().__init__(found)
         self.found = found
         self.reason = reason
+
+    @classmethod
+    def adding(cls, found: int, stop: BaseException) -> Interrupted:
+        """What a search level raises when `stop` reaches it with `found` solutions in its finished branches."""
+        if isinstance(stop, Interrupted):
+            return cls(found + stop.found, stop.reason)
+        return cls(found, stop)
+
+
+STOPS = (SearchTimeout, KeyboardInterrupt, MemoryCapReached, NodeBudgetSpent, Interrupted)
+
+
+def check_search(nodes: int, deadline: float | None, memory_cap: int | None, node_limit: int | None) -> None:
+    """Raise what stops a search after `nodes` nodes: its deadline passed, its memory cap or its node budget."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise SearchTimeout()
+    if node_limit is not None and nodes > node_limit:
+        raise NodeBudgetSpent()
+    check_memory(memory_cap)
 
 
 class Dominoes:
@@ -115,6 +139,10 @@ class StructuralCounter:
         self.cell_region = [region_index[cell] for cell in cells]
         self.rules = RegionRules(puzzle)
         self.dominoes = Dominoes(puzzle)
+        # The counts of the residual subproblems finished so far: a count stopped by its node budget and
+        # started again (here, or in a forked worker that inherits it) counts none of them twice.
+        self.cache: dict[tuple, int] = {}
+        self.nodes = 0  # search nodes of the last `count` (cached subproblems not counted)
 
     def cell_tables(self, deadline: float | None) -> tuple[list[list[tuple[int, int]]], dict[int, int]]:
         """Each cell's neighbours as (index, bit), and the index of each bit: what the search needs past a
@@ -133,13 +161,15 @@ class StructuralCounter:
         ]
         return neighbours, {bit: index for index, bit in enumerate(bit_of.values())}
 
-    def count(self, deadline: float | None = None, on_progress: ProgressCallback | None = None) -> int:
-        """The exact number of solutions. Raises `Interrupted` (with a lower bound) on timeout or Ctrl-C."""
+    def count(self, deadline: float | None = None, on_progress: ProgressCallback | None = None,
+              memory_cap: int | None = None, node_limit: int | None = None) -> int:
+        """The exact number of solutions. Raises `Interrupted` (with a lower bound) on timeout or Ctrl-C, once
+        the process holds more than `memory_cap` bytes, or past `node_limit` new search nodes."""
         rules, dominoes = self.rules, self.dominoes
         states = rules.initial_states()
         left = list(rules.sizes)
         region_count = len(left)
-        cache: dict[tuple, int] = {}
+        cache = self.cache
         nodes = 0
         cell_region, steps, allowed_of = self.cell_region, rules.steps, rules.allowed_of
         number, masks = dominoes.number, dominoes.masks
@@ -162,8 +192,8 @@ class StructuralCounter:
             if known is not None:
                 return known
             nodes += 1
-            if deadline is not None and nodes % CHECK_EVERY == 0 and time.monotonic() > deadline:
-                raise SearchTimeout()
+            if nodes % CHECK_EVERY == 0:
+                check_search(nodes, deadline, memory_cap, node_limit)
             open_regions = 0
             bound = []  # the unfinished regions whose rule can still fail
             for region in range(region_count):
@@ -278,10 +308,8 @@ class StructuralCounter:
                                 progress.report(depth, done / best_ways, total)
                         left[region] += 1
                         states[region] = old
-            except (SearchTimeout, KeyboardInterrupt, Interrupted) as stop:
-                found = total + (stop.found if isinstance(stop, Interrupted) else 0)
-                reason = stop.reason if isinstance(stop, Interrupted) else stop
-                raise Interrupted(found, reason) from None
+            except STOPS as stop:
+                raise Interrupted.adding(total, stop) from None
             cache[key] = total
             return total
 
@@ -291,3 +319,4 @@ class StructuralCounter:
             return search((1 << self.cell_count) - 1, dominoes.full, 0)
         finally:
             sys.setrecursionlimit(limit)
+            self.nodes = nodes

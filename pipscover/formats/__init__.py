@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import BinaryIO
 
 from pipscover.errors import PipsError
 from pipscover.formats.fetch import day_file
@@ -25,6 +26,20 @@ def parse(text: str, file: str, difficulty: str | None = None) -> list[Puzzle]:
 
 
 MAX_INPUT_BYTES = 256 * 2**20  # far above any puzzle, model or CNF pipscover can use; refused beyond
+READ_CHUNK = 2**20
+
+
+def _read_at_most(stream: BinaryIO) -> bytes:
+    """Up to `MAX_INPUT_BYTES + 1` bytes, a chunk at a time: one `read(n)` reserves all n bytes at once, which
+    a process under an address-space limit (`ulimit -v`) cannot map for a file of a few hundred bytes."""
+    chunks, size = [], 0
+    while size <= MAX_INPUT_BYTES:
+        chunk = stream.read(min(READ_CHUNK, MAX_INPUT_BYTES + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def read_text_file(path: str | Path) -> str:
@@ -36,10 +51,10 @@ def read_text_file(path: str | Path) -> str:
     try:
         if str(path) == "-":
             stream = getattr(sys.stdin, "buffer", None)
-            data = sys.stdin.read(MAX_INPUT_BYTES + 1).encode() if stream is None else stream.read(MAX_INPUT_BYTES + 1)
+            data = sys.stdin.read(MAX_INPUT_BYTES + 1).encode() if stream is None else _read_at_most(stream)
         else:
             with open(path, "rb") as stream:
-                data = stream.read(MAX_INPUT_BYTES + 1)
+                data = _read_at_most(stream)
         if len(data) > MAX_INPUT_BYTES:
             raise PipsError(f"{path}: larger than {MAX_INPUT_BYTES // 2**20} MiB; not a file pipscover can use")
         return data.decode("utf-8-sig")

@@ -79,7 +79,8 @@ class Distinct(StrEnum):
 
 @dataclass(frozen=True)
 class CountResult:
-    """A count of solutions; `exact` is False when a limit, timeout or interrupt cut it short."""
+    """A count of solutions; `exact` is False when a limit, timeout or interrupt cut it short, and then
+    `stopped_by` says which when the counter knows ("memory": the method reached its memory cap)."""
 
     count: int
     exact: bool
@@ -87,3 +88,4 @@ class CountResult:
     method: str
     backend: str | None
     seconds: float
+    stopped_by: str | None = None

@@ -6,9 +6,18 @@ with a `PipsError` that says why, not with a machine that swaps until it dies (w
 dominoes on an open 2 x 100,000 board fit and are solved and counted in seconds). Memory is
 refused beyond `MEMORY_LIMIT` always; a search whose estimated length passes `STEP_LIMIT` is refused only
 when no time limit bounds it (`--timeout` lets a user try anyway, and stops it).
+
+An estimate cannot foresee a cache: a counter's caches grow with what its search meets. So the counters also
+look at what their process holds while they run (`check_memory`, every few thousand search nodes) and stop
+once it passes their cap (`pipscover count --memory`, default `MEMORY_LIMIT`), with a lower bound, or give way
+to another method.
 """
 
 from __future__ import annotations
+
+import os
+import resource
+import sys
 
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
@@ -39,3 +48,49 @@ def guard(puzzle: Puzzle, what: str, needs_bytes: int = 0, steps: int = 0, deadl
     if deadline is None and steps > STEP_LIMIT:
         raise TooBig(f"{puzzle.describe()}: {what} would take about {steps:.0e} steps (hours); "
                         "give --timeout to try it anyway")
+
+
+class MemoryCapReached(Exception):
+    """A method's process holds more than its memory cap: the method stops (another one may take over)."""
+
+
+def resident_bytes() -> int:
+    """The memory this process holds now (Linux: its resident set), or the most it has held (elsewhere).
+
+    >>> 0 < resident_bytes() < 2**40
+    True
+    """
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * _PAGE
+    except OSError:  # no /proc: the peak, in bytes on macOS and KiB elsewhere
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+
+
+def check_memory(cap: int | None) -> None:
+    """Raise `MemoryCapReached` when this process holds more than `cap` bytes (None: no cap)."""
+    if cap is not None and resident_bytes() > cap:
+        raise MemoryCapReached
+
+
+def parse_size(text: str) -> int:
+    """Bytes from a size as a user writes it: a number with an optional K, M, G or T (powers of 1024).
+
+    >>> parse_size("2G"), parse_size("512M"), parse_size("1000")
+    (2147483648, 536870912, 1000)
+    """
+    units = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+    cleaned = text.strip().upper().removesuffix("IB").removesuffix("B")
+    factor = units.get(cleaned[-1:], 1)
+    number = cleaned[:-1] if cleaned[-1:] in units else cleaned
+    try:
+        size = int(float(number) * factor)
+    except (ValueError, OverflowError):
+        raise PipsError(f"not a memory size: {text!r} (write e.g. 2G, 512M)") from None
+    if size <= 0:
+        raise PipsError(f"a memory size must be positive, not {text!r}")
+    return size
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096

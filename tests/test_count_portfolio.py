@@ -1,0 +1,94 @@
+"""The counting portfolio: `auto` races methods so that a bad choice costs little, every method keeps within
+its memory cap while it counts, and Ganak (a stock model counter) agrees with the structural counter.
+
+The puzzles of examples/generated/ were made by `pipscover generate` (the seed is in each name), since making
+a unique puzzle of 30 or 50 dominoes takes a minute or more.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from hypothesis import given, settings
+from puzzle_factory import puzzles
+
+from conftest import EXAMPLES
+from pipscover import load_one
+from pipscover.counting import count
+from pipscover.counting.portfolio import race_counts
+from pipscover.model.results import CountResult, Distinct
+
+GENERATED = EXAMPLES / "generated"
+
+
+def test_auto_counts_a_unique_generated_puzzle_by_listing_and_says_so():
+    """The structural counter thrashes on it (minutes); blocking clauses in the race prove it unique."""
+    result = count(load_one(GENERATED / "unique-30-rect-seed1.json"))
+    assert (result.count, result.exact) == (1, True)
+    assert result.method in ("auto:blocking", "auto:dlx")
+
+
+def test_auto_counts_many_solutions_structurally_without_racing():
+    result = count(load_one(GENERATED / "no-unique-16-seed1.json"), timeout=0.5)
+    assert result.method == "auto:structural" and not result.exact and result.stopped_by == "timeout"
+
+
+def test_a_count_stays_within_its_memory_cap_under_a_hard_address_space_limit():
+    """The process may map little more than it holds at the start: without the cap, the structural counter's
+    caches (gigabytes on this puzzle) would end it with a MemoryError. With it, the count stops at the cap
+    and says so."""
+    script = textwrap.dedent(f"""
+        import resource, sys
+        import pipscover.counting.structural, pipscover.cli
+        pages = [int(word) for word in open("/proc/self/statm").read().split()]
+        mapped, held = pages[0] * resource.getpagesize(), pages[1] * resource.getpagesize()
+        resource.setrlimit(resource.RLIMIT_AS, (mapped + 150 * 2**20, resource.RLIM_INFINITY))
+        sys.argv = ["pipscover", "count", {str(GENERATED / "no-unique-16-seed1.json")!r}, "--json",
+                    "-m", "structural", "--memory", str(held + 20 * 2**20)]
+        pipscover.cli.main()
+    """)
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert "MemoryError" not in ran.stderr and ran.returncode == 3, ran.stderr[-2000:]
+    answer = json.loads(ran.stdout)
+    assert answer["exact"] is False and answer["stopped_by"] == "--memory" and answer["count"] > 0
+
+
+def test_ganak_stops_at_its_memory_cap_with_a_lower_bound_marked_so():
+    result = count(load_one(GENERATED / "no-unique-16-seed1.json"), method="ganak", memory=1)
+    assert (result.count, result.exact, result.stopped_by) == (0, False, "memory")
+
+
+@settings(max_examples=6, deadline=None)
+@given(puzzles(max_dominoes=5))
+def test_ganak_counts_what_the_structural_counter_counts(puzzle):
+    for distinct in Distinct:
+        assert count(puzzle, distinct, method="ganak").count == count(puzzle, distinct, method="structural").count
+
+
+def _exact() -> CountResult:
+    return CountResult(7, True, Distinct.PLACEMENTS, "second", None, 0.0)
+
+
+def _bound() -> CountResult:
+    return CountResult(5, False, Distinct.PLACEMENTS, "first", None, 0.0, "memory")
+
+
+def _refusal() -> CountResult:
+    raise ValueError("too big for me")
+
+
+def test_in_a_race_a_lower_bound_gives_way_to_an_exact_count():
+    assert race_counts({"first": _bound, "second": _exact}, None) == _exact()
+
+
+def test_a_race_that_no_racer_finishes_gives_the_largest_lower_bound():
+    assert race_counts({"first": _bound, "second": _refusal}, None) == _bound()
+
+
+def test_a_race_in_which_every_racer_fails_raises_the_failure():
+    with pytest.raises(ValueError, match="too big for me"):
+        race_counts({"only": _refusal}, None)
