@@ -710,6 +710,12 @@ def test_ctrl_c_during_a_blocking_count_prints_a_lower_bound(open_board):
     assert code == 130 and err == "" and document["exact"] is False and document["count"] > 0
 
 
+def test_ctrl_c_during_the_counting_race_leaves_no_racer():
+    """The unique 50-domino puzzle reaches auto's race of two worker processes within a few seconds."""
+    code, out, err = interrupt(["count", EXAMPLES / "generated" / "unique-50-rect-seed1.json", "--json"], after=4)
+    assert code == 130 and err == "" and json.loads(out)["exact"] is False
+
+
 def test_ctrl_c_during_bench_prints_the_puzzles_timed_so_far(open_board):
     folder = open_board.parent
     for index in range(40):

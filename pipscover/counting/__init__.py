@@ -165,7 +165,7 @@ def _count_auto(puzzle: Puzzle, distinct: Distinct, deadline: float | None, on_p
 
     try:
         raced = race_counts({"structural": structural,
-                             "blocking": partial(_count_by_blocking_racer, puzzle, distinct, deadline, share)},
+                             "blocking": partial(_count_by_blocking_racer, puzzle, distinct, share)},
                             deadline)
     except KeyboardInterrupt:
         raise CountInterrupted(_result(0, False, distinct, "auto", start)) from None
@@ -187,16 +187,16 @@ def _continue_structurally(counter: StructuralCounter, deadline: float | None, s
         return _stopped_structurally(stop, Distinct.PLACEMENTS, start)
 
 
-def _count_by_blocking_racer(puzzle: Puzzle, distinct: Distinct, deadline: float | None,
-                             memory: int | None) -> CountResult:
+def _count_by_blocking_racer(puzzle: Puzzle, distinct: Distinct, memory: int | None) -> CountResult:
     from pipscover.cnf import Encodings
     from pipscover.cnf.forms import placement_clauses_estimate
     from pipscover.counting.blocking import count_by_blocking
 
     small = placement_clauses_estimate(puzzle) <= RACE_PLACEMENT_CLAUSES_LIMIT
     encodings = Encodings(form="placements" if small else "compact")
-    return count_by_blocking(puzzle, RACE_SAT_BACKEND, distinct, deadline=deadline, encodings=encodings,
-                             memory_cap=memory)
+    # No deadline: with one the solver would run in a worker of this racer's own; the race kills this racer
+    # once the deadline (and its grace) has passed.
+    return count_by_blocking(puzzle, RACE_SAT_BACKEND, distinct, encodings=encodings, memory_cap=memory)
 
 
 def _count_grids_by_plan(puzzle: Puzzle, deadline: float | None, start: float, memory: int | None) -> CountResult:

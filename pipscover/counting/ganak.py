@@ -13,7 +13,9 @@ ends the count, which stops with `stopped_by="memory"` instead of taking the mac
 
 from __future__ import annotations
 
+import os
 import resource
+import sys
 import time
 from collections.abc import Iterator
 from functools import partial
@@ -51,6 +53,10 @@ def _ganak_count(puzzle: Puzzle, distinct: Distinct, memory_cap: int | None) -> 
     import pyganak
 
     encoding = encode(puzzle)
+    if any(not clause for clause in encoding.cnf.clauses):  # the encoder found no solution: Ganak would skip it
+        yield 0
+        return
+    _quiet()
     counter = pyganak.Counter()
     counter.new_vars(encoding.cnf.nv)
     counter.add_clauses(encoding.cnf.clauses)
@@ -58,6 +64,14 @@ def _ganak_count(puzzle: Puzzle, distinct: Distinct, memory_cap: int | None) -> 
     if memory_cap is not None:
         _limit_address_space(memory_cap)
     yield counter.count()
+
+
+def _quiet() -> None:
+    """Send this worker's standard output to /dev/null: Ganak prints progress lines (`c o ...`) there, which
+    would land in the middle of `count --json`'s output."""
+    sys.stdout.flush()
+    with open(os.devnull, "wb") as nothing:
+        os.dup2(nothing.fileno(), 1)
 
 
 def _limit_address_space(memory_cap: int) -> None:

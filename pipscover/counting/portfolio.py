@@ -10,9 +10,7 @@ process group, so killing it also kills the worker it may have forked (the block
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
-import os
 import signal
 import time
 from collections.abc import Callable, Mapping
@@ -40,10 +38,9 @@ def race_counts(racers: Mapping[str, Racer], deadline: float | None) -> CountRes
     try:
         for racer in racers.values():
             ours, theirs = context.Pipe(duplex=False)
-            # Not a daemon: a daemon may not fork, and the blocking counter forks its SAT solver.
+            # Not a daemon, which may not fork: a method may run a C call in a killable worker of its own.
             worker = context.Process(target=_run, args=(theirs, racer))
             worker.start()
-            _lead_group(cast(int, worker.pid))
             theirs.close()
             running[ours] = worker
         while running:
@@ -70,20 +67,13 @@ def race_counts(racers: Mapping[str, Racer], deadline: float | None) -> CountRes
 
 
 def _run(connection: Connection, racer: Racer) -> None:
-    """The worker: its own process group, Ctrl-C left to the caller, then one answer (a result or an error)."""
-    _lead_group(0)
+    """The worker: Ctrl-C left to the caller, then one answer (a result or an error)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         answer: object = racer()
     except Exception as error:  # noqa: BLE001 - handed to the caller, who raises it if no racer counts
         answer = error
     connection.send(answer)
-
-
-def _lead_group(pid: int) -> None:
-    """Make `pid` (0: this process) lead its own process group; both sides call it, whichever comes first."""
-    with contextlib.suppress(OSError):  # the other side did it already, or the worker has ended
-        os.setpgid(pid, 0)
 
 
 def _answer(connection: Connection) -> object:
@@ -95,10 +85,7 @@ def _answer(connection: Connection) -> object:
 
 
 def _stop(worker: ForkProcess, connection: Connection) -> None:
-    """Kill a worker and whatever it forked, and reap it."""
-    try:
-        os.killpg(cast(int, worker.pid), signal.SIGKILL)
-    except OSError:  # not yet a group of its own, or gone
-        worker.kill()
+    """Kill a worker and reap it."""
+    worker.kill()
     worker.join()
     connection.close()
