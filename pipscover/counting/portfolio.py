@@ -40,9 +40,14 @@ def race_counts(racers: Mapping[str, Racer], deadline: float | None) -> CountRes
             ours, theirs = context.Pipe(duplex=False)
             # Not a daemon, which may not fork: a method may run a C call in a killable worker of its own.
             worker = context.Process(target=_run, args=(theirs, racer))
-            worker.start()
-            theirs.close()
             running[ours] = worker
+            # Ctrl-C waits while the worker starts: it is then known here (and killed), and it ignores Ctrl-C.
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                worker.start()
+            finally:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+            theirs.close()
         while running:
             wait_for = None if deadline is None else max(deadline + GRACE - time.monotonic(), 0.0)
             ready = wait(list(running), wait_for)
@@ -69,6 +74,7 @@ def race_counts(racers: Mapping[str, Racer], deadline: float | None) -> CountRes
 def _run(connection: Connection, racer: Racer) -> None:
     """The worker: Ctrl-C left to the caller, then one answer (a result or an error)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
         answer: object = racer()
     except Exception as error:  # noqa: BLE001 - handed to the caller, who raises it if no racer counts
@@ -85,7 +91,8 @@ def _answer(connection: Connection) -> object:
 
 
 def _stop(worker: ForkProcess, connection: Connection) -> None:
-    """Kill a worker and reap it."""
-    worker.kill()
-    worker.join()
+    """Kill a worker and reap it (one that never started has nothing to kill)."""
+    if worker.pid is not None:
+        worker.kill()
+        worker.join()
     connection.close()
