@@ -85,8 +85,8 @@ def test_in_a_race_a_lower_bound_gives_way_to_an_exact_count():
     assert race_counts({"first": _bound, "second": _exact}, None) == _exact()
 
 
-def test_a_race_that_no_racer_finishes_gives_the_largest_lower_bound():
-    assert race_counts({"first": _bound, "second": _refusal}, None) == _bound()
+def test_a_race_that_no_racer_finishes_gives_the_lower_bound_of_the_last():
+    assert race_counts({"only": _bound}, None) == _bound()
 
 
 def test_a_race_in_which_every_racer_fails_raises_the_failure():

@@ -194,8 +194,8 @@ def _count_by_blocking_racer(puzzle: Puzzle, distinct: Distinct, memory: int | N
 
     small = placement_clauses_estimate(puzzle) <= RACE_PLACEMENT_CLAUSES_LIMIT
     encodings = Encodings(form="placements" if small else "compact")
-    # No deadline: with one the solver would run in a worker of this racer's own; the race kills this racer
-    # once the deadline (and its grace) has passed.
+    # No deadline: the race kills this racer once the deadline and its grace have passed (with one, the solver
+    # would run in yet another process).
     return count_by_blocking(puzzle, RACE_SAT_BACKEND, distinct, encodings=encodings, memory_cap=memory)
 
 

@@ -3,96 +3,48 @@
 The counting methods have opposite strengths (the structural counter on astronomically many solutions,
 listing by SAT with blocking clauses on few; `encodings/counting.md`), and which one a puzzle wants shows only
 once they run. Racing them on the machine's two cores costs at most about twice the faster one, and a method
-that thrashes costs nothing more. Each worker stops itself at the deadline or at its memory cap and sends its
-lower bound; a worker that fails (an error, or killed for its memory) drops out. Each worker leads its own
-process group, so killing it also kills the worker it may have forked (the blocking counter's SAT solver).
+that thrashes costs nothing more. The workers are those of `pipscover.runtime.stoppable.race` (forked so that
+they also start in a daemonic pool worker, killed with everything they forked, Ctrl-C left to the caller).
+A racer that stops before its count is exact (its memory cap, its deadline) gives way: it drops out, and its
+lower bound is the answer only when no racer is left.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import signal
-import time
-from collections.abc import Callable, Mapping
-from multiprocessing.connection import Connection, wait
-from multiprocessing.context import ForkProcess
-from typing import cast
+from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 
-from pipscover.model.results import CountResult
+from pipscover.model.results import CountResult, SearchTimeout
+from pipscover.runtime.stoppable import race
 
-GRACE = 1.0  # seconds past the deadline a worker has to send its lower bound before it is killed
+GRACE = 1.0  # seconds past the deadline a racer has to send its lower bound before all are killed
 
 Racer = Callable[[], CountResult]
 
 
+class GaveWay(Exception):
+    """A racer stopped before its count was exact; `result` is its lower bound."""
+
+    def __init__(self, result: CountResult) -> None:
+        super().__init__(result)
+        self.result = result
+
+
 def race_counts(racers: Mapping[str, Racer], deadline: float | None) -> CountResult | None:
-    """The first exact count any racer returns; else the largest lower bound sent (None: none sent).
-
-    A racer's exception (one a user can act on, such as a guard's refusal) is raised when no racer counts.
-    Ctrl-C kills every worker and is raised here.
-    """
-    context = multiprocessing.get_context("fork")
-    running: dict[Connection, ForkProcess] = {}
-    best: CountResult | None = None
-    failure: BaseException | None = None
+    """The first exact count any racer returns; else the lower bound of the last racer to give way (None when
+    the deadline passed first). The error of the last racer to fail is raised. Ctrl-C kills every worker."""
+    producers = {name: partial(_exact_or_give_way, racer) for name, racer in racers.items()}
     try:
-        for racer in racers.values():
-            ours, theirs = context.Pipe(duplex=False)
-            # Not a daemon, which may not fork: a method may run a C call in a killable worker of its own.
-            worker = context.Process(target=_run, args=(theirs, racer))
-            running[ours] = worker
-            # Ctrl-C waits while the worker starts: it is then known here (and killed), and it ignores Ctrl-C.
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-            try:
-                worker.start()
-            finally:
-                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-            theirs.close()
-        while running:
-            wait_for = None if deadline is None else max(deadline + GRACE - time.monotonic(), 0.0)
-            ready = wait(list(running), wait_for)
-            if not ready:
-                break  # past the deadline and its grace: what was sent is all there is
-            for connection in cast(list[Connection], ready):
-                answer = _answer(connection)
-                _stop(running.pop(connection), connection)
-                if isinstance(answer, CountResult):
-                    if answer.exact:
-                        return answer
-                    if best is None or answer.count > best.count:
-                        best = answer
-                elif isinstance(answer, BaseException) and failure is None:
-                    failure = answer
-    finally:
-        for connection, worker in running.items():
-            _stop(worker, connection)
-    if best is None and failure is not None:
-        raise failure
-    return best
-
-
-def _run(connection: Connection, racer: Racer) -> None:
-    """The worker: Ctrl-C left to the caller, then one answer (a result or an error)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    try:
-        answer: object = racer()
-    except Exception as error:  # noqa: BLE001 - handed to the caller, who raises it if no racer counts
-        answer = error
-    connection.send(answer)
-
-
-def _answer(connection: Connection) -> object:
-    """What a worker sent; None when it died without a word (killed, e.g. by the system out of memory)."""
-    try:
-        return connection.recv()
-    except (EOFError, OSError):
+        return next(race(producers, None if deadline is None else deadline + GRACE))
+    except GaveWay as stop:
+        return stop.result
+    except SearchTimeout:
         return None
 
 
-def _stop(worker: ForkProcess, connection: Connection) -> None:
-    """Kill a worker and reap it (one that never started has nothing to kill)."""
-    if worker.pid is not None:
-        worker.kill()
-        worker.join()
-    connection.close()
+def _exact_or_give_way(racer: Racer) -> Iterator[CountResult]:
+    """In the worker: the racer's count as the one item `race` hands over, if it is exact."""
+    result = racer()
+    if not result.exact:
+        raise GaveWay(result)
+    yield result
