@@ -1,6 +1,7 @@
 """Readers and writers: the NYT JSON as published, the text format, and proposed solutions."""
 
 import json
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -8,9 +9,9 @@ from puzzle_factory import puzzles
 
 from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover import PipsError, load, parse
-from pipscover.formats import puzzle_to_nyt, write_text
+from pipscover.formats import puzzle_to_nyt, write_text, write_texts
 from pipscover.formats.solution import read_solutions
-from pipscover.model import RegionKind
+from pipscover.model import Origin, RegionKind
 from pipscover.model.check import problems
 
 EXAMPLE_TEXT = (EXAMPLES / "first.txt").read_text()
@@ -54,6 +55,28 @@ def test_the_text_format_round_trips():
     puzzle = parse(EXAMPLE_TEXT, "first.txt")[0]
     again = parse(write_text(puzzle), "again.txt")[0]
     assert again == puzzle
+
+
+def test_a_text_file_holds_a_day_and_reads_back_whole():
+    day = [replace(parse(EXAMPLE_TEXT, "first.txt")[0], origin=Origin("day.json", "2025-09-15", level))
+           for level in ("easy", "medium", "hard")]
+    text = write_texts(day)
+    again = parse(text, "day.txt")
+    assert [(p.regions, p.dominoes, p.origin.difficulty) for p in again] == [
+        (p.regions, p.dominoes, p.origin.difficulty) for p in day]
+    assert [p.origin.difficulty for p in parse(text, "day.txt", "medium")] == ["medium"]
+    with pytest.raises(PipsError, match="day.txt: has no 'extreme' puzzle"):
+        parse(text, "day.txt", "extreme")
+
+
+def test_puzzles_without_a_difficulty_follow_one_another_after_a_blank_line():
+    assert len(parse(EXAMPLE_TEXT + "\n\n" + EXAMPLE_TEXT, "two.txt")) == 2
+
+
+@pytest.mark.parametrize(("after", "line"), [("hello\n", 25), ("\n\n5 1\n", 27), ("A SUM 3\n", 25)])
+def test_text_after_the_dominoes_that_starts_no_puzzle_is_refused_naming_its_line(after, line):
+    with pytest.raises(PipsError, match=f"^first.txt: line {line}: .* follows the dominoes of puzzle 1"):
+        parse(EXAMPLE_TEXT + after, "first.txt")
 
 
 @settings(max_examples=60, deadline=None)

@@ -10,11 +10,12 @@ from typing import BinaryIO
 from pipscover.errors import PipsError
 from pipscover.formats.fetch import day_file
 from pipscover.formats.nyt import puzzle_to_nyt, read_nyt
-from pipscover.formats.text import read_text, write_text
+from pipscover.formats.text import read_text, write_text, write_texts
 from pipscover.model import Puzzle
 
 __all__ = [
     "load", "load_one", "parse", "puzzle_to_nyt", "read_nyt", "read_text", "read_text_file", "write_text",
+    "write_texts",
 ]
 
 
@@ -22,7 +23,7 @@ def parse(text: str, file: str, difficulty: str | None = None) -> list[Puzzle]:
     """The puzzles in `text`: JSON when it starts with `{` or `[`, the text format otherwise."""
     if text.lstrip()[:1] in ("{", "["):
         return read_nyt(text, file, difficulty)
-    return [read_text(text, file)]
+    return read_text(text, file, difficulty)
 
 
 MAX_INPUT_BYTES = 256 * 2**20  # far above any puzzle, model or CNF pipscover can use; refused beyond

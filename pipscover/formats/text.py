@@ -13,16 +13,20 @@
     5 1
     ...
 
-Each connected group of `#` cells becomes one `empty` region.
+Each connected group of `#` cells becomes one `empty` region. A file may hold several puzzles, one after
+another with a blank line between; each may start with a line naming its difficulty (`easy`, `medium` or
+`hard`), as `write_texts` writes an NYT day, so that `-d` picks one. Anything else after a puzzle's dominoes
+is an error naming its line.
 """
 
 from __future__ import annotations
 
 import re
 import string
+from collections.abc import Sequence
 
 from pipscover.errors import PipsError, shown
-from pipscover.model import Origin, Puzzle, RegionKind
+from pipscover.model import Difficulty, Origin, Puzzle, RegionKind
 
 # The format's keyword for each kind it can hold (`empty` regions are `#` cells, not a keyword).
 KIND_BY_CODE = {
@@ -33,6 +37,7 @@ KIND_BY_CODE = {
     "GT": RegionKind.GREATER,
 }
 CODE_BY_KIND = {kind: code for code, kind in KIND_BY_CODE.items()}
+DIFFICULTIES = frozenset(Difficulty)  # the line that may name a puzzle: easy, medium or hard
 REGION_LETTERS = string.ascii_uppercase + string.ascii_lowercase
 MAX_BOARD_CHARACTERS = 10**8  # a board drawn whole from (0, 0); a cell at column 10^9 cannot be
 
@@ -66,6 +71,12 @@ class _Lines:
             pass
         return line.split()
 
+    def more(self) -> bool:
+        """Whether a line that is not blank is left (the blank ones before it are passed over)."""
+        while self.number < len(self.lines) and not self.lines[self.number].strip():
+            self.number += 1
+        return self.number < len(self.lines)
+
     def next_count(self, what: str) -> int:
         words = self.next_words(what)
         if len(words) != 1 or not is_whole_number(words[0]):
@@ -73,9 +84,31 @@ class _Lines:
         return int(words[0])
 
 
-def read_text(text: str, file: str) -> Puzzle:
-    """Parse one puzzle in the text format."""
+def read_text(text: str, file: str, difficulty: str | None = None) -> list[Puzzle]:
+    """The puzzles of a document in the text format, or the one `difficulty` names when they are named."""
     lines = _Lines(text, file)
+    puzzles = [_read_puzzle(lines)]
+    while lines.more():
+        words = lines.lines[lines.number].split()
+        if not (len(words) == 1 and (is_whole_number(words[0]) or words[0] in DIFFICULTIES)):
+            lines.number += 1
+            raise lines.fail(f"{shown(' '.join(words))} follows the dominoes of puzzle {len(puzzles)} but does not "
+                             "start another puzzle (a difficulty or the number of board rows)")
+        puzzles.append(_read_puzzle(lines))
+    named = [puzzle.origin.difficulty for puzzle in puzzles if puzzle.origin.difficulty]
+    if difficulty is None or not named:
+        return puzzles
+    if difficulty not in named:
+        raise PipsError(f"{file}: has no {shown(difficulty)} puzzle (it has {', '.join(named)})")
+    return [puzzle for puzzle in puzzles if puzzle.origin.difficulty == difficulty]
+
+
+def _read_puzzle(lines: _Lines) -> Puzzle:
+    """The puzzle that starts at the next line that is not blank."""
+    file = lines.file
+    label = None
+    if lines.more() and lines.lines[lines.number].strip() in DIFFICULTIES:
+        label = lines.next("a difficulty").strip()
     rows = [lines.next(f"board row {r + 1}") for r in range(lines.next_count("the number of board rows"))]
     letter_cells: dict[str, list[tuple[int, int]]] = {}
     free_cells: list[tuple[int, int]] = []
@@ -116,7 +149,7 @@ def read_text(text: str, file: str) -> Puzzle:
             raise PipsError(f"{file}: region {letter} has a constraint but no cells on the board")
     regions = [(kind, letter_cells[letter], target) for letter, (kind, target) in constraints.items()]
     regions += [(RegionKind.EMPTY, group, None) for group in _connected_groups(free_cells)]
-    return Puzzle.build(regions, dominoes, Origin(file))
+    return Puzzle.build(regions, dominoes, Origin(file, None, label))
 
 
 def _connected_groups(cells: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
@@ -140,8 +173,14 @@ def _connected_groups(cells: list[tuple[int, int]]) -> list[list[tuple[int, int]
     return groups
 
 
+def write_texts(puzzles: Sequence[Puzzle]) -> str:
+    """Puzzles in the text format, a blank line between them: `read_text` gives them all back."""
+    return "\n".join(map(write_text, puzzles))
+
+
 def write_text(puzzle: Puzzle) -> str:
-    """The puzzle in the text format; `empty` regions become `#` cells."""
+    """The puzzle in the text format, after a line with its difficulty when it has one; `empty` regions become
+    `#` cells."""
     constrained = [region for region in puzzle.regions if region.rule.constrains]
     for region in constrained:
         if region.kind not in CODE_BY_KIND:
@@ -159,7 +198,8 @@ def write_text(puzzle: Puzzle) -> str:
     if height * width > MAX_BOARD_CHARACTERS:
         raise PipsError(f"{puzzle.describe()}: the text format writes every cell from row 0, column 0: "
                         f"{height:,} x {width:,} is too large; use JSON")
-    lines = [str(height)]
+    lines = [puzzle.origin.difficulty] if puzzle.origin.difficulty in DIFFICULTIES else []
+    lines.append(str(height))
     lines += ["".join(mark.get((r, c), ".") for c in range(width)) for r in range(height)]
     lines.append(str(len(constrained)))
     for letter, region in zip(REGION_LETTERS, constrained):
