@@ -114,6 +114,12 @@ def test_solve_draws_the_solution_and_can_write_svg(run_cli, tmp_path):
     assert (tmp_path / "first.svg").read_text().startswith("<svg")
 
 
+@pytest.mark.parametrize(("name", "starts"), [("out.svg", "<svg"), ("out.txt", "4\nABCC\n"), ("out", "examples/")])
+def test_show_writes_the_format_its_output_is_named_for(run_cli, tmp_path, name, starts):
+    assert run_cli("show", EXAMPLES / "first.txt", "-o", tmp_path / name).code == 0
+    assert (tmp_path / name).read_text().startswith(starts.replace("examples/", str(EXAMPLES / "first.txt")))
+
+
 def test_an_unsolvable_puzzle_exits_1(run_cli, tmp_path):
     puzzle = write(tmp_path, "p.json", {**GOOD, "regions": [{**GOOD["regions"][0], "target": 4}]})
     result = run_cli("solve", puzzle, "--json")

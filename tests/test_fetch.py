@@ -205,6 +205,17 @@ def test_every_puzzle_command_takes_a_date(mirror, run_cli, command):
     assert result.code == 0, result.err
 
 
+def test_a_day_written_as_text_reads_back_as_three_puzzles(mirror, run_cli, tmp_path):
+    shown = run_cli("show", "2025-09-15", "-f", "text")
+    (tmp_path / "day.txt").write_text(shown.out)
+    solved = [json.loads(line) for line in run_cli("solve", tmp_path / "day.txt", "--json").out.splitlines()]
+    assert [(d["puzzle"]["difficulty"], d["status"]) for d in solved] == [
+        ("easy", "solved"), ("medium", "solved"), ("hard", "solved")]
+    assert run_cli("show", "2025-09-15", "-o", tmp_path / "again.txt").code == 0
+    assert (tmp_path / "again.txt").read_text() == shown.out
+    assert len(run_cli("solve", tmp_path / "day.txt", "-d", "hard", "--json").out.splitlines()) == 1
+
+
 def test_a_missing_date_as_a_puzzle_is_one_line_and_exit_2(mirror, run_cli):
     result = run_cli("count", "2024-01-01")
     assert result.code == 2 and "no puzzle for this day" in result.err

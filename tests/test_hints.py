@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from puzzle_factory import puzzles
 
 from conftest import EXAMPLES, needs_nyt, nyt_files
-from pipscover.formats import load, load_one
+from pipscover.formats import load, load_one, puzzle_to_nyt
 from pipscover.hints import DEDUCTIONS, GUESS, NO_SOLUTION, RULES, WRONG, hint, hint_chain
 from pipscover.hints.board import Board, Change, Contradiction, pair, single
 from pipscover.hints.chain import _next
@@ -272,8 +272,16 @@ def test_hint_command_all_json_is_one_object_per_puzzle(run_cli):
 
 def test_hint_command_draws_the_step_as_svg(run_cli, tmp_path):
     picture = tmp_path / "hint.svg"
-    assert run_cli("hint", EXAMPLES / "first.txt", "--svg", picture).code == 0
+    assert run_cli("hint", EXAMPLES / "first.txt", "-o", picture).code == 0
     assert picture.read_text().count('class="highlight"') == 1
+
+
+def test_hint_draws_each_puzzle_of_a_day_as_the_other_commands_do(run_cli, tmp_path):
+    day = tmp_path / "day.json"
+    day.write_text(json.dumps({level: puzzle_to_nyt(load_one(EXAMPLES / "first.txt"))
+                               for level in ("easy", "medium", "hard")}))
+    assert run_cli("hint", day, "-o", tmp_path / "h.svg").code == 0
+    assert sorted(p.name for p in tmp_path.glob("h-*.svg")) == ["h-easy.svg", "h-hard.svg", "h-medium.svg"]
 
 
 def test_hint_command_exits_1_when_the_rules_prove_no_solution(run_cli, tmp_path):

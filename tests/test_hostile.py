@@ -113,6 +113,8 @@ BAD_FILES: dict[str, object] = {
     "text-rule-without-cells": "1\nAA\n2\nA SUM 3\nB EQ\n1\n1 2\n",
     "text-float-pip": "1\nAA\n1\nA SUM 3\n1\n1.5 2\n",
     "text-negative-pip": "1\nAA\n1\nA SUM 3\n1\n-1 2\n",
+    "text-after-the-dominoes": "1\nAA\n1\nA SUM 3\n1\n1 2\nhello\n",
+    "text-second-puzzle-broken": "1\nAA\n1\nA SUM 3\n1\n1 2\n\n1\nAA\n",
     "text-long-line": "1\nAA\n1\nA SUM 3\n1\n" + "7 " * 500_000 + "\n",
     # not text at all
     "binary": b"\xff\xfe\x00\x01garbage",
@@ -586,10 +588,11 @@ def test_pips_too_large_for_a_cnf_encoding_are_refused(run_cli, tmp_path, pip, a
     assert_one_line_error(result, path, says)
 
 
-@pytest.mark.parametrize("args", [["solve"], ["count"], ["solve", "-b", "cadical195"], ["show", "-f", "svg"]])
+@pytest.mark.parametrize("args", [["solve"], ["count"], ["solve", "-b", "cadical195"], ["show", "-o", "PICTURE"]])
 def test_huge_pips_work_where_they_fit(run_cli, tmp_path, args):
     pip = 10**30 if args[-1] != "cadical195" else 10**9
-    result = run_cli(args[0], write(tmp_path, "pips.json", huge_pips(pip)), *args[1:])
+    options = [tmp_path / "p.svg" if arg == "PICTURE" else arg for arg in args[1:]]
+    result = run_cli(args[0], write(tmp_path, "pips.json", huge_pips(pip)), *options)
     assert result.code == 0 and result.err == ""
 
 
@@ -608,7 +611,7 @@ def test_an_unbounded_timeout_is_no_limit(run_cli, timeout):
 
 # --- Output files --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("args", [["show", FIRST, "-f", "svg"], ["encode", FIRST], ["solve", FIRST],
+@pytest.mark.parametrize("args", [["show", FIRST], ["encode", FIRST], ["solve", FIRST],
                                   ["generate", "--seed", "1"]], ids=lambda args: args[0])
 def test_an_output_file_follows_the_umask(run_cli, tmp_path, args):
     for mask, mode in ((0o022, 0o644), (0o077, 0o600)):
@@ -622,10 +625,31 @@ def test_an_output_file_follows_the_umask(run_cli, tmp_path, args):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out-22", "out-77"]  # no temp file left
 
 
+# Outputs whose suffix names a format the command does not write there: refused, nothing written.
+WRONG_SUFFIXES = [
+    ["solve", FIRST, "-o", "first.png"],
+    ["show", FIRST, "-o", "out.png"],
+    ["show", FIRST, "-o", "out.json"],
+    ["show", FIRST, "-f", "text", "-o", "out.svg"],
+    ["show", FIRST, "-f", "terminal", "-o", "out.txt"],
+    ["hint", FIRST, "-o", "h.pdf"],
+    ["generate", "--seed", "1", "-n", "4", "-o", "p.svg"],
+    ["planted", "4x4", "-o", "p.txt"],
+    ["reduce", "subset-sum", "--numbers", "3,5", "--target", "8", "-o", "p.cnf"],
+]
+
+
+@pytest.mark.parametrize("args", WRONG_SUFFIXES, ids=lambda args: " ".join(map(str, args)).replace(str(EXAMPLES), "ex"))
+def test_an_output_named_for_another_format_is_refused_in_one_line(run_cli, tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    assert_one_line_error(run_cli(*args), args[-1])
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("target", ["folder", "missing/out.svg"])
 def test_an_output_that_cannot_be_written_leaves_nothing(run_cli, tmp_path, target):
     (tmp_path / "folder").mkdir()
-    assert_one_line_error(run_cli("show", FIRST, "-f", "svg", "-o", tmp_path / target), target)
+    assert_one_line_error(run_cli("show", FIRST, "-o", tmp_path / target), target)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"] and not any((tmp_path / "folder").iterdir())
 
 
@@ -639,7 +663,7 @@ def test_a_write_past_the_file_size_limit_leaves_no_temp_file(tmp_path):
     def limit_file_size() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
 
-    process = pipscover("show", FIRST, "-f", "svg", "-o", tmp_path / "big.svg", stderr=subprocess.PIPE, text=True,
+    process = pipscover("show", FIRST, "-o", tmp_path / "big.svg", stderr=subprocess.PIPE, text=True,
                         preexec_fn=limit_file_size)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 2 and err.count("\n") == 1 and "big.svg" in err

@@ -329,6 +329,10 @@ def output_format(path: str | None, formats: dict[str, str], chosen: str | None 
     return named or chosen or default
 
 
+PUZZLE_JSON = {".json": "json"}  # what the commands that make puzzles write (generate, planted, reduce)
+PICTURE = {".svg": "svg"}  # what solve and hint write with -o
+
+
 def exit_code(status: Status) -> int:
     """The exit code for a search that ended with `status`."""
     return {Status.SOLVED: EXIT_OK, Status.UNSATISFIABLE: EXIT_NO, Status.TIMEOUT: EXIT_TIMEOUT,

@@ -11,7 +11,16 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import EXIT_TIMEOUT, TimeoutOption, error_line, print_json, progress_bar, write_output
+from pipscover.cli.common import (
+    EXIT_TIMEOUT,
+    PUZZLE_JSON,
+    TimeoutOption,
+    error_line,
+    output_format,
+    print_json,
+    progress_bar,
+    write_output,
+)
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.generator import MAX_RESTARTS, Shape, generate
 from pipscover.model import Difficulty
@@ -54,6 +63,7 @@ def generate_command(
 
     Example: pipscover generate --dominoes 10 --shape rect --seed 42 --difficulty hard -o puzzle.json
     """
+    output_format(output, PUZZLE_JSON)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     began = time.monotonic()

@@ -11,11 +11,14 @@ from pipscover.cli.app import app
 from pipscover.cli.common import (
     EXIT_NO,
     EXIT_OK,
+    PICTURE,
     DifficultyOption,
     JsonOption,
     PuzzlesArgument,
     exit_with,
     load_puzzles,
+    output_format,
+    output_paths,
     print_json,
     progress_bar,
     write_output,
@@ -43,9 +46,10 @@ def hint_command(
                      "[{\"domino\": [a, b], \"cells\": [[r, c], [r, c]]}, ...] "
                      "(hints go on from there; a domino no solution keeps is named as wrong)."),
     ] = None,
-    svg: Annotated[
-        str | None, typer.Option("--svg", help="Write the board with the step's cells highlighted (--all: the last step).")
-    ] = None,
+    output: Annotated[str | None, typer.Option(
+        "--output", "-o", help="Also write the board with the step's cells highlighted (--all: the last step) as "
+        "an SVG picture, NAME.svg (NAME-hard.svg etc. for several).",
+    )] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Give the next deduction a player can make: the rule, and a sentence saying why.
@@ -54,22 +58,30 @@ def hint_command(
     With --given, hints start from the dominoes placed so far. Exit code 1 when the rules prove a puzzle
     has no solution, or a given domino is wrong.
 
-    Example: pipscover hint 2025-09-15 -d hard --given placed.json
+    Examples:
+
+      pipscover hint 2025-09-15 -d hard --all
+
+      pipscover hint 2025-09-15 -d hard --given placed.json
+
+      pipscover hint 2025-09-15 -o step.svg   (writes step-easy.svg, step-medium.svg, step-hard.svg)
     """
+    if output is not None:
+        output_format(output, PICTURE)
     loaded = load_puzzles(puzzles, difficulty)
-    for option, value in (("--svg", svg), ("--given", given)):
-        if value is not None and len(loaded) > 1:
-            raise PipsError(f"{len(loaded)} puzzles given; {option} is for one (choose with -d)")
+    if given is not None and len(loaded) > 1:
+        raise PipsError(f"{len(loaded)} puzzles given; --given is for one (choose with -d)")
     placed = _position(given, loaded[0]) if given is not None else ()
+    pictures = output_paths(output, loaded) if output is not None else [None] * len(loaded)
     worst = EXIT_OK
     with progress_bar("hinting", total=len(loaded) if len(loaded) > 1 else None) as advance:
-        for puzzle in loaded:
+        for puzzle, picture in zip(loaded, pictures):
             chain = hint_chain(puzzle, limit=None if every else 1, placed=placed)
             advance()
             if chain.steps and chain.steps[-1].rule in (NO_SOLUTION, WRONG):
                 worst = EXIT_NO
-            if svg is not None:
-                write_output(svg, draw_svg(puzzle, highlight=chain.steps[-1].cells if chain.steps else ()))
+            if picture is not None:
+                write_output(picture, draw_svg(puzzle, highlight=chain.steps[-1].cells if chain.steps else ()))
             if as_json:
                 print_json(chain.as_json())
             else:

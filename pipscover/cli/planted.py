@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import print_json, write_output
+from pipscover.cli.common import PUZZLE_JSON, output_format, print_json, write_output
 from pipscover.errors import PipsError
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.planted import SCALE_SUITE, Pips, PlantedSpec, planted
@@ -43,6 +43,7 @@ def planted_command(
 
     Example: pipscover planted --suite -o scale/ && pipscover bench scale/ -b dlx -b sat --timeout 60
     """
+    output_format(output, PUZZLE_JSON)
     if suite:
         if size is not None:
             raise PipsError("give a board size or --suite, not both")

@@ -10,11 +10,13 @@ import typer
 
 from pipscover.cli.app import app
 from pipscover.cli.common import (
+    PUZZLE_JSON,
     BackendOption,
     JsonOption,
     TimeoutOption,
     exit_code,
     exit_with,
+    output_format,
     print_json,
     write_output,
 )
@@ -131,6 +133,7 @@ def subset_sum_command(
 def _write_puzzle(puzzle: Puzzle, output: str | None, solving: bool) -> None:
     if output is None and solving:
         return
+    output_format(output, PUZZLE_JSON)
     write_output(output or "-", json.dumps(puzzle_to_nyt(puzzle), separators=(",", ":")) + "\n")
 
 

@@ -13,12 +13,13 @@ from pipscover.cli.common import (
     JsonOption,
     PuzzlesArgument,
     load_puzzles,
+    output_format,
     output_paths,
     print_json,
     write_output,
 )
 from pipscover.errors import PipsError
-from pipscover.formats import puzzle_to_nyt, write_text
+from pipscover.formats import puzzle_to_nyt, write_texts
 from pipscover.model import Puzzle, Solution
 from pipscover.render.svg import draw_svg
 from pipscover.render.terminal import draw_puzzle, draw_solution
@@ -27,45 +28,58 @@ from pipscover.render.terminal import draw_puzzle, draw_solution
 class Format(StrEnum):
     TERMINAL = "terminal"
     TEXT = "text"
-    SVG = "svg"
+
+
+# What `-o NAME.SUFFIX` writes; stdout and other names take -f (the terminal drawing by default).
+FORMATS = {".svg": "svg", ".txt": "text"}
 
 
 @app.command("show")
 def show_command(
     puzzles: PuzzlesArgument,
     difficulty: DifficultyOption = None,
-    output_format: Annotated[
-        Format, typer.Option("--format", "-f", help="terminal drawing, the text format, or an SVG picture.")
-    ] = Format.TERMINAL,
+    drawing: Annotated[Format | None, typer.Option(
+        "--format", "-f", help="terminal: a drawing; text: the text format (a day's three puzzles, each named).",
+        show_default=False,
+    )] = None,
     solution: Annotated[
         bool, typer.Option("--solution", help="Draw the published solution too, when the file has one.")
     ] = False,
     output: Annotated[str, typer.Option(
-        "--output", "-o", help="Write to this file instead of stdout (SVGs of several puzzles: NAME-easy.svg etc.).",
+        "--output", "-o", help="Write to this file instead of stdout: NAME.svg a picture (several puzzles: "
+        "NAME-easy.svg etc.), NAME.txt the text format.",
     )] = "-",
     as_json: JsonOption = False,
 ) -> None:
-    """Draw puzzles (with --json: each as an NYT puzzle object with its origin).
+    """Draw puzzles, write them in the text format, or as SVG pictures (with --json: each as an NYT puzzle
+    object with its origin).
 
-    Example: pipscover show examples/first.txt --format svg -o first.svg
+    Examples:
+
+      pipscover show examples/first.txt -o first.svg
+
+      pipscover show 2025-09-15 -f text > day.txt && pipscover solve day.txt
     """
+    chosen = output_format(output, FORMATS, drawing and str(drawing), Format.TERMINAL)
     loaded = load_puzzles(puzzles, difficulty)
     if as_json:
         for puzzle in loaded:
             print_json({"puzzle": puzzle.origin.as_json(), **puzzle_to_nyt(puzzle, puzzle.published_solution)})
         return
-    if output_format is Format.SVG:  # one picture per puzzle: NAME-easy.svg, ... for a day file
+    if chosen == "svg":  # one picture per puzzle: NAME-easy.svg, ... for a day file
         for puzzle, path in zip(loaded, output_paths(output, loaded)):
             write_output(path, draw_svg(puzzle, _published(puzzle, solution)))
+        return
+    if chosen == Format.TEXT:
+        if solution:
+            raise PipsError("the text format holds no solution; leave out --solution or draw it (-f terminal)")
+        write_output(output, write_texts(loaded))
         return
     parts = []
     for puzzle in loaded:
         shown = _published(puzzle, solution)
-        if output_format is Format.TEXT:
-            parts.append(write_text(puzzle))
-        else:
-            drawing = draw_solution(puzzle, shown) if shown else draw_puzzle(puzzle)
-            parts.append(f"{puzzle.describe()}\n{drawing}\n")
+        drawing_text = draw_solution(puzzle, shown) if shown else draw_puzzle(puzzle)
+        parts.append(f"{puzzle.describe()}\n{drawing_text}\n")
     write_output(output, "\n".join(parts))
 
 

@@ -8,6 +8,7 @@ import typer
 
 from pipscover.cli.app import app
 from pipscover.cli.common import (
+    PICTURE,
     BackendOption,
     DifficultyOption,
     JsonOption,
@@ -22,6 +23,7 @@ from pipscover.cli.common import (
     exit_code,
     exit_with,
     load_timed,
+    output_format,
     output_paths,
     print_json,
     progress_bar,
@@ -48,8 +50,8 @@ def solve_command(
     seed: SeedOption = None,
     timeout: TimeoutOption = None,
     output: Annotated[str | None, typer.Option(
-        "--output", "-o",
-        help="Also write each puzzle's first solution as an SVG picture (NAME-hard.svg etc. for several).",
+        "--output", "-o", help="Also write each puzzle's first solution as an SVG picture, NAME.svg (NAME-hard.svg "
+        "etc. for several).",
     )] = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -60,6 +62,8 @@ def solve_command(
 
     Example: pipscover solve examples/first.txt --all -b cadical --card totalizer
     """
+    if output is not None:
+        output_format(output, PICTURE)
     timed = load_timed(puzzles, difficulty)
     loaded = [item.puzzle for item in timed]
     pictures = output_paths(output, loaded) if output is not None else [None] * len(loaded)
