@@ -216,9 +216,11 @@ def test_a_day_written_as_text_reads_back_as_three_puzzles(mirror, run_cli, tmp_
     assert len(run_cli("solve", tmp_path / "day.txt", "-d", "hard", "--json").out.splitlines()) == 1
 
 
-def test_a_missing_date_as_a_puzzle_is_one_line_and_exit_2(mirror, run_cli):
-    result = run_cli("count", "2024-01-01")
-    assert result.code == 2 and "no puzzle for this day" in result.err
+@pytest.mark.parametrize("args", [["count", "DAY"], ["check", "DAY", "ANSWER"], ["decode", "DAY", "ANSWER"]])
+def test_a_missing_date_as_a_puzzle_is_one_line_and_exit_2(mirror, run_cli, tmp_path, args):
+    (tmp_path / "answer.txt").write_text("s UNSATISFIABLE\n")
+    result = run_cli(*[{"DAY": "2024-01-01", "ANSWER": tmp_path / "answer.txt"}.get(arg, arg) for arg in args])
+    assert result.code == 2 and result.err.count("\n") == 1 and "2024-01-01: the server has no puzzle" in result.err
 
 
 def test_sweep_takes_dates_from_the_cache_and_fetches_the_missing_ones(mirror, run_cli, tmp_path):
