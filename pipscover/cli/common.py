@@ -320,12 +320,12 @@ def output_format(path: str | None, formats: dict[str, str], chosen: str | None 
     """
     suffix = Path(path).suffix.lower() if path not in (None, "-") else ""
     named = formats.get(suffix)
-    written = ", ".join(f"{name} ({suffix})" for suffix, name in formats.items())
     if named is None and suffix in KNOWN_SUFFIXES:
-        raise PipsError(f"{path}: this command writes {written} files here, not {suffix}; name the file so")
+        raise PipsError(f"{path}: this command does not write {suffix} files here; name the file with "
+                        f"{' or '.join(formats)}")
     if named is not None and chosen is not None and named != chosen:
-        raise PipsError(f"{path}: a {suffix} file holds {named}, and {chosen} was asked for; name a file for one or "
-                        "leave out the other")
+        raise PipsError(f"{path}: the name says {named} ({suffix}) and the option asks for {chosen}; leave out the "
+                        "option or rename the file")
     return named or chosen or default
 
 
