@@ -17,11 +17,11 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from contextlib import suppress
 from functools import cache
 from multiprocessing.connection import Connection, Pipe, wait
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pipscover.model.results import SearchTimeout
 
@@ -39,19 +39,18 @@ class _Worker(NamedTuple):
     connection: Connection
 
 
-def stoppable(produce: Callable[[], Iterator[Item]], deadline: float | None) -> Iterator[Item]:
+def stoppable(produce: Callable[[], Iterator[Item]], deadline: float | None) -> Generator[Item, None, None]:
     """The items of `produce()`; with a deadline, made in a forked worker that is killed once it passes.
 
-    The worker makes one item per request, so a caller that stops early leaves no work running.
-    Raises `SearchTimeout` once `time.monotonic()` passes `deadline`; an exception in the worker is raised here.
+    The worker makes one item per request, so a caller that stops early (or closes the generator) leaves no
+    work running. Raises `SearchTimeout` once `time.monotonic()` passes `deadline`; an exception in the worker
+    is raised here.
     """
-    if deadline is None:
-        return produce()
-    return _in_worker(produce, deadline)
+    yield from produce() if deadline is None else _in_worker(produce, deadline)
 
 
 def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float | None = None,
-         on_winner: Callable[[str], None] | None = None) -> Iterator[Item]:
+         on_winner: Callable[[str], None] | None = None) -> Generator[Item, None, None]:
     """The items of whichever producer answers first (an item or its end); `on_winner(name)` learns which.
 
     Every producer runs in its own forked worker; once one answers, the others are killed, and the winner
@@ -94,7 +93,7 @@ def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float 
             _stop(worker)
 
 
-def _in_worker(produce: Callable[[], Iterator[Item]], deadline: float) -> Iterator[Item]:
+def _in_worker(produce: Callable[[], Iterator[Item]], deadline: float) -> Generator[Item, None, None]:
     return race({"worker": produce}, deadline)
 
 
@@ -118,7 +117,7 @@ def _remaining(deadline: float | None) -> float | None:
     return remaining
 
 
-def _answer(connection) -> tuple[str, object]:
+def _answer(connection) -> tuple[str, Any]:
     """A worker's answer, ("item", item) or ("end", None); its error is raised here."""
     try:
         kind, item = connection.recv()
