@@ -107,7 +107,7 @@ def sweep_command(
     else:
         if not inputs:
             raise PipsError(f"sweep {task}: give puzzle files, folders or dates")
-        puzzles = load_puzzles(inputs, settings.difficulty)
+        puzzles = load_puzzles(inputs, difficulty)  # as every command reads them
         work = make_jobs(str(task), puzzles, backends=backends or ())
     with progress_bar(f"sweep {task}", total=len(work)) as update:
         def show(progress) -> None:

@@ -30,9 +30,11 @@ import signal
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import suppress
 from multiprocessing import resource_tracker
+from types import FrameType
+from typing import Any
 
 import dask
 from distributed import Client, Future, LocalCluster, as_completed, get_worker
@@ -68,7 +70,7 @@ class DaskEngine:
         self._client: Client | None = None
         self._config: dask.config.set | None = None
         self._log_levels: dict[str, int] = {}
-        self._previous_handler: object = None
+        self._previous_handler: Callable[[int, FrameType | None], Any] | int | None = None
         self._interrupted = False
 
     def __enter__(self) -> DaskEngine:
@@ -151,6 +153,7 @@ class DaskEngine:
     def results(self, jobs: Sequence[Job], settings: Settings) -> Iterator[list[Row] | None]:
         """The rows of each job as it finishes, and None every POLL_SECONDS for the progress bar."""
         client = self._client
+        assert client is not None  # connected by __enter__
         run = uuid.uuid4().hex[:8]  # task keys are unique to this run, readable on a dashboard
         keys = [f"sweep-{run}-{index}-{_label(job)}" for index, job in enumerate(jobs)]
         futures = dict(zip(client.map(run_on_worker, jobs, settings=settings, key=keys, pure=False), jobs))
@@ -179,6 +182,7 @@ class DaskEngine:
                 client.cancel(list(futures))
 
     def _count(self) -> None:
+        assert self._client is not None  # connected by __enter__
         processing = self._client.processing()
         self.workers = len(processing)
         self.running = sum(len(keys) for keys in processing.values())
@@ -203,7 +207,7 @@ def _connect(address: str) -> Client:
     return client
 
 
-def _rows(future: Future, result: object, job: Job, settings: Settings) -> list[Row]:
+def _rows(future: Future, result: Any, job: Job, settings: Settings) -> list[Row]:
     """The rows a task returned; if it failed on Dask's side (its workers kept dying), rows saying so."""
     if future.status == "finished":
         return result
