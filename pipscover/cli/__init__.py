@@ -11,32 +11,33 @@ try:  # typer 0.2x carries its own copy of click; older typers use click itself
     from typer._click import exceptions as click_errors
     from typer._click import utils as click_utils
 except ImportError:  # pragma: no cover
-    from click import exceptions as click_errors
-    from click import utils as click_utils
+    from click import exceptions as click_errors  # type: ignore[no-redef]  # the same module, before typer 0.20
+    from click import utils as click_utils  # type: ignore[no-redef]  # the same module, before typer 0.20
 
+# Importing a command module registers its command on `app`; one name per command.
+from pipscover.cli import (  # noqa: F401 - imported for what importing them does
+    backends,
+    bench,
+    check,
+    count,
+    decode,
+    encode,
+    fetch,
+    generate,
+    hint,
+    planted,
+    plot,
+    rate,
+    reduce,
+    serve,
+    show,
+    solve,
+    sweep,
+)
 from pipscover.cli.app import app
-from pipscover.cli.readable import humanize, usage_error
 from pipscover.cli.common import EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, error_line
+from pipscover.cli.readable import humanize, usage_error
 from pipscover.errors import PipsError
-
-# Importing a command module registers its command on `app`; one line per command.
-from pipscover.cli import solve  # noqa: E402,F401
-from pipscover.cli import show  # noqa: E402,F401
-from pipscover.cli import check  # noqa: E402,F401
-from pipscover.cli import encode  # noqa: E402,F401
-from pipscover.cli import decode  # noqa: E402,F401
-from pipscover.cli import backends  # noqa: E402,F401
-from pipscover.cli import count  # noqa: E402,F401
-from pipscover.cli import bench  # noqa: E402,F401
-from pipscover.cli import reduce  # noqa: E402,F401
-from pipscover.cli import generate  # noqa: E402,F401
-from pipscover.cli import sweep  # noqa: E402,F401
-from pipscover.cli import plot  # noqa: E402,F401
-from pipscover.cli import planted  # noqa: E402,F401
-from pipscover.cli import fetch  # noqa: E402,F401
-from pipscover.cli import hint  # noqa: E402,F401
-from pipscover.cli import rate  # noqa: E402,F401
-from pipscover.cli import serve  # noqa: F401
 
 
 def main(args: Sequence[str] | None = None) -> None:

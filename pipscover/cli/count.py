@@ -35,7 +35,8 @@ from pipscover.model import Puzzle
 from pipscover.model.results import CountResult, Distinct, long_numbers
 from pipscover.runtime.limits import MEMORY_LIMIT, parse_size
 
-Method = StrEnum("Method", {name: name for name in METHODS})
+Method = StrEnum("Method", {name: name for name in METHODS})  # type: ignore[misc]  # members from METHODS
+DEFAULT_METHOD = Method("auto")
 LISTING_NOTE = ("pipscover count: counting by {how}, one solution at a time (hours past a few million solutions); "
                 "the exact counter, `pipscover count` without -b or --method, counts without listing")
 
@@ -50,7 +51,7 @@ def count_command(
     method: Annotated[Method, typer.Option(
         "--method", "-m", help="auto: a portfolio of the methods (the answer names the one that answered); "
         "structural, dlx (listing), blocking (SAT) or ganak (a model counter on the CNF).",
-    )] = Method.auto,
+    )] = DEFAULT_METHOD,
     backend: Annotated[str | None, typer.Option(
         "--backend", "-b", help=f"SAT solver for --method blocking (see `pipscover backends`). {SAT_NAMES}",
     )] = None,
@@ -73,8 +74,8 @@ def count_command(
 
     Example: pipscover count nyt/2025-09-15.json -d hard --distinct grids
     """
-    if backend is not None and method is Method.auto:
-        method = Method.blocking  # -b names a SAT solver, which only the blocking method uses
+    if backend is not None and method is DEFAULT_METHOD:
+        method = Method("blocking")  # -b names a SAT solver, which only the blocking method uses
     cap = parse_size(memory)
     loaded = load_timed(puzzles, difficulty)
     settings = {"distinct": distinct, "method": str(method), "backend": backend, "limit": limit,

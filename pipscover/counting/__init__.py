@@ -68,6 +68,8 @@ RACE_PLACEMENT_CLAUSES_LIMIT = 400_000
 class CountInterrupted(Exception):
     """Ctrl-C stopped a count; `result` holds what was found so far (not exact)."""
 
+    puzzle: Puzzle  # which one, set by a caller counting several (the CLI) before it raises this again
+
     def __init__(self, result: CountResult) -> None:
         super().__init__(result)
         self.result = result

@@ -429,7 +429,7 @@ class ExactCoverProblem:
         while True:
             if descend:
                 nodes_seen += 1
-                if run_limit is not None and nodes_seen > run_limit:
+                if run_limit is not None and nodes_seen > run_limit and rng is not None:  # C10: restart
                     unwind()
                     shuffle(rng)
                     runs += 1
