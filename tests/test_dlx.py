@@ -297,13 +297,18 @@ def test_search_counts_its_nodes_and_stops_at_a_node_limit():
 
 
 def test_search_nodes_are_deterministic_and_at_least_one_path():
-    from pipscover.engines.dlx import search_nodes
+    from pipscover.engines.dlx import counted_solutions
 
     puzzle = load_one(EXAMPLES / "first.txt")
-    nodes = search_nodes(puzzle)
-    assert nodes == search_nodes(puzzle) >= len(puzzle.dominoes) + 1
+
+    def every_solution_nodes(node_limit: int | None = None) -> int:
+        solutions, search = counted_solutions(puzzle, node_limit=node_limit)
+        list(solutions)
+        return search.nodes
+
+    assert every_solution_nodes() == every_solution_nodes() >= len(puzzle.dominoes) + 1
     with pytest.raises(NodeBudgetExceeded):
-        search_nodes(puzzle, node_limit=0)
+        every_solution_nodes(node_limit=0)
 
 
 @pytest.fixture(scope="module")

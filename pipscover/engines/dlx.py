@@ -1,10 +1,10 @@
-"""The default backend: the exact-cover formulation searched by Dancing Links, with region pruning.
+"""The `dlx` backend: the exact-cover formulation searched by Dancing Links, with region pruning (`auto`,
+the default, asks it first).
 
 The backend restarts its search (Luby budgets, a seed, 0 unless `with_seed` sets another: see
 `pipscover.engines.dancing_links`) until a first solution, which stops it thrashing on large planted boards
-without changing what it finds. `search_nodes` measures a puzzle's difficulty for this search: the search nodes
-it visits, without restarts, to find every solution (so to prove a unique one unique), a count that depends
-only on the puzzle.
+without changing what it finds. `counted_solutions` and `counted_covers` also hand back the search, whose
+`nodes` count what it took (the generator's budgets).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def counted_solutions(
 ) -> tuple[Iterator[Solution], ExactCoverProblem]:
     """The solutions, lazily, and the search whose `nodes` count what it took so far.
 
-    Past `node_limit` search nodes the iterator raises `pipscover.exactcover.NodeBudgetExceeded`. With
+    Past `node_limit` search nodes the iterator raises `pipscover.engines.dancing_links.NodeBudgetExceeded`. With
     `restart_seed` the search restarts (see `pipscover.engines.dancing_links`) until it finds a first solution.
     """
     covers, problem, cover = counted_covers(puzzle, deadline, node_limit, restart_seed)
@@ -61,17 +61,3 @@ def counted_covers(
     problem = ExactCoverProblem(len(cover.items), cover.options, cover.multiplicities)
     return problem.search(rules, deadline, node_limit, restart_seed), problem, cover
 
-
-def search_nodes(puzzle: Puzzle, node_limit: int | None = None) -> int:
-    """The search nodes Dancing Links visits to find every solution of `puzzle` (deterministic).
-
-    Raises `pipscover.exactcover.NodeBudgetExceeded` past `node_limit` nodes.
-
-    >>> from pipscover.model import Puzzle, RegionKind
-    >>> search_nodes(Puzzle.build([(RegionKind.SUM, [(0, 0)], 1), (RegionKind.EMPTY, [(0, 1)], None)], [(1, 2)]))
-    2
-    """
-    solutions, problem = counted_solutions(puzzle, node_limit=node_limit)
-    for _ in solutions:
-        pass
-    return problem.nodes

@@ -1,4 +1,4 @@
-"""A template for a new search backend: copy this file, fill in the three marked places, register it.
+"""A template for a new search backend: copy this file, fill in the two marked places, register it.
 
 1. Copy this file to `pipscover/engines/<name>.py` and rename `TemplateBackend`.
 2. Declare what it can do in `capabilities` (see `pipscover.engines.base.Capabilities`): whether it lists

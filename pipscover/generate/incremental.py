@@ -56,7 +56,6 @@ class PuzzleSession:
         self.solver = Solver(name=solver, bootstrap_with=self.encoding.cnf.clauses)
         self.top = self.encoding.num_vars
         self.selectors: dict[object, int] = {}
-        self.questions = 0
         self.preferred: Solution | None = None
         self.placement_var = {placement: var for var, placement in enumerate(self.encoding.placements, start=1)}
 
@@ -88,7 +87,6 @@ class PuzzleSession:
         if free is not None:
             placement_var = self.placement_var
             assumptions += [placement_var[p] for p in hidden.placements if free.isdisjoint(p.cells)]
-        self.questions += 1
         if not ask_by_deadline(self.solver, self.deadline, assumptions):
             return None
         return self.encoding.solution(self.solver.get_model())

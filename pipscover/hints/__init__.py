@@ -3,7 +3,7 @@
 `hint(puzzle, placed=...)` gives the next step from a player's position (or says which domino is wrong),
 `hint_chain(puzzle)` gives the steps from an empty board until the puzzle is solved or a guess is needed;
 the rules, from easy to hard, are in `catalogue` (and encodings/hints.md), grouped by family in `tiling`,
-`regions`, `dominoes` and `trial`; `board` holds what a player knows part-way.
+`region_rules`, `dominoes` and `trial`; `board` holds what a player knows part-way.
 
     >>> from pipscover import load_one
     >>> chain = hint_chain(load_one("examples/first.txt"))

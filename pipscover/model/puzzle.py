@@ -185,9 +185,6 @@ class Puzzle:
     def describe(self) -> str:
         return self.origin.describe()
 
-    def with_origin(self, origin: Origin) -> Puzzle:
-        return Puzzle(self.regions, self.dominoes, origin, self.published_solution)
-
 
 def _validate(puzzle: Puzzle) -> None:
     """Raise `PipsError` on the first problem that makes the puzzle meaningless."""
