@@ -1,8 +1,9 @@
-"""Every region kind, through every engine, counter, format and renderer: a kind added to `pipscover.regions`
-is checked here with no new test, and a kind some part does not handle fails here.
+"""Every region kind, through every engine, counter, format, renderer, the hints and the planted puzzles: a
+kind added to `pipscover.regions` is checked here with no new test, and a kind some part does not handle
+fails here.
 
 Each kind's pieces are also checked against its own meaning (`holds`): the pips `allowed` offers never lose
-a completion, the counters' state steps agree with `holds`, and the generator's targets are kept."""
+a completion, the counters' state steps agree with `holds`, and the generators' targets are kept."""
 
 from __future__ import annotations
 
@@ -17,12 +18,16 @@ from brute_force import brute_force_grids, brute_force_solutions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from puzzle_factory import puzzles
+from test_hints import assert_every_rule_sound
 
 from pipscover.counting import count
 from pipscover.formats import parse, puzzle_to_nyt, write_text
 from pipscover.formats.text import CODE_BY_KIND
+from pipscover.generate.planted import REGION_SIZE, PlantedSpec, planted
+from pipscover.hints import DEDUCTIONS, hint_chain
 from pipscover.model import Puzzle, RegionKind
-from pipscover.regions import DECIDED, FAIL, RULES, PipSupply, RegionRule
+from pipscover.model.check import problems
+from pipscover.regions import DECIDED, FAIL, PipSupply, RegionRule
 from pipscover.render.svg import draw_svg
 from pipscover.render.terminal import draw_puzzle, draw_solution
 from pipscover.solving import solve
@@ -33,10 +38,10 @@ EXAMPLES = settings(max_examples=25, deadline=None, suppress_health_check=[Healt
 
 
 def test_every_kind_is_registered_once_with_its_rule():
-    assert [str(kind) for kind in RegionKind] == list(RULES)
+    assert len({kind.rule.name for kind in RegionKind}) == len(RegionKind)
     for kind in RegionKind:
-        assert isinstance(kind.rule, RegionRule) and kind.rule.name == kind
-        assert RegionKind(str(kind)) is kind
+        assert isinstance(kind.rule, RegionRule) and kind.rule.name == kind == kind.value
+        assert RegionKind(str(kind)) is kind and kind.name == kind.upper()
 
 
 # The engines and counters, each against the brute-force solver, on puzzles whose regions all have one kind.
@@ -102,7 +107,7 @@ def test_every_kind_survives_the_nyt_json_and_the_text_format(kind):
     puzzle = one_region_puzzle(kind)
     assert parse(json.dumps(puzzle_to_nyt(puzzle)), "kind.json") == [puzzle]
     if kind.rule.constrains:
-        assert kind in CODE_BY_KIND, f"the text format has no keyword for {kind}"
+        assert kind in CODE_BY_KIND and kind.rule.keyword, f"the text format has no keyword for {kind}"
     # The text format writes `empty` regions as `#` cells, so neighbouring ones come back as one region.
     again = parse(write_text(puzzle), "kind.txt")[0]
     assert constrained(again) == constrained(puzzle) and again.cells == puzzle.cells
@@ -122,6 +127,66 @@ def test_every_kind_is_drawn_with_its_label(kind):
     texts = [element.text for element in ET.fromstring(draw_svg(puzzle, solution)).iter("{http://www.w3.org/2000/svg}text")]
     assert (region.label in texts) is kind.rule.constrains  # a constraining region gets a coloured tag
     assert region.label or not kind.rule.constrains, "a rule with no label cannot be seen"
+
+
+# The hints: every rule keeps every solution on puzzles of one kind, a chain that guesses along a solution
+# reaches it, and each kind with hint arithmetic has its rule in the catalogue and words its reasons.
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_hints_keep_every_brute_force_solution(kind, data):
+    puzzle = data.draw(puzzles(max_dominoes=3, kinds=[kind]))
+    solutions = brute_force_solutions(puzzle)
+    assert_every_rule_sound(puzzle, solutions)
+    if solutions:
+        follow = min(solutions, key=lambda s: s.placements)
+        assert hint_chain(puzzle, follow=follow).complete
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_kind_with_hint_arithmetic_is_in_the_catalogue_and_words_it(kind):
+    hint = kind.rule.hint_rule
+    if hint is None:
+        return
+    assert hint.name in [rule.name for rule in DEDUCTIONS]
+    # Both cells of the ruled region stand empty: the kind's arithmetic narrows them (or leaves them be).
+    puzzle = one_region_puzzle(kind)
+    steps = [step for step in hint_chain(puzzle, follow=solve(puzzle, "dlx").solutions[0]).steps
+             if step.rule.name == hint.name]
+    noun = kind.rule.hint_noun(puzzle.regions[0].target)
+    assert all(noun in step.reason and step.reason.endswith(".") for step in steps)
+
+
+# Planted puzzles: a region grown the kind's way gets a target its pips keep (or the kind it names instead).
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(max_examples=60, deadline=None)
+@given(pips=st.lists(st.integers(0, 6), min_size=1, max_size=3 * REGION_SIZE), seed=st.integers(0, 1000))
+def test_planted_regions_keep_the_rule_they_are_given(kind, pips, seed):
+    values = [pips[0]]
+    for pip in pips[1:]:
+        if len(values) < REGION_SIZE and kind.rule.planted_grows(values, pip):
+            values.append(pip)
+    planted = kind
+    targets = kind.rule.planted_targets(values, random.Random(seed))
+    if not targets:
+        assert kind.rule.planted_instead is not None, f"{kind} cannot hold on {values} and names no kind instead"
+        planted = RegionKind(kind.rule.planted_instead)
+        targets = planted.rule.planted_targets(values, random.Random(seed))
+    assert len(targets) == 1 and planted.rule.holds(values, targets[0]), (planted, targets, values)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_kind_is_planted(kind):
+    for seed in range(1, 20):
+        puzzle, solution = planted(PlantedSpec(4, 4, seed=seed))
+        if any(region.kind is kind for region in puzzle.regions):
+            assert problems(puzzle, solution) == []
+            return
+    pytest.fail(f"no planted 4 x 4 board of seeds 1-19 has a {kind} region")
 
 
 # Each kind's pieces against its meaning.

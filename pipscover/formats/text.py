@@ -5,7 +5,7 @@
     ...B       ('…' may stand for '...')
     ..CC
     ..C.
-    3          number of constraints, then `LETTER TYPE [N]`, TYPE one of EQ NEQ SUM LT GT
+    3          number of constraints, then `LETTER TYPE [N]`, TYPE a kind's keyword: EQ NEQ SUM LT GT
     A SUM 3
     B SUM 11
     C SUM 15
@@ -28,14 +28,8 @@ from collections.abc import Sequence
 from pipscover.errors import PipsError, shown
 from pipscover.model import Difficulty, Origin, Puzzle, RegionKind
 
-# The format's keyword for each kind it can hold (`empty` regions are `#` cells, not a keyword).
-KIND_BY_CODE = {
-    "EQ": RegionKind.EQUALS,
-    "NEQ": RegionKind.UNEQUAL,
-    "SUM": RegionKind.SUM,
-    "LT": RegionKind.LESS,
-    "GT": RegionKind.GREATER,
-}
+# The format's keyword for each kind it can hold, the kind's own (`empty` regions are `#` cells, not a keyword).
+KIND_BY_CODE = {kind.rule.keyword: kind for kind in RegionKind if kind.rule.keyword is not None}
 CODE_BY_KIND = {kind: code for code, kind in KIND_BY_CODE.items()}
 DIFFICULTIES = frozenset(Difficulty)  # the line that may name a puzzle: easy, medium or hard
 REGION_LETTERS = string.ascii_uppercase + string.ascii_lowercase

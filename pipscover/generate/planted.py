@@ -10,10 +10,12 @@ and the same seed gives the same puzzle on any machine (everything random comes 
 2. Pips: `repeated` dominoes have both pips drawn uniformly from 0..max_pip, so they repeat (the NYT's
    kind at size 8 x 8 and beyond); `distinct` dominoes are drawn without replacement from the double-max_pip
    set. Each is laid on its tile turned at random.
-3. Regions of about `REGION_SIZE` cells: a kind drawn uniformly from the six, then grown at random from the
-   first free cell through free cells that keep the planted pips within the kind (`equals`: the same pip;
-   `unequal`: a pip not in the region yet). Targets are read off the planted pips: `sum` is the region's
-   sum, `less` / `greater` miss it by a random slack of up to `SLACK` (a `greater` with sum 0 is a `less`).
+3. Regions of about `REGION_SIZE` cells: a kind drawn uniformly from all kinds, then grown at random from the
+   first free cell through free cells that keep the planted pips within the kind (`RegionRule.planted_grows`;
+   `equals`: the same pip, `unequal`: a pip not in the region yet). The kind reads the target off the
+   planted pips (`RegionRule.planted_targets`): `sum` is the region's sum, `less` / `greater` miss it by a
+   random slack; a kind that cannot hold on them gives way to its `planted_instead` (a `greater` with sum 0
+   is a `less`).
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ from pipscover.model import Cell, Domino, Origin, Puzzle, RegionKind, Solution, 
 
 Pair = tuple[Cell, Cell]
 REGION_SIZE = 4
-SLACK = 2
 TURNS_PER_DOMINO = 40  # 2 x 2 turns tried per domino while mixing the tiling
 
 
@@ -133,29 +134,24 @@ def _regions(grid: dict[Cell, int], rng: random.Random) -> list[tuple[RegionKind
         if cell not in free:
             continue
         kind = rng.choice(list(RegionKind))
+        rule = kind.rule
         cells = [cell]
         free.discard(cell)
         while len(cells) < REGION_SIZE:
             pips = [grid[c] for c in cells]
             frontier = sorted({
-                n for c in cells for n in _neighbours(c)
-                if n in free and (kind is not RegionKind.EQUALS or grid[n] == pips[0])
-                and (kind is not RegionKind.UNEQUAL or grid[n] not in pips)
+                n for c in cells for n in _neighbours(c) if n in free and rule.planted_grows(pips, grid[n])
             })
             if not frontier:
                 break
             grown = rng.choice(frontier)
             cells.append(grown)
             free.discard(grown)
-        total = sum(grid[c] for c in cells)
-        if kind is RegionKind.GREATER and total == 0:
-            kind = RegionKind.LESS
-        target = {
-            RegionKind.SUM: total,
-            RegionKind.LESS: total + 1 + rng.randrange(SLACK + 1),
-            RegionKind.GREATER: max(0, total - 1 - rng.randrange(SLACK + 1)),
-        }.get(kind)
-        regions.append((kind, cells, target))
+        values = [grid[c] for c in cells]
+        targets = {other: other.rule.planted_targets(values, rng) for other in RegionKind}
+        if not targets[kind] and rule.planted_instead is not None:
+            kind = RegionKind(rule.planted_instead)
+        regions.append((kind, cells, targets[kind][0]))
     return regions
 
 

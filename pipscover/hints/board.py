@@ -21,8 +21,9 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from pipscover.model import Cell, Puzzle, RegionKind
+from pipscover.model import Cell, Puzzle
 from pipscover.regions import pip_values
+from pipscover.regions.base import listing
 
 Pair = tuple[int, int]  # two cell indices, the smaller first
 
@@ -264,31 +265,17 @@ class Board:
         return f"[{row}, {column}]"
 
     def names(self, cells: Iterable[int]) -> str:
-        return _listing([self.name(cell) for cell in cells], "and")
+        return listing([self.name(cell) for cell in cells], "and")
 
     def pips(self, mask: int) -> str:
         """`4`, `4 or 6`, `2, 4 or 6`."""
-        return _listing([str(self.values[v]) for v in bits(mask)], "or")
+        return listing([str(self.values[v]) for v in bits(mask)], "or")
 
     def domino(self, kind: int) -> str:
         a, b = self.types[kind]
         return f"[{self.values[a]}|{self.values[b]}]"
 
     def region_name(self, region: int) -> str:
-        """`the sum-12 region at [1, 2]`: its rule, and its first cell to find it by."""
-        rule = self.puzzle.regions[region]
-        kind = {
-            RegionKind.SUM: f"sum-{rule.target} region",
-            RegionKind.LESS: f"less-than-{rule.target} region",
-            RegionKind.GREATER: f"greater-than-{rule.target} region",
-            RegionKind.EQUALS: "all-equal region",
-            RegionKind.UNEQUAL: "all-different region",
-            RegionKind.EMPTY: "region without a rule",
-        }[rule.kind]
-        return f"the {kind} at {self.name(self.region_cells[region][0])}"
-
-
-def _listing(items: list[str], last: str) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+        """`the sum-12 region at [1, 2]`: its rule in its kind's words, and its first cell to find it by."""
+        kept = self.puzzle.regions[region]
+        return f"the {kept.rule.hint_noun(kept.target)} at {self.name(self.region_cells[region][0])}"

@@ -13,6 +13,7 @@ from functools import partial
 
 from pipscover.hints import dominoes, region_rules, tiling, trial
 from pipscover.hints.board import Board, Deduction
+from pipscover.model import RegionKind
 
 
 @dataclass(frozen=True)
@@ -33,12 +34,14 @@ class Rule:
         return self.find
 
 
+# Each region kind names the rule that tells its arithmetic (`RegionRule.hint_rule`; kinds may share one).
+REGION_ARITHMETIC: tuple[Rule, ...] = tuple(
+    Rule(hint.name, 1, hint.title, partial(region_rules.arithmetic, hint_rule=hint.name))
+    for hint in sorted({kind.rule.hint_rule for kind in RegionKind if kind.rule.hint_rule}, key=lambda h: h.order)
+)
 DEDUCTIONS: tuple[Rule, ...] = (
     Rule("forced-tiling", 1, "forced tiling", tiling.forced_tiling),
-    Rule("region-sum", 1, "sum against the pips left", region_rules.sum_arithmetic),
-    Rule("region-bound", 1, "less/greater against the pips left", region_rules.bound_arithmetic),
-    Rule("region-equal", 1, "all-equal against the supply", region_rules.equal_supply),
-    Rule("region-unequal", 1, "all-different against the supply", region_rules.unequal_supply),
+    *REGION_ARITHMETIC,
     Rule("pair-domino", 1, "the dominoes that fit a pair", dominoes.pair_domino),
     Rule("pip-count", 2, "counting halves", dominoes.pip_count),
     Rule("domino-fit", 2, "no domino fits", dominoes.domino_fit),

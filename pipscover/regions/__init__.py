@@ -1,20 +1,22 @@
 """Region kinds, one module each: a kind's meaning, its label, what its cells may still take, and its form in
-every engine (the interface is `base.RegionRule`; `supply` holds the pips not yet placed).
+every engine, the hints, the generators and the text format (the interface is `base.RegionRule`; `supply`
+holds the pips not yet placed).
 
-`RegionKind` names the kinds as the NYT JSON does (`RegionKind.SUM == "sum"`) and is made from `RULES`, so
-its members are EMPTY, EQUALS, UNEQUAL, SUM, LESS and GREATER; `kind.rule` is the kind's `RegionRule`.
+`RegionKind` is the registry: one member per kind, named as the NYT JSON names it (`RegionKind.SUM == "sum"`)
+and made from the kind's rule; `kind.rule` is that `RegionRule`.
 
     >>> RegionKind.SUM.rule.holds([3, 4], 7), RegionKind.LESS.rule.label(5), RegionKind("equals").has_target
     (True, '<5', False)
 
-To add a kind: write its module (a `RegionRule` subclass; `LinearRule` when the rule bounds the sum), add
-its instance to `RULES` below, and give `pipscover.formats.text` a keyword for it if that format should hold
-it. `tests/test_region_kinds.py` then runs it through every engine, counter and renderer.
+To add a kind: write its module (a `RegionRule` subclass; `LinearRule` when the rule bounds the sum), import
+it here and give it a member of `RegionKind`. `tests/test_region_kinds.py` then runs it through every engine,
+counter, format, renderer, the hints and the planted puzzles.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 from pipscover.regions.base import DECIDED, FAIL, LinearRule, RegionRule
 from pipscover.regions.empty import Empty
@@ -25,23 +27,35 @@ from pipscover.regions.sum import Sum
 from pipscover.regions.supply import PipSupply, pip_values
 from pipscover.regions.unequal import Unequal
 
-# Every kind, in the order the engines write them (the CNF's clause families follow it).
-RULES: dict[str, RegionRule] = {rule.name: rule for rule in (Empty(), Equals(), Unequal(), Sum(), Less(), Greater())}
 
+class RegionKind(StrEnum):
+    """The region kinds, named as in the NYT JSON; `kind.rule` is the kind's `RegionRule`. The members'
+    order is the engines' (the CNF's clause families follow it) and the planted puzzles' draw."""
 
-class _Kind(StrEnum):
-    """What every `RegionKind` member knows: its rule."""
+    _value_: str
+    rule: RegionRule[Any]
 
-    @property
-    def rule(self) -> RegionRule:
-        return RULES[self]
+    if TYPE_CHECKING:
+        # What callers see: `RegionKind("sum")` looks a kind up by its name, as with any enum.
+        def __new__(cls, value: str) -> RegionKind: ...
+    else:
+        # What makes each member below, once: its name is its rule's (`RegionKind.SUM == "sum"`).
+        def __new__(cls, rule: RegionRule[Any]) -> RegionKind:
+            kind = str.__new__(cls, rule.name)
+            kind._value_ = rule.name
+            kind.rule = rule
+            return kind
+
+    EMPTY = Empty()
+    EQUALS = Equals()
+    UNEQUAL = Unequal()
+    SUM = Sum()
+    LESS = Less()
+    GREATER = Greater()
 
     @property
     def has_target(self) -> bool:
-        return RULES[self].has_target
+        return self.rule.has_target
 
 
-RegionKind = _Kind("RegionKind", {name.upper(): name for name in RULES}, module=__name__)
-RegionKind.__doc__ = "The region kinds, named as in the NYT JSON; `kind.rule` is the kind's `RegionRule`."
-
-__all__ = ["DECIDED", "FAIL", "LinearRule", "PipSupply", "RULES", "RegionKind", "RegionRule", "pip_values"]
+__all__ = ["DECIDED", "FAIL", "LinearRule", "PipSupply", "RegionKind", "RegionRule", "pip_values"]

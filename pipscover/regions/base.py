@@ -12,8 +12,12 @@ none). The methods come in groups, one per user, so that a kind's whole story is
 - the CNF: `narrow`, `pair_possible`, `clauses` (`pipscover.cnf.placements`);
 - the OPB file's linear constraints: `pb_constraints` (`pipscover.cnf.opb`);
 - CP-SAT: `constrain` (`pipscover.engines.cpsat`);
-- the generator: `targets_for` and `generator_weight` (`pipscover.generate.generator`);
-- local search: `violation`, how far a filled region is from keeping the rule (`pipscover.engines.local_search`).
+- the generator: `targets_for` and `generator_weight` (`pipscover.generate.generator`); planted puzzles:
+  `planted_grows`, `planted_targets` and `planted_instead` (`pipscover.generate.planted`);
+- local search: `violation`, how far a filled region is from keeping the rule (`pipscover.engines.local_search`);
+- hints: `hint_rule`, the hint rule that tells the kind's arithmetic, and the words, `hint_noun` and
+  `hint_reason`; `hint_narrow` (`pipscover.hints.region_rules`);
+- the text format: `keyword` (`pipscover.formats.text`).
 
 The engines look up each region's methods once per puzzle (bound methods or closures over the target), so
 the hot loops of the dlx pruner and the counters pay no dispatch per call.
@@ -26,13 +30,17 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from random import Random
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pipscover.regions.supply import PipSupply
 
 Cell = tuple[int, int]
 Domains = dict[Cell, set[int]]  # the pips each cell may still hold (the CNF's pruning)
+
+# A region's target: an int for the kinds that take one (`sum 10`), None for the others (`equals`).
+Target = TypeVar("Target", bound=int | None)
 
 # Counter states: a region whose rule can no longer fail (any pips will do) is DECIDED; FAIL ends a branch.
 DECIDED = -1
@@ -41,6 +49,49 @@ FAIL = None
 Step = Callable[[int, int, int], "int | None"]
 # allowed(state, cells left, supply) -> the pips one more cell may take, as a mask (0: the rule cannot hold)
 StateAllowed = Callable[[int, int, PipSupply], int]
+
+
+# Planted `less` and `greater` targets miss the region's sum by 1 + up to this much (`RegionRule.plant`).
+PLANTED_SLACK = 2
+
+
+@dataclass(frozen=True)
+class HintRule:
+    """The hint rule that tells a kind's arithmetic (`pipscover.hints.catalogue`, level 1): its name, its title,
+    and its place among the region rules (smaller first). Kinds that share one share the instance."""
+
+    name: str
+    title: str
+    order: int
+
+
+@dataclass(frozen=True)
+class HintFacts:
+    """What a hint knows when a region's arithmetic narrows its empty cells, worded by
+    `pipscover.hints.region_rules`, for the kind to make its sentence (`RegionRule.hint_reason`)."""
+
+    region: str  # `the sum-12 region at [1, 2]`
+    cells: str  # `its last empty cell`, `its 3 empty cells`
+    outcome: str  # `[1, 2] is 4`, `each can only be 2 or 3`
+    empty: int  # how many of the region's cells are empty
+    placed: tuple[int, ...]  # the pips on its other cells
+    halves: tuple[int, ...]  # the pips of the halves not yet on a known cell, smallest first
+
+    @property
+    def opening(self) -> str:
+        """`region`, to open a sentence: `The sum-12 region at [1, 2]`."""
+        return self.region[0].upper() + self.region[1:]
+
+
+def listing(items: Sequence[str], last: str) -> str:
+    """`a`, `a or b`, `a, b or c` (with `last` = "or").
+
+    >>> listing(["2", "4", "6"], "or")
+    '2, 4 or 6'
+    """
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
 class ClauseWriter(Protocol):
@@ -63,39 +114,43 @@ class LinearWriter(Protocol):
         (`relation`) `bound`; no terms and a bound it cannot meet make a constraint that always fails."""
 
 
-class RegionRule(ABC):
-    """One kind of region rule. Subclasses set the class attributes and implement the abstract methods."""
+class RegionRule(ABC, Generic[Target]):
+    """One kind of region rule. Subclasses set the class attributes and implement the abstract methods; a kind
+    with a target is a `RegionRule[int]`, one without a `RegionRule[None]`."""
 
     name: ClassVar[str]  # as the NYT JSON names it
     has_target: ClassVar[bool] = False
     constrains: ClassVar[bool] = True  # False for `empty`: no rule to prune, draw or encode
     exact_sums: ClassVar[bool] = False  # `allowed` reads the supply's exact sums (`PipSupply.reach`)
     generator_weight: ClassVar[int] = 0  # how often the generator draws this rule (0: never)
+    keyword: ClassVar[str | None] = None  # the text format's word for it (None: the format cannot hold it)
+    planted_instead: ClassVar[str | None] = None  # the kind a planted region takes when this one cannot hold
+    hint_rule: ClassVar[HintRule | None] = None  # the hint rule that tells its arithmetic (None: none does)
 
     # Meaning.
 
     @abstractmethod
-    def holds(self, values: Sequence[int], target: int | None) -> bool:
+    def holds(self, values: Sequence[int], target: Target) -> bool:
         """Whether the pips `values` (one per cell of the region) keep the rule."""
 
     @abstractmethod
-    def label(self, target: int | None) -> str:
+    def label(self, target: Target) -> str:
         """The mark a player sees on the region: '=', '10', '<3', ..."""
 
-    def describe(self, target: int | None) -> str:
+    def describe(self, target: Target) -> str:
         """`sum 10`, `equals`: the rule as the NYT JSON names it."""
         return f"{self.name} {target}" if self.has_target else self.name
 
     # What one more cell may take.
 
     @abstractmethod
-    def allowed(self, target: int | None, left: int, placed_sum: int, placed: int, supply: PipSupply) -> int:
+    def allowed(self, target: Target, left: int, placed_sum: int, placed: int, supply: PipSupply) -> int:
         """The pips (a mask over `supply.values`) one more of the region's `left` >= 1 empty cells may take,
         when the pips already on its cells sum to `placed_sum` and make the mask `placed`; 0 when the rule can
         no longer hold. Necessary conditions only, so no solution is ever lost; the halves of the domino being
         tested may be counted among the remaining ones, which only makes the answer weaker, never wrong."""
 
-    def completes(self, target: int | None, placed_sum: int) -> bool:
+    def completes(self, target: Target, placed_sum: int) -> bool:
         """Whether a full region whose pips sum to `placed_sum` holds, given that each of its cells took a pip
         `allowed` allowed (which already keeps every rule that is not about the sum)."""
         return True
@@ -103,43 +158,43 @@ class RegionRule(ABC):
     # The counters' state (`pipscover.counting.region_states`).
 
     @abstractmethod
-    def counter_step(self, target: int | None, values: Sequence[int], max_pip: int) -> Step:
+    def counter_step(self, target: Target, values: Sequence[int], max_pip: int) -> Step:
         """The state change when a pip (by its index in `values`) enters a region with this target."""
 
     @abstractmethod
-    def counter_allowed(self, target: int | None) -> StateAllowed:
+    def counter_allowed(self, target: Target) -> StateAllowed:
         """`allowed`, read from a counter state."""
 
     @abstractmethod
-    def counter_accepts(self, state: int, target: int | None, pips: Sequence[int], values: Sequence[int]) -> bool:
+    def counter_accepts(self, state: int, target: Target, pips: Sequence[int], values: Sequence[int]) -> bool:
         """Whether a region in `state` holds once its empty cells get exactly the pips of indices `pips`."""
 
     # The CNF (`pipscover.cnf.placements`).
 
-    def narrow(self, cells: Sequence[Cell], target: int | None, domains: Domains) -> None:  # noqa: B027 - a rule may narrow nothing
+    def narrow(self, cells: Sequence[Cell], target: Target, domains: Domains) -> None:
         """Remove from the cells' domains the pips the rule rules out at once (nothing by default)."""
 
-    def pair_possible(self, target: int | None, first: int, second: int, others: Sequence[set[int]]) -> bool:
+    def pair_possible(self, target: Target, first: int, second: int, others: Sequence[set[int]]) -> bool:
         """Whether one domino may put `first` and `second` on two cells of the region, whose other cells may
         hold the pips `others` (a domain per cell)."""
         return True
 
     @abstractmethod
-    def clauses(self, writer: ClauseWriter, cells: Sequence[Cell], target: int | None, domains: Domains,
+    def clauses(self, writer: ClauseWriter, cells: Sequence[Cell], target: Target, domains: Domains,
                 value_var: dict[tuple[Cell, int], int]) -> None:
         """Write the rule over the value variables (`value_var[cell, pip]`) of the region's cells."""
 
     # The OPB form (`pipscover.cnf.opb`).
 
     @abstractmethod
-    def pb_constraints(self, writer: LinearWriter, cells: Sequence[Cell], target: int | None, domains: Domains,
+    def pb_constraints(self, writer: LinearWriter, cells: Sequence[Cell], target: Target, domains: Domains,
                        value_var: dict[tuple[Cell, int], int]) -> None:
         """Write the rule as linear constraints over the 0/1 value variables of the region's cells."""
 
     # CP-SAT (`pipscover.engines.cpsat`).
 
     @abstractmethod
-    def constrain(self, model: Any, values: list[Any], target: int | None) -> None:
+    def constrain(self, model: Any, values: list[Any], target: Target) -> None:
         """Add the rule to a CP-SAT `model` over the cells' integer pip variables `values`."""
 
     # The generator (`pipscover.generate.generator`).
@@ -149,15 +204,44 @@ class RegionRule(ABC):
         pips `other`, when given, may break it), as a list of one; empty when the rule does not fit."""
         return []
 
+    # Planted puzzles (`pipscover.generate.planted`): a region grows over a planted grid, then gets a target.
+
+    def planted_grows(self, values: Sequence[int], pip: int) -> bool:
+        """Whether a planted region whose pips are `values` may grow over a cell holding `pip`."""
+        return True
+
+    def planted_targets(self, values: Sequence[int], rng: Random) -> list[int | None]:
+        """The target of a planted region whose pips are `values`, as a list of one; empty when the rule cannot
+        hold on them (the region then takes the kind `planted_instead`). Planting asks every kind, in the
+        registry's order, and keeps the drawn kind's answer: each region takes the same random draws
+        whatever its kind (the scale suite's puzzles were made so)."""
+        return [None]
+
+    # Hints (`pipscover.hints.region_rules`).
+
+    @abstractmethod
+    def hint_noun(self, target: Target) -> str:
+        """The region in a hint's words: `sum-12 region`, `all-equal region`."""
+
+    def hint_narrow(self, allowed: int, candidates: Sequence[int]) -> int:
+        """The pips (a mask) an empty cell may take, of those `allowed` by the arithmetic, given what each
+        cell of the region can still hold (`candidates`, masks): `allowed` unless the cells constrain one
+        another."""
+        return allowed
+
+    def hint_reason(self, target: Target, facts: HintFacts) -> str:
+        """The sentence of a hint in which the arithmetic narrows the region's empty cells (see `HintFacts`)."""
+        raise NotImplementedError(f"{self.name} regions have no hint arithmetic")
+
     # Local search (`pipscover.engines.local_search`).
 
     @abstractmethod
-    def violation(self, size: int, total: int, counts: Mapping[int, int], target: int | None) -> int:
+    def violation(self, size: int, total: int, counts: Mapping[int, int], target: Target) -> int:
         """How far a full region of `size` cells, whose pips sum to `total` and show each pip `counts[pip]`
         times, is from keeping the rule: 0 exactly when it holds, larger the further it is."""
 
 
-class LinearRule(RegionRule):
+class LinearRule(RegionRule[int]):
     """A rule on the region's sum alone: least <= sum <= most, either bound possibly open (None)."""
 
     has_target = True
@@ -166,14 +250,14 @@ class LinearRule(RegionRule):
     def bounds(self, target: int) -> tuple[int | None, int | None]:
         """The least and the most the region's sum may be."""
 
-    def holds(self, values: Sequence[int], target: int | None) -> bool:
+    def holds(self, values: Sequence[int], target: int) -> bool:
         return self.completes(target, sum(values))
 
-    def completes(self, target: int | None, placed_sum: int) -> bool:
+    def completes(self, target: int, placed_sum: int) -> bool:
         least, most = self.bounds(target)
         return (least is None or least <= placed_sum) and (most is None or placed_sum <= most)
 
-    def violation(self, size: int, total: int, counts: Mapping[int, int], target: int | None) -> int:
+    def violation(self, size: int, total: int, counts: Mapping[int, int], target: int) -> int:
         least, most = self.bounds(target)
         if least is not None and total < least:
             return least - total
@@ -186,10 +270,10 @@ class LinearRule(RegionRule):
         least, most = self.bounds(target)
         return (least is None or high >= least) and (most is None or low <= most)
 
-    def counter_accepts(self, state: int, target: int | None, pips: Sequence[int], values: Sequence[int]) -> bool:
+    def counter_accepts(self, state: int, target: int, pips: Sequence[int], values: Sequence[int]) -> bool:
         return state == DECIDED or self.completes(target, state + sum(values[pip] for pip in pips))
 
-    def counter_allowed(self, target: int | None) -> StateAllowed:
+    def counter_allowed(self, target: int) -> StateAllowed:
         """The state is the partial sum, or DECIDED once any pips will do (`less`, `greater`)."""
         allowed = self.allowed
 
@@ -198,7 +282,7 @@ class LinearRule(RegionRule):
 
         return allowed_from
 
-    def narrow(self, cells: Sequence[Cell], target: int | None, domains: Domains) -> None:
+    def narrow(self, cells: Sequence[Cell], target: int, domains: Domains) -> None:
         low, high = sum_bounds(cells, domains)
         for cell in cells:
             if not domains[cell]:
@@ -208,14 +292,14 @@ class LinearRule(RegionRule):
             domains[cell] = {pip for pip in domains[cell]
                              if self.allows_sum_between(target, others_low + pip, others_high + pip)}
 
-    def pair_possible(self, target: int | None, first: int, second: int, others: Sequence[set[int]]) -> bool:
+    def pair_possible(self, target: int, first: int, second: int, others: Sequence[set[int]]) -> bool:
         if not all(others):
             return False
         low = first + second + sum(min(domain) for domain in others)
         high = first + second + sum(max(domain) for domain in others)
         return self.allows_sum_between(target, low, high)
 
-    def clauses(self, writer: ClauseWriter, cells: Sequence[Cell], target: int | None, domains: Domains,
+    def clauses(self, writer: ClauseWriter, cells: Sequence[Cell], target: int, domains: Domains,
                 value_var: dict[tuple[Cell, int], int]) -> None:
         needed = self._needed(cells, target, domains)
         if needed is None:
@@ -228,7 +312,7 @@ class LinearRule(RegionRule):
             [[(value_var[cell, pip], pip) for pip in sorted(domains[cell])] for cell in cells], least, most
         )
 
-    def pb_constraints(self, writer: LinearWriter, cells: Sequence[Cell], target: int | None, domains: Domains,
+    def pb_constraints(self, writer: LinearWriter, cells: Sequence[Cell], target: int, domains: Domains,
                        value_var: dict[tuple[Cell, int], int]) -> None:
         """`least <= sum of pip * value <= most` as one `=` or one or two `>=` lines; the zero pips drop out."""
         needed = self._needed(cells, target, domains)
@@ -248,7 +332,7 @@ class LinearRule(RegionRule):
         if most < high:
             writer.linear(terms, "<=", most)
 
-    def _needed(self, cells: Sequence[Cell], target: int | None, domains: Domains) -> tuple[int, int] | None:
+    def _needed(self, cells: Sequence[Cell], target: int, domains: Domains) -> tuple[int, int] | None:
         """The bounds on the sum that an encoding must write, None when pruning already guarantees them;
         least > most when a cell has no pip left (the rule cannot hold)."""
         low, high = sum_bounds(cells, domains)
@@ -259,7 +343,7 @@ class LinearRule(RegionRule):
             return None
         return (1, 0) if low > high else (least, most)
 
-    def constrain(self, model: Any, values: list[Any], target: int | None) -> None:
+    def constrain(self, model: Any, values: list[Any], target: int) -> None:
         least, most = self.bounds(target)
         total = sum(values)
         if least is not None and least == most:

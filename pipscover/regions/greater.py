@@ -6,7 +6,8 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from random import Random
 
-from pipscover.regions.base import DECIDED, FAIL, LinearRule, Step
+from pipscover.regions.base import DECIDED, FAIL, PLANTED_SLACK, HintFacts, LinearRule, Step
+from pipscover.regions.less import BOUND_HINT, bound_reason
 from pipscover.regions.supply import PipSupply
 
 
@@ -16,14 +17,17 @@ class Greater(LinearRule):
 
     name = "greater"
     generator_weight = 9
+    keyword = "GT"
+    hint_rule = BOUND_HINT
+    planted_instead = "less"  # pips summing to 0 are more than no target
 
     def bounds(self, target: int) -> tuple[int, None]:
         return target + 1, None
 
-    def label(self, target: int | None) -> str:
+    def label(self, target: int) -> str:
         return f">{target}"
 
-    def allowed(self, target: int | None, left: int, placed_sum: int, placed: int, supply: PipSupply) -> int:
+    def allowed(self, target: int, left: int, placed_sum: int, placed: int, supply: PipSupply) -> int:
         others = left - 1
         if others >= len(supply.smallest):
             return 0
@@ -31,7 +35,7 @@ class Greater(LinearRule):
         present = supply.present
         return present >> bound << bound
 
-    def counter_step(self, target: int | None, values: Sequence[int], max_pip: int) -> Step:
+    def counter_step(self, target: int, values: Sequence[int], max_pip: int) -> Step:
         def step(state: int, pip: int, after: int) -> int | None:
             if state == DECIDED:
                 return DECIDED
@@ -50,3 +54,14 @@ class Greater(LinearRule):
             return [total - rng.randint(1, min(3, total))] if total > 0 else []
         theirs = sum(other)
         return [rng.randint(theirs, total - 1)] if theirs < total else []
+
+    def planted_targets(self, values: Sequence[int], rng: Random) -> list[int | None]:
+        total = sum(values)
+        target = max(0, total - 1 - rng.randrange(PLANTED_SLACK + 1))
+        return [target] if total > 0 else []
+
+    def hint_noun(self, target: int) -> str:
+        return f"greater-than-{target} region"
+
+    def hint_reason(self, target: int, facts: HintFacts) -> str:
+        return bound_reason(target, facts, less=False)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from random import Random
 from typing import cast
 
-from pipscover.regions.base import FAIL, LinearRule, StateAllowed, Step
+from pipscover.regions.base import FAIL, HintFacts, HintRule, LinearRule, StateAllowed, Step
 from pipscover.regions.supply import PipSupply, pips_where
 
 
@@ -19,14 +19,16 @@ class Sum(LinearRule):
     name = "sum"
     exact_sums = True
     generator_weight = 45
+    keyword = "SUM"
+    hint_rule = HintRule("region-sum", "sum against the pips left", 1)
 
     def bounds(self, target: int) -> tuple[int, int]:
         return target, target
 
-    def label(self, target: int | None) -> str:
+    def label(self, target: int) -> str:
         return f"{target}"
 
-    def allowed(self, target: int | None, left: int, placed_sum: int, placed: int, supply: PipSupply) -> int:
+    def allowed(self, target: int, left: int, placed_sum: int, placed: int, supply: PipSupply) -> int:
         need = target - placed_sum
         others = left - 1
         if others >= len(supply.smallest) or need < 0:
@@ -48,7 +50,7 @@ class Sum(LinearRule):
         low, high = bisect_left(values, low), bisect_right(values, high)  # pip indices low..high-1
         return present & ((1 << high) - 1) >> low << low if high > low else 0
 
-    def counter_step(self, target: int | None, values: Sequence[int], max_pip: int) -> Step:
+    def counter_step(self, target: int, values: Sequence[int], max_pip: int) -> Step:
         def step(state: int, pip: int, after: int) -> int | None:
             total = state + values[pip]
             if total > target or total + max_pip * after < target:
@@ -57,7 +59,7 @@ class Sum(LinearRule):
 
         return step
 
-    def counter_allowed(self, target: int | None) -> StateAllowed:
+    def counter_allowed(self, target: int) -> StateAllowed:
         # A sum region is never DECIDED, so its counters skip LinearRule's check for it (a hot path).
         allowed = self.allowed
 
@@ -68,3 +70,16 @@ class Sum(LinearRule):
 
     def targets_for(self, values: Sequence[int], other: Sequence[int] | None, rng: Random) -> list[int | None]:
         return [sum(values)]
+
+    def planted_targets(self, values: Sequence[int], rng: Random) -> list[int | None]:
+        return [sum(values)]
+
+    def hint_noun(self, target: int) -> str:
+        return f"sum-{target} region"
+
+    def hint_reason(self, target: int, facts: HintFacts) -> str:
+        need = target - sum(facts.placed)
+        more = " more" if facts.placed else ""
+        if facts.empty == 1:
+            return f"{facts.opening} needs {need}{more} from {facts.cells}, so {facts.outcome}."
+        return f"{facts.opening} needs {need}{more} from {facts.cells}; with the pips left, {facts.outcome}."
