@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -30,6 +29,7 @@ from pipscover.formats import load
 from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, puzzle_files
 from pipscover.model import Difficulty, Puzzle
 from pipscover.model.results import SolveResult, Status, long_numbers
+from pipscover.runtime.writes import write_whole
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
@@ -181,47 +181,19 @@ def solve_json(puzzle: Puzzle, result: SolveResult) -> dict[str, Any]:
 
 
 def write_output(path: str, text: str) -> None:
-    """Write `text` to `path` (`-` for stdout) whole or not at all: a failed run leaves no half-written file.
-
-    The text goes to a hidden file beside the target, renamed over it once complete; the hidden file is
-    removed on any failure. A target that is not a regular file (`/dev/null`, a FIFO) is written directly. The
-    file gets the permissions a plain `open` would give it (0644 under umask 022).
-    """
+    """Write `text` to `path` (`-` for stdout) whole or not at all: a failed run leaves no half-written file
+    (`pipscover.runtime.writes`: a FIFO or a device is written directly, a new file gets the umask's
+    permissions)."""
     if path == "-":
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    target = Path(path)
-    if target.is_dir():
+    if Path(path).is_dir():
         raise PipsError(f"{path}: is a folder; give a file name to write")
-    if target.exists() and not target.is_file():  # /dev/null, a FIFO: a rename would replace the device itself
-        try:
-            with open(target, "w", encoding="utf-8") as stream:
-                stream.write(text)
-        except OSError as error:
-            raise PipsError(f"{path}: cannot write ({error.strerror or error})") from None
-        return
-    temporary: Path | None = None
     try:
-        handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
-        temporary = Path(name)
-        os.fchmod(handle, 0o666 & ~_umask())
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, target)
-        temporary = None
+        write_whole(path, text)
     except OSError as error:
         raise PipsError(f"{path}: cannot write ({error.strerror or error})") from None
-    finally:
-        if temporary is not None:
-            temporary.unlink(missing_ok=True)
-
-
-def _umask() -> int:
-    """The process's umask (reading it means setting it, so it is set straight back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def show_progress() -> bool:

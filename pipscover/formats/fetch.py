@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ import platformdirs
 
 from pipscover.errors import PipsError
 from pipscover.formats.nyt import read_nyt
+from pipscover.runtime.writes import write_whole
 from pipscover.version import __version__
 
 if TYPE_CHECKING:
@@ -190,13 +190,6 @@ def _download(client: httpx.Client, day: date, server: str, timeout: float, back
 def _write_atomically(folder: Path, path: Path, text: str) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_whole(path, text)
     except OSError as error:
         raise PipsError(f"{folder}: cannot write to the cache ({error.strerror})") from None

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import csv
 import math
-import os
 import statistics
-import tempfile
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -26,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipscover.errors import PipsError
+from pipscover.runtime.writes import replacing
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -97,13 +96,8 @@ def save(figure: Figure, path: str | Path) -> None:
     if target.suffix.lower() not in FORMATS:
         raise PipsError(f"{path}: name a .png, .svg or .pdf file")
     try:
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=target.suffix)
-        with os.fdopen(handle, "wb") as stream:
+        with replacing(target, binary=True) as stream:
             figure.savefig(stream, format=target.suffix[1:].lower(), dpi=120)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # as a plain open() would make it, not mkstemp's 0600
-        os.replace(temporary, target)
     except OSError as error:
         raise PipsError(f"{path}: cannot write ({error.strerror})") from None
 

@@ -7,15 +7,13 @@ a last line without its newline; reopening drops that line (its job runs again) 
 from __future__ import annotations
 
 import csv
-import os
-import shutil
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from pipscover.errors import PipsError
 from pipscover.model.results import long_numbers
+from pipscover.runtime.writes import replacing
 
 Row = dict[str, Any]
 Key = tuple[str, ...]
@@ -95,12 +93,9 @@ class ResultTable:
     def _rewrite(self, rows: list[Row]) -> None:
         """Replace the file by the header and `rows`, whole or not at all."""
         try:
-            handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
-            with os.fdopen(handle, "w", newline="", encoding="utf-8") as stream:
+            with replacing(self.path, newline="") as stream:
                 writer = csv.DictWriter(stream, self.columns)
                 writer.writeheader()
                 writer.writerows(rows)
-            shutil.copymode(self.path, temporary)
-            os.replace(temporary, self.path)
         except OSError as error:
             raise PipsError(f"{self.path}: cannot rewrite it ({error.strerror})") from None
