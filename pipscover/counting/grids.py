@@ -22,6 +22,7 @@ from pipscover.counting.region_states import FAIL, RegionRules
 from pipscover.counting.structural import CHECK_EVERY, STOPS, Dominoes, Interrupted, check_search
 from pipscover.counting.tilings import longer_side_order
 from pipscover.model import Puzzle
+from pipscover.model.geometry import neighbours
 
 # A partial tiling: (pending half-dominoes as sorted (cell, pip) pairs, dominoes left as copy bits).
 PartialTiling = tuple[tuple[tuple[int, int], ...], int]
@@ -35,7 +36,7 @@ class GridCounter:
         self.order = longer_side_order(puzzle.cells)  # few half-dominoes are ever pending
         index = {cell: i for i, cell in enumerate(self.order)}
         # The later neighbours of each cell: the only cells a domino begun there can end on.
-        self.later = [sorted(index[other] for other in _neighbours(cell) if index.get(other, -1) > i)
+        self.later = [sorted(index[other] for other in neighbours(cell) if index.get(other, -1) > i)
                       for i, cell in enumerate(self.order)]
         region_index = puzzle.region_index
         self.cell_region = [region_index[cell] for cell in self.order]
@@ -129,10 +130,3 @@ class GridCounter:
             return search(0, frozenset({((), self.dominoes.full)}))
         finally:
             sys.setrecursionlimit(limit)
-
-
-
-
-def _neighbours(cell: tuple[int, int]) -> tuple[tuple[int, int], ...]:
-    r, c = cell
-    return ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c))

@@ -60,6 +60,7 @@ from pipscover.generate.incremental import PuzzleSession, hidden_phases
 from pipscover.generate.single_tiling import lay_single_tiling
 from pipscover.hints.rating import difficulty as rated_difficulty
 from pipscover.model import Cell, Difficulty, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
+from pipscover.model.geometry import components, neighbours
 from pipscover.model.results import SearchGaveUp, SearchTimeout, deadline_after, has_passed
 
 Pair = tuple[Cell, Cell]
@@ -384,7 +385,7 @@ def _loosen(
                 regions = candidate
     # Neighbouring regions without a rule are one region: their borders change no solution.
     ruled = [r for r in regions if r.kind is not RegionKind.EMPTY]
-    empty = _components([c for r in regions if r.kind is RegionKind.EMPTY for c in r.cells])
+    empty = components([c for r in regions if r.kind is RegionKind.EMPTY for c in r.cells])
     return ruled + [_Region(RegionKind.EMPTY, cells) for cells in empty]
 
 
@@ -406,7 +407,7 @@ def _neighbourhoods(cells: Sequence[Cell], board: dict[Cell, int]) -> list[set[C
     """The board's cells within NEIGHBOURHOODS steps of `cells`, nearest first."""
     found, reached, frontier = [], set(cells), set(cells)
     for radius in range(1, max(NEIGHBOURHOODS) + 1):
-        frontier = {n for c in frontier for n in _neighbours(c) if n in board and n not in reached}
+        frontier = {n for c in frontier for n in neighbours(c) if n in board and n not in reached}
         reached |= frontier
         if radius in NEIGHBOURHOODS:
             found.append(set(reached))
@@ -414,7 +415,7 @@ def _neighbourhoods(cells: Sequence[Cell], board: dict[Cell, int]) -> list[set[C
 
 
 def _touch(first: _Region, second: _Region) -> bool:
-    return any(n in second.cells for c in first.cells for n in _neighbours(c))
+    return any(n in second.cells for c in first.cells for n in neighbours(c))
 
 
 def _region_of(regions: Sequence[_Region], cell: Cell) -> _Region:
@@ -448,7 +449,7 @@ def _tighten(
         return []
     # A sum both solutions keep: split off a connected part around `cell`, each part keeping its own sum.
     part = _grow([cell], set(region.cells), max(1, len(region.cells) // 2), rng)
-    pieces = [part, *_components([c for c in region.cells if c not in part])]
+    pieces = [part, *components([c for c in region.cells if c not in part])]
     region.kind, region.cells, region.target = RegionKind.SUM, pieces[0], sum(grid[c] for c in pieces[0])
     return [_Region(RegionKind.SUM, piece, sum(grid[c] for c in piece)) for piece in pieces[1:]]
 
@@ -536,13 +537,13 @@ def _grown_tiling(count: int, compact: bool, rng: random.Random) -> list[Pair]:
             {
                 (min(cell, other), max(cell, other))
                 for a in board
-                for cell in _neighbours(a)
+                for cell in neighbours(a)
                 if cell not in board
-                for other in _neighbours(cell)
+                for other in neighbours(cell)
                 if other not in board
             }
         )
-        weights = [(1 + sum(n in board for c in spot for n in _neighbours(c))) ** 3 if compact else 1 for spot in spots]
+        weights = [(1 + sum(n in board for c in spot for n in neighbours(c))) ** 3 if compact else 1 for spot in spots]
         spot = rng.choices(spots, weights=weights)[0]
         tiles.append(spot)
         board.update(spot)
@@ -565,28 +566,8 @@ def _grow(part: list[Cell], allowed: set[Cell], size: int, rng: random.Random) -
     """`part` grown at random through `allowed` cells to `size` cells (fewer if it runs out of room)."""
     part = list(part)
     while len(part) < size:
-        frontier = sorted({n for c in part for n in _neighbours(c) if n in allowed and n not in part})
+        frontier = sorted({n for c in part for n in neighbours(c) if n in allowed and n not in part})
         if not frontier:
             break
         part.append(rng.choice(frontier))
     return part
-
-
-def _components(cells: list[Cell]) -> list[list[Cell]]:
-    """The connected pieces of a set of cells."""
-    left, found = set(cells), []
-    while left:
-        component, stack = set(), [min(left)]
-        while stack:
-            cell = stack.pop()
-            if cell in left:
-                left.discard(cell)
-                component.add(cell)
-                stack.extend(_neighbours(cell))
-        found.append(sorted(component))
-    return found
-
-
-def _neighbours(cell: Cell) -> tuple[Cell, ...]:
-    r, c = cell
-    return ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))

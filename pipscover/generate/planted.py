@@ -26,6 +26,7 @@ from enum import StrEnum
 
 from pipscover.errors import PipsError
 from pipscover.model import Cell, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
+from pipscover.model.geometry import neighbours
 
 Pair = tuple[Cell, Cell]
 REGION_SIZE = 4
@@ -140,7 +141,7 @@ def _regions(grid: dict[Cell, int], rng: random.Random) -> list[tuple[RegionKind
         while len(cells) < REGION_SIZE:
             pips = [grid[c] for c in cells]
             frontier = sorted({
-                n for c in cells for n in _neighbours(c) if n in free and rule.planted_grows(pips, grid[n])
+                n for c in cells for n in neighbours(c) if n in free and rule.planted_grows(pips, grid[n])
             })
             if not frontier:
                 break
@@ -153,8 +154,3 @@ def _regions(grid: dict[Cell, int], rng: random.Random) -> list[tuple[RegionKind
             kind = RegionKind(rule.planted_instead)
         regions.append((kind, cells, targets[kind][0]))
     return regions
-
-
-def _neighbours(cell: Cell) -> tuple[Cell, ...]:
-    r, c = cell
-    return ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))

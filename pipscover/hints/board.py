@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from pipscover.model import Cell, Puzzle
+from pipscover.model.geometry import neighbours
 from pipscover.regions import pip_values
 from pipscover.regions.base import listing
 
@@ -94,8 +95,7 @@ class Board:
         value_index = {value: i for i, value in enumerate(self.values)}
         self.region_cells = [tuple(self.index[cell] for cell in region.cells) for region in puzzle.regions]
         self.neighbours = [
-            tuple(self.index[n] for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if n in self.index)
-            for r, c in self.cells
+            tuple(self.index[n] for n in neighbours(cell) if n in self.index) for cell in self.cells
         ]
         kinds = Counter(pair(value_index[a], value_index[b]) for a, b in puzzle.dominoes)
         self.types: list[tuple[int, int]] = sorted(kinds)

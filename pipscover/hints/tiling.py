@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pipscover.hints.board import Board, Change, Contradiction, Deduction, pair
+from pipscover.model.geometry import connected
 
 
 def forced_tiling(board: Board) -> Iterator[Deduction]:
@@ -49,30 +50,18 @@ def tiling_split(board: Board) -> Iterator[Deduction]:
                     break
 
 
-def _groups(board: Board, free: set[int], starts: set[int] | None = None) -> Iterator[set[int]]:
+def _groups(board: Board, free: set[int], starts: set[int] | None = None) -> Iterator[list[int]]:
     """The connected groups of `free` cells (joined where they may share a domino) that hold a start cell."""
-    seen: set[int] = set()
-    for start in sorted(free if starts is None else starts):
-        if start in seen:
-            continue
-        group, stack = {start}, [start]
-        while stack:
-            cell = stack.pop()
-            for neighbour in board.free_partners(cell):
-                if neighbour in free and neighbour not in group:
-                    group.add(neighbour)
-                    stack.append(neighbour)
-        seen |= group
-        yield group
+    return connected(sorted(free if starts is None else starts), board.free_partners, free)
 
 
-def _imbalance(board: Board, group: set[int]) -> int:
+def _imbalance(board: Board, group: list[int]) -> int:
     cells = board.cells
     light = sum(1 for cell in group if (cells[cell][0] + cells[cell][1]) % 2 == 0)
     return abs(2 * light - len(group))
 
 
-def _balance(board: Board, group: set[int]) -> str:
+def _balance(board: Board, group: list[int]) -> str:
     if len(group) % 2:
         return f"an odd number, {len(group)}"
     light = sum(1 for cell in group if sum(board.cells[cell]) % 2 == 0)
