@@ -37,13 +37,18 @@ def test_a_replaced_file_keeps_its_permissions(tmp_path):
     assert mode(target) == 0o604 and target.read_text() == "new\n"
 
 
+def write_half_then_fail(target, failure: type[BaseException]) -> None:
+    with replacing(target) as stream:
+        stream.write("half of the new")
+        raise failure
+
+
 @pytest.mark.parametrize("failure", [ValueError, KeyboardInterrupt])
 def test_a_failure_while_writing_leaves_the_old_file_and_no_temporary_one(tmp_path, failure):
     target = tmp_path / "table.csv"
     target.write_text("old\n")
-    with pytest.raises(failure), replacing(target) as stream:
-        stream.write("half of the new")
-        raise failure
+    with pytest.raises(failure):
+        write_half_then_fail(target, failure)
     assert target.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["table.csv"]
 
 
