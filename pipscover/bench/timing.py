@@ -21,7 +21,8 @@ from pipscover.counting import CountInterrupted
 from pipscover.engines import DEFAULT_BACKEND, Backend, get_backend
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
-from pipscover.model.results import SearchGaveUp, SearchTimeout, deadline_after
+from pipscover.model.results import SearchGaveUp, SearchTimeout
+from pipscover.runtime.deadlines import deadline_after
 
 
 def cpu_seconds() -> float:

@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING
 from pipscover.counting.progress import ProgressCallback
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
-from pipscover.model.results import CountResult, Distinct, SearchTimeout, deadline_after, has_passed
+from pipscover.model.results import CountResult, Distinct, SearchTimeout
+from pipscover.runtime.deadlines import deadline_after, has_passed
 from pipscover.runtime.limits import MEMORY_LIMIT, MemoryCapReached, guard
 
 if TYPE_CHECKING:

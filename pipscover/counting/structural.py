@@ -24,9 +24,10 @@ from pipscover.counting.tilings import TilingCounter, arrangements
 from pipscover.model import Puzzle
 from pipscover.model.results import SearchTimeout
 from pipscover.regions import PipSupply, pip_values
+from pipscover.runtime.deadlines import CLOCK_EVERY, has_passed
 from pipscover.runtime.limits import MemoryCapReached, check_memory, guard
 
-CHECK_EVERY = 1024  # search nodes between two looks at the clock and at the memory held
+CHECK_EVERY = CLOCK_EVERY  # search nodes between two looks at the clock and at the memory held
 # Regions up to this size are finished first once begun (measured on the NYT archive: larger ones, such as
 # a 16-cell sum, are better left to the closed form at the end).
 BEGUN_REGION_SIZE = 8
@@ -57,7 +58,7 @@ STOPS = (SearchTimeout, KeyboardInterrupt, MemoryCapReached, NodeBudgetSpent, In
 
 def check_search(nodes: int, deadline: float | None, memory_cap: int | None, node_limit: int | None) -> None:
     """Raise what stops a search after `nodes` nodes: its deadline passed, its memory cap or its node budget."""
-    if deadline is not None and time.monotonic() > deadline:
+    if has_passed(deadline):
         raise SearchTimeout()
     if node_limit is not None and nodes > node_limit:
         raise NodeBudgetSpent()

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -33,11 +32,11 @@ from typing import TypeVar
 
 from pipscover.model import Cell, Placement, Puzzle, Solution
 from pipscover.model.results import SearchTimeout
+from pipscover.runtime.deadlines import CLOCK_EVERY, has_passed
 
 TEMPERATURE = 0.5  # a move that costs 1 more is taken 14% of the time, 2 more 2%
 UPHILL_LIMIT = 20  # a move that costs more is never taken (exp(-40) is 4e-18), nor turned into a float
 TURN_SQUARE, TURN_DOMINO = 0.1, 0.1  # the share of moves that turn a 2 x 2 square, or one domino round
-DEADLINE_CHECK_INTERVAL = 1024  # moves between two looks at the clock
 
 Tile = list[int]  # two cell indices
 Either = TypeVar("Either")  # what a move swaps either way round: two pips, or two pairs of pips
@@ -140,7 +139,7 @@ def walk(board: LocalBoard, seed: int, moves: int, deadline: float | None = None
     for move in range(moves):
         if not failing:
             break
-        if deadline is not None and move % DEADLINE_CHECK_INTERVAL == 0 and time.monotonic() > deadline:
+        if move % CLOCK_EVERY == 0 and has_passed(deadline):
             raise SearchTimeout
         cell = rng.choice(members[failing.choice(rng)])
         tile = tile_of[cell]

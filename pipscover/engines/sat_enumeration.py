@@ -14,7 +14,8 @@ from functools import partial
 from pysat.solvers import Solver
 
 from pipscover.engines.sat_solvers import SOLVERS, SatSolver
-from pipscover.model.results import SearchTimeout, has_passed
+from pipscover.model.results import SearchTimeout
+from pipscover.runtime.deadlines import has_passed
 from pipscover.runtime.stoppable import stoppable
 
 Model = list[int]

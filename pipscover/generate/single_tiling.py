@@ -25,11 +25,11 @@ from collections import Counter
 from collections.abc import Sequence
 
 from pipscover.model import Cell, Domino, Solution, solution_from_grid
-from pipscover.model.results import SearchTimeout, has_passed
+from pipscover.model.results import SearchTimeout
+from pipscover.runtime.deadlines import CLOCK_EVERY, has_passed
 
 Pair = tuple[Cell, Cell]
 MOVES_PER_DOMINO = 1_000  # annealing moves before the grid is left to `other_tiling`
-MOVES_BETWEEN_CLOCKS = 4_096  # the deadline is read once per so many moves (about 0.3 s)
 # A move adding one open pair is taken with probability e^(-1/T); moves that keep the count are always taken.
 # Open pairs left after 1,000 moves per domino, rect boards of 100 dominoes (double six) over seeds 1-8:
 # T = 0.6: 18-25 on every board; 0.4: none on 2 of 8; 0.25: none on all 8 in 4.1 s; 0.1: none on all 8 in
@@ -81,7 +81,7 @@ class _Layout:
         for move in range(moves):
             if count == 0:
                 break
-            if move % MOVES_BETWEEN_CLOCKS == 0 and has_passed(deadline):
+            if move % CLOCK_EVERY == 0 and has_passed(deadline):
                 raise SearchTimeout
             if len(self.order) > 1 and rng.random() < RANKING_MOVES:
                 count = self._move_in_ranking(count)

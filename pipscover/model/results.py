@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import math
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -42,22 +40,6 @@ class SearchGaveUp(SearchTimeout):
     """Raised by an incomplete engine that used up its own budget without an answer. It is a `SearchTimeout`
     (the search stopped before an answer) to every caller that does not tell the two apart; `solve` reports
     it as status `unknown`."""
-
-
-def deadline_after(timeout: float | None, start: float | None = None) -> float | None:
-    """The `time.monotonic()` value `timeout` seconds after `start` (now); None for no limit or an infinite one.
-
-    >>> deadline_after(float("inf")) is None
-    True
-    """
-    if timeout is None or math.isinf(timeout):
-        return None
-    return (time.monotonic() if start is None else start) + timeout
-
-
-def has_passed(deadline: float | None) -> bool:
-    """Whether the time is up already (reading the puzzle took it all): then nothing is built."""
-    return deadline is not None and time.monotonic() >= deadline
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,8 @@ from itertools import islice
 from pipscover.engines import DEFAULT_BACKEND, Backend, get_backend
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle, Solution
-from pipscover.model.results import SearchGaveUp, SearchTimeout, SolveResult, Status, deadline_after, has_passed
+from pipscover.model.results import SearchGaveUp, SearchTimeout, SolveResult, Status
+from pipscover.runtime.deadlines import deadline_after, has_passed
 
 
 def solve(
