@@ -26,9 +26,10 @@ from pipscover.hints.position import board_of, checker_problem, describe, keepin
 from pipscover.hints.trial import best_guess
 from pipscover.model import Cell, Placement, Puzzle, Solution, solution_from_grid
 from pipscover.model.check import problems
-from pipscover.model.results import SearchTimeout, has_passed
+from pipscover.model.results import SearchTimeout
 from pipscover.render.notebook import fresh_ids
 from pipscover.render.svg import draw_svg
+from pipscover.runtime.deadlines import has_passed
 
 # The rules grouped by level, easiest first.
 LEVELS = tuple(tuple(rule for rule in RULES if rule.level == level) for level in sorted({r.level for r in RULES}))

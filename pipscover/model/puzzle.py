@@ -185,6 +185,10 @@ class Puzzle:
     def describe(self) -> str:
         return self.origin.describe()
 
+    def with_origin(self, origin: Origin) -> Puzzle:
+        """The same puzzle told as coming from `origin` (`pipscover serve` names a generated one)."""
+        return Puzzle(self.regions, self.dominoes, origin, self.published_solution)
+
 
 def _validate(puzzle: Puzzle) -> None:
     """Raise `PipsError` on the first problem that makes the puzzle meaningless."""

@@ -22,8 +22,9 @@ from pipscover.hints.position import keeping
 from pipscover.hints.rating import rate
 from pipscover.model import Placement, Puzzle, are_adjacent
 from pipscover.model.check import problems
-from pipscover.model.results import SearchTimeout, deadline_after
+from pipscover.model.results import SearchTimeout
 from pipscover.render.svg import EMPTY_FILL, PALETTE, region_colours
+from pipscover.runtime.deadlines import deadline_after
 
 # Seconds each kind of question may take; past them the answer is a `TooLong` (HTTP 503).
 SECONDS = {"hint": 10.0, "check": 10.0, "reveal": 10.0, "stats": 20.0}
