@@ -61,7 +61,6 @@ from pipscover.generate.single_tiling import lay_single_tiling
 from pipscover.hints.rating import difficulty as rated_difficulty
 from pipscover.model import Cell, Difficulty, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
 from pipscover.model.geometry import components, neighbours
-from pipscover.model.geometry import components, neighbours
 from pipscover.model.results import SearchGaveUp, SearchTimeout
 from pipscover.runtime.deadlines import deadline_after, has_passed
 
