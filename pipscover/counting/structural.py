@@ -16,7 +16,6 @@ covered, but it
 from __future__ import annotations
 
 import sys
-import time
 
 from pipscover.counting.progress import Progress, ProgressCallback
 from pipscover.counting.region_states import DECIDED, FAIL, RegionRules
