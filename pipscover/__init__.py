@@ -1,6 +1,6 @@
 """pipscover: Pips puzzles as exact cover and SAT.
 
-    >>> from pipscover import count, load_one, problems, solve
+    >>> from pipscover import count, hint, load_one, problems, solve
     >>> puzzle = load_one("examples/first.txt")
     >>> result = solve(puzzle)
     >>> problems(puzzle, result.solutions[0])
@@ -13,43 +13,62 @@
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from pipscover.counting import count
 from pipscover.errors import PipsError
-from pipscover.formats import load, load_one, parse
-from pipscover.hints import hint
-from pipscover.model import Cell, Difficulty, Domino, Origin, Placement, Puzzle, Region, RegionKind, Solution
-from pipscover.model.check import is_valid, problems
-from pipscover.model.results import CountResult, Distinct, SolveResult, Status
-from pipscover.render.notebook import show_in_notebooks
-from pipscover.solving import solutions, solve
 from pipscover.version import __version__
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from pipscover.cnf import Encodings
+    from pipscover.counting import count
+    from pipscover.formats import load, load_one, parse
     from pipscover.formats.fetch import puzzle_files
     from pipscover.generate.generator import generate  # at run time, the package `pipscover.generate`, callable
+    from pipscover.hints import hint
     from pipscover.hints.rating import rate
+    from pipscover.model import Cell, Difficulty, Domino, Origin, Placement, Puzzle, Region, RegionKind, Solution
+    from pipscover.model.check import is_valid, problems
+    from pipscover.model.results import CountResult, Distinct, SolveResult, Status
+    from pipscover.solving import solutions, solve
 
-# What the CLI does beyond solving and counting, imported on first use: `import pipscover` stays light.
-_LAZY = {"rate": "pipscover.hints.rating", "puzzle_files": "pipscover.formats.fetch"}
+# The public names, each imported from its module on first use: `import pipscover.cli` (every command's
+# start) loads only what the command it runs needs.
+_LAZY = {
+    **dict.fromkeys(["Cell", "Difficulty", "Domino", "Origin", "Placement", "Puzzle", "Region", "RegionKind",
+                     "Solution"], "pipscover.model"),
+    **dict.fromkeys(["CountResult", "Distinct", "SolveResult", "Status"], "pipscover.model.results"),
+    "count": "pipscover.counting", "load": "pipscover.formats", "load_one": "pipscover.formats",
+    "parse": "pipscover.formats", "is_valid": "pipscover.model.check", "problems": "pipscover.model.check",
+    "solutions": "pipscover.solving", "solve": "pipscover.solving", "hint": "pipscover.hints",
+    "rate": "pipscover.hints.rating", "puzzle_files": "pipscover.formats.fetch",
+}
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
+        _show_in_notebooks()
         return getattr(import_module(_LAZY[name]), name)
     if name == "generate":  # the package of that name, which calls `generator.generate` (see its docstring)
         return import_module("pipscover.generate")
     raise AttributeError(f"module 'pipscover' has no attribute {name!r}")
 
 
+def _show_in_notebooks() -> None:
+    """Give the model its notebook pictures (`pipscover.render.notebook`): at once inside IPython, else when
+    a public name is first used, so that the command line does not load the drawings to start."""
+    from pipscover.render.notebook import show_in_notebooks
+
+    show_in_notebooks()
+
+
 def encode(puzzle: Puzzle, encodings: Encodings | None = None, project: Distinct | str = "placements") -> str:
     """The puzzle as a self-describing DIMACS CNF (`pipscover encode`), for a SAT solver or model counter.
 
+    >>> from pipscover import load_one
     >>> text = encode(load_one("examples/first.txt"))
     >>> text.startswith("c "), text.count("p cnf ")
     (True, 1)
@@ -67,6 +86,7 @@ def decode(puzzle: Puzzle, answer: str, encodings: Encodings | None = None, sour
 
     >>> from pysat.formula import CNF
     >>> from pysat.solvers import Solver
+    >>> from pipscover import load_one, problems
     >>> puzzle = load_one("examples/first.txt")
     >>> with Solver(bootstrap_with=CNF(from_string=encode(puzzle)).clauses) as solver:
     ...     found = solver.solve()
@@ -102,7 +122,8 @@ def fetch(day: str, cache: str | Path | None = None, base_url: str | None = None
     return fetch_day(parse_day(day), cache, base_url).path
 
 
-show_in_notebooks()
+if "IPython" in sys.modules:
+    _show_in_notebooks()
 
 __all__ = [
     "Cell", "CountResult", "Difficulty", "Distinct", "Domino", "Origin", "PipsError", "Placement", "Puzzle", "Region",

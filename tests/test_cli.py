@@ -158,11 +158,25 @@ def _commands(group, prefix=()):
 
 
 def _all_commands():
-    import typer.main
+    from pipscover.cli import every_command
 
-    from pipscover.cli import app
+    return list(_commands(every_command()))
 
-    return list(_commands(typer.main.get_command(app)))
+
+def test_help_lists_every_command_with_its_own_summary():
+    """`pipscover --help` lists the commands from `COMMANDS` without importing them: the list must be the
+    commands every module under pipscover/cli registers, each with the first paragraph of its own help."""
+    import pkgutil
+
+    import pipscover.cli
+    from pipscover.cli import COMMANDS, app, every_command
+
+    for module in pkgutil.iter_modules(pipscover.cli.__path__):
+        __import__(f"pipscover.cli.{module.name}")
+    registered = {info.name for info in app.registered_commands} | {info.name for info in app.registered_groups}
+    assert registered == set(COMMANDS)
+    for name, command in every_command().commands.items():
+        assert " ".join((command.help or "").split("\n\n")[0].split()) == COMMANDS[name][1], name
 
 
 @pytest.mark.parametrize("words", _all_commands(), ids=" ".join)

@@ -300,7 +300,14 @@ def test_ctrl_c_while_the_workers_start_ends_the_sweep_at_once(tmp_path):
     assert took < 20 and left == []
 
 
-def test_help_imports_neither_dask_nor_matplotlib():
-    code = "import sys, pipscover.cli; print(sorted({'dask', 'distributed', 'matplotlib'} & set(sys.modules)))"
+HEAVY_MODULES = {"dask", "distributed", "matplotlib", "numpy", "networkx", "pysat", "httpx", "pydantic", "platformdirs"}
+
+
+@pytest.mark.parametrize("command", [[], ["--help"], ["solve", str(EXAMPLES / "first.txt")]], ids=" ".join)
+def test_the_command_line_starts_without_the_heavy_modules(command):
+    """Every command pays for what `import pipscover.cli` loads: none of the big libraries (start-up is
+    ~0.15 s, see encodings/benchmarks.md); `solve FILE` loads only what it uses."""
+    code = (f"import sys, pipscover.cli, contextlib, io\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    pipscover.cli.run({command!r})\nprint(sorted(set({sorted(HEAVY_MODULES)!r}) & set(sys.modules)))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.stdout.strip() == "[]"
+    assert done.stdout.strip() == "[]", done.stderr

@@ -1,43 +1,104 @@
-"""The `pipscover` command line: each command is one module registered on the shared typer app."""
+"""The `pipscover` command line: each command is one module registered on the shared typer app.
+
+A command's module, and with it the library it drives, is imported only when that command runs: `--help`
+lists the commands from `COMMANDS`, so `pipscover --help` and `pipscover solve FILE` start in a fraction of
+the time that importing every command would take (tests/test_cli.py checks that the list matches the
+commands' own help).
+"""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from importlib import import_module
+from typing import Any
 
 import typer
+import typer.core
+import typer.main
 
 try:  # typer 0.2x carries its own copy of click; older typers use click itself
+    from typer._click import Command
     from typer._click import exceptions as click_errors
     from typer._click import utils as click_utils
 except ImportError:  # pragma: no cover
-    from click import exceptions as click_errors  # type: ignore[no-redef]  # the same module, before typer 0.20
-    from click import utils as click_utils  # type: ignore[no-redef]  # the same module, before typer 0.20
+    from click import Command
+    from click import exceptions as click_errors
+    from click import utils as click_utils
 
-# Importing a command module registers its command on `app`; one name per command.
-from pipscover.cli import (  # noqa: F401 - imported for what importing them does
-    backends,
-    bench,
-    check,
-    count,
-    decode,
-    encode,
-    fetch,
-    generate,
-    hint,
-    planted,
-    plot,
-    rate,
-    reduce,
-    serve,
-    show,
-    solve,
-    sweep,
-)
-from pipscover.cli.app import app
-from pipscover.cli.common import EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, error_line
+from pipscover.cli.app import EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, app, error_line
 from pipscover.cli.readable import humanize, usage_error
 from pipscover.errors import PipsError
+
+# Every command, in the order `pipscover --help` lists them: its module under pipscover/cli and the line
+# `--help` shows for it (the first paragraph of the command's own help). A new command is one line here.
+COMMANDS = {
+    "solve": ("solve", "Solve puzzles and draw their solutions."),
+    "show": ("show", "Draw puzzles (with --json: each as an NYT puzzle object with its origin)."),
+    "check": ("check", "Check solutions against puzzles. Exit code 0 when all are valid, 1 when one is not."),
+    "encode": ("encode", "Write puzzles as DIMACS CNFs that stock SAT solvers and projected model counters read."),
+    "decode": ("decode", "Read a SAT solver's output for `pipscover encode`'s CNF, check the solution and draw it."),
+    "backends": ("backends", "List the backends `solve -b` accepts: a one-line description each, what each can do, "
+                             "and the command that installs the ones that are missing."),
+    "count": ("count", "Count the solutions of puzzles exactly, without listing them."),
+    "bench": ("bench", "Time the first solution (or --task) of every puzzle; print the median, worst and total time."),
+    "generate": ("generate", "Make a puzzle (an NYT puzzle object with its `solution`) and report how many regions "
+                             "it needed."),
+    "sweep": ("sweep", "Run TASK on every puzzle of INPUTS (or every seed), one Dask task each, writing rows to "
+                       "--output as they come."),
+    "plot": ("plot", "Draw a figure from sweep results: time against puzzle size, the distribution of counts, "
+                     "difficulties."),
+    "planted": ("planted", "Plant a random solution on a rectangle and read ~4-cell regions of all six kinds off it."),
+    "fetch": ("fetch", "Download NYT days into the cache; a cached day is never downloaded again."),
+    "hint": ("hint", "Give the next deduction a player can make: the rule, and a sentence saying why."),
+    "rate": ("rate", "Rate puzzles easy, medium or hard from the deductions a person needs: the number of steps "
+                     "(which sets the rating), the guesses and the hardest rule used. Exit code 1 when a puzzle "
+                     "has no solution."),
+    "reduce": ("reduce", "Make Pips puzzles from NP-hard problems (the published NP-hardness reductions); --solve "
+                         "maps answers back."),
+    "serve": ("serve", "Serve a page to play Pips on: pick a day, open a file or make a puzzle; hints, checks and "
+                       "counts."),
+}
+
+
+class LazyCommands(typer.core.TyperGroup):
+    """The top-level group: lists `COMMANDS` as they are and imports a command's module when it runs."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Command | None:
+        if cmd_name in self.commands or cmd_name not in COMMANDS:
+            return self.commands.get(cmd_name)
+        return typer.core.TyperCommand(cmd_name, short_help=COMMANDS[cmd_name][1])  # enough for the list in --help
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> tuple[str | None, Command | None, list[str]]:
+        if args and args[0] in COMMANDS and args[0] not in self.commands:
+            self.commands[args[0]] = _load(args[0])
+        return super().resolve_command(ctx, args)
+
+
+def _load(name: str) -> Command:
+    """Command `name`, built by typer after its module registered it on `app`, with readable placeholders."""
+    import_module(f"pipscover.cli.{COMMANDS[name][0]}")
+    command = typer.main.get_group(app).commands[name]
+    humanize(command, app.info.context_settings["help_option_names"])
+    return command
+
+
+def every_command() -> typer.core.TyperGroup:
+    """The top-level group with every command loaded (for the tests that walk them all)."""
+    group = command_line()
+    for name in COMMANDS:
+        group.commands[name] = _load(name)
+    return group
+
+
+def command_line() -> LazyCommands:
+    """The top-level group, with no command loaded yet."""
+    group = typer.main.get_group(app)
+    group.__class__ = LazyCommands
+    return group  # type: ignore[return-value]  # the class was just set
 
 
 def main(args: Sequence[str] | None = None) -> None:
@@ -47,7 +108,7 @@ def main(args: Sequence[str] | None = None) -> None:
 
 def run(args: Sequence[str] | None = None) -> int:
     """The exit code of one command line, with its errors already printed."""
-    command = typer.main.get_command(app)
+    command = command_line()
     humanize(command)
     try:
         code = command.main(args=args, prog_name="pipscover", standalone_mode=False)

@@ -1,6 +1,13 @@
-"""The typer application every command module registers itself on."""
+"""The typer application every command module registers itself on, and the exit codes and error line that
+`pipscover.cli.run` needs before any command is loaded."""
+
+import sys
 
 import typer
+
+EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
+EXIT_CLOSED_PIPE = 141  # the shell's code for a write to a closed pipe (SIGPIPE)
 
 app = typer.Typer(
     name="pipscover",
@@ -25,3 +32,9 @@ def _options(
     version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version, help="Print the version."),
 ) -> None:
     """Solve, count and export Pips puzzles as exact cover and SAT."""
+
+
+def error_line(message: str) -> None:
+    """An error as one line on stderr, whatever the message holds (a path may contain a line break)."""
+    sys.stderr.write("pipscover: error: " + " ".join(message.split()) + "\n")
+    sys.stderr.flush()

@@ -21,6 +21,9 @@ from typing import Annotated, Any, NamedTuple
 
 import typer
 
+from pipscover.cli.app import (  # noqa: F401  (every command imports them from here)
+    EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_TIMEOUT, error_line,
+)
 from pipscover.cnf import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, FORMS, PB_ENCODINGS, Encodings
 from pipscover.engines import ALIASES, REGISTRY, Backend, get_backend
 from pipscover.engines.sat_solvers import SOLVERS
@@ -31,9 +34,6 @@ from pipscover.model import Difficulty, Puzzle
 from pipscover.model.results import SolveResult, Status, long_numbers
 from pipscover.runtime.writes import write_whole
 
-EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
-EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
-EXIT_CLOSED_PIPE = 141  # the shell's code for a write to a closed pipe (SIGPIPE)
 
 
 PUZZLES_HELP = ("Puzzle files (NYT JSON or text format), folders of them, or NYT days (YYYY-MM-DD or today: "
@@ -154,12 +154,6 @@ def load_single(path: Path, difficulty: str | None) -> Puzzle:
     if len(puzzles) != 1:
         raise PipsError(f"{path}: holds {len(puzzles)} puzzles; choose one with -d easy|medium|hard")
     return puzzles[0]
-
-
-def error_line(message: str) -> None:
-    """An error as one line on stderr, whatever the message holds (a path may contain a line break)."""
-    sys.stderr.write("pipscover: error: " + " ".join(message.split()) + "\n")
-    sys.stderr.flush()
 
 
 def print_json(document: Any) -> None:

@@ -22,8 +22,6 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import platformdirs
-
 from pipscover.errors import PipsError
 from pipscover.formats.nyt import read_nyt
 from pipscover.runtime.writes import write_whole
@@ -92,7 +90,11 @@ def days_from(first: date, last: date) -> list[date]:
 def cache_folder(explicit: str | Path | None = None) -> Path:
     """The cache folder: `explicit`, else `PIPSCOVER_CACHE`, else the user cache directory's `nyt` folder."""
     chosen = explicit or os.environ.get(CACHE_VARIABLE)
-    return Path(chosen) if chosen else Path(platformdirs.user_cache_dir("pipscover")) / "nyt"
+    if chosen:
+        return Path(chosen)
+    import platformdirs  # here, not at the top: every command that reads a file would load it
+
+    return Path(platformdirs.user_cache_dir("pipscover")) / "nyt"
 
 
 def base_url(explicit: str | None = None) -> str:

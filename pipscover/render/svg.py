@@ -15,6 +15,7 @@ from html import escape
 from pipscover.model import Cell, Puzzle, Region, Solution
 from pipscover.render import Layout
 
+
 CELL = 40
 # (fill, outline) pairs; neighbouring regions get different pairs.
 PALETTE = (
