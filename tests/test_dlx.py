@@ -13,7 +13,14 @@ from puzzle_factory import puzzles
 from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover import load, load_one, problems, solve
 from pipscover.engines import get_backend
-from pipscover.engines.dancing_links import ExactCoverProblem, NodeBudgetExceeded, covers, luby
+from pipscover.engines.dancing_links import (
+    CompiledSearch,
+    ExactCoverProblem,
+    NodeBudgetExceeded,
+    compiled_by_default,
+    covers,
+    luby,
+)
 from pipscover.engines.dlx import DlxBackend, counted_solutions
 from pipscover.model import Puzzle
 from pipscover.model.results import SearchTimeout, Status
@@ -98,28 +105,61 @@ class Sane(Recorder):
     lambda: langford(6),
 ])
 @pytest.mark.parametrize("item_heap", [False, True])
-def test_every_link_is_restored_after_a_search(make, item_heap):
+@pytest.mark.parametrize("compiled", [False, True], ids=["python", "compiled"])
+def test_every_link_is_restored_after_a_search(make, item_heap, compiled):
     problem = make()
     assert problem.sanity() == []
     before = snapshot(problem)
-    list(problem.search(Sane(problem), item_heap=item_heap))
+    list(problem.search(Sane(problem), item_heap=item_heap, compiled=compiled))
     assert snapshot(problem) == before and problem.sanity() == []
+
+
+def test_the_compiled_core_is_built():
+    # `pip install -e .` builds it wherever a C compiler is; the Python search is the fallback and its twin.
+    assert CompiledSearch is not None and compiled_by_default()
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzle=puzzles())
 def test_the_heap_and_the_scan_choose_the_same_items(puzzle):
-    """Same covers in the same order, same search nodes, with and without restarts and region pruning."""
+    """Same covers in the same order, same search nodes, with and without restarts and region pruning, in
+    Python and in the compiled core."""
+    for restart_seed in (None, 0):
+        seen = {same_search(puzzle, 50, restart_seed=restart_seed, item_heap=item_heap, compiled=compiled)
+                for item_heap in (False, True) for compiled in (False, True)}
+        assert len(seen) == 1
+
+
+def same_search(puzzle: Puzzle, most: int, **options) -> tuple:
+    """The first `most` covers of `puzzle`'s pruned search with `options`, and the nodes it took."""
     from pipscover.exactcover.pruning import pruned_exact_cover
 
-    for restart_seed in (None, 0):
-        seen = []
-        for item_heap in (False, True):
-            cover, rules = pruned_exact_cover(puzzle)
-            problem = ExactCoverProblem(len(cover.items), cover.options, cover.multiplicities)
-            found = list(islice(problem.search(rules, restart_seed=restart_seed, item_heap=item_heap), 50))
-            seen.append((found, problem.nodes))
-        assert seen[0] == seen[1]
+    cover, rules = pruned_exact_cover(puzzle)
+    problem = ExactCoverProblem(len(cover.items), cover.options, cover.multiplicities)
+    found = tuple(tuple(chosen) for chosen in islice(problem.search(rules, **options), most))
+    return found, problem.nodes
+
+
+@needs_nyt
+def test_the_compiled_core_searches_the_nyt_puzzles_as_python_does():
+    # Every 25th day (the whole archive: /work/scratch/engine/compare.py in the benchmarks page), first covers.
+    for file in nyt_files()[::25]:
+        for puzzle in load(file):
+            for restart_seed in (None, 0):
+                python, compiled = (same_search(puzzle, 20, restart_seed=restart_seed, compiled=compiled)
+                                    for compiled in (False, True))
+                assert python == compiled, puzzle.describe()
+
+
+class Failing(Recorder):
+    def choose(self, option: int) -> list[int]:
+        raise ZeroDivisionError("a propagator's own error")
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["python", "compiled"])
+def test_a_propagators_error_reaches_the_caller(compiled):
+    with pytest.raises(ZeroDivisionError):
+        list(ExactCoverProblem(7, KNUTH_OPTIONS).search(Failing(), compiled=compiled))
 
 
 def test_langford_pairs_are_counted_the_same_from_the_heap():
@@ -200,9 +240,10 @@ def test_propagator_vetoes_and_hides_options():
     assert veto.chosen == []
 
 
-def test_deadline_in_the_past_raises_search_timeout():
+@pytest.mark.parametrize("compiled", [False, True], ids=["python", "compiled"])
+def test_deadline_in_the_past_raises_search_timeout(compiled):
     with pytest.raises(SearchTimeout):
-        next(covers(1, [(0,)], deadline=time.monotonic() - 1))
+        next(ExactCoverProblem(1, [(0,)]).search(deadline=time.monotonic() - 1, compiled=compiled))
 
 
 # The backend.

@@ -50,12 +50,19 @@ nodes; below the limit the scan is the cheaper.
 from __future__ import annotations
 
 import heapq
+import os
 import random
 import time
+from array import array
 from collections.abc import Iterator, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from pipscover.model.results import SearchTimeout
+
+try:  # the compiled core (_dancing_links.c), built by `pip install`; the Python search below is its twin
+    from pipscover.engines._dancing_links import Search as CompiledSearch
+except ImportError:  # pragma: no cover - a machine without a C compiler
+    CompiledSearch = None
 
 # Search nodes between two looks at the clock and the node budget (the first node looks too): cheap, and a
 # few ms apart at most.
@@ -83,6 +90,11 @@ class Propagator(Protocol):
 
     def unchoose(self, option: int) -> None:
         """Forget the most recent `choose(option)`."""
+
+
+def compiled_by_default() -> bool:
+    """Whether searches run in the compiled core: when it is built, unless `PIPSCOVER_PURE_PYTHON` is set."""
+    return CompiledSearch is not None and not os.environ.get("PIPSCOVER_PURE_PYTHON")
 
 
 def luby(index: int) -> int:
@@ -209,6 +221,7 @@ class ExactCoverProblem:
         node_limit: int | None = None,
         restart_seed: int | None = None,
         item_heap: bool | None = None,
+        compiled: bool | None = None,
     ) -> Iterator[list[int]]:
         """Every exact cover, as the list of its option numbers in the order they were chosen, lazily.
 
@@ -224,10 +237,40 @@ class ExactCoverProblem:
         `self.node_limit` may be lifted (set to None) while the search runs, e.g. once a first cover is found.
         `item_heap` chooses items from a heap (True) or by a scan (False); by default, the heap above
         `SCAN_LIMIT` items. Both choose the same items.
+
+        `compiled` runs the search in the compiled core (default: `compiled_by_default()`), which visits the
+        same nodes and finds the same covers in the same order. A propagator with `compiled_tables()` (the
+        region pruner) then runs inside it too; any other is called back.
         """
         if self.searched:
             raise RuntimeError("an ExactCoverProblem can be searched once; build a new one")
         self.searched = True
+        self.node_limit = node_limit
+        use_heap = len(self.left) - 1 > SCAN_LIMIT if item_heap is None else item_heap
+        if compiled_by_default() if compiled is None else compiled:
+            return self._compiled_search(propagator, deadline, restart_seed, use_heap)
+        return self._search(propagator, deadline, restart_seed, use_heap)
+
+    def _compiled_search(self, propagator: Propagator | None, deadline: float | None, restart_seed: int | None,
+                         use_heap: bool) -> Iterator[list[int]]:
+        """The search in the compiled core, over the problem's lists turned into arrays of C ints (which it
+        shares: `sanity()` and the restarts' shuffle read and write them as it runs)."""
+        if CompiledSearch is None:
+            raise RuntimeError("the compiled Dancing Links core is not built (pip install -e . builds it)")
+        for name in ("left", "right", "top", "up", "down", "length", "option_of", "needed", "gone"):
+            setattr(self, name, array("i", getattr(self, name)))
+        tables = getattr(propagator, "compiled_tables", lambda: None)()
+        rng = None if restart_seed is None else random.Random(restart_seed)
+        return CompiledSearch(
+            self, (self.left, self.right, self.top, self.up, self.down, self.length, self.option_of, self.needed,
+                   self.gone),
+            propagator, tables, deadline, None if rng is None else float(RESTART_UNIT),
+            lambda: _shuffle(self, rng), use_heap, SearchTimeout, NodeBudgetExceeded,
+        )
+
+    def _search(self, propagator: Propagator | None, deadline: float | None, restart_seed: int | None,
+                use_heap: bool) -> Iterator[list[int]]:
+        """The search in Python."""
         left, right, top, up, down, length = self.left, self.right, self.top, self.up, self.down, self.length
         option_of, members, needed, gone = self.option_of, self.members, self.needed, self.gone
         choose = propagator.choose if propagator else None
@@ -334,18 +377,7 @@ class ExactCoverProblem:
                 leave(item, tried)
 
         def shuffle(rng: random.Random) -> None:
-            """Relink every item's options, and the items, in a random order (at the root, with all linked)."""
-            for header in range(1, len(left)):
-                nodes = []
-                node = down[header]
-                while node != header:
-                    nodes.append(node)
-                    node = down[node]
-                rng.shuffle(nodes)
-                _relink(header, nodes, up, down)
-            items = list(range(1, len(left)))
-            rng.shuffle(items)
-            _relink(0, items, left, right)
+            _shuffle(self, rng)
             if use_heap:
                 rank_items()
                 fill_heap()
@@ -414,12 +446,10 @@ class ExactCoverProblem:
         frames: list[list] = []
         trail: list[int] = []
         nodes_seen = 0
-        self.node_limit = node_limit
-        watched = deadline is not None or node_limit is not None
+        watched = deadline is not None or self.node_limit is not None
         rng = None if restart_seed is None else random.Random(restart_seed)
         runs = 1
         run_limit = None if rng is None else RESTART_UNIT * (len(left) - 1)
-        use_heap = len(left) - 1 > SCAN_LIMIT if item_heap is None else item_heap
         heap: list[tuple[float, int, int]] = []
         rank = [0] * len(left)
         if use_heap:
@@ -512,7 +542,23 @@ class ExactCoverProblem:
                             trail.append(option)
 
 
-def _relink(header: int, nodes: Sequence[int], before: list[int], after: list[int]) -> None:
+def _shuffle(problem: ExactCoverProblem, rng: random.Random) -> None:
+    """Relink every item's options, and the items, in a random order (at the root, with all linked)."""
+    left, right, up, down = problem.left, problem.right, problem.up, problem.down
+    for header in range(1, len(left)):
+        nodes = []
+        node = down[header]
+        while node != header:
+            nodes.append(node)
+            node = down[node]
+        rng.shuffle(nodes)
+        _relink(header, nodes, up, down)
+    items = list(range(1, len(left)))
+    rng.shuffle(items)
+    _relink(0, items, left, right)
+
+
+def _relink(header: int, nodes: Sequence[int], before: Any, after: Any) -> None:
     """Make `header, *nodes` one circular doubly linked list in that order."""
     previous = header
     for node in nodes:

@@ -25,7 +25,7 @@ class DlxBackend(Backend):
     """Algorithm X with dancing links over cells and dominoes; region rules prune during the search."""
 
     name = "dlx"
-    description = "exact cover by Dancing Links, with region pruning during the search (pure Python)"
+    description = "exact cover by Dancing Links, with region pruning during the search (compiled core)"
     capabilities = Capabilities(counter="auto")
 
     def solutions(self, puzzle: Puzzle, deadline: float | None = None) -> Iterator[Solution]:

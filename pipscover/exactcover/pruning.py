@@ -93,9 +93,33 @@ class RegionPruner:
             if (second, second_index) != (first, first_index):
                 self.by_region_pip[second][second_index].append(option)
 
-    def supply(self) -> PipSupply:
-        """The halves not placed yet (memoised: the same multiset recurs across the search)."""
-        key = tuple(self.counts)
+    def compiled_tables(self) -> tuple | None:
+        """What the compiled Dancing Links core needs to run this pruner itself (`choose` and `unchoose` in C,
+        asking `allowed_when` and `completes_when` once per state), or None when the masks of pips or the pips
+        do not fit its machine words (it then calls `choose` and `unchoose` back)."""
+        if len(self.values) > 63 or any(abs(pip) >= 1 << 30 for pip in self.values):
+            return None
+        starts, members = [0], []
+        for region in self.by_region_pip:
+            for options in region:
+                members.extend(options)
+                starts.append(len(members))
+        moves = [number for move in self.moves for number in move]
+        return (len(self.rules), len(self.values), moves, self.constrained, list(self.left), list(self.masks),
+                list(self.counts), starts, members, self.allowed_when, self.completes_when)
+
+    def allowed_when(self, region: int, left: int, placed_sum: int, placed: int, counts: tuple[int, ...]) -> int:
+        """The pips one more cell of `region` may take when it has `left` empty cells, `placed_sum` and the
+        pips `placed`, and the halves not placed are `counts` (by pip index)."""
+        return self.allowed_of[region](self.targets[region], left, placed_sum, placed, self.supply(counts))
+
+    def completes_when(self, region: int, placed_sum: int) -> bool:
+        """Whether `region`, full with this sum, keeps its rule."""
+        return self.completes_of[region](self.targets[region], placed_sum)
+
+    def supply(self, counts: tuple[int, ...] | None = None) -> PipSupply:
+        """The halves not placed yet, or those of `counts` (memoised: the same multiset recurs across the search)."""
+        key = tuple(self.counts) if counts is None else counts
         found = self.supplies.get(key)
         if found is None:
             if len(self.supplies) >= SUPPLY_MEMO_SIZE:
