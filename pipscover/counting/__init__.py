@@ -34,6 +34,7 @@ giving way to the other method.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
@@ -261,8 +262,14 @@ def _count_by_listing(puzzle: Puzzle, distinct: Distinct, limit: int | None, dea
     # Restarts speed up a first solution, not a listing of every one; within a node budget they only spend
     # it again (the archive's budgeted listings visit 8% more nodes with them and take 12% longer).
     restart_seed = DlxBackend.seed if node_limit is None else None
-    covers, _, cover = counted_covers(puzzle, deadline, node_limit, restart_seed)
+    covers, search, cover = counted_covers(puzzle, deadline, node_limit, restart_seed)
     try:
+        if distinct is Distinct.PLACEMENTS:
+            found = _count_covers(covers, limit, solution_limit, on_progress)
+            if found is None:
+                return None
+            exact = limit is None or search.found <= limit  # the search found one past the limit: more exist
+            return _result(found, exact, distinct, "dlx", start, "dlx")
         for chosen in covers:
             if limit is not None and found >= limit:
                 exact = False  # one more solution exists
@@ -278,12 +285,37 @@ def _count_by_listing(puzzle: Puzzle, distinct: Distinct, limit: int | None, dea
             if on_progress is not None and found % 1000 == 0:
                 on_progress(found, None)
     except SearchTimeout:
-        exact = False
+        found, exact = search.found if distinct is Distinct.PLACEMENTS else found, False
     except NodeBudgetExceeded:
         return None
     except KeyboardInterrupt:
+        found = search.found if distinct is Distinct.PLACEMENTS else found
         raise CountInterrupted(_result(found, False, distinct, "dlx", start, "dlx")) from None
     return _result(found, exact, distinct, "dlx", start, "dlx")
+
+
+def _count_covers(covers: Iterator[list[int]], limit: int | None, solution_limit: int | None,
+                  on_progress: ProgressCallback | None) -> int | None:
+    """The number of `covers`, passed without building them (see `dancing_links.skip`), reported every
+    1000; `limit` when there are more than `limit` (one past it is enough to know), None when there are more
+    than `solution_limit`."""
+    from pipscover.engines.dancing_links import skip
+
+    bounds = [bound for bound in (limit, solution_limit) if bound is not None]
+    bound = min(bounds) if bounds else None
+    found = 0
+    while True:
+        step = 1000 - found % 1000  # up to the next report
+        if bound is not None:
+            step = min(step, bound + 1 - found)
+        passed = skip(covers, step)
+        if bound is not None and found + passed > bound:
+            return bound if limit == bound else None
+        found += passed
+        if passed < step:
+            return found
+        if on_progress is not None and found % 1000 == 0:
+            on_progress(found, None)
 
 
 def _has_one_tiling(puzzle: Puzzle) -> bool:

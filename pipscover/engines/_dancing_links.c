@@ -332,7 +332,7 @@ typedef struct Core {
     int *left, *right, *top, *up, *down, *length, *option_of, *needed, *gone;
     int *first_node;          /* option o's nodes are first_node[o] .. first_node[o + 1] - 1 */
     int headers, options;
-    long long *weight, nodes;
+    long long *weight, nodes, found;  /* found: covers found so far */
     IntStack frame_item, frame_node, frame_mark, frame_tried, trail, tried;
     int descend, finished, watched, use_heap;
     double deadline, run_limit, restart_unit; /* run_limit < 0: none */
@@ -641,12 +641,16 @@ static int unwind(Core *c) {
     return 0;
 }
 
-static PyObject *nodes_name, *node_limit_name;  /* "nodes", "node_limit" */
+static PyObject *nodes_name, *found_name, *node_limit_name;  /* "nodes", "found", "node_limit" */
 
+/* Bring the problem's `nodes` and `found` up to date (at every cover handed over, and when the search ends
+   or stops), then raise `error` if one is given. */
 static int stop_with(Core *c, PyObject *error) {
-    PyObject *nodes = PyLong_FromLongLong(c->nodes);
-    if (!nodes || PyObject_SetAttr(c->problem, nodes_name, nodes) < 0) { Py_XDECREF(nodes); return -1; }
-    Py_DECREF(nodes);
+    PyObject *nodes = PyLong_FromLongLong(c->nodes), *found = PyLong_FromLongLong(c->found);
+    int failed = !nodes || !found || PyObject_SetAttr(c->problem, nodes_name, nodes) < 0 ||
+                 PyObject_SetAttr(c->problem, found_name, found) < 0;
+    Py_XDECREF(nodes); Py_XDECREF(found);
+    if (failed) return -1;
     if (error) PyErr_SetNone(error);
     return error ? -1 : 0;
 }
@@ -680,28 +684,29 @@ static int restart(Core *c) {
     return 0;
 }
 
-/* The next cover as a list of options in the order chosen; NULL with no error when the search is done. */
-static PyObject *Core_next(Core *c) {
-    if (c->finished) return NULL;
+/* Search on to the next cover: 1 when found (*cover the list of its options in the order chosen, when
+   cover is not NULL), 0 when the search is done, -1 on an error. */
+static int advance(Core *c, PyObject **cover) {
+    if (c->finished) return 0;
     for (;;) {
         if (c->descend) {
             /* C2: a new search node. */
             c->nodes++;
-            if (c->run_limit >= 0 && (double)c->nodes > c->run_limit && restart(c) < 0) return NULL;
-            if (c->nodes % DEADLINE_CHECK_INTERVAL == 1 && check_limits(c) < 0) return NULL;
+            if (c->run_limit >= 0 && (double)c->nodes > c->run_limit && restart(c) < 0) return -1;
+            if (c->nodes % DEADLINE_CHECK_INTERVAL == 1 && check_limits(c) < 0) return -1;
             if (c->right[0] == 0) {
                 c->run_limit = -1;  /* this run is now the complete search */
                 c->descend = 0;
-                if (stop_with(c, NULL) < 0) return NULL;
-                PyObject *cover = PyList_New(c->frame_node.n);
-                if (!cover) return NULL;
+                c->found++;
+                if (!cover) return 1;
+                if (stop_with(c, NULL) < 0 || !(*cover = PyList_New(c->frame_node.n))) return -1;
                 for (Py_ssize_t k = 0; k < c->frame_node.n; k++)
-                    PyList_SET_ITEM(cover, k, PyLong_FromLong(c->option_of[c->frame_node.v[k]]));
-                return cover;
+                    PyList_SET_ITEM(*cover, k, PyLong_FromLong(c->option_of[c->frame_node.v[k]]));
+                return 1;
             }
             /* C3, C4 */
             int best = c->use_heap ? heap_choice(c) : scan_choice(c);
-            if (best < 0) return NULL;
+            if (best < 0) return -1;
             if ((long long)c->length[best] - c->needed[best] + 1 <= 0) {
                 /* A dead end: blame the empty item and the choice that led here. */
                 blame(c, best);
@@ -710,19 +715,18 @@ static PyObject *Core_next(Core *c) {
             } else {
                 int several = c->needed[best] > 1;
                 if (!several) cover(c, best);
-                if (push_frame(c, best, best, (int)c->trail.n, several ? (int)c->tried.n : -1) < 0) return NULL;
+                if (push_frame(c, best, best, (int)c->trail.n, several ? (int)c->tried.n : -1) < 0) return -1;
             }
         }
         /* C9 */
         if (!c->frame_item.n) {
             c->finished = 1;  /* the run searched every branch within its budget: a complete search */
-            stop_with(c, NULL);
-            return NULL;
+            return stop_with(c, NULL);
         }
         Py_ssize_t top = c->frame_item.n - 1;
         int item = c->frame_item.v[top], node = c->frame_node.v[top];
         int mark = c->frame_mark.v[top], tried = c->frame_tried.v[top];
-        if (node != item && retract(c, item, node, mark, tried) < 0) return NULL;  /* C7 */
+        if (node != item && retract(c, item, node, mark, tried) < 0) return -1;  /* C7 */
         node = c->down[node];  /* C5 */
         c->frame_node.v[top] = node;
         if (node == item) {
@@ -734,14 +738,14 @@ static PyObject *Core_next(Core *c) {
         int option = c->option_of[node];
         if (tried >= 0) {
             hide_whole(c, option);
-            if (push(&c->tried, option) < 0) return NULL;
+            if (push(&c->tried, option) < 0) return -1;
             c->needed[item]--;
         }
         use_others(c, node);  /* C6 */
         c->descend = 1;
         if (c->pruner || c->propagator) {
             int answer = propagate(c, option);
-            if (answer < 0) return NULL;
+            if (answer < 0) return -1;
             if (answer == 0) {
                 blame(c, item);
                 c->descend = 0;
@@ -751,10 +755,31 @@ static PyObject *Core_next(Core *c) {
 }
 
 static PyObject *Core_iternext(PyObject *self) {
-    PyObject *cover = Core_next((Core *)self);
-    if (!cover) ((Core *)self)->finished = 1;  /* done, stopped or failed: a search is not resumed */
+    PyObject *cover = NULL;
+    if (advance((Core *)self, &cover) <= 0) ((Core *)self)->finished = 1;  /* done, stopped or failed */
     return cover;
 }
+
+/* skip(most): search on past up to `most` covers without building them; how many it passed (fewer when
+   the search ended). For counts that only need the number. */
+static PyObject *Core_skip(PyObject *self, PyObject *arg) {
+    Core *c = (Core *)self;
+    long long most = PyLong_AsLongLong(arg), passed = 0;
+    if (most == -1 && PyErr_Occurred()) return NULL;
+    while (passed < most) {
+        int found = advance(c, NULL);
+        if (found < 0) { c->finished = 1; return NULL; }
+        if (!found) { c->finished = 1; break; }
+        passed++;
+    }
+    if (stop_with(c, NULL) < 0) return NULL;
+    return PyLong_FromLongLong(passed);
+}
+
+static PyMethodDef Core_methods[] = {
+    {"skip", Core_skip, METH_O, "skip(most): search on past up to `most` covers; how many it passed."},
+    {NULL, NULL, 0, NULL},
+};
 
 static void Core_dealloc(Core *c) {
     for (int i = 0; i < ARRAYS; i++) if (c->buffers[i].obj) PyBuffer_Release(&c->buffers[i]);
@@ -847,6 +872,7 @@ static PyTypeObject CoreType = {
     .tp_dealloc = (destructor)Core_dealloc,
     .tp_iter = PyObject_SelfIter,
     .tp_iternext = Core_iternext,
+    .tp_methods = Core_methods,
 };
 
 static struct PyModuleDef module = {
@@ -856,8 +882,9 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__dancing_links(void) {
     if (PyType_Ready(&CoreType) < 0) return NULL;
     nodes_name = PyUnicode_InternFromString("nodes");
+    found_name = PyUnicode_InternFromString("found");
     node_limit_name = PyUnicode_InternFromString("node_limit");
-    if (!nodes_name || !node_limit_name) return NULL;
+    if (!nodes_name || !found_name || !node_limit_name) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     Py_INCREF(&CoreType);

@@ -55,6 +55,7 @@ import random
 import time
 from array import array
 from collections.abc import Iterator, Sequence
+from itertools import islice
 from typing import Any, Protocol
 
 from pipscover.model.results import SearchTimeout
@@ -129,6 +130,19 @@ def covers(
     return ExactCoverProblem(item_count, options, multiplicity).search(propagator, deadline)
 
 
+def skip(covers: Iterator[list[int]], most: int) -> int:
+    """Search on past up to `most` of a search's covers without handing them over; how many it passed (fewer
+    when the search ended). A count that needs only the number spends no time on the covers; when a limit
+    stops it midway, its problem's `found` says how many there were.
+
+    >>> search = ExactCoverProblem(1, [(0,)] * 5).search()
+    >>> skip(search, 3), skip(search, 3)
+    (3, 2)
+    """
+    passing = getattr(covers, "skip", None)  # the compiled search skips in C
+    return passing(most) if passing else sum(1 for _ in islice(covers, most))
+
+
 class ExactCoverProblem:
     """The linked lists of one exact cover problem; `search` them once (an abandoned search leaves them
     as they were at that moment, so a second search raises `RuntimeError`).
@@ -178,6 +192,7 @@ class ExactCoverProblem:
         self.gone = [False] * len(options)
         self.searched = False
         self.nodes = 0
+        self.found = 0
         self.node_limit: int | None = None
 
     def sanity(self) -> list[str]:
@@ -234,6 +249,7 @@ class ExactCoverProblem:
         (brought up to date at every cover found and when the search ends or stops): a search node is the
         root or a partial cover the propagator accepted, i.e. one per option tried and not vetoed, plus one.
         It depends only on the problem, never on the clock, so it measures how hard the search was.
+        `self.found` counts the covers found so far, kept up to date as `nodes` is (see `skip`).
         `self.node_limit` may be lifted (set to None) while the search runs, e.g. once a first cover is found.
         `item_heap` chooses items from a heap (True) or by a scan (False); by default, the heap above
         `SCAN_LIMIT` items. Both choose the same items.
@@ -473,6 +489,7 @@ class ExactCoverProblem:
                         raise NodeBudgetExceeded
                 if right[0] == 0:
                     self.nodes = nodes_seen
+                    self.found += 1
                     run_limit = None  # this run is now the complete search
                     yield [option_of[frame[1]] for frame in frames]
                     descend = False
