@@ -18,13 +18,11 @@ import typer.core
 import typer.main
 
 try:  # typer 0.2x carries its own copy of click; older typers use click itself
-    from typer._click import Command
     from typer._click import exceptions as click_errors
     from typer._click import utils as click_utils
 except ImportError:  # pragma: no cover
-    from click import Command
-    from click import exceptions as click_errors
-    from click import utils as click_utils
+    from click import exceptions as click_errors  # type: ignore[no-redef]  # the same module, before typer 0.20
+    from click import utils as click_utils  # type: ignore[no-redef]  # the same module, before typer 0.20
 
 from pipscover.cli.app import EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, app, error_line
 from pipscover.cli.readable import humanize, usage_error
@@ -36,28 +34,46 @@ COMMANDS = {
     "solve": ("solve", "Solve puzzles and draw their solutions."),
     "show": ("show", "Draw puzzles (with --json: each as an NYT puzzle object with its origin)."),
     "check": ("check", "Check solutions against puzzles. Exit code 0 when all are valid, 1 when one is not."),
-    "encode": ("encode", "Write puzzles as DIMACS CNFs that stock SAT solvers and projected model counters read."),
-    "decode": ("decode", "Read a SAT solver's output for `pipscover encode`'s CNF, check the solution and draw it."),
-    "backends": ("backends", "List the backends `solve -b` accepts: a one-line description each, what each can do, "
-                             "and the command that installs the ones that are missing."),
+    "encode": ("encode", (
+        "Write puzzles as DIMACS CNFs for stock SAT solvers and projected model counters, or as OPB for "
+        "pseudo-Boolean solvers."
+    )),
+    "decode": ("decode", (
+        "Read a SAT or PB solver's output for `pipscover encode`'s file, check the solution and draw it."
+    )),
+    "backends": ("backends", (
+        "List the backends `solve -b` accepts: a one-line description each, what each can do, and the "
+        "command that installs the ones that are missing."
+    )),
     "count": ("count", "Count the solutions of puzzles exactly, without listing them."),
     "bench": ("bench", "Time the first solution (or --task) of every puzzle; print the median, worst and total time."),
-    "generate": ("generate", "Make a puzzle (an NYT puzzle object with its `solution`) and report how many regions "
-                             "it needed."),
-    "sweep": ("sweep", "Run TASK on every puzzle of INPUTS (or every seed), one Dask task each, writing rows to "
-                       "--output as they come."),
-    "plot": ("plot", "Draw a figure from sweep results: time against puzzle size, the distribution of counts, "
-                     "difficulties."),
+    "generate": ("generate", (
+        "Make a puzzle (an NYT puzzle object with its `solution`) and report how many regions it needed."
+    )),
+    "sweep": ("sweep", (
+        "Run TASK on every puzzle of INPUTS (or every seed), one Dask task each, writing rows to "
+        "--output as they come."
+    )),
+    "plot": ("plot", (
+        "Draw a figure from sweep results: time against puzzle size, the distribution of counts, "
+        "difficulties."
+    )),
     "planted": ("planted", "Plant a random solution on a rectangle and read ~4-cell regions of all six kinds off it."),
     "fetch": ("fetch", "Download NYT days into the cache; a cached day is never downloaded again."),
     "hint": ("hint", "Give the next deduction a player can make: the rule, and a sentence saying why."),
-    "rate": ("rate", "Rate puzzles easy, medium or hard from the deductions a person needs: the number of steps "
-                     "(which sets the rating), the guesses and the hardest rule used. Exit code 1 when a puzzle "
-                     "has no solution."),
-    "reduce": ("reduce", "Make Pips puzzles from NP-hard problems (the published NP-hardness reductions); --solve "
-                         "maps answers back."),
-    "serve": ("serve", "Serve a page to play Pips on: pick a day, open a file or make a puzzle; hints, checks and "
-                       "counts."),
+    "rate": ("rate", (
+        "Rate puzzles easy, medium or hard from the deductions a person needs: the number of steps "
+        "(which sets the rating), the guesses and the hardest rule used. Exit code 1 when a puzzle has "
+        "no solution."
+    )),
+    "reduce": ("reduce", (
+        "Make Pips puzzles from NP-hard problems (the published NP-hardness reductions); --solve maps "
+        "answers back."
+    )),
+    "serve": ("serve", (
+        "Serve a page to play Pips on: pick a day, open a file or make a puzzle; hints, checks and "
+        "counts."
+    )),
 }
 
 
@@ -67,18 +83,18 @@ class LazyCommands(typer.core.TyperGroup):
     def list_commands(self, ctx: Any) -> list[str]:
         return list(COMMANDS)
 
-    def get_command(self, ctx: Any, cmd_name: str) -> Command | None:
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
         if cmd_name in self.commands or cmd_name not in COMMANDS:
             return self.commands.get(cmd_name)
         return typer.core.TyperCommand(cmd_name, short_help=COMMANDS[cmd_name][1])  # enough for the list in --help
 
-    def resolve_command(self, ctx: Any, args: list[str]) -> tuple[str | None, Command | None, list[str]]:
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         if args and args[0] in COMMANDS and args[0] not in self.commands:
             self.commands[args[0]] = _load(args[0])
         return super().resolve_command(ctx, args)
 
 
-def _load(name: str) -> Command:
+def _load(name: str) -> Any:
     """Command `name`, built by typer after its module registered it on `app`, with readable placeholders."""
     import_module(f"pipscover.cli.{COMMANDS[name][0]}")
     command = typer.main.get_group(app).commands[name]

@@ -22,7 +22,13 @@ from typing import Annotated, Any, NamedTuple
 import typer
 
 from pipscover.cli.app import (  # noqa: F401  (every command imports them from here)
-    EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_TIMEOUT, error_line,
+    EXIT_BAD_INPUT,
+    EXIT_CLOSED_PIPE,
+    EXIT_INTERRUPTED,
+    EXIT_NO,
+    EXIT_OK,
+    EXIT_TIMEOUT,
+    error_line,
 )
 from pipscover.cnf import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, FORMS, PB_ENCODINGS, Encodings
 from pipscover.engines import ALIASES, REGISTRY, Backend, get_backend

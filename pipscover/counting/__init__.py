@@ -265,11 +265,11 @@ def _count_by_listing(puzzle: Puzzle, distinct: Distinct, limit: int | None, dea
     covers, search, cover = counted_covers(puzzle, deadline, node_limit, restart_seed)
     try:
         if distinct is Distinct.PLACEMENTS:
-            found = _count_covers(covers, limit, solution_limit, on_progress)
-            if found is None:
+            counted = _count_covers(covers, limit, solution_limit, on_progress)
+            if counted is None:
                 return None
             exact = limit is None or search.found <= limit  # the search found one past the limit: more exist
-            return _result(found, exact, distinct, "dlx", start, "dlx")
+            return _result(counted, exact, distinct, "dlx", start, "dlx")
         for chosen in covers:
             if limit is not None and found >= limit:
                 exact = False  # one more solution exists

@@ -55,11 +55,16 @@ import random
 import time
 from array import array
 from collections.abc import Iterator, Sequence
+from functools import partial
 from itertools import islice
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pipscover.model.results import SearchTimeout
 
+if TYPE_CHECKING:
+    from pipscover.engines._dancing_links import Search
+
+CompiledSearch: type[Search] | None
 try:  # the compiled core (_dancing_links.c), built by `pip install`; the Python search below is its twin
     from pipscover.engines._dancing_links import Search as CompiledSearch
 except ImportError:  # pragma: no cover - a machine without a C compiler
@@ -276,12 +281,12 @@ class ExactCoverProblem:
         for name in ("left", "right", "top", "up", "down", "length", "option_of", "needed", "gone"):
             setattr(self, name, array("i", getattr(self, name)))
         tables = getattr(propagator, "compiled_tables", lambda: None)()
-        rng = None if restart_seed is None else random.Random(restart_seed)
+        reshuffle = None if restart_seed is None else partial(_shuffle, self, random.Random(restart_seed))
         return CompiledSearch(
             self, (self.left, self.right, self.top, self.up, self.down, self.length, self.option_of, self.needed,
                    self.gone),
-            propagator, tables, deadline, None if rng is None else float(RESTART_UNIT),
-            lambda: _shuffle(self, rng), use_heap, SearchTimeout, NodeBudgetExceeded,
+            propagator, tables, deadline, None if reshuffle is None else float(RESTART_UNIT),
+            reshuffle, use_heap, SearchTimeout, NodeBudgetExceeded,
         )
 
     def _search(self, propagator: Propagator | None, deadline: float | None, restart_seed: int | None,

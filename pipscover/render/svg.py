@@ -15,7 +15,6 @@ from html import escape
 from pipscover.model import Cell, Puzzle, Region, Solution
 from pipscover.render import Layout
 
-
 CELL = 40
 # (fill, outline) pairs; neighbouring regions get different pairs.
 PALETTE = (
