@@ -51,8 +51,7 @@ COMMANDS = {
         "Make a puzzle (an NYT puzzle object with its `solution`) and report how many regions it needed."
     )),
     "sweep": ("sweep", (
-        "Run TASK on every puzzle of INPUTS (or every seed), one Dask task each, writing rows to "
-        "--output as they come."
+        "Run TASK on every PUZZLE (or every seed), one Dask task each, writing rows to --output as they come."
     )),
     "plot": ("plot", (
         "Draw a figure from sweep results: time against puzzle size, the distribution of counts, "

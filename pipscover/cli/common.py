@@ -40,8 +40,6 @@ from pipscover.model import Difficulty, Puzzle
 from pipscover.model.results import SolveResult, Status, long_numbers
 from pipscover.runtime.writes import write_whole
 
-
-
 PUZZLES_HELP = ("Puzzle files (NYT JSON or text format), folders of them, or NYT days (YYYY-MM-DD or today: "
                 "read from the cache of `pipscover fetch`, fetched when missing).")
 PuzzlesArgument = Annotated[list[Path], typer.Argument(help=PUZZLES_HELP, show_default=False, metavar="PUZZLE...")]
