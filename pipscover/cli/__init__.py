@@ -32,7 +32,10 @@ from pipscover.errors import PipsError
 # `--help` shows for it (the first paragraph of the command's own help). A new command is one line here.
 COMMANDS = {
     "solve": ("solve", "Solve puzzles and draw their solutions."),
-    "show": ("show", "Draw puzzles (with --json: each as an NYT puzzle object with its origin)."),
+    "show": ("show", (
+        "Draw puzzles, write them in the text format, or as SVG pictures (with --json: each as an NYT puzzle "
+        "object with its origin)."
+    )),
     "check": ("check", "Check solutions against puzzles. Exit code 0 when all are valid, 1 when one is not."),
     "encode": ("encode", (
         "Write puzzles as DIMACS CNFs for stock SAT solvers and projected model counters, or as OPB for "
@@ -97,7 +100,7 @@ def _load(name: str) -> Any:
     """Command `name`, built by typer after its module registered it on `app`, with readable placeholders."""
     import_module(f"pipscover.cli.{COMMANDS[name][0]}")
     command = typer.main.get_group(app).commands[name]
-    humanize(command, app.info.context_settings["help_option_names"])
+    humanize(command, (app.info.context_settings or {}).get("help_option_names"))
     return command
 
 
