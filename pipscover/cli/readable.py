@@ -21,7 +21,7 @@ from typing import Any
 try:  # typer 0.29 carries its own copy of click; older typers use click itself
     from typer._click import Context
 except ImportError:  # pragma: no cover
-    from click import Context  # type: ignore[assignment]
+    from click import Context  # type: ignore[assignment]  # the same class, before typer 0.29
 
 CHOICES_INLINE = 20  # choices whose `a|b|c` is at most this long stay in the placeholder; longer ones go in the help
 PLACEHOLDERS = {"int": "N", "float": "NUMBER"}  # by type; else the option's own name, `--card CARD`

@@ -111,7 +111,7 @@ def count(
         case "structural":
             return _count_structurally(puzzle, distinct, deadline, on_progress, start, memory)
         case "dlx":
-            return _count_by_listing(puzzle, distinct, limit, deadline, on_progress, start)  # type: ignore[return-value]
+            return _count_by_listing(puzzle, distinct, limit, deadline, on_progress, start)  # type: ignore[return-value]  # no budget: it counts
         case "ganak":
             from pipscover.counting.ganak import count_by_ganak
 
@@ -213,7 +213,7 @@ def _count_grids_by_plan(puzzle: Puzzle, deadline: float | None, start: float, m
     if _has_one_tiling(puzzle):  # then each grid is carried by exactly one solution
         return replace(placements, distinct=Distinct.GRIDS)
     if placements.count <= LIST_GRIDS_UP_TO:
-        return _count_by_listing(puzzle, Distinct.GRIDS, None, deadline, None, start)  # type: ignore[return-value]
+        return _count_by_listing(puzzle, Distinct.GRIDS, None, deadline, None, start)  # type: ignore[return-value]  # no budget: it counts
     return _count_structurally(puzzle, Distinct.GRIDS, deadline, None, start, memory)
 
 

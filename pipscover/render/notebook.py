@@ -24,10 +24,10 @@ _drawings = count()
 
 def show_in_notebooks() -> None:
     """Give the model's classes their notebook pictures."""
-    Puzzle._repr_svg_ = puzzle_svg  # type: ignore[attr-defined]
-    Solution._repr_svg_ = solution_svg  # type: ignore[attr-defined]
-    SolveResult._repr_html_ = solve_html  # type: ignore[attr-defined]
-    CountResult._repr_html_ = count_html  # type: ignore[attr-defined]
+    Puzzle._repr_svg_ = puzzle_svg  # type: ignore[attr-defined]  # a notebook hook
+    Solution._repr_svg_ = solution_svg  # type: ignore[attr-defined]  # a notebook hook
+    SolveResult._repr_html_ = solve_html  # type: ignore[attr-defined]  # a notebook hook
+    CountResult._repr_html_ = count_html  # type: ignore[attr-defined]  # a notebook hook
 
 
 def fresh_ids() -> str:
