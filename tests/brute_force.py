@@ -1,11 +1,13 @@
 """A brute-force solver for small puzzles, sharing nothing with the engines it is used to judge.
 
 It lists every domino tiling of the board, tries every assignment of dominoes and orientations to the
-tiles, and keeps those that the independent checker accepts. Only for a handful of dominoes.
+tiles, and keeps those that the independent checker accepts. Only for a handful of dominoes. Answers are
+cached, since every engine and counter of tests/test_against_brute_force.py is judged on the same puzzles.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import permutations, product
 
 from pipscover.model import Placement, Puzzle, Solution
@@ -25,7 +27,8 @@ def tilings(cells: set[tuple[int, int]]) -> list[list[tuple[tuple[int, int], tup
     return found
 
 
-def brute_force_solutions(puzzle: Puzzle) -> set[Solution]:
+@cache
+def brute_force_solutions(puzzle: Puzzle) -> frozenset[Solution]:
     """Every solution of `puzzle`, as a set (so identical dominoes and doubles count once)."""
     found = set()
     for tiling in tilings(set(puzzle.cells)):
@@ -37,9 +40,9 @@ def brute_force_solutions(puzzle: Puzzle) -> set[Solution]:
                 )
                 if not problems(puzzle, placements):
                     found.add(Solution(placements))
-    return found
+    return frozenset(found)
 
 
-def brute_force_grids(puzzle: Puzzle) -> set[tuple[tuple[tuple[int, int], int], ...]]:
+def brute_force_grids(puzzle: Puzzle) -> frozenset[tuple[tuple[tuple[int, int], int], ...]]:
     """The distinct pip grids among the solutions."""
-    return {tuple(sorted(solution.grid.items())) for solution in brute_force_solutions(puzzle)}
+    return frozenset(tuple(sorted(solution.grid.items())) for solution in brute_force_solutions(puzzle))

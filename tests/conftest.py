@@ -7,8 +7,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from pipscover.cli import main
+
+# Property tests draw the same examples on every run, so a failure reproduces and the suite's time is bounded;
+# an example may take as long as it needs on a loaded machine. `--hypothesis-profile=explore` draws new ones.
+settings.register_profile("suite", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("explore", settings.get_profile("suite"), derandomize=False)
+settings.load_profile("suite")
 
 NYT_FOLDER = Path(__file__).resolve().parents[2] / "shared" / "puzzles" / "nyt"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

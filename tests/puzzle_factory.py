@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from pipscover.model import Puzzle, RegionKind
@@ -53,3 +54,18 @@ def puzzles(draw, max_dominoes: int = 4, max_pip: int = 3, repeated_dominoes: bo
             target = max(0, (given[0] if given else sum(values)) + nudge)
         regions.append((kind, members, target))
     return Puzzle.build(regions, dominoes)
+
+
+def drawn(strategy: st.SearchStrategy[Puzzle], size: int) -> list[Puzzle]:
+    """`size` puzzles from `strategy`, the same ones on every run (simplest first, as Hypothesis draws them):
+    a corpus that many engines are judged on, drawn once instead of once per engine."""
+    found: dict[Puzzle, None] = {}
+
+    @settings(max_examples=size, derandomize=True, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def draw(puzzle: Puzzle) -> None:
+        found[puzzle] = None
+
+    draw()
+    return list(found)

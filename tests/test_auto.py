@@ -6,19 +6,12 @@ from __future__ import annotations
 import multiprocessing
 
 import pytest
-from brute_force import brute_force_solutions
-from hypothesis import HealthCheck, given, settings
-from puzzle_factory import puzzles
 
 from conftest import EXAMPLES
 from pipscover import load_one, problems, solve
 from pipscover.engines import DEFAULT_BACKEND, get_backend
-from pipscover.engines.auto import AutoBackend
 from pipscover.generate.planted import PlantedSpec, planted
 from pipscover.model.results import Status
-
-# Past the budget: the race's winner, or the walk (when it starts on a solution) and then the race's winner.
-RACED = ("auto:dlx", "auto:cadical195", "auto:local", "auto:local+dlx", "auto:local+cadical195")
 
 
 @pytest.fixture(scope="module")
@@ -36,25 +29,6 @@ def test_auto_is_the_default_and_names_the_engine_that_answered():
     assert DEFAULT_BACKEND == "auto"
     result = solve(load_one(EXAMPLES / "first.txt"))
     assert result.status is Status.SOLVED and result.backend == "auto:dlx"
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(puzzle=puzzles())
-def test_auto_lists_exactly_the_brute_force_solutions(puzzle):
-    found = list(AutoBackend().solutions(puzzle))
-    assert len(found) == len(set(found)), "a solution was listed twice"
-    assert set(found) == brute_force_solutions(puzzle)
-
-
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(puzzle=puzzles())
-def test_the_race_lists_exactly_the_brute_force_solutions(puzzle, always_race):
-    backend = AutoBackend()
-    found = list(backend.solutions(puzzle))
-    assert len(found) == len(set(found)), "a solution was listed twice"
-    assert set(found) == brute_force_solutions(puzzle)
-    assert backend.answered_by() in RACED
-    assert multiprocessing.active_children() == []
 
 
 def test_the_race_answers_a_planted_board_and_leaves_no_worker(always_race):

@@ -8,8 +8,6 @@ import time
 
 import pytest
 from brute_force import brute_force_grids, brute_force_solutions, tilings
-from hypothesis import given, settings
-from puzzle_factory import puzzles
 
 from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover.counting import CountInterrupted, count
@@ -20,43 +18,6 @@ from pipscover.model import Puzzle
 from pipscover.model.results import SearchTimeout
 
 ENUMERABLE = 20_000  # NYT counts up to this are also listed by dlx in the test
-
-
-@settings(max_examples=250, deadline=None)
-@given(puzzles(max_dominoes=4, max_pip=3))
-def test_structural_count_matches_brute_force(puzzle):
-    result = count(puzzle, method="structural")
-    assert (result.count, result.exact, result.method) == (len(brute_force_solutions(puzzle)), True, "structural")
-
-
-@settings(max_examples=40, deadline=None)
-@given(puzzles(max_dominoes=3, max_pip=40))
-def test_counts_with_large_pips_match_brute_force(puzzle):
-    assert count(puzzle).count == len(brute_force_solutions(puzzle))
-    assert count(puzzle, "grids", method="structural").count == len(brute_force_grids(puzzle))
-
-
-@settings(max_examples=80, deadline=None)
-@given(puzzles(max_dominoes=4, max_pip=2))
-def test_grid_counts_match_brute_force(puzzle):
-    expected = len(brute_force_grids(puzzle))
-    assert count(puzzle, "grids").count == expected
-    assert count(puzzle, "grids", method="structural").count == expected
-    assert count(puzzle, "grids", method="dlx").count == expected
-
-
-@settings(max_examples=60, deadline=None)
-@given(puzzles(max_dominoes=4, max_pip=3, repeated_dominoes=False))
-def test_listing_methods_match_brute_force(puzzle):
-    expected = len(brute_force_solutions(puzzle))
-    assert count(puzzle, method="dlx").count == expected
-    assert count(puzzle, method="blocking").count == expected
-
-
-@settings(max_examples=30, deadline=None)
-@given(puzzles(max_dominoes=3, max_pip=2))
-def test_blocking_counts_grids_like_brute_force(puzzle):
-    assert count(puzzle, "grids", method="blocking").count == len(brute_force_grids(puzzle))
 
 
 def test_separate_pieces_share_their_dominoes():
@@ -273,16 +234,6 @@ def test_count_command_counts_a_folder_with_several_jobs(run_cli, tmp_path):
     assert result.code == 0 and [line["puzzle"]["date"] for line in lines] == [f.stem for f in nyt_files()[:3]]
 
 
-@settings(max_examples=40, deadline=None)
-@given(puzzles(max_dominoes=4, max_pip=3))
-def test_cpsat_backend_lists_the_brute_force_solutions(puzzle):
-    pytest.importorskip("ortools")
-    from pipscover.solving import solutions
-
-    found = list(solutions(puzzle, "cpsat"))
-    assert len(found) == len(set(found)) and set(found) == brute_force_solutions(puzzle)
-
-
 def test_cpsat_backend_stops_at_its_deadline():
     pytest.importorskip("ortools")
     from pipscover.engines import get_backend
@@ -303,15 +254,9 @@ def test_counts_a_subset_sum_puzzle_with_pips_in_the_millions():
     assert count(puzzle, "grids").count == len(brute_force_grids(puzzle))
 
 
-@settings(max_examples=80, deadline=None)
-@given(puzzles(max_dominoes=4, max_pip=10**7) | puzzles(max_dominoes=4, max_pip=1000))
-def test_counts_with_huge_pips_match_brute_force(puzzle):
-    assert count(puzzle).count == len(brute_force_solutions(puzzle))
-    assert count(puzzle, "grids", method="structural").count == len(brute_force_grids(puzzle))
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_auto_count_lists_a_large_puzzle_with_few_solutions_and_counts_exactly(seed):
+@pytest.mark.parametrize("seed", [3, 4])  # (seeds 0, 1 and 5 take 3 s each and guard nothing more)
+def test_auto_count_of_a_large_puzzle_tries_listing_then_counts_exactly(seed):
+    """12 dominoes and billions of solutions: auto's listing gives way to the structural counter."""
     from pipscover.generate.planted import PlantedSpec, planted
 
     puzzle, _ = planted(PlantedSpec(2, 12, seed=seed))

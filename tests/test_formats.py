@@ -79,7 +79,7 @@ def test_text_after_the_dominoes_that_starts_no_puzzle_is_refused_naming_its_lin
         parse(EXAMPLE_TEXT + after, "first.txt")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(puzzles())
 def test_the_nyt_form_round_trips(puzzle):
     document = json.dumps(puzzle_to_nyt(puzzle))

@@ -125,7 +125,7 @@ def test_pips_in_the_millions_cost_no_more_to_draw():
     assert solve(made.puzzle, "dlx", limit=2).solutions == (made.solution,)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(puzzles())
 def test_whole_board_question_agrees_with_brute_force(puzzle):
     every = brute_force_solutions(puzzle)

@@ -55,7 +55,7 @@ def board_is_connected(puzzle) -> bool:
     return nx.is_connected(graph)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(one_in_three_instances(), st.booleans())
 def test_reduced_puzzle_is_solvable_exactly_when_the_formula_is(instance, connected):
     puzzle, mapping = reduce_one_in_three(instance, connected=connected)
@@ -66,7 +66,7 @@ def test_reduced_puzzle_is_solvable_exactly_when_the_formula_is(instance, connec
         assert instance.satisfied_by(recover_assignment(solution, mapping))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(one_in_three_instances(), st.booleans())
 def test_every_satisfying_assignment_gives_a_valid_solution_that_maps_back_to_it(instance, connected):
     puzzle, mapping = reduce_one_in_three(instance, connected=connected)
@@ -90,7 +90,7 @@ def expected_solution_count(instance: OneInThreeInstance, mapping) -> int:
     return sum(comb(cleanup, sum(tiles for _, tiles in false)) for false in false_tiles)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(one_in_three_instances(), st.booleans())
 def test_solution_count_is_exactly_the_cleanup_arrangements_of_each_satisfying_assignment(instance, connected):
     # An independent engine (the structural counter) against the count the proof predicts.
@@ -155,7 +155,7 @@ def test_bad_dimacs_raises_an_error_naming_the_file_and_problem(text, problem):
         parse_one_in_three(text, "bad.cnf")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.lists(st.integers(0, 9), min_size=1, max_size=6), st.integers(0, 30))
 def test_subset_sum_puzzle_is_solvable_exactly_when_a_subset_hits_the_target(numbers, target):
     instance = SubsetSumInstance(tuple(numbers), target)

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 from brute_force import brute_force_solutions
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from puzzle_factory import puzzles
 
@@ -75,19 +75,19 @@ def settle_one(board: Board, solution: Solution) -> Change:
     return Change(pairs=(pair(cell, board.index[partner[board.cells[cell]]]),))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150)
 @given(puzzles(max_dominoes=4, max_pip=3))
 def test_every_rule_keeps_every_solution(puzzle):
     assert_every_rule_sound(puzzle, brute_force_solutions(puzzle))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60)
 @given(puzzles(max_dominoes=4, max_pip=2, repeated_dominoes=False))
 def test_every_rule_keeps_every_solution_with_distinct_dominoes(puzzle):
     assert_every_rule_sound(puzzle, brute_force_solutions(puzzle))
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120)
 @given(puzzles(max_dominoes=4, max_pip=3))
 def test_every_stated_fact_holds_in_every_solution(puzzle):
     solutions = brute_force_solutions(puzzle)
@@ -103,7 +103,7 @@ def test_every_stated_fact_holds_in_every_solution(puzzle):
         assert len(solutions) == 1
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60)
 @given(puzzles(max_dominoes=4, max_pip=3))
 def test_a_chain_that_guesses_along_a_solution_reaches_it(puzzle):
     solutions = brute_force_solutions(puzzle)
@@ -138,7 +138,7 @@ def positions(draw, max_dominoes: int = 4, max_pip: int = 3) -> tuple[Puzzle, tu
     return puzzle, tuple(laid), solutions
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100)
 @given(positions())
 def test_a_hint_from_a_position_holds_in_every_solution_that_keeps_it(position):
     puzzle, placed, solutions = position

@@ -8,7 +8,7 @@ from pipscover.generate.incremental import PuzzleSession
 from pipscover.model import Puzzle
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(puzzles(), puzzles())
 def test_one_session_answers_questions_about_many_rule_sets_as_brute_force_does(puzzle, other_rules):
     every = brute_force_solutions(puzzle)

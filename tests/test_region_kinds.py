@@ -1,6 +1,6 @@
-"""Every region kind, through every engine, counter, format, renderer, the hints and the planted puzzles: a
-kind added to `pipscover.regions` is checked here with no new test, and a kind some part does not handle
-fails here.
+"""Every region kind, through every format, renderer, the hints and the planted puzzles (and, in
+test_against_brute_force.py, every engine and counter): a kind added to `pipscover.regions` is checked with no
+new test, and a kind some part does not handle fails here.
 
 Each kind's pieces are also checked against its own meaning (`holds`): the pips `allowed` offers never lose
 a completion, the counters' state steps agree with `holds`, and the generators' targets are kept."""
@@ -14,13 +14,11 @@ from collections import Counter
 from itertools import permutations
 
 import pytest
-from brute_force import brute_force_grids, brute_force_solutions
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from puzzle_factory import puzzles
 from test_hints import assert_every_rule_sound
 
-from pipscover.counting import count
 from pipscover.formats import parse, puzzle_to_nyt, write_text
 from pipscover.formats.text import CODE_BY_KIND
 from pipscover.generate.planted import REGION_SIZE, PlantedSpec, planted
@@ -33,8 +31,6 @@ from pipscover.render.terminal import draw_puzzle, draw_solution
 from pipscover.solving import solve
 
 KINDS = list(RegionKind)
-SAT = "minisat22"
-EXAMPLES = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def test_every_kind_is_registered_once_with_its_rule():
@@ -42,54 +38,6 @@ def test_every_kind_is_registered_once_with_its_rule():
     for kind in RegionKind:
         assert isinstance(kind.rule, RegionRule) and kind.rule.name == kind == kind.value
         assert RegionKind(str(kind)) is kind and kind.name == kind.upper()
-
-
-# The engines and counters, each against the brute-force solver, on puzzles whose regions all have one kind.
-
-
-@pytest.mark.parametrize("kind", KINDS)
-@EXAMPLES
-@given(data=st.data())
-def test_every_engine_lists_the_brute_force_solutions(kind, data):
-    puzzle = data.draw(puzzles(max_dominoes=3, kinds=[kind]))
-    expected = brute_force_solutions(puzzle)
-    for backend in ("dlx", SAT):
-        found = solve(puzzle, backend, limit=None).solutions
-        assert len(found) == len(set(found)) and set(found) == expected, backend
-
-
-@pytest.mark.parametrize("kind", KINDS)
-@EXAMPLES
-@given(data=st.data())
-def test_local_search_finds_a_brute_force_solution_exactly_when_there_is_one(kind, data):
-    puzzle = data.draw(puzzles(max_dominoes=3, kinds=[kind]))
-    expected = brute_force_solutions(puzzle)
-    result = solve(puzzle, "local")
-    if expected:
-        assert result.solutions[0] in expected
-    else:
-        assert result.status in ("unsatisfiable", "unknown") and not result.solutions
-
-
-@pytest.mark.parametrize("kind", KINDS)
-@EXAMPLES
-@given(data=st.data())
-def test_every_counter_counts_the_brute_force_solutions(kind, data):
-    puzzle = data.draw(puzzles(max_dominoes=3, kinds=[kind]))
-    solutions, grids = len(brute_force_solutions(puzzle)), len(brute_force_grids(puzzle))
-    for method in ("structural", "dlx", "blocking"):
-        assert count(puzzle, method=method).count == solutions, method
-        assert count(puzzle, "grids", method=method).count == grids, method
-
-
-@pytest.mark.parametrize("kind", KINDS)
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data())
-def test_cpsat_lists_the_brute_force_solutions(kind, data):
-    pytest.importorskip("ortools")
-    puzzle = data.draw(puzzles(max_dominoes=3, kinds=[kind]))
-    found = solve(puzzle, "cpsat", limit=None).solutions
-    assert len(found) == len(set(found)) and set(found) == brute_force_solutions(puzzle)
 
 
 # Formats and renderers.
@@ -200,7 +148,7 @@ def targets(kind: RegionKind, values: list[int]) -> list[int | None]:
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(placed=st.lists(st.integers(0, 4), max_size=2), halves=st.lists(st.integers(0, 4), min_size=1, max_size=6),
        left=st.integers(1, 3))
 def test_allowed_never_loses_a_completion(kind, placed, halves, left):
@@ -216,7 +164,7 @@ def test_allowed_never_loses_a_completion(kind, placed, halves, left):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(values=values_of, split=st.integers(0, 4))
 def test_counter_states_agree_with_holds(kind, values, split):
     """Stepping the pips in one by one fails exactly when the region breaks (pips up to 5 remain possible), and
@@ -240,7 +188,7 @@ def test_counter_states_agree_with_holds(kind, values, split):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(values=st.lists(st.integers(0, 5), min_size=1, max_size=6))
 def test_violation_is_zero_exactly_when_the_rule_holds(kind, values):
     counts = Counter(values)
@@ -250,7 +198,7 @@ def test_violation_is_zero_exactly_when_the_rule_holds(kind, values):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(values=values_of, other=values_of, seed=st.integers(0, 1000))
 def test_generator_targets_are_kept_by_the_hidden_pips(kind, values, other, seed):
     for theirs in (None, (other * 4)[:len(values)]):

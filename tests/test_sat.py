@@ -1,12 +1,11 @@
-"""The SAT backends: they agree with DLX on the NYT archive and with brute force on small puzzles, every
-solution they give passes the checker, timeouts stop every solver, and blocking-clause counts are right."""
+"""The SAT backends: they agree with DLX on the NYT archive (and with brute force in
+test_against_brute_force.py), every solution they give passes the checker, timeouts stop every solver, and
+blocking-clause counts are right."""
 
 import time
 
 import pytest
 from brute_force import brute_force_grids, brute_force_solutions
-from hypothesis import given, settings
-from puzzle_factory import puzzles
 from pysat.examples.genhard import PHP
 
 from conftest import needs_nyt, nyt_files
@@ -30,14 +29,12 @@ FAST = "minisat22"  # the one backend that goes through the whole archive
 SMALL = 200  # puzzles with at most this many solutions have their solution sets compared with DLX
 
 
-def every_nyt_puzzle():
-    return [puzzle for file in nyt_files() for puzzle in load(file)]
-
-
 @needs_nyt
-def test_one_sat_backend_agrees_with_dlx_on_every_nyt_puzzle():
+def test_one_sat_backend_agrees_with_dlx_on_a_third_of_the_nyt_archive():
+    """(Every day took 10 s of CPU, most of it building 1,044 CNFs; the region kinds, encodings and engines are
+    judged on small puzzles in test_against_brute_force.py.)"""
     compared = 0
-    for puzzle in every_nyt_puzzle():
+    for puzzle in [puzzle for file in nyt_files()[::3] for puzzle in load(file)]:
         sat = solve(puzzle, FAST, limit=SMALL + 1)
         assert sat.status is Status.SOLVED, puzzle.describe()
         for solution in sat.solutions:
@@ -45,7 +42,7 @@ def test_one_sat_backend_agrees_with_dlx_on_every_nyt_puzzle():
         if len(sat.solutions) <= SMALL:
             assert set(sat.solutions) == set(solve(puzzle, "dlx", limit=None).solutions), puzzle.describe()
             compared += 1
-    assert compared > 900
+    assert compared > 300
 
 
 @needs_nyt
@@ -57,24 +54,6 @@ def test_every_sat_backend_solves_a_sample_of_nyt_puzzles(backend):
         reference = solve(puzzle, FAST, limit=None)
         assert result.status is Status.SOLVED and set(result.solutions) == set(reference.solutions)
         assert all(problems(puzzle, solution) == [] for solution in result.solutions)
-
-
-@settings(max_examples=25, deadline=None)
-@given(puzzles())
-def test_every_sat_backend_agrees_with_brute_force(puzzle):
-    solutions = brute_force_solutions(puzzle)
-    grids = len(brute_force_grids(puzzle))
-    for backend in SOLVERS:
-        found = solve(puzzle, backend, limit=None).solutions
-        assert len(found) == len(set(found)) and set(found) == solutions, backend
-        assert count_by_blocking(puzzle, backend, Distinct.GRIDS).count == grids, backend
-    assert count_by_blocking(puzzle, FAST).count == len(solutions)
-
-
-@settings(max_examples=25, deadline=None)
-@given(puzzles())
-def test_dlx_and_sat_agree_on_small_puzzles(puzzle):
-    assert set(solve(puzzle, FAST, limit=None).solutions) == set(solve(puzzle, "dlx", limit=None).solutions)
 
 
 def test_family_names_point_at_the_usual_solvers():

@@ -25,7 +25,7 @@ def test_a_hidden_grid_with_another_tiling_is_laid_again_keeping_its_dominoes():
     assert sorted(tuple(sorted((grid[a], grid[b]))) for a, b in tiling) == dominoes
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.integers(0, 2**32), st.integers(2, 9), st.integers(0, 3))
 def test_a_grid_without_open_pairs_has_no_other_tiling(seed, dominoes, max_pip):
     """The certificate is a proof: under any ranking, no open pair means no other tiling (small pips, and
@@ -42,7 +42,7 @@ def test_a_grid_without_open_pairs_has_no_other_tiling(seed, dominoes, max_pip):
         assert other_tiling(solution_from_grid(tiling, grid)) is None
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.integers(0, 2**32), st.integers(2, 12), st.integers(1, 4))
 def test_laying_keeps_the_dominoes_and_what_it_promises(seed, dominoes, max_pip):
     rng = random.Random(seed)
@@ -63,7 +63,7 @@ def test_a_hundred_dominoes_of_the_double_six_get_a_single_tiling():
     assert other_tiling(solution_from_grid(tiling, grid)) is None
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(puzzles())
 def test_other_tiling_of_the_same_grid_agrees_with_brute_force(puzzle):
     every = brute_force_solutions(puzzle)

@@ -1,0 +1,161 @@
+"""Every engine, every counter and every CNF encoding against the brute-force solver, on every family of small
+puzzles: one region kind at a time, all kinds mixed, many identical dominoes, distinct dominoes, huge pips.
+
+The matrix is engine x family and counter x family. Its puzzles are drawn once per family (the same ones on
+every run) and brute-forced once (tests/brute_force.py caches), so a new engine, counter or region kind adds a
+column or a row at the cost of running it, not of drawing and brute-forcing again. A backend registered in
+`pipscover.engines` and a region kind registered in `pipscover.regions` join the matrix with no new test.
+A failure names the puzzle in the text format, ready for `pipscover solve`.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterator
+
+import pytest
+from brute_force import brute_force_grids, brute_force_solutions
+from puzzle_factory import drawn, puzzles
+
+from pipscover.cnf import CARD_ENCODINGS, PB_ENCODINGS, Encodings
+from pipscover.counting import METHODS, count
+from pipscover.counting.blocking import count_by_blocking
+from pipscover.engines import REGISTRY, get_backend
+from pipscover.engines.auto import AutoBackend
+from pipscover.engines.dlx import counted_solutions
+from pipscover.engines.sat_solvers import SOLVERS
+from pipscover.errors import PipsError
+from pipscover.formats import write_text
+from pipscover.model import Puzzle, RegionKind, Solution
+from pipscover.model.results import CountResult, Distinct, Status
+from pipscover.solving import solve
+
+# Each family and how many puzzles are drawn from it.
+FAMILIES = {
+    **{f"only {kind}": (puzzles(max_dominoes=3, kinds=[kind]), 25) for kind in RegionKind},
+    "mixed": (puzzles(), 150),
+    "identical dominoes": (puzzles(max_dominoes=5, max_pip=1), 60),
+    "distinct dominoes": (puzzles(max_dominoes=4, max_pip=3, repeated_dominoes=False), 40),
+    "huge pips": (puzzles(max_pip=10**7) | puzzles(max_pip=1000), 60),
+}
+_drawn: dict[str, list[Puzzle]] = {}
+
+
+def family(name: str, first: int | None = None) -> list[Puzzle]:
+    """The puzzles of a family (its `first` ones only, if given), drawn on first use."""
+    if name not in _drawn:
+        strategy, size = FAMILIES[name]
+        _drawn[name] = drawn(strategy, size)
+    return _drawn[name][:first]
+
+
+def named(puzzle: Puzzle) -> str:
+    """The puzzle for a failure's message: its text form, or its value for a kind that has no keyword."""
+    try:
+        return "\n" + write_text(puzzle)
+    except PipsError:
+        return f" {puzzle!r}"
+
+
+# Engines that list solutions, beyond the registry's defaults: Dancing Links restarting many times before its
+# first solution, and auto past its budgets, racing DLX against a SAT solver in worker processes.
+
+
+def restarting_dlx(puzzle: Puzzle) -> list[Solution]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("pipscover.engines.dancing_links.RESTART_UNIT", 0.1)  # a fraction of a node per item
+        return list(counted_solutions(puzzle, restart_seed=3)[0])
+
+
+# Past the budget: the race's winner, or the walk (when it starts on a solution) and then the race's winner.
+RACED = ("auto:dlx", "auto:cadical195", "auto:local", "auto:local+dlx", "auto:local+cadical195")
+
+
+def racing_auto(puzzle: Puzzle) -> list[Solution]:
+    with pytest.MonkeyPatch.context() as patch:
+        for budget in ("DLX_WORK_BUDGET", "MOVES_PER_TILE", "NODES_PER_DOMINO"):
+            patch.setattr(f"pipscover.engines.auto.{budget}", 0)
+        backend = AutoBackend()
+        found = list(backend.solutions(puzzle))
+    assert backend.answered_by() in RACED and multiprocessing.active_children() == []
+    return found
+
+
+LISTERS: dict[str, Callable[[Puzzle], list[Solution]]] = {
+    "dlx restarting": restarting_dlx,
+    "auto racing": racing_auto,
+}
+# The PySAT solvers share one encoding and differ only in the solver; they, local search and the race (which
+# starts processes) are judged on the first few puzzles of each family; the other engines on all of them.
+FIRST = {**{name: 12 for name in SOLVERS if name != "minisat22"}, "local": 12, "kissat404": 4, "auto racing": 3}
+ENGINES = [*REGISTRY, *LISTERS]
+
+
+def listed(engine: str, puzzle: Puzzle) -> list[Solution]:
+    if engine in LISTERS:
+        return LISTERS[engine](puzzle)
+    return list(solve(puzzle, engine, limit=None).solutions)
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_engine_lists_exactly_the_brute_force_solutions(engine, name):
+    """Each solution once; an engine that finds one solution (local search) finds one exactly when there is
+    one, or says unknown."""
+    if engine in REGISTRY and not get_backend(engine).capabilities.available:
+        pytest.skip(f"{engine} is not installed: {get_backend(engine).capabilities.install}")
+    enumerates = engine in LISTERS or get_backend(engine).capabilities.enumerates
+    for puzzle in family(name, FIRST.get(engine)):
+        expected = brute_force_solutions(puzzle)
+        if enumerates:
+            found = listed(engine, puzzle)
+            assert len(found) == len(set(found)), f"{engine} listed a solution twice:{named(puzzle)}"
+            assert set(found) == expected, f"{engine} disagrees with brute force:{named(puzzle)}"
+        else:
+            result = solve(puzzle, engine)
+            if expected:
+                assert result.solutions and result.solutions[0] in expected, named(puzzle)
+            else:
+                assert result.status in (Status.UNSATISFIABLE, Status.UNKNOWN) and not result.solutions, named(puzzle)
+
+
+# Counters: every method of `count`, blocking clauses with every PySAT solver and with the compact CNF.
+
+
+def counted(counter: str, puzzle: Puzzle, distinct: Distinct) -> CountResult:
+    if counter in METHODS:
+        return count(puzzle, distinct, method=counter)
+    solver, _, form = counter.partition(" ")
+    return count_by_blocking(puzzle, solver, distinct, encodings=Encodings(form=form) if form else None)
+
+
+COUNTERS = [*METHODS, "glucose4 compact", *(name for name in SOLVERS if name != "minisat22")]
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+@pytest.mark.parametrize("counter", COUNTERS)
+def test_every_counter_counts_the_brute_force_solutions_and_grids(counter, name):
+    first = FIRST.get(counter.split()[0]) if counter not in METHODS else None
+    for puzzle in family(name, first):
+        for distinct, truth in ((Distinct.PLACEMENTS, brute_force_solutions), (Distinct.GRIDS, brute_force_grids)):
+            result = counted(counter, puzzle, distinct)
+            assert (result.count, result.exact) == (len(truth(puzzle)), True), f"{distinct}:{named(puzzle)}"
+            if counter != "auto":  # (auto names the method it chose)
+                assert result.method == (counter if counter in METHODS else "blocking")
+
+
+# Every cardinality encoding in both CNF forms, each with every pseudo-Boolean encoding in turn.
+
+
+def every_pb() -> Iterator[str]:
+    while True:
+        yield from PB_ENCODINGS
+
+
+@pytest.mark.parametrize("form", ["placements", "compact"])
+@pytest.mark.parametrize("card", CARD_ENCODINGS)
+def test_every_encoding_has_exactly_the_brute_force_solutions(card, form):
+    for puzzle, pb in zip(family("mixed") + family("huge pips", 20), every_pb()):
+        engine = get_backend("glucose4").with_encodings(Encodings(card, pb, form))
+        found = solve(puzzle, engine, limit=None).solutions
+        assert len(found) == len(set(found)) and set(found) == brute_force_solutions(puzzle), f"{pb}:{named(puzzle)}"
