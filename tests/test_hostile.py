@@ -704,11 +704,27 @@ def test_a_closed_pipe_ends_quietly(small_open_board, args):
     assert process.wait(timeout=60) in (0, 141) and err == ""
 
 
+def group_cpu_seconds(group: int) -> float:
+    """CPU time used so far by the live processes of a process group (Linux /proc)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        if int(fields[2]) == group:  # pgrp; then utime, stime (and the reaped children's) in clock ticks
+            total += sum(int(value) for value in fields[11:15])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def interrupt(args: list, after: float) -> tuple[int, str, str]:
-    """Run pipscover in its own process group, press Ctrl-C after `after` seconds; exit code, out, err.
+    """Run pipscover in its own process group, press Ctrl-C once it has worked `after` seconds of CPU (so a
+    loaded machine does not press it before the first answer); exit code, out, err.
     Also checks that no process of the group is left behind."""
     process = pipscover(*args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    time.sleep(after)
+    give_up = time.monotonic() + 60
+    while group_cpu_seconds(process.pid) < after and time.monotonic() < give_up and process.poll() is None:
+        time.sleep(0.05)
     os.killpg(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=60)
     time.sleep(0.2)
