@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import csv
+import json
+import struct
+import xml.etree.ElementTree as ET
 
 import pytest
 
 from pipscover.sweep.jobs import columns
+from pipscover.sweep.plot import draw
 
 ROWS = [
     {"file": f"p{i}.json", "difficulty": difficulty, "task": "count", "backend": backend, "status": status,
@@ -30,19 +34,53 @@ def table(tmp_path):
     return path
 
 
-@pytest.mark.parametrize(("kind", "name", "start"), [
-    ("time", "time.png", b"\x89PNG"), ("counts", "counts.svg", b"<?xml"), ("difficulty", "difficulty.pdf", b"%PDF"),
-])
-def test_each_kind_of_figure_is_written_in_the_format_its_name_asks(run_cli, table, tmp_path, kind, name, start):
-    done = run_cli("plot", table, "--kind", kind, "-o", tmp_path / name)
+def whole(name: str, data: bytes) -> bool:
+    """Whether `data` is a whole file of the format `name` asks: a 7 x 4.5 inch PNG at 120 dpi, an SVG document,
+    a PDF with its end-of-file marker."""
+    if name.endswith(".png"):
+        return data.startswith(b"\x89PNG\r\n\x1a\n") and struct.unpack(">II", data[16:24]) == (840, 540)
+    if name.endswith(".svg"):
+        return ET.fromstring(data).tag == "{http://www.w3.org/2000/svg}svg"
+    return data.startswith(b"%PDF") and data.rstrip().endswith(b"%%EOF")
+
+
+@pytest.mark.parametrize(("kind", "name"), [("time", "time.png"), ("counts", "counts.svg"),
+                                            ("difficulty", "difficulty.pdf")])
+def test_each_kind_of_figure_is_written_whole_in_the_format_its_name_asks(run_cli, table, tmp_path, kind, name):
+    done = run_cli("plot", table, "--kind", kind, "-o", tmp_path / name, "--json")
     assert done.code == 0, done.err
-    assert (tmp_path / name).read_bytes().startswith(start)
+    assert whole(name, (tmp_path / name).read_bytes())
+    assert json.loads(done.out)["kind"] == kind
 
 
-def test_a_column_of_words_is_drawn_as_bars(run_cli, table, tmp_path):
+# What the figures show, read back from matplotlib's axes.
+
+
+def test_time_has_a_median_line_per_backend_and_marks_timeouts_apart():
+    axes = draw(ROWS, "time").axes[0]
+    assert axes.get_title() == "seconds against dominoes, by backend"
+    assert axes.get_legend_handles_labels()[1] == ["dlx (median, 3 rows)", "sat: timeout", "sat (median, 3 rows)"]
+    # The error row is left out; a timeout's time is only a floor, so it stays out of the median line.
+    assert [line.get_xydata().tolist() for line in axes.get_lines()] == [
+        [[4, 0.001], [8, 0.004], [12, 0.3]], [[4, 0.02], [12, 0.5]]]
+    assert (axes.get_xscale(), axes.get_yscale()) == ("linear", "log")
+
+
+def test_counts_spanning_decades_get_logarithmic_bins_and_the_zeros_are_named():
+    axes = draw(ROWS, "counts").axes[0]
+    assert axes.get_legend_handles_labels()[1] == ["easy (2)", "medium (2)", "hard (1)"]
+    assert (axes.get_xscale(), axes.get_yscale()) == ("log", "log")
+    assert axes.get_xlabel() == "count (log scale) (1 zero, not shown)"
+
+
+def test_a_column_of_words_is_drawn_as_bars_in_its_own_order(run_cli, table, tmp_path):
     done = run_cli("plot", table, "--kind", "counts", "--x", "difficulty", "--by", "backend", "-o",
                    tmp_path / "bars.png", "--json")
-    assert done.code == 0 and '"x": "difficulty"' in done.out
+    assert done.code == 0 and json.loads(done.out)["x"] == "difficulty"
+    axes = draw(ROWS, "counts", x="difficulty", by="backend").axes[0]
+    assert [label.get_text() for label in axes.get_xticklabels()] == ["easy", "medium", "hard"]
+    assert axes.get_legend_handles_labels()[1] == ["dlx (3)", "sat (3)"]
+    assert [bar.get_height() for bar in axes.patches] == [1, 1, 1, 1, 1, 1]  # one row each; the error row left out
 
 
 @pytest.mark.parametrize(("args", "message"), [

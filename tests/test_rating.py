@@ -48,7 +48,9 @@ def test_rate_command_bad_input_is_one_line_and_exit_2(run_cli, tmp_path):
 
 
 @needs_nyt
-def test_ratings_agree_with_most_nyt_labels_on_a_sample():
+def test_ratings_agree_with_the_nyt_labels_as_often_as_the_docs_say():
+    """The docs quote 83% over the whole archive (encodings/benchmarks.md); every 40th day, 27 puzzles, agrees
+    on 24 (89%). A rating that agreed less than the docs say fails here."""
     puzzles = [puzzle for file in nyt_files()[::40] for puzzle in load(file)]
     agree = sum(rate(puzzle).difficulty == puzzle.origin.difficulty for puzzle in puzzles)
-    assert agree >= 0.7 * len(puzzles)  # 83% over the whole archive
+    assert agree >= 0.83 * len(puzzles)
