@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from pipscover.errors import PipsError
+from pipscover.formats import write_text
 from pipscover.model import Puzzle, RegionKind
 
 
@@ -69,3 +71,31 @@ def drawn(strategy: st.SearchStrategy[Puzzle], size: int) -> list[Puzzle]:
 
     draw()
     return list(found)
+
+
+# The families of small puzzles that engines, counters and rules are judged on against brute force, and how many
+# puzzles are drawn from each (tests/test_against_brute_force.py, tests/test_hints.py, ...).
+FAMILIES = {
+    **{f"only {kind}": (puzzles(max_dominoes=3, kinds=[kind]), 25) for kind in RegionKind},
+    "mixed": (puzzles(), 150),
+    "identical dominoes": (puzzles(max_dominoes=5, max_pip=1), 60),
+    "distinct dominoes": (puzzles(max_dominoes=4, max_pip=3, repeated_dominoes=False), 40),
+    "huge pips": (puzzles(max_pip=10**7) | puzzles(max_pip=1000), 60),
+}
+_drawn: dict[str, list[Puzzle]] = {}
+
+
+def family(name: str, first: int | None = None) -> list[Puzzle]:
+    """The puzzles of a family (its `first` ones only, if given), drawn once per test session."""
+    if name not in _drawn:
+        strategy, size = FAMILIES[name]
+        _drawn[name] = drawn(strategy, size)
+    return _drawn[name][:first]
+
+
+def named(puzzle: Puzzle) -> str:
+    """The puzzle for a failure's message: its text form, or its value for a kind that has no keyword."""
+    try:
+        return "\n" + write_text(puzzle)
+    except PipsError:
+        return f" {puzzle!r}"

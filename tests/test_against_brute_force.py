@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from brute_force import brute_force_grids, brute_force_solutions
-from puzzle_factory import drawn, puzzles
+from puzzle_factory import FAMILIES, family, named
 
 from pipscover.cnf import CARD_ENCODINGS, PB_ENCODINGS, Encodings
 from pipscover.counting import METHODS, count
@@ -24,38 +24,9 @@ from pipscover.engines import REGISTRY, get_backend
 from pipscover.engines.auto import AutoBackend
 from pipscover.engines.dlx import counted_solutions
 from pipscover.engines.sat_solvers import SOLVERS
-from pipscover.errors import PipsError
-from pipscover.formats import write_text
-from pipscover.model import Puzzle, RegionKind, Solution
+from pipscover.model import Puzzle, Solution
 from pipscover.model.results import CountResult, Distinct, Status
 from pipscover.solving import solve
-
-# Each family and how many puzzles are drawn from it.
-FAMILIES = {
-    **{f"only {kind}": (puzzles(max_dominoes=3, kinds=[kind]), 25) for kind in RegionKind},
-    "mixed": (puzzles(), 150),
-    "identical dominoes": (puzzles(max_dominoes=5, max_pip=1), 60),
-    "distinct dominoes": (puzzles(max_dominoes=4, max_pip=3, repeated_dominoes=False), 40),
-    "huge pips": (puzzles(max_pip=10**7) | puzzles(max_pip=1000), 60),
-}
-_drawn: dict[str, list[Puzzle]] = {}
-
-
-def family(name: str, first: int | None = None) -> list[Puzzle]:
-    """The puzzles of a family (its `first` ones only, if given), drawn on first use."""
-    if name not in _drawn:
-        strategy, size = FAMILIES[name]
-        _drawn[name] = drawn(strategy, size)
-    return _drawn[name][:first]
-
-
-def named(puzzle: Puzzle) -> str:
-    """The puzzle for a failure's message: its text form, or its value for a kind that has no keyword."""
-    try:
-        return "\n" + write_text(puzzle)
-    except PipsError:
-        return f" {puzzle!r}"
-
 
 # Engines that list solutions, beyond the registry's defaults: Dancing Links restarting many times before its
 # first solution, and auto past its budgets, racing DLX against a SAT solver in worker processes.

@@ -11,7 +11,7 @@ import pytest
 from brute_force import brute_force_solutions
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from puzzle_factory import puzzles
+from puzzle_factory import FAMILIES, family, named, puzzles
 
 from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover.formats import load, load_one, puzzle_to_nyt
@@ -53,9 +53,9 @@ def assert_every_rule_sound(puzzle: Puzzle, solutions: set[Solution]) -> None:
                     for solution in alive:
                         branch = board.copy()
                         branch.apply(deduction.change)
-                        assert admits(branch, solution), f"{rule.name}: {deduction.reason}"
+                        assert admits(branch, solution), f"{rule.name}: {deduction.reason}{named(puzzle)}"
             except Contradiction as contradiction:
-                assert not alive, f"{rule.name} claimed a contradiction: {contradiction.reason}"  # noqa: PT017 - per rule
+                assert not alive, f"{rule.name} claimed a contradiction: {contradiction.reason}{named(puzzle)}"  # noqa: PT017 - per rule
         if board.solved() or not alive:
             return
         found = _next(board)
@@ -75,44 +75,42 @@ def settle_one(board: Board, solution: Solution) -> Change:
     return Change(pairs=(pair(cell, board.index[partner[board.cells[cell]]]),))
 
 
-@settings(max_examples=150)
-@given(puzzles(max_dominoes=4, max_pip=3))
-def test_every_rule_keeps_every_solution(puzzle):
-    assert_every_rule_sound(puzzle, brute_force_solutions(puzzle))
+# Against brute force, on every family of small puzzles (tests/puzzle_factory.py): each region kind alone, all
+# mixed, identical or distinct dominoes, huge pips. Walking every rule at every board costs ~15 ms a puzzle, so
+# that test takes the first 25 of each family.
 
 
-@settings(max_examples=60)
-@given(puzzles(max_dominoes=4, max_pip=2, repeated_dominoes=False))
-def test_every_rule_keeps_every_solution_with_distinct_dominoes(puzzle):
-    assert_every_rule_sound(puzzle, brute_force_solutions(puzzle))
+@pytest.mark.parametrize("name", FAMILIES)
+def test_every_rule_keeps_every_solution(name):
+    for puzzle in family(name, 25):
+        assert_every_rule_sound(puzzle, brute_force_solutions(puzzle))
 
 
-@settings(max_examples=120)
-@given(puzzles(max_dominoes=4, max_pip=3))
-def test_every_stated_fact_holds_in_every_solution(puzzle):
-    solutions = brute_force_solutions(puzzle)
-    chain = hint_chain(puzzle)
-    for step in chain.steps:
-        for solution in solutions:
-            tiling = {frozenset(p.cells) for p in solution.placements}
-            assert all(solution.grid[cell] == pip for cell, pip in step.pips), step.reason
-            assert all(frozenset(cells) in tiling for cells in step.pairs), step.reason
-    if solutions:
-        assert all(step.rule is not NO_SOLUTION for step in chain.steps)
-    if chain.complete:
-        assert len(solutions) == 1
+@pytest.mark.parametrize("name", FAMILIES)
+def test_every_stated_fact_holds_in_every_solution(name):
+    for puzzle in family(name):
+        solutions = brute_force_solutions(puzzle)
+        chain = hint_chain(puzzle)
+        for step in chain.steps:
+            for solution in solutions:
+                tiling = {frozenset(p.cells) for p in solution.placements}
+                assert all(solution.grid[cell] == pip for cell, pip in step.pips), f"{step.reason}{named(puzzle)}"
+                assert all(frozenset(cells) in tiling for cells in step.pairs), f"{step.reason}{named(puzzle)}"
+        if solutions:
+            assert all(step.rule is not NO_SOLUTION for step in chain.steps), named(puzzle)
+        if chain.complete:
+            assert len(solutions) == 1, named(puzzle)
 
 
-@settings(max_examples=60)
-@given(puzzles(max_dominoes=4, max_pip=3))
-def test_a_chain_that_guesses_along_a_solution_reaches_it(puzzle):
-    solutions = brute_force_solutions(puzzle)
-    if not solutions:
-        return
-    follow = min(solutions, key=lambda s: s.placements)
-    chain = hint_chain(puzzle, follow=follow)
-    assert chain.complete
-    assert all(follow.grid[cell] == pip for step in chain.steps for cell, pip in step.pips)
+@pytest.mark.parametrize("name", FAMILIES)
+def test_a_chain_that_guesses_along_a_solution_reaches_it(name):
+    for puzzle in family(name):
+        solutions = brute_force_solutions(puzzle)
+        if solutions:
+            follow = min(solutions, key=lambda s: s.placements)
+            chain = hint_chain(puzzle, follow=follow)
+            assert chain.complete, named(puzzle)
+            assert all(follow.grid[cell] == pip for step in chain.steps for cell, pip in step.pips), named(puzzle)
 
 
 def keeps(solution: Solution, placed: tuple[Placement, ...]) -> bool:
