@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import typer
 from hypothesis import HealthCheck, settings
 
 from pipscover.cli import main
@@ -36,11 +38,22 @@ class CliResult:
     err: str
 
 
+# Typer turns the app into a click command on every run (30 ms, most of a bad-input test's time); the tests
+# build it once. (`pipscover` run as a process, as the subprocess tests do, still builds it each time.)
+_build_command = typer.main.get_command
+
+
+@functools.cache
+def _built_command(app: typer.Typer):  # a click command (typer carries its own click)
+    return _build_command(app)
+
+
 @pytest.fixture
 def run_cli(monkeypatch, capsys):
     """Run `pipscover ARGS...` in this process; returns its exit code, stdout and stderr."""
 
     def run(*args: str) -> CliResult:
+        monkeypatch.setattr(typer.main, "get_command", _built_command)
         monkeypatch.setattr(sys, "argv", ["pipscover", *map(str, args)])
         code = 0
         try:

@@ -50,11 +50,6 @@ def test_bench_command_json(run_cli):
     assert document["median_puzzle_seconds"] == document["worst_puzzle_seconds"] == document["times"][0]["seconds"]
 
 
-def test_bench_command_bad_input_exits_2(run_cli, tmp_path):
-    result = run_cli("bench", tmp_path / "missing.json")
-    assert result.code == 2 and "missing.json" in result.err
-
-
 @pytest.mark.parametrize("task", ["all", "count"])
 def test_every_task_runs(task):
     result = benchmark([load_one(EXAMPLES / "first.txt"), UNSOLVABLE], "dlx", task=task)

@@ -289,11 +289,6 @@ def test_hint_command_exits_1_when_the_rules_prove_no_solution(run_cli, tmp_path
     assert result.code == 1 and "no-solution" in result.out
 
 
-def test_hint_command_bad_input_is_one_line_and_exit_2(run_cli, tmp_path):
-    result = run_cli("hint", tmp_path / "missing.json")
-    assert result.code == 2 and result.err.count("\n") == 1 and "no such file" in result.err
-
-
 def test_hint_command_goes_on_from_a_given_position(run_cli, tmp_path):
     placed = tmp_path / "placed.json"
     placed.write_text(json.dumps([{"domino": [2, 2], "cells": [[0, 0], [0, 1]]}]))

@@ -70,6 +70,7 @@ BAD_FILES: dict[str, object] = {
     "negative-target": region(target=-3),
     "string-target": region(target="3"),
     "missing-target": region(target=None),
+    "less-without-target": region(type="less", target=None),
     "stray-target": region(type="unequal", target=1),
     "unknown-type": region(type="most"),
     "null-type": region(type=None),
@@ -112,6 +113,7 @@ BAD_FILES: dict[str, object] = {
     "text-letter-without-rule": "1\nAB\n1\nA SUM 3\n1\n1 2\n",
     "text-rule-without-cells": "1\nAA\n2\nA SUM 3\nB EQ\n1\n1 2\n",
     "text-float-pip": "1\nAA\n1\nA SUM 3\n1\n1.5 2\n",
+    "text-word-pip": "1\nAA\n1\nA SUM 3\n1\n1 x\n",
     "text-negative-pip": "1\nAA\n1\nA SUM 3\n1\n-1 2\n",
     "text-after-the-dominoes": "1\nAA\n1\nA SUM 3\n1\n1 2\nhello\n",
     "text-second-puzzle-broken": "1\nAA\n1\nA SUM 3\n1\n1 2\n\n1\nAA\n",
@@ -239,8 +241,15 @@ def test_a_bad_option_gives_one_line_and_exit_code_2(run_cli, tmp_path, monkeypa
     assert_one_line_error(run_cli(*args))
 
 
-def test_a_missing_file_an_empty_folder_and_a_folder_as_file_are_named(run_cli, tmp_path):
-    assert_one_line_error(run_cli("solve", tmp_path / "absent.json"), "absent.json", "no such file")
+@pytest.mark.parametrize("command", sorted(FILE_COMMANDS))
+def test_a_missing_puzzle_file_is_named(run_cli, tmp_path, command):
+    path = tmp_path / "absent.json"
+    solution, model = write(tmp_path, "solution.json", GOOD_SOLUTION), write(tmp_path, "model.txt", "v 1 0\n")
+    args = [{"PUZZLE": path, "SOLUTION": solution, "MODEL": model}.get(arg, arg) for arg in FILE_COMMANDS[command]]
+    assert_one_line_error(run_cli(*args), path, "no such file")
+
+
+def test_an_empty_folder_and_a_folder_as_file_are_named(run_cli, tmp_path):
     (tmp_path / "empty").mkdir()
     assert_one_line_error(run_cli("count", tmp_path / "empty"), "empty", "no puzzle files")
     assert_one_line_error(run_cli("check", FIRST, tmp_path / "empty"), "empty", "folder")

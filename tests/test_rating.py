@@ -41,12 +41,6 @@ def test_rate_command_exits_1_for_a_puzzle_without_solution(run_cli, tmp_path):
     assert result.code == 1 and "no solution" in result.out
 
 
-def test_rate_command_bad_input_is_one_line_and_exit_2(run_cli, tmp_path):
-    (tmp_path / "bad.json").write_text("{")
-    result = run_cli("rate", tmp_path / "bad.json")
-    assert result.code == 2 and result.err.count("\n") == 1 and "malformed JSON" in result.err
-
-
 @needs_nyt
 def test_ratings_agree_with_the_nyt_labels_as_often_as_the_docs_say():
     """The docs quote 83% over the whole archive (encodings/benchmarks.md); every 40th day, 27 puzzles, agrees
