@@ -729,8 +729,10 @@ def group_cpu_seconds(group: int) -> float:
 def interrupt(args: list, after: float) -> tuple[int, str, str]:
     """Run pipscover in its own process group, press Ctrl-C once it has worked `after` seconds of CPU (so a
     loaded machine does not press it before the first answer); exit code, out, err.
-    Also checks that no process of the group is left behind."""
-    process = pipscover(*args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    Also checks that no process of the group is left behind. (SIGINT gets its default action first: a suite
+    started in the background by a shell script inherits it ignored, and Python keeps it so.)"""
+    process = pipscover(*args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     give_up = time.monotonic() + 60
     while group_cpu_seconds(process.pid) < after and time.monotonic() < give_up and process.poll() is None:
         time.sleep(0.05)
