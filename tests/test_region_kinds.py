@@ -16,8 +16,6 @@ from itertools import permutations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from puzzle_factory import puzzles
-from test_hints import assert_every_rule_sound
 
 from pipscover.formats import parse, puzzle_to_nyt, write_text
 from pipscover.formats.text import CODE_BY_KIND
@@ -77,20 +75,9 @@ def test_every_kind_is_drawn_with_its_label(kind):
     assert region.label or not kind.rule.constrains, "a rule with no label cannot be seen"
 
 
-# The hints: every rule keeps every solution on puzzles of one kind, a chain that guesses along a solution
-# reaches it, and each kind with hint arithmetic has its rule in the catalogue and words its reasons.
-
-
-@pytest.mark.parametrize("kind", KINDS)
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data())
-def test_hints_keep_every_brute_force_solution(kind, data):
-    puzzle = data.draw(puzzles(max_dominoes=3, kinds=[kind]))
-    solutions = brute_force_solutions(puzzle)
-    assert_every_rule_sound(puzzle, solutions)
-    if solutions:
-        follow = min(solutions, key=lambda s: s.placements)
-        assert hint_chain(puzzle, follow=follow).complete
+# The hints: each kind with hint arithmetic has its rule in the catalogue and words its reasons. (Every rule
+# keeps every solution on puzzles of each kind alone, and a chain that guesses along a solution reaches it:
+# test_hints.py, on the families of tests/puzzle_factory.py.)
 
 
 @pytest.mark.parametrize("kind", KINDS)

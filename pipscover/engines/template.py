@@ -12,7 +12,7 @@
 4. Add one line to `pipscover.engines.REGISTRY`: `"<name>": ("pipscover.engines.<name>", "<Class>", None)`.
 
 Nothing else changes: `pipscover.solving` adds limits, timing and statuses, `pipscover backends` lists it, and
-the tests that go over `REGISTRY` (tests/test_backends.py) check its solutions against the other backends.
+the tests that go over `REGISTRY` (tests/test_against_brute_force.py) check its solutions against brute force.
 This module itself is not registered.
 """
 
