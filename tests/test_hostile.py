@@ -713,29 +713,36 @@ def test_a_closed_pipe_ends_quietly(small_open_board, args):
     assert process.wait(timeout=60) in (0, 141) and err == ""
 
 
-def group_cpu_seconds(group: int) -> float:
-    """CPU time used so far by the live processes of a process group (Linux /proc)."""
-    total = 0
+def group_usage(group: int) -> tuple[float, int]:
+    """CPU time used so far by the live processes of a process group, and how many there are (Linux /proc)."""
+    ticks = members = 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rpartition(")")[2].split()
         except OSError:  # the process ended meanwhile
             continue
         if int(fields[2]) == group:  # pgrp; then utime, stime (and the reaped children's) in clock ticks
-            total += sum(int(value) for value in fields[11:15])
-    return total / os.sysconf("SC_CLK_TCK")
+            ticks += sum(int(value) for value in fields[11:15])
+            members += 1
+    return ticks / os.sysconf("SC_CLK_TCK"), members
 
 
-def interrupt(args: list, after: float) -> tuple[int, str, str]:
+def interrupt(args: list, after: float, processes: int = 1) -> tuple[int, str, str]:
     """Run pipscover in its own process group, press Ctrl-C once it has worked `after` seconds of CPU (so a
-    loaded machine does not press it before the first answer); exit code, out, err.
+    loaded machine does not press it before the first answer) and holds `processes` live processes (workers it
+    started); exit code, out, err.
     Also checks that no process of the group is left behind. (SIGINT gets its default action first: a suite
     started in the background by a shell script inherits it ignored, and Python keeps it so.)"""
     process = pipscover(*args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     give_up = time.monotonic() + 60
-    while group_cpu_seconds(process.pid) < after and time.monotonic() < give_up and process.poll() is None:
-        time.sleep(0.2)  # (each look reads every process's stat: a second of CPU a minute at this rate)
+    while time.monotonic() < give_up:
+        seconds, members = group_usage(process.pid)
+        assert process.poll() is None, "the command ended before it was interrupted"
+        if seconds >= after and members >= processes:
+            break
+        # (each look reads every process's stat; workers are awaited more closely, their lives can be short)
+        time.sleep(0.2 if processes == 1 else 0.01)
     os.killpg(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=60)
     time.sleep(0.2)
@@ -764,8 +771,10 @@ def test_ctrl_c_during_a_blocking_count_prints_a_lower_bound(open_board):
 
 
 def test_ctrl_c_during_the_counting_race_leaves_no_racer():
-    """The unique 50-domino puzzle reaches auto's race of two worker processes within a few seconds."""
-    code, out, err = interrupt(["count", EXAMPLES / "generated" / "unique-50-rect-seed1.json", "--json"], after=4)
+    """The unique 50-domino puzzle reaches auto's race of two worker processes in about a second (which the
+    race then answers in a few tenths): Ctrl-C is pressed once both racers are alive."""
+    code, out, err = interrupt(["count", EXAMPLES / "generated" / "unique-50-rect-seed1.json", "--json"], after=0,
+                               processes=3)
     assert code == 130 and err == "" and json.loads(out)["exact"] is False
 
 
