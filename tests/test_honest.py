@@ -47,8 +47,10 @@ def test_a_generator_that_gives_up_says_what_can_be_made_and_is_not_bad_input(ru
     assert "no unique hard puzzle of 2 dominoes" in done.err and "NYT hard puzzles have 6-16 dominoes" in done.err
 
 
-def test_generate_shows_its_search_on_a_terminal():
-    drawn = on_terminal("generate", "-n", "2", "--difficulty", "hard", "--seed", "1", columns=120)
+def test_generate_shows_its_search_on_a_terminal(tmp_path):
+    # 5 hard dominoes take about 1.5 s of search idle, well past the bar's half-second delay (2 took 0.1 s: no bar)
+    drawn = on_terminal("generate", "-n", "5", "--difficulty", "hard", "--seed", "1", "-o", str(tmp_path / "p.json"),
+                        columns=120)
     assert "hidden solutions tried" in drawn
 
 
