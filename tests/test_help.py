@@ -23,6 +23,20 @@ def test_help_at_80_columns_has_placeholders_a_person_would_write(run_cli, monke
         assert not re.search(r"[a-z]\|[a-z]+$", line.strip("│ ")), line
 
 
+@pytest.mark.parametrize("words", _all_commands(), ids=" ".join)
+def test_help_paragraphs_wrap_at_the_terminal_and_examples_fit_on_a_line(run_cli, monkeypatch, words):
+    monkeypatch.setenv("COLUMNS", "80")
+    shown = run_cli(*words, "--help").out
+    description = shown.split("Usage:")[1].split("╭")[0].split("\n")[2:]
+    paragraphs = "\n".join(line.rstrip() for line in description).strip("\n").split("\n\n")
+    for paragraph in paragraphs:
+        lines = paragraph.split("\n")
+        # A line that ends short of the width before its paragraph ends is a source line break kept by typer.
+        assert all(len(line) >= 60 for line in lines[:-1]), paragraph
+        if paragraph.startswith("   ") or paragraph.lstrip().startswith("Example: "):
+            assert len(lines) == 1, f"an example split over lines: {paragraph}"
+
+
 def test_the_puzzles_argument_reads_puzzle_dots(run_cli, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     shown = run_cli("solve", "--help").out
@@ -45,6 +59,8 @@ def test_every_backend_is_listed_in_the_help_of_backend(run_cli, monkeypatch):
     (["sweep", "solve", FIRST, "-d", "extreme"], "sweep: --difficulty extreme: choose one of easy, medium, hard"),
     (["sweep", "generate", "--seeds", "1", "--shape", "blob"], "sweep: --shape blob: choose one of nyt, rect"),
     (["sweep", "solve", FIRST, "--limit", "0"], "sweep: --limit 0: must be at least 1"),
+    (["sweep", "count", FIRST, "--retry", "later"], ("sweep: --retry later: choose one of solved, unsatisfiable, "
+     "counted, rated, generated, timeout, interrupted, unknown, error")),
     (["solve", FIRST, "--bogus"], "solve: no such option: --bogus (see pipscover solve --help)"),
 ])
 def test_a_usage_error_is_said_in_the_projects_words(run_cli, tmp_path, monkeypatch, args, says):

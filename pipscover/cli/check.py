@@ -29,7 +29,9 @@ def check_command(
     A day file checks all three puzzles (or the one -d names) against `solve --json`'s lines for them, or
     against the published solutions of a day file.
 
-    Example: pipscover solve examples/first.txt --json | pipscover check examples/first.txt -
+    Example:
+
+      pipscover solve first.txt --json | pipscover check first.txt -
     """
     puzzles = load(puzzle_file, difficulty)
     text = read_text_file(solution_file)

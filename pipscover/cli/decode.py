@@ -61,7 +61,11 @@ def decode_command(
     options as to `encode`. Exit code 0 for a solution, 1 when the solver says unsatisfiable, 3 when it says
     unknown, 2 when the model does not fit the encoding.
 
-    Example: pipscover encode p.json -d hard -o p.cnf; picosat p.cnf > p.out; pipscover decode p.cnf p.out
+    Example:
+
+      pipscover encode p.json -d hard -o p.cnf; picosat p.cnf > p.out
+
+      pipscover decode p.cnf p.out
     """
     start = time.monotonic()
     chosen = None if dimacs is None else "dimacs" if dimacs else "opb"

@@ -96,9 +96,9 @@ def encode_command(
 
     Examples:
 
-      pipscover encode 2025-09-15 -d hard -o hard.cnf && cadical hard.cnf > hard.out
+      pipscover encode 2025-09-15 -d hard -o hard.cnf && cadical hard.cnf > h.out
 
-      pipscover encode 2025-09-15 -d hard --opb -o hard.opb && clasp hard.opb > hard.out
+      pipscover encode 2025-09-15 -d hard --opb -o h.opb && clasp h.opb > h.out
     """
     file_format = output_format(output, FORMATS, None if dimacs is None else "dimacs" if dimacs else "opb", "dimacs")
     loaded = load_puzzles(puzzles, difficulty)

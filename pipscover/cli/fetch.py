@@ -28,7 +28,11 @@ def fetch_command(
 
     A day then works wherever a puzzle file does: pipscover solve 2025-09-15 -d hard.
 
-    Example: pipscover fetch 2025-09-15 today; pipscover fetch --from 2025-09-01 --to 2025-09-30 --json
+    Examples:
+
+      pipscover fetch 2025-09-15 today
+
+      pipscover fetch --from 2025-09-01 --to 2025-09-30 --json
     """
     if last is not None and first is None:
         raise PipsError("--to needs --from")

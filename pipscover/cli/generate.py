@@ -61,7 +61,9 @@ def generate_command(
     when no puzzle came of 200 hidden solutions (then it says what the NYT's puzzles of that difficulty hold);
     no puzzle is written, and with --json the report has status timeout or unknown.
 
-    Example: pipscover generate --dominoes 10 --shape rect --seed 42 --difficulty hard -o puzzle.json
+    Example:
+
+      pipscover generate -n 10 --shape rect --seed 42 --difficulty hard -o p.json
     """
     output_format(output, PUZZLE_JSON)
     if seed is None:

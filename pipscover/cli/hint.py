@@ -64,7 +64,7 @@ def hint_command(
 
       pipscover hint 2025-09-15 -d hard --given placed.json
 
-      pipscover hint 2025-09-15 -o step.svg   (writes step-easy.svg, step-medium.svg, step-hard.svg)
+      pipscover hint 2025-09-15 -o step.svg   (writes step-easy.svg, ...-hard.svg)
     """
     if output is not None:
         output_format(output, PICTURE)

@@ -39,9 +39,13 @@ def planted_command(
     The puzzle (an NYT puzzle object with its planted `solution`) is solvable but not unique; it is made
     in milliseconds, for timing solvers beyond the NYT's size.
 
-    Example: pipscover planted 12x12 --pips distinct --max-pip 12 --seed 3 -o board.json
+    Examples:
 
-    Example: pipscover planted --suite -o scale/ && pipscover bench scale/ -b dlx -b sat --timeout 60
+      pipscover planted 12x12 --pips distinct --max-pip 12 --seed 3 -o b.json
+
+      pipscover planted --suite -o scale/
+
+      pipscover bench scale/ -b dlx -b sat --timeout 60
     """
     output_format(output, PUZZLE_JSON)
     if suite:

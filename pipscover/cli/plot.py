@@ -37,7 +37,7 @@ def plot_command(
 
       pipscover plot counts.csv --kind counts -o counts.png
 
-      pipscover plot generated.csv --kind difficulty --x extra_nodes --by difficulty -o bands.png
+      pipscover plot generated.csv --kind difficulty --x extra_nodes -o bands.png
     """
     from pipscover.sweep.plot import KINDS, draw, read_tables, save
 

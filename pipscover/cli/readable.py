@@ -7,6 +7,9 @@ placeholder (the one its definition names, else one read off its name and type),
 help, in words, and lists long choices there, where they wrap between words; `usage_error` says what was wrong
 with a value as the rest of pipscover does.
 
+Docstrings are wrapped by hand at the source's width; typer's rich mode keeps those line breaks, so a paragraph
+read at 80 columns broke mid-line. `humanize` joins each paragraph's lines and lets the terminal wrap it.
+
 Typer draws help from methods of each parameter and of its type, which differ between its versions (0.2x
 before 0.29 on click's types, 0.29 on pydantic's); the few that print a type are replaced on the parameter
 itself (or on its own copy of its type), never on a class that others share.
@@ -15,6 +18,7 @@ itself (or on its own copy of its type), never on a class that others share.
 from __future__ import annotations
 
 import copy
+import inspect
 import re
 from typing import Any
 
@@ -35,6 +39,8 @@ NAMED = {  # by the parameter's name in the code, where its option's name does n
 def humanize(command: Any, help_names: list[str] | None = None) -> None:
     """Give every parameter of `command` and of its loaded subcommands a readable placeholder, in place."""
     help_names = help_names or command.context_settings.get("help_option_names", ["--help"])
+    if command.help:
+        command.help = unwrapped(command.help)
     for subcommand in getattr(command, "commands", {}).values():
         humanize(subcommand, help_names)
     # The help option is made on first use, for a context; made now (and kept by the command), it reads too.
@@ -44,6 +50,14 @@ def humanize(command: Any, help_names: list[str] | None = None) -> None:
             _argument(param)
         else:
             _option(param)
+
+
+def unwrapped(text: str) -> str:
+    """`text` with each paragraph on one line, for the terminal to wrap; indented paragraphs (examples) and
+    click's `\\b` (keep as written) ones stay as they are."""
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(
+        paragraph if paragraph.startswith((" ", "\b")) else " ".join(paragraph.split("\n")) for paragraph in paragraphs)
 
 
 def _option(param: Any) -> None:
@@ -65,7 +79,7 @@ def _option(param: Any) -> None:
         if len(inline) <= CHOICES_INLINE:
             param.metavar = inline
             return
-        param.metavar = param.name.upper()
+        param.metavar = NAMED.get(param.name) or param.name.upper()
         if not all(choice in (param.help or "") for choice in choices):
             param.help = f"{param.help or ''} One of: {', '.join(choices)}.".strip()
         return

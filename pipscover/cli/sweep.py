@@ -28,8 +28,10 @@ from pipscover.engines import get_backend
 from pipscover.errors import PipsError
 from pipscover.generate.generator import Shape
 from pipscover.model import Difficulty
+from pipscover.sweep.jobs import ROW_STATUSES
 
 TaskName = StrEnum("TaskName", ["solve", "count", "grids", "bench", "rate", "generate"])  # values: the names
+RowStatus = StrEnum("RowStatus", ROW_STATUSES)  # type: ignore[misc]  # members from a tuple, as TaskName
 
 
 @app.command("sweep")
@@ -64,8 +66,8 @@ def sweep_command(
     dominoes: Annotated[int, typer.Option("--dominoes", "-n", min=1, help="generate: dominoes per puzzle.")] = 8,
     max_pip: Annotated[int, typer.Option("--max-pip", min=0, help="generate: the largest pip.")] = 6,
     shape: Annotated[Shape, typer.Option("--shape", help="generate: the board's shape (as generate's).")] = Shape.NYT,
-    retry: Annotated[list[str] | None, typer.Option(
-        "--retry", help="Run again the rows of --output with this status (e.g. timeout, error); repeatable.")] = None,
+    retry: Annotated[list[RowStatus] | None, typer.Option(
+        "--retry", help="Run again the rows of --output with this status; repeatable.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
 ) -> None:
     """Run TASK on every PUZZLE (or every seed), one Dask task each, writing rows to --output as they come.
@@ -81,7 +83,9 @@ def sweep_command(
 
       pipscover sweep rate 2025-09-15 today -o ratings.csv
 
-      pipscover sweep bench /path/to/nyt -d hard -b dlx -b cadical --timeout 10 --scheduler tcp://10.0.0.5:8786
+      pipscover sweep bench /path/to/nyt -d hard -b dlx -b cadical --timeout 10
+
+      pipscover sweep count /path/to/nyt -o c.csv --scheduler tcp://10.0.0.5:8786
 
       pipscover sweep generate --seeds 1-10000 -n 20 -o generated.csv --json
     """
@@ -116,7 +120,8 @@ def sweep_command(
                 f"{progress.running} running, {progress.workers} worker{'s' if progress.workers != 1 else ''}"))
 
         try:
-            summary = sweep(str(task), work, settings, output, scheduler, jobs, retry or (), show)
+            statuses = [str(status) for status in retry or ()]
+            summary = sweep(str(task), work, settings, output, scheduler, jobs, statuses, show)
         except SweepInterrupted as stop:
             summary = stop.summary
     print_json(summary.as_json()) if as_json else typer.echo(summary.describe())

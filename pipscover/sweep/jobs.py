@@ -33,6 +33,10 @@ COMMON_COLUMNS = (
     "worker", "error",
 )
 PUZZLE_COLUMNS = ("dominoes", "regions")  # the size of the puzzle, for plots of time against size
+# Every status a row can hold: the tasks' answers, then `timeout`/`unknown` for a job that stopped without one
+# and `error` for a job that failed. `sweep --retry` takes these.
+ROW_STATUSES = ("solved", "unsatisfiable", "counted", "rated", "generated", "timeout", "interrupted", "unknown",
+                "error")
 COUNT_METHOD = "auto"  # the backend column of a count by the library's default method (no -b)
 
 
