@@ -64,3 +64,17 @@ def run_cli(monkeypatch, capsys):
         return CliResult(code, captured.out, captured.err)
 
     return run
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """The real `pipscover serve` and the puzzles it serves (tests/serving.py), for one test module."""
+    from serving import day_server
+
+    with day_server(tmp_path_factory.mktemp("served")) as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def made(served):
+    return served[1]

@@ -11,7 +11,7 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-from serving import DAY, day_server
+from serving import DAY
 
 from pipscover.formats import puzzle_to_nyt
 
@@ -23,17 +23,6 @@ ARGUMENTS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-backgroun
              "--disable-component-update", "--no-first-run", "--disable-sync"]
 TURNS = [(0, 1), (1, 0), (0, -1), (-1, 0)]  # as the page turns a domino: where its second half lies
 ARROWS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    with day_server(tmp_path_factory.mktemp("served")) as served:
-        yield served
-
-
-@pytest.fixture(scope="module")
-def made(served):
-    return served[1]
 
 
 @pytest.fixture(scope="module")

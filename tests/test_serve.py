@@ -10,21 +10,10 @@ import time
 
 import httpx
 import pytest
-from serving import DAY, MIRRORED, day_server
+from serving import DAY, MIRRORED
 
 from pipscover.model import Placement
 from pipscover.model.check import problems
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    with day_server(tmp_path_factory.mktemp("served")) as served:
-        yield served
-
-
-@pytest.fixture(scope="module")
-def made(served):
-    return served[1]
 
 
 @pytest.fixture(scope="module")
