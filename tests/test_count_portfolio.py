@@ -62,6 +62,15 @@ def test_ganak_stops_at_its_memory_cap_with_a_lower_bound_marked_so():
     assert (result.count, result.exact, result.stopped_by) == (0, False, "memory")
 
 
+def test_ganak_proves_a_small_puzzle_has_no_solution_at_once(tmp_path):
+    """Ganak spent 27 s of CPU on this 4-domino puzzle's CNF (no model); a SAT call now answers first."""
+    (tmp_path / "none.txt").write_text(
+        "9\n........\n...#A...\n.......A\n.......A\nA.......\nA.......\n........\n.......A\n.......#\n"
+        "1\nA SUM 12\n4\n2 0\n3 2\n3 0\n3 0\n")
+    result = count(load_one(tmp_path / "none.txt"), method="ganak", timeout=10)
+    assert (result.count, result.exact) == (0, True)
+
+
 @settings(max_examples=6, deadline=None)
 @given(puzzles(max_dominoes=5))
 def test_ganak_counts_what_the_structural_counter_counts(puzzle):
