@@ -299,6 +299,16 @@ def test_hint_command_goes_on_from_a_given_position(run_cli, tmp_path):
     assert result.code == 1 and step["rule"] == "wrong-placement" and step["cells"] == [[0, 0], [0, 1]]
 
 
+def test_hint_command_draws_the_given_dominoes_beside_the_hint(run_cli, tmp_path):
+    placed = tmp_path / "placed.json"
+    placed.write_text(json.dumps([{"domino": [1, 4], "cells": [[1, 0], [1, 1]]}]))
+    puzzle = tmp_path / "two.txt"
+    puzzle.write_text("2\nAA\nBB\n2\nA SUM 4\nB SUM 5\n2\n1 4\n2 2\n")
+    result = run_cli("hint", puzzle, "--given", placed, "-o", tmp_path / "step.svg")
+    assert result.code == 0 and "│ 1   4 │" in result.out, result.out  # the placed domino, with its pips
+    assert (tmp_path / "step.svg").read_text().count('class="domino"') == 1
+
+
 def test_hint_command_given_a_malformed_position_says_so(run_cli, tmp_path):
     placed = tmp_path / "placed.json"
     placed.write_text('[{"domino": [2]}]')

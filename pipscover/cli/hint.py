@@ -28,9 +28,9 @@ from pipscover.formats import read_text_file
 from pipscover.formats.nyt import parse_json
 from pipscover.formats.solution import placements_in
 from pipscover.hints import GUESS, NO_SOLUTION, WRONG, Chain, hint_chain
-from pipscover.model import Placement, Puzzle
+from pipscover.model import Placement, Puzzle, Solution
 from pipscover.render.svg import draw_svg
-from pipscover.render.terminal import draw_puzzle
+from pipscover.render.terminal import draw_puzzle, draw_solution
 
 
 @app.command("hint")
@@ -81,23 +81,27 @@ def hint_command(
             if chain.steps and chain.steps[-1].rule in (NO_SOLUTION, WRONG):
                 worst = EXIT_NO
             if picture is not None:
-                write_output(picture, draw_svg(puzzle, highlight=chain.steps[-1].cells if chain.steps else ()))
+                highlight = chain.steps[-1].cells if chain.steps else ()
+                write_output(picture, draw_svg(puzzle, Solution(placed) if placed else None, highlight=highlight))
             if as_json:
                 print_json(chain.as_json())
             else:
-                typer.echo(_describe(chain, every))
+                typer.echo(_describe(chain, every, placed))
     exit_with(worst)
 
 
-def _describe(chain: Chain, every: bool) -> str:
-    """The steps, numbered, then how the chain ends; a single hint is drawn with its cells shaded."""
+def _describe(chain: Chain, every: bool, placed: tuple[Placement, ...] = ()) -> str:
+    """The steps, numbered, then how the chain ends; a single hint is drawn with its cells shaded, beside the
+    dominoes placed so far when there are some."""
     lines = [f"{chain.puzzle.describe()}:"]
     if not chain.steps:
         lines.append("  nothing to do: every cell is known")
     for number, step in enumerate(chain.steps, 1):
         lines.append(f"{number:>4}. {step.rule.name}: {step.reason}")
     if not every and chain.steps:
-        lines.append(draw_puzzle(chain.puzzle, highlight=chain.steps[0].cells))
+        highlight = chain.steps[0].cells
+        lines.append(draw_solution(chain.puzzle, Solution(placed), highlight) if placed
+                     else draw_puzzle(chain.puzzle, highlight=highlight))
     elif chain.complete:
         lines.append(f"  solved in {len(chain.steps)} steps, without a guess")
     elif chain.steps and chain.steps[-1].rule is GUESS:

@@ -72,10 +72,11 @@ def draw_puzzle(puzzle: Puzzle, highlight: Collection[Cell] = ()) -> str:
     return "\n".join(lines)
 
 
-def draw_solution(puzzle: Puzzle, solution: Solution) -> str:
-    """The regions beside (or, for wide boards, above) the solution's dominoes with their pips.
+def draw_solution(puzzle: Puzzle, solution: Solution, highlight: Collection[Cell] = ()) -> str:
+    """The regions beside (or, for wide boards, above) the solution's dominoes with their pips; `highlight`
+    cells are shaded on the regions.
 
-    Cells the solution leaves uncovered are drawn as empty one-cell boxes.
+    Cells the solution leaves uncovered are drawn as empty one-cell boxes (a position part-way through).
 
     >>> from pipscover.model import Placement, Puzzle, Solution
     >>> puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 4)], [(1, 3)])
@@ -85,7 +86,7 @@ def draw_solution(puzzle: Puzzle, solution: Solution) -> str:
     ┗━━━┷━━━┛    └───────┘
     """
     layout, width = Layout.of(puzzle.cells), _cell_width(puzzle, solution)
-    regions = _region_board(puzzle, layout, width)
+    regions = _region_board(puzzle, layout, width, highlight)
     covering = {cell: placement.cells for placement in solution.placements for cell in placement.cells}
     # A cell the solution leaves uncovered is a group of its own: an empty box.
     domino = {cell: covering.get(cell, (cell,)) for cell in puzzle.cells}
