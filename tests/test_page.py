@@ -106,15 +106,19 @@ def test_a_day_is_played_to_solved_by_clicks(page, made, tmp_path):
 
 
 def test_a_puzzle_is_played_to_solved_by_drags(page, made, tmp_path):
+    """Each domino is dropped by its centre, between its two cells' centres."""
     medium = open_file(page, made, tmp_path)
     for number, turns, anchor in moves(medium):
         tile(page, number).click()  # in hand, turned as it must lie
         for _ in range(turns):
             page.keyboard.press("r")
-        start, end = tile(page, number).bounding_box(), cell(page, anchor).bounding_box()
+        other = (anchor[0] + TURNS[turns][0], anchor[1] + TURNS[turns][1])
+        start, ends = tile(page, number).bounding_box(), [cell(page, c).bounding_box() for c in (anchor, other)]
         page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
         page.mouse.down()
-        page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=6)
+        # Held by its centre, as on the NYT's page: dropped on the middle of its two cells.
+        page.mouse.move(*[sum(box[axis] + box[size] / 2 for box in ends) / 2
+                          for axis, size in (("x", "width"), ("y", "height"))], steps=6)
         page.mouse.up()
     assert_solved(page)
 

@@ -471,6 +471,17 @@ function cellAt(x, y) {
 
 let drag = null;   // {tile, x, y, moved, floating, fromPlaced}
 
+function cellSize() {
+  return $("board").querySelector("rect.cell").getBoundingClientRect().width + 3;
+}
+
+// A dragged domino hangs by its centre, as the NYT's does: it goes where its first half lies, half a cell
+// from the pointer, away from the second half.
+function cellUnderFirstHalf(event) {
+  const half = cellSize() / 2, [down, right] = TURNS[hand.turn];
+  return cellAt(event.clientX - right * half, event.clientY - down * half);
+}
+
 function beginDrag(event, tile, fromPlaced) {
   drag = {tile, x: event.clientX, y: event.clientY, moved: false, floating: null, fromPlaced};
 }
@@ -492,11 +503,11 @@ document.addEventListener("pointermove", (event) => {
     const shift = [Math.min(0, cells[1][0]), Math.min(0, cells[1][1])];
     drawDomino(picture, domino, cells.map(([x, y]) => [x - shift[0], y - shift[1]]), "in-tray");
     drag.floating.replaceChildren(picture);
-    const size = $("board").querySelector("rect.cell").getBoundingClientRect().width + 3;
+    const size = cellSize();
     drag.floating.style.width = (upright ? size : 2 * size) + "px";
-    drag.floating.style.left = event.clientX + shift[0] / CELL * size - size / 2 + "px";
-    drag.floating.style.top = event.clientY + shift[1] / CELL * size - size / 2 + "px";
-    const cell = cellAt(event.clientX, event.clientY);
+    drag.floating.style.left = event.clientX - (upright ? size : 2 * size) / 2 + "px";
+    drag.floating.style.top = event.clientY - (upright ? 2 * size : size) / 2 + "px";
+    const cell = cellUnderFirstHalf(event);
     if (cell && (!cursor || key(cell) !== key(cursor))) { cursor = cell; drawBoard(); }
   } else if (hand !== null && event.target.closest && event.target.closest("#board")) {
     const cell = cellAt(event.clientX, event.clientY);
@@ -514,7 +525,7 @@ document.addEventListener("pointerup", (event) => {
     else take(finished.tile);
     return;
   }
-  const cell = cellAt(event.clientX, event.clientY);
+  const cell = cellUnderFirstHalf(event);
   if (cell) place(cell);
   else draw();
 });
