@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import time
 from itertools import islice
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -116,6 +118,14 @@ def test_every_link_is_restored_after_a_search(make, item_heap, compiled):
 def test_the_compiled_core_is_built():
     # `pip install -e .` builds it wherever a C compiler is; the Python search is the fallback and its twin.
     assert CompiledSearch is not None and compiled_by_default()
+
+
+def test_the_compiled_core_is_built_from_todays_source():
+    # An optional build that fails keeps the previous core without a word (setup.py).
+    from pipscover.engines import _dancing_links
+
+    source = Path(_dancing_links.__file__).with_name("_dancing_links.c").read_bytes()
+    assert _dancing_links.source_digest == hashlib.sha256(source).hexdigest(), "rebuild it: pip install -e ."
 
 
 @settings(max_examples=150)

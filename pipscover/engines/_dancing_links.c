@@ -24,6 +24,9 @@
 #include <time.h>
 
 #define DEADLINE_CHECK_INTERVAL 256
+#ifndef SOURCE_DIGEST  /* setup.py gives the SHA-256 of this file: tests/test_dlx.py checks the core is current */
+#define SOURCE_DIGEST ""
+#endif
 
 /* ---------------------------------------------------------------- growable stacks */
 
@@ -684,9 +687,9 @@ static int restart(Core *c) {
     return 0;
 }
 
-/* Search on to the next cover: 1 when found (*cover the list of its options in the order chosen, when
-   cover is not NULL), 0 when the search is done, -1 on an error. */
-static int advance(Core *c, PyObject **cover) {
+/* Search on to the next cover: 1 when found (*chosen the list of its options in the order chosen, when
+   chosen is not NULL), 0 when the search is done, -1 on an error. */
+static int advance(Core *c, PyObject **chosen) {
     if (c->finished) return 0;
     for (;;) {
         if (c->descend) {
@@ -698,10 +701,10 @@ static int advance(Core *c, PyObject **cover) {
                 c->run_limit = -1;  /* this run is now the complete search */
                 c->descend = 0;
                 c->found++;
-                if (!cover) return 1;
-                if (stop_with(c, NULL) < 0 || !(*cover = PyList_New(c->frame_node.n))) return -1;
+                if (!chosen) return 1;
+                if (stop_with(c, NULL) < 0 || !(*chosen = PyList_New(c->frame_node.n))) return -1;
                 for (Py_ssize_t k = 0; k < c->frame_node.n; k++)
-                    PyList_SET_ITEM(*cover, k, PyLong_FromLong(c->option_of[c->frame_node.v[k]]));
+                    PyList_SET_ITEM(*chosen, k, PyLong_FromLong(c->option_of[c->frame_node.v[k]]));
                 return 1;
             }
             /* C3, C4 */
@@ -889,5 +892,6 @@ PyMODINIT_FUNC PyInit__dancing_links(void) {
     if (!m) return NULL;
     Py_INCREF(&CoreType);
     if (PyModule_AddObject(m, "Search", (PyObject *)&CoreType) < 0) { Py_DECREF(&CoreType); Py_DECREF(m); return NULL; }
+    if (PyModule_AddStringConstant(m, "source_digest", SOURCE_DIGEST) < 0) { Py_DECREF(m); return NULL; }
     return m;
 }

@@ -3,6 +3,8 @@
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+source_digest: str  # the SHA-256 of the _dancing_links.c it was built from
+
 class Search(Iterator[list[int]]):
     def __init__(
         self, problem: Any, arrays: Sequence[Any], propagator: Any, tables: tuple[Any, ...] | None,
