@@ -3,7 +3,6 @@ SAT blocking clauses) or Ganak."""
 
 from __future__ import annotations
 
-import multiprocessing
 import signal
 from collections.abc import Callable, Iterator
 from enum import StrEnum
@@ -119,6 +118,8 @@ def _counts(puzzles: list[Loaded], settings: dict[str, Any], jobs: int,
         return
     # Workers ignore Ctrl-C: this process alone handles it, prints the counts finished so far and ends the
     # workers, so that none is left behind and none prints a traceback.
+    import multiprocessing  # only for --jobs: a process pool
+
     pool = multiprocessing.get_context("fork").Pool(jobs, initializer=signal.signal,
                                                      initargs=(signal.SIGINT, signal.SIG_IGN))
     try:

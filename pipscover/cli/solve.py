@@ -32,7 +32,6 @@ from pipscover.cli.common import (
 )
 from pipscover.engines import DEFAULT_BACKEND
 from pipscover.model.results import SolveResult, Status
-from pipscover.render.svg import draw_svg
 from pipscover.render.terminal import draw_solution
 from pipscover.solving import solve
 
@@ -76,6 +75,8 @@ def solve_command(
             result = solve(puzzle, engine, limit=wanted, timeout=timeout, start=item.clock_start(), seed=seed)
             advance()
             if picture is not None and result.solutions:
+                from pipscover.render.svg import draw_svg  # only for --svg
+
                 write_output(picture, draw_svg(puzzle, result.solutions[0]))
             worst = max(worst, exit_code(result.status))
             if as_json:

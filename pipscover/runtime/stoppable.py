@@ -20,10 +20,12 @@ import time
 from collections.abc import Callable, Generator, Iterator, Mapping
 from contextlib import suppress
 from functools import cache
-from multiprocessing.connection import Connection, Pipe, wait
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from pipscover.model.results import SearchTimeout
+
+if TYPE_CHECKING:  # multiprocessing loads when a worker starts, not with every command that might start one
+    from multiprocessing.connection import Connection
 
 LONGEST_WAIT = 3600.0  # seconds per wait for the worker: a far deadline (--timeout 1e308) must not overflow poll()
 
@@ -100,6 +102,8 @@ def _in_worker(produce: Callable[[], Iterator[Item]], deadline: float) -> Genera
 def _wait(connections: list, deadline: float | None) -> list:
     """The connections ready to read, once one is; raises `SearchTimeout` when `deadline` passes first.
     Waits in slices of at most `LONGEST_WAIT`, so that a far deadline (--timeout 1e308) cannot overflow."""
+    from multiprocessing.connection import wait
+
     while True:
         remaining = _remaining(deadline)
         ready = wait(connections, None if remaining is None else min(remaining, LONGEST_WAIT))
@@ -130,6 +134,8 @@ def _answer(connection) -> tuple[str, Any]:
 
 def _fork(produce: Callable[[], Iterator]) -> _Worker:
     """A worker process serving the items of `produce()`; the child never returns from here."""
+    from multiprocessing.connection import Pipe
+
     ours, theirs = Pipe()
     parent, prctl = os.getpid(), _prctl()
     pid = os.fork()
