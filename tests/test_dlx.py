@@ -19,8 +19,10 @@ from pipscover.engines.dancing_links import (
     ExactCoverProblem,
     NodeBudgetExceeded,
     compiled_by_default,
+    compiled_links,
     covers,
     luby,
+    python_links,
 )
 from pipscover.engines.dlx import DlxBackend, counted_solutions
 from pipscover.model import Puzzle
@@ -126,6 +128,22 @@ def test_the_compiled_core_is_built_from_todays_source():
 
     source = Path(_dancing_links.__file__).with_name("_dancing_links.c").read_bytes()
     assert _dancing_links.source_digest == hashlib.sha256(source).hexdigest(), "rebuild it: pip install -e ."
+
+
+@pytest.mark.parametrize("make", [
+    lambda: (7, KNUTH_OPTIONS), lambda: (0, []), lambda: (2, [(), (1,), (0, 1), (1, 0)]),
+    lambda: (18, langford(6).options),
+])
+def test_the_compiled_core_builds_the_lists_python_builds(make):
+    items, options = make()
+    assert compiled_links is not None
+    assert [list(links) for links in compiled_links(items, options)] == list(python_links(items, options))
+
+
+def test_an_item_out_of_range_is_refused_by_both_builders():
+    for build in (compiled_links, python_links):
+        with pytest.raises(IndexError):
+            build(2, [(0,), (2,)])
 
 
 @settings(max_examples=150)

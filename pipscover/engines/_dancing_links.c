@@ -19,6 +19,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -878,8 +879,86 @@ static PyTypeObject CoreType = {
     .tp_methods = Core_methods,
 };
 
+/* ---------------------------------------------------------------- the lists, built (C1's set-up) */
+
+static PyObject *array_type;  /* array.array */
+
+/* A new array('i') holding `n` ints copied from `values`. */
+static PyObject *int_array_of(const int *values, Py_ssize_t n) {
+    PyObject *bytes = PyBytes_FromStringAndSize((const char *)values, n * (Py_ssize_t)sizeof(int));
+    if (!bytes) return NULL;
+    PyObject *made = PyObject_CallFunction(array_type, "sO", "i", bytes);
+    Py_DECREF(bytes);
+    return made;
+}
+
+/* links(item_count, options): the lists ExactCoverProblem.__init__ builds in Python (its docstring gives the
+   layout), as arrays of C ints: (left, right, top, up, down, length, option_of). Nodes are appended option by
+   option, each at the bottom of its item's list, exactly as the Python builder appends them. */
+static PyObject *links(PyObject *self, PyObject *args) {
+    (void)self;
+    int item_count;
+    PyObject *options;
+    if (!PyArg_ParseTuple(args, "iO", &item_count, &options)) return NULL;
+    if (item_count < 0) { PyErr_SetString(PyExc_ValueError, "a negative number of items"); return NULL; }
+    PyObject *fast = PySequence_Fast(options, "options: a sequence of sequences of item numbers");
+    if (!fast) return NULL;
+    Py_ssize_t option_count = PySequence_Fast_GET_SIZE(fast), headers = (Py_ssize_t)item_count + 1, total = headers;
+    PyObject **rows = PyMem_Calloc(option_count + 1, sizeof(PyObject *));
+    if (!rows) { Py_DECREF(fast); return PyErr_NoMemory(); }
+    PyObject *result = NULL;
+    int *lists[7] = {NULL};
+    for (Py_ssize_t o = 0; o < option_count; o++) {
+        if (!(rows[o] = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, o), "an option: a sequence of item numbers")))
+            goto done;
+        total += PySequence_Fast_GET_SIZE(rows[o]);
+    }
+    if (total > INT_MAX) { PyErr_SetString(PyExc_OverflowError, "too many nodes for C ints"); goto done; }
+    Py_ssize_t sizes[7] = {headers, headers, total, total, total, headers, total};  /* length: per header */
+    for (int k = 0; k < 7; k++)
+        if (!(lists[k] = PyMem_Malloc(sizes[k] * sizeof(int)))) { PyErr_NoMemory(); goto done; }
+    int *left = lists[0], *right = lists[1], *top = lists[2], *up = lists[3], *down = lists[4], *length = lists[5],
+        *option_of = lists[6];
+    for (Py_ssize_t i = 0; i < headers; i++) {
+        left[i] = (int)i - 1; right[i] = (int)i + 1;
+        top[i] = up[i] = down[i] = (int)i; length[i] = 0; option_of[i] = -1;
+    }
+    left[0] = item_count; right[headers - 1] = 0;
+    int node = (int)headers;
+    for (Py_ssize_t o = 0; o < option_count; o++) {
+        for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(rows[o]); k++, node++) {
+            long item = PyLong_AsLong(PySequence_Fast_GET_ITEM(rows[o], k));
+            if (item == -1 && PyErr_Occurred()) goto done;
+            if (item < 0 || item >= item_count) { PyErr_SetString(PyExc_IndexError, "an item number out of range"); goto done; }
+            int header = (int)item + 1;
+            top[node] = header; option_of[node] = (int)o;
+            up[node] = up[header]; down[node] = header;
+            down[up[header]] = node; up[header] = node;
+            length[header]++;
+        }
+    }
+    result = PyTuple_New(7);
+    for (int k = 0; result && k < 7; k++) {
+        PyObject *made = int_array_of(lists[k], sizes[k]);
+        if (!made) Py_CLEAR(result);
+        else PyTuple_SET_ITEM(result, k, made);
+    }
+done:
+    for (Py_ssize_t o = 0; o < option_count; o++) Py_XDECREF(rows[o]);
+    PyMem_Free(rows);
+    for (int k = 0; k < 7; k++) PyMem_Free(lists[k]);
+    Py_DECREF(fast);
+    return result;
+}
+
+static PyMethodDef module_functions[] = {
+    {"links", links, METH_VARARGS, "links(item_count, options): the problem's lists as arrays of C ints."},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_dancing_links", "The compiled core of pipscover.engines.dancing_links.", -1, NULL,
+    PyModuleDef_HEAD_INIT, "_dancing_links", "The compiled core of pipscover.engines.dancing_links.", -1,
+    module_functions,
 };
 
 PyMODINIT_FUNC PyInit__dancing_links(void) {
@@ -888,6 +967,11 @@ PyMODINIT_FUNC PyInit__dancing_links(void) {
     found_name = PyUnicode_InternFromString("found");
     node_limit_name = PyUnicode_InternFromString("node_limit");
     if (!nodes_name || !found_name || !node_limit_name) return NULL;
+    PyObject *array_module = PyImport_ImportModule("array");
+    if (!array_module) return NULL;
+    array_type = PyObject_GetAttrString(array_module, "array");
+    Py_DECREF(array_module);
+    if (!array_type) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     Py_INCREF(&CoreType);

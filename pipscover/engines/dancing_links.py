@@ -60,8 +60,8 @@ import os
 import random
 import time
 from array import array
-from collections.abc import Iterator, Sequence
-from functools import partial
+from collections.abc import Callable, Iterator, MutableSequence, Sequence
+from functools import cached_property, partial
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -71,10 +71,14 @@ if TYPE_CHECKING:
     from pipscover.engines._dancing_links import Search
 
 CompiledSearch: type[Search] | None
+compiled_links: Callable[[int, Sequence[Sequence[int]]], tuple[array, ...]] | None
 try:  # the compiled core (_dancing_links.c), built by `pip install`; the Python search below is its twin
     from pipscover.engines._dancing_links import Search as CompiledSearch
+    from pipscover.engines._dancing_links import links as _compiled_links
+
+    compiled_links = _compiled_links
 except ImportError:  # pragma: no cover - a machine without a C compiler
-    CompiledSearch = None
+    CompiledSearch = compiled_links = None
 
 # Search nodes between two looks at the clock and the node budget (the first node looks too): cheap, and a
 # few ms apart at most.
@@ -154,6 +158,37 @@ def skip(covers: Iterator[list[int]], most: int) -> int:
     return passing(most) if passing else sum(1 for _ in islice(covers, most))
 
 
+def python_links(item_count: int, options: Sequence[Sequence[int]]) -> tuple[list[int], ...]:
+    """The lists of a new problem (see the top: left, right, top, up, down, length, option_of): the item
+    headers, then each option's nodes appended at the bottom of their items' lists, option by option.
+
+    >>> python_links(2, [(0, 1), (1,)])[2:5]  # top, up, down
+    ([0, 1, 2, 1, 2, 2], [0, 3, 5, 1, 2, 4], [0, 3, 4, 1, 5, 2])
+    """
+    headers = item_count + 1
+    left = [i - 1 for i in range(headers)]
+    right = [i + 1 for i in range(headers)]
+    left[0], right[-1] = item_count, 0
+    top = list(range(headers))
+    up = list(range(headers))
+    down = list(range(headers))
+    length = [0] * headers
+    option_of = [-1] * headers
+    node = headers
+    for index, items in enumerate(options):
+        for item in items:
+            header = item + 1
+            top.append(header)
+            option_of.append(index)
+            up.append(up[header])
+            down.append(header)
+            down[up[header]] = node
+            up[header] = node
+            length[header] += 1
+            node += 1
+    return left, right, top, up, down, length, option_of
+
+
 class ExactCoverProblem:
     """The linked lists of one exact cover problem; `search` them once (an abandoned search leaves them
     as they were at that moment, so a second search raises `RuntimeError`).
@@ -162,6 +197,15 @@ class ExactCoverProblem:
     must contain item j.
     """
 
+    # Lists, or arrays of C ints when the compiled core built them (the same values).
+    left: MutableSequence[int]
+    right: MutableSequence[int]
+    top: MutableSequence[int]
+    up: MutableSequence[int]
+    down: MutableSequence[int]
+    length: MutableSequence[int]
+    option_of: MutableSequence[int]
+
     def __init__(
         self,
         item_count: int,
@@ -169,42 +213,26 @@ class ExactCoverProblem:
         multiplicity: Sequence[int] | None = None,
     ) -> None:
         self.options = options
-        headers = item_count + 1
-        self.left = [i - 1 for i in range(headers)]
-        self.right = [i + 1 for i in range(headers)]
-        self.left[0], self.right[-1] = item_count, 0
-        top = list(range(headers))
-        up = list(range(headers))
-        down = list(range(headers))
-        length = [0] * headers
-        option_of = [-1] * headers
-        members = []
-        node = headers
-        for index, items in enumerate(options):
-            nodes = []
-            for item in items:
-                header = item + 1
-                top.append(header)
-                option_of.append(index)
-                up.append(up[header])
-                down.append(header)
-                down[up[header]] = node
-                up[header] = node
-                length[header] += 1
-                nodes.append(node)
-                node += 1
-            members.append(tuple(nodes))
-        self.top, self.up, self.down, self.length = top, up, down, length
-        self.option_of, self.members = option_of, members
+        # The compiled core builds the same lists as `python_links`, as the arrays its search dances on.
+        build = compiled_links if compiled_links is not None and compiled_by_default() else python_links
+        self.left, self.right, self.top, self.up, self.down, self.length, self.option_of = build(item_count, options)
         # An item's uses still needed, by header; and whether each option is out of the lists.
         self.needed = [0, *(multiplicity or [1] * item_count)]
-        if len(self.needed) != headers or min(self.needed[1:], default=1) < 1:
+        if len(self.needed) != item_count + 1 or min(self.needed[1:], default=1) < 1:
             raise ValueError("give every item a multiplicity of at least 1")
         self.gone = [False] * len(options)
         self.searched = False
         self.nodes = 0
         self.found = 0
         self.node_limit: int | None = None
+
+    @cached_property
+    def members(self) -> list[tuple[int, ...]]:
+        """The nodes of each option, in order (the Python search walks them; the compiled one needs none)."""
+        members: list[list[int]] = [[] for _ in self.options]
+        for node in range(len(self.left), len(self.top)):
+            members[self.option_of[node]].append(node)
+        return [tuple(nodes) for nodes in members]
 
     def sanity(self) -> list[str]:
         """Knuth's sanity(): what is wrong with the lists of the items still to cover (empty when nothing).
@@ -285,7 +313,8 @@ class ExactCoverProblem:
         if CompiledSearch is None:
             raise RuntimeError("the compiled Dancing Links core is not built (pip install -e . builds it)")
         for name in ("left", "right", "top", "up", "down", "length", "option_of", "needed", "gone"):
-            setattr(self, name, array("i", getattr(self, name)))
+            if not isinstance(getattr(self, name), array):
+                setattr(self, name, array("i", getattr(self, name)))
         tables = getattr(propagator, "compiled_tables", lambda: None)()
         reshuffle = None if restart_seed is None else partial(_shuffle, self, random.Random(restart_seed))
         return CompiledSearch(
