@@ -60,7 +60,8 @@ import os
 import random
 import time
 from array import array
-from collections.abc import Callable, Iterator, MutableSequence, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
 from functools import cached_property, partial
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Protocol
@@ -326,53 +327,251 @@ class ExactCoverProblem:
 
     def _search(self, propagator: Propagator | None, deadline: float | None, restart_seed: int | None,
                 use_heap: bool) -> Iterator[list[int]]:
-        """The search in Python."""
-        left, right, top, up, down, length = self.left, self.right, self.top, self.up, self.down, self.length
-        option_of, members, needed, gone = self.option_of, self.members, self.needed, self.gone
-        choose = propagator.choose if propagator else None
-        unchoose = propagator.unchoose if propagator else None
+        """The search in Python: `_Search`, the compiled core's twin."""
+        return _Search(self, propagator, deadline, restart_seed, use_heap).covers()
 
-        # What changed since the last choice, for the heap (the scan clears them unread): the items covered
-        # (the other items of their options lost a node), the options hidden (their items lost one), and the
-        # items uncovered, reweighted or needed once more.
-        covered_log: list[int] = []
-        hidden_log: list[int] = []
-        changed_log: list[int] = []
 
-        def cover(item: int) -> None:
-            covered_log.append(item)
-            node = down[item]
-            while node != item:
-                option = option_of[node]
-                for other in members[option]:
-                    if other != node:
-                        above, below = up[other], down[other]
-                        down[above] = below
-                        up[below] = above
-                        length[top[other]] -= 1
-                gone[option] = True
-                node = down[node]
-            before, after = left[item], right[item]
-            right[before] = after
-            left[after] = before
+class _Search:
+    """One search in Python, step for step the compiled core's, with its steps named and labelled as there
+    (xcover's C1-C11): C1 `__init__`; C2 and C9 the loop of `covers` (a new search node, a cover when no item
+    is left; the end when no level is); C3 the item choice (`_ItemScan` or `_ItemHeap`, by dom/wdeg); C4
+    `enter_level` (or `dead_end`); C5 `next_option`; C6 `try_option` (its other items used, then `propagate`);
+    C7 `retract`; C8 `leave`; C10 `restart`; C11 `check_limits`. Under them, the dance: `cover`, `uncover`,
+    `hide`, `unhide_since`, `use_others`, `unuse_others`.
 
-        def uncover(item: int) -> None:
-            changed_log.append(item)
-            before, after = left[item], right[item]
-            right[before] = item
-            left[after] = item
-            node = up[item]
-            while node != item:
-                option = option_of[node]
-                for other in members[option]:
-                    if other != node:
-                        down[up[other]] = other
-                        up[down[other]] = other
-                        length[top[other]] += 1
-                gone[option] = False
-                node = up[node]
+    `frames` has one per level: [item branched on, node of the option being tried, trail length before the
+    propagator's hidden options, and the options tried so far when the item was needed more than once (they
+    stay hidden for the later branches) or None]. `trail` lists the options the propagator hid and `weight`
+    each item's failures (dom/wdeg).
+    """
 
-        def hide_whole(option: int) -> None:
+    def __init__(self, problem: ExactCoverProblem, propagator: Propagator | None, deadline: float | None,
+                 restart_seed: int | None, use_heap: bool) -> None:
+        """C1: set up over the problem's lists."""
+        self.problem = problem
+        self.left, self.right, self.top, self.up = problem.left, problem.right, problem.top, problem.up
+        self.down, self.length, self.option_of = problem.down, problem.length, problem.option_of
+        self.members, self.needed, self.gone = problem.members, problem.needed, problem.gone
+        self.choose = None if propagator is None else propagator.choose
+        self.unchoose = None if propagator is None else propagator.unchoose
+        self.deadline = deadline
+        self.rng = None if restart_seed is None else random.Random(restart_seed)
+        self.runs = 1
+        self.weight = [1] * len(self.left)
+        self.frames: list[list[Any]] = []
+        self.trail: list[int] = []
+        # What changed since the last item choice, for the heap: the items covered (the other items of their
+        # options lost a node), the options hidden (their items lost one), and the items uncovered, reweighted
+        # or needed once more. The scan reads none of it, so its logs are deques of length 0, which drop what
+        # is appended, at the cost of a list's append.
+        log: Callable[[], MutableSequence[int]] = list if use_heap else partial(deque, maxlen=0)
+        self.covered_log: MutableSequence[int] = log()
+        self.hidden_log: MutableSequence[int] = log()
+        self.changed_log: MutableSequence[int] = log()
+        self.items: _ItemHeap | _ItemScan = _ItemHeap(self) if use_heap else _ItemScan(self)
+
+    def covers(self) -> Iterator[list[int]]:
+        """Every cover, as the options chosen in order. The loop is C2 and C9 and calls the other steps; what
+        it alone changes (the search nodes so far, the run's node budget, whether the last step reached a new
+        node) it keeps in local variables, the fast place in Python."""
+        problem, frames, right, option_of = self.problem, self.frames, self.right, self.option_of
+        choose_item, enter_level, next_option = self.items.choice, self.enter_level, self.next_option
+        watched = self.deadline is not None or problem.node_limit is not None
+        run_limit = None if self.rng is None else RESTART_UNIT * (len(right) - 1)
+        nodes, descend = 0, True
+        while True:
+            if descend:
+                nodes += 1  # C2: a new search node
+                if run_limit is not None and nodes > run_limit:
+                    run_limit = self.restart(nodes)
+                if watched and nodes % DEADLINE_CHECK_INTERVAL == 1:
+                    self.check_limits(nodes)
+                if right[0] == 0:  # no item left: a cover
+                    problem.nodes, problem.found = nodes, problem.found + 1
+                    run_limit = None  # this run is now the complete search
+                    yield [option_of[frame[1]] for frame in frames]
+                else:
+                    enter_level(choose_item())
+            if not frames:  # C9: back at the root; the run searched every branch within its budget
+                problem.nodes = nodes
+                return
+            descend = next_option()
+
+    # ---------------------------------------------------------------- the steps
+
+    def enter_level(self, item: int) -> None:
+        """C4: cover `item`, or prepare to branch on its uses when it is needed more than once; a dead end
+        when it has no option left."""
+        needed = self.needed[item]
+        if self.length[item] - needed + 1 <= 0:
+            self.dead_end(item)
+            return
+        if needed == 1:
+            self.cover(item)
+        self.frames.append([item, item, len(self.trail), [] if needed > 1 else None])
+
+    def dead_end(self, item: int) -> None:
+        """`item` has no option left: blame it and the choice that led here (dom/wdeg)."""
+        self.blame(item)
+        if self.frames:
+            self.blame(self.frames[-1][0])
+
+    def blame(self, item: int) -> None:
+        """One more failure for `item`: the item choice turns to it sooner (dom/wdeg)."""
+        self.weight[item] += 1
+        self.changed_log.append(item)
+
+    def next_option(self) -> bool:
+        """C5: the next option of the deepest level's item, once the one tried last is undone (C7); C8 when
+        none is left. Whether it reached a new search node."""
+        frame = self.frames[-1]
+        item, node, mark, tried = frame
+        if node != item:
+            self.retract(item, node, mark, tried)
+        node = frame[1] = self.down[node]
+        if node == item:
+            self.leave(item, tried)
+            self.frames.pop()
+            return False
+        return self.try_option(item, node, tried)
+
+    def try_option(self, item: int, node: int, tried: list[int] | None) -> bool:
+        """C6: choose the option of `node` (hidden for the later branches when `item` is needed more than
+        once): use its other items, then ask the propagator, whose veto blames `item`. Whether it holds."""
+        option = self.option_of[node]
+        if tried is not None:
+            self.hide((option,), tried)
+            self.needed[item] -= 1
+        self.use_others(node)
+        if self.propagate(option):
+            return True
+        self.blame(item)
+        return False
+
+    def propagate(self, option: int) -> bool:
+        """C6, second half: whether the propagator accepts `option`; the options it rules out are hidden
+        (those still in play, kept on the trail for C7)."""
+        if self.choose is None:
+            return True
+        hidden = self.choose(option)
+        if hidden is None:
+            return False
+        self.hide(hidden, self.trail)
+        return True
+
+    def retract(self, item: int, node: int, mark: int, tried: list[int] | None) -> None:
+        """C7: undo the option of `node`, tried last at the level that branched on `item`."""
+        self.unhide_since(self.trail, mark)
+        if self.unchoose is not None:
+            self.unchoose(self.option_of[node])
+        self.unuse_others(node)
+        if tried is not None:
+            self.needed[item] += 1
+            self.changed_log.append(item)
+
+    def leave(self, item: int, tried: list[int] | None) -> None:
+        """C8: leave the level that branched on `item`, once no option of it is in place."""
+        if tried is not None:
+            self.unhide_since(tried, 0)
+        else:
+            self.uncover(item)
+
+    def restart(self, nodes: int) -> int:
+        """C10: after a run's budget, back to the root and a new random order; the next run's node budget
+        (a Luby term's worth more)."""
+        assert self.rng is not None  # a run has a budget only with restarts
+        self.unwind()
+        _shuffle(self.problem, self.rng)
+        self.items.restarted()
+        self.runs += 1
+        return nodes + luby(self.runs) * RESTART_UNIT * (len(self.left) - 1)
+
+    def unwind(self) -> None:
+        """Back to the root, undoing every level in the order backtracking would."""
+        frames = self.frames
+        while frames:
+            item, node, mark, tried = frames.pop()
+            if node != item:
+                self.retract(item, node, mark, tried)
+            self.leave(item, tried)
+
+    def check_limits(self, nodes: int) -> None:
+        """C11: stop when the clock passed the deadline or the search its node budget (which may be lifted
+        while it runs)."""
+        problem = self.problem
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            problem.nodes = nodes
+            raise SearchTimeout
+        if problem.node_limit is not None and nodes > problem.node_limit:
+            problem.nodes = nodes
+            raise NodeBudgetExceeded
+
+    # ---------------------------------------------------------------- the dance
+
+    def cover(self, item: int) -> None:
+        """Unlink `item` from the item list and hide every option in its list from their other items."""
+        up = self.up
+        down = self.down
+        length = self.length
+        top = self.top
+        members = self.members
+        option_of = self.option_of
+        gone = self.gone
+        self.covered_log.append(item)
+        node = down[item]
+        while node != item:
+            option = option_of[node]
+            for other in members[option]:
+                if other != node:
+                    above, below = up[other], down[other]
+                    down[above] = below
+                    up[below] = above
+                    length[top[other]] -= 1
+            gone[option] = True
+            node = down[node]
+        left, right = self.left, self.right
+        before, after = left[item], right[item]
+        right[before] = after
+        left[after] = before
+
+    def uncover(self, item: int) -> None:
+        """`cover(item)` undone, in the reverse order."""
+        up = self.up
+        down = self.down
+        length = self.length
+        top = self.top
+        members = self.members
+        option_of = self.option_of
+        gone = self.gone
+        self.changed_log.append(item)
+        left, right = self.left, self.right
+        before, after = left[item], right[item]
+        right[before] = item
+        left[after] = item
+        node = up[item]
+        while node != item:
+            option = option_of[node]
+            for other in members[option]:
+                if other != node:
+                    down[up[other]] = other
+                    up[down[other]] = other
+                    length[top[other]] += 1
+            gone[option] = False
+            node = up[node]
+
+    def hide(self, options: Iterable[int], onto: list[int]) -> None:
+        """Unlink every node of each of `options` still in play from its item's list, and put the option on
+        `onto` (the trail, or the options tried at a level), for `unhide_since`."""
+        up = self.up
+        down = self.down
+        length = self.length
+        top = self.top
+        members = self.members
+        gone = self.gone
+        hidden_log = self.hidden_log
+        for option in options:
+            if gone[option]:
+                continue
             hidden_log.append(option)
             for node in members[option]:
                 above, below = up[node], down[node]
@@ -380,224 +579,154 @@ class ExactCoverProblem:
                 up[below] = above
                 length[top[node]] -= 1
             gone[option] = True
+            onto.append(option)
 
-        def unhide_whole(option: int) -> None:
+    def unhide_since(self, hidden: list[int], mark: int) -> None:
+        """`hide` undone for the options on `hidden` past its first `mark`, the last hidden first."""
+        up = self.up
+        down = self.down
+        length = self.length
+        top = self.top
+        members = self.members
+        gone = self.gone
+        while len(hidden) > mark:
+            option = hidden.pop()
             for node in members[option]:
                 down[up[node]] = node
                 up[down[node]] = node
                 length[top[node]] += 1
             gone[option] = False
 
-        def use_others(node: int) -> None:
-            for other in members[option_of[node]]:
-                if other != node:
-                    item = top[other]
-                    needed[item] -= 1
-                    if needed[item] == 0:
-                        cover(item)
+    def use_others(self, node: int) -> None:
+        """C6, first half: the option at `node` uses each of its other items once; an item used up is covered."""
+        top, needed = self.top, self.needed
+        for other in self.members[self.option_of[node]]:
+            if other != node:
+                item = top[other]
+                needed[item] -= 1
+                if needed[item] == 0:
+                    self.cover(item)
 
-        def unuse_others(node: int) -> None:
-            for other in reversed(members[option_of[node]]):
-                if other != node:
-                    item = top[other]
-                    if needed[item] == 0:
-                        uncover(item)
-                    needed[item] += 1
-                    changed_log.append(item)
-
-        def retract(item: int, node: int, mark: int, tried: list[int] | None) -> None:
-            """Undo the option of `node`, tried last at the level that branched on `item`."""
-            while len(trail) > mark:
-                unhide_whole(trail.pop())
-            if unchoose:
-                unchoose(option_of[node])
-            unuse_others(node)
-            if tried is not None:
+    def unuse_others(self, node: int) -> None:
+        """`use_others(node)` undone, backwards."""
+        top, needed, changed_log = self.top, self.needed, self.changed_log
+        for other in reversed(self.members[self.option_of[node]]):
+            if other != node:
+                item = top[other]
+                if needed[item] == 0:
+                    self.uncover(item)
                 needed[item] += 1
                 changed_log.append(item)
 
-        def leave(item: int, tried: list[int] | None) -> None:
-            """Undo the level that branched on `item`, once no option of it is in place."""
-            if tried is not None:
-                for option in reversed(tried):
-                    unhide_whole(option)
-            else:
-                uncover(item)
 
-        def unwind() -> None:
-            """Back to the root, undoing every level in the order backtracking would."""
-            while frames:
-                item, node, mark, tried = frames.pop()
-                if node != item:
-                    retract(item, node, mark, tried)
-                leave(item, tried)
+class _ItemScan:
+    """C3 by a scan of the items left: minimum remaining values, the first count of 0 or 1 at once, else the
+    smallest count per unit of failure weight (dom/wdeg)."""
 
-        def shuffle(rng: random.Random) -> None:
-            _shuffle(self, rng)
-            if use_heap:
-                rank_items()
-                fill_heap()
+    def __init__(self, search: _Search) -> None:
+        self.search = search
 
-        def rank_items() -> None:
-            """Number the items by their place in the item list (all linked, at the root): the tie-break."""
-            item, place = right[0], 0
-            while item != 0:
-                rank[item] = place
-                item, place = right[item], place + 1
+    def restarted(self) -> None:
+        """Nothing to redo after a restart: the scan reads the lists as they are."""
 
-        def key(item: int) -> float:
-            """An item's place in the heap: its count per unit of weight, 0 for a dead end or a forced move."""
+    def choice(self) -> int:
+        search = self.search
+        right, length, needed, weight = search.right, search.length, search.needed, search.weight
+        best, best_count, best_weight = 0, -1, 1
+        item = right[0]
+        while item != 0:
             count = length[item] - needed[item] + 1
-            return 0.0 if count <= 1 else count / weight[item]
+            if count <= 1:
+                return item
+            # Smallest count / weight, compared without division.
+            if best_count < 0 or count * best_weight < best_count * weight[item]:
+                best, best_count, best_weight = item, count, weight[item]
+            item = right[item]
+        return best
 
-        def fill_heap() -> None:
-            """A fresh heap of the items left, each with its place in the item list (the tie-break)."""
-            heap.clear()
-            item = right[0]
-            while item != 0:
-                heap.append((key(item), rank[item], item))
-                item = right[item]
-            heapq.heapify(heap)
-            covered_log.clear()
-            hidden_log.clear()
-            changed_log.clear()
 
-        def refresh(item: int) -> None:
-            if right[left[item]] == item:  # still to cover
-                heapq.heappush(heap, (key(item), rank[item], item))
+class _ItemHeap:
+    """C3 from a heap of the items left, keyed by (count / weight, place in the item list) and brought up to
+    date lazily from the search's logs (see the module's top): it chooses the item the scan would."""
 
-        def heap_choice() -> int:
-            """The item the scan would choose: the first by (key, place) after bringing the heap up to date."""
-            for item in covered_log:
-                node = down[item]  # a covered item's own list stays as it was
-                while node != item:
-                    for other in members[option_of[node]]:
-                        if other != node:
-                            refresh(top[other])
-                    node = down[node]
-            for option in hidden_log:
-                for node in members[option]:
-                    refresh(top[node])
-            for item in changed_log:
-                refresh(item)
-            covered_log.clear()
-            hidden_log.clear()
-            changed_log.clear()
-            if len(heap) > 4 * len(left):  # mostly out-of-date entries: start afresh
-                fill_heap()
-            while True:
-                entry_key, _, item = heap[0]
-                if right[left[item]] != item:  # covered since
-                    heapq.heappop(heap)
-                    continue
-                now = key(item)
-                if now == entry_key:
-                    return item
-                heapq.heapreplace(heap, (now, rank[item], item))
+    def __init__(self, search: _Search) -> None:
+        self.search = search
+        self.heap: list[tuple[float, int, int]] = []
+        self.rank = [0] * len(search.left)
+        self.restarted()
 
-        # One frame per level: [item branched on, node of the option being tried, trail length before the
-        # propagator's hidden options, and the options tried so far when the item was needed more than once
-        # (they stay hidden for the later branches) or None].
-        weight = [1] * len(left)
-        frames: list[list] = []
-        trail: list[int] = []
-        nodes_seen = 0
-        watched = deadline is not None or self.node_limit is not None
-        rng = None if restart_seed is None else random.Random(restart_seed)
-        runs = 1
-        run_limit = None if rng is None else RESTART_UNIT * (len(left) - 1)
-        heap: list[tuple[float, int, int]] = []
-        rank = [0] * len(left)
-        if use_heap:
-            rank_items()
-            fill_heap()
-        descend = True
-        # The steps are labelled as in the compiled core (_dancing_links.c) and xcover: C1 was the set-up above.
+    def restarted(self) -> None:
+        """Number the items by their place in the (new) item list, all linked at the root: the tie-break;
+        then a fresh heap."""
+        right, rank = self.search.right, self.rank
+        item, place = right[0], 0
+        while item != 0:
+            rank[item] = place
+            item, place = right[item], place + 1
+        self.fill()
+
+    def key(self, item: int) -> float:
+        """An item's place in the heap: its count per unit of weight, 0 for a dead end or a forced move."""
+        search = self.search
+        count = search.length[item] - search.needed[item] + 1
+        return 0.0 if count <= 1 else count / search.weight[item]
+
+    def fill(self) -> None:
+        """A fresh heap of the items left, each with its place in the item list."""
+        search, heap = self.search, self.heap
+        heap.clear()
+        right = search.right
+        item = right[0]
+        while item != 0:
+            heap.append((self.key(item), self.rank[item], item))
+            item = right[item]
+        heapq.heapify(heap)
+        search.covered_log.clear()
+        search.hidden_log.clear()
+        search.changed_log.clear()
+
+    def refresh(self, item: int) -> None:
+        """A new entry for `item`, if it is still to cover."""
+        right, left = self.search.right, self.search.left
+        if right[left[item]] == item:
+            heapq.heappush(self.heap, (self.key(item), self.rank[item], item))
+
+    def choice(self) -> int:
+        """The first item by (key, place), once the heap has caught up with the logs."""
+        self.catch_up()
+        search, heap = self.search, self.heap
+        left, right = search.left, search.right
         while True:
-            if descend:
-                nodes_seen += 1  # C2: a new search node
-                if run_limit is not None and nodes_seen > run_limit and rng is not None:  # C10: restart
-                    unwind()
-                    shuffle(rng)
-                    runs += 1
-                    run_limit = nodes_seen + luby(runs) * RESTART_UNIT * (len(left) - 1)
-                if watched and nodes_seen % DEADLINE_CHECK_INTERVAL == 1:  # C11: out of time or nodes
-                    if deadline is not None and time.monotonic() > deadline:
-                        self.nodes = nodes_seen
-                        raise SearchTimeout
-                    if self.node_limit is not None and nodes_seen > self.node_limit:
-                        self.nodes = nodes_seen
-                        raise NodeBudgetExceeded
-                if right[0] == 0:  # no item left: a cover
-                    self.nodes = nodes_seen
-                    self.found += 1
-                    run_limit = None  # this run is now the complete search
-                    yield [option_of[frame[1]] for frame in frames]
-                    descend = False
-                else:
-                    if use_heap:  # C3: choose an item
-                        best = heap_choice()
-                        best_count = length[best] - needed[best] + 1
-                    else:
-                        covered_log.clear()
-                        hidden_log.clear()
-                        changed_log.clear()
-                        best, best_count, best_weight = 0, -1, 1
-                        item = right[0]
-                        while item != 0:
-                            count = length[item] - needed[item] + 1
-                            if count <= 1:
-                                best, best_count = item, count
-                                break
-                            # Smallest count / weight, compared without division.
-                            if best_count < 0 or count * best_weight < best_count * weight[item]:
-                                best, best_count, best_weight = item, count, weight[item]
-                            item = right[item]
-                    if best_count <= 0:
-                        # A dead end: blame the empty item and the choice that led here.
-                        weight[best] += 1
-                        changed_log.append(best)
-                        if frames:
-                            weight[frames[-1][0]] += 1
-                            changed_log.append(frames[-1][0])
-                        descend = False
-                    else:
-                        several = needed[best] > 1  # C4: cover it, or branch on its uses
-                        if not several:
-                            cover(best)
-                        frames.append([best, best, len(trail), [] if several else None])
-            if not frames:  # C9: back at the root
-                # The run searched every branch within its budget: a complete search.
-                self.nodes = nodes_seen
-                return
-            frame = frames[-1]
-            item, node, mark, tried = frame
-            if node != item:
-                retract(item, node, mark, tried)  # C7: the option tried last at this level
-            node = down[node]  # C5: the next option
-            frame[1] = node
-            if node == item:
-                leave(item, tried)  # C8: every option of this item has been tried
-                frames.pop()
-                descend = False
+            entry_key, _, item = heap[0]
+            if right[left[item]] != item:  # covered since
+                heapq.heappop(heap)
                 continue
-            if tried is not None:
-                hide_whole(option_of[node])
-                tried.append(option_of[node])
-                needed[item] -= 1
-            use_others(node)  # C6: use its other items, then ask the propagator
-            descend = True
-            if choose:
-                hidden = choose(option_of[node])
-                if hidden is None:
-                    weight[item] += 1
-                    changed_log.append(item)
-                    descend = False
-                else:
-                    for option in hidden:
-                        if not gone[option]:
-                            hide_whole(option)
-                            trail.append(option)
+            now = self.key(item)
+            if now == entry_key:
+                return item
+            heapq.heapreplace(heap, (now, self.rank[item], item))
+
+    def catch_up(self) -> None:
+        """Fresh entries for the items whose count may have fallen since the last choice, as the logs say."""
+        search, refresh = self.search, self.refresh
+        down, top, members, option_of = search.down, search.top, search.members, search.option_of
+        for item in search.covered_log:
+            node = down[item]  # a covered item's own list stays as it was
+            while node != item:
+                for other in members[option_of[node]]:
+                    if other != node:
+                        refresh(top[other])
+                node = down[node]
+        for option in search.hidden_log:
+            for node in members[option]:
+                refresh(top[node])
+        for item in search.changed_log:
+            refresh(item)
+        search.covered_log.clear()
+        search.hidden_log.clear()
+        search.changed_log.clear()
+        if len(self.heap) > 4 * len(search.left):  # mostly out-of-date entries: start afresh
+            self.fill()
 
 
 def _shuffle(problem: ExactCoverProblem, rng: random.Random) -> None:
