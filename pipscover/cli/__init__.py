@@ -27,6 +27,7 @@ except ImportError:  # pragma: no cover
 from pipscover.cli.app import EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, app, error_line
 from pipscover.cli.readable import humanize, usage_error
 from pipscover.errors import PipsError
+from pipscover.runtime.collection import fewer_collections
 
 # Every command, in the order `pipscover --help` lists them: its module under pipscover/cli and the line
 # `--help` shows for it (the first paragraph of the command's own help). A new command is one line here.
@@ -129,7 +130,8 @@ def run(args: Sequence[str] | None = None) -> int:
     command = command_line()
     humanize(command)
     try:
-        code = command.main(args=args, prog_name="pipscover", standalone_mode=False)
+        with fewer_collections():  # a command's results pile up (solve --all): see runtime/collection.py
+            code = command.main(args=args, prog_name="pipscover", standalone_mode=False)
     except SystemExit:
         # A closed stdout (`pipscover solve --all | head -1`): click silences stdout and exits 1, which would
         # read as "no solution". End quietly with the shell's code for SIGPIPE instead. (Not by restoring

@@ -10,6 +10,7 @@ from pipscover.engines import DEFAULT_BACKEND, Backend, get_backend
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle, Solution
 from pipscover.model.results import SearchGaveUp, SearchTimeout, SolveResult, Status
+from pipscover.runtime.collection import fewer_collections
 from pipscover.runtime.deadlines import deadline_after, has_passed
 
 
@@ -46,7 +47,8 @@ def solve(
     try:
         if has_passed(deadline):  # before the engine builds anything
             raise SearchTimeout
-        found.extend(islice(engine.solutions(puzzle, deadline), limit))
+        with fewer_collections():
+            found.extend(islice(engine.solutions(puzzle, deadline), limit))
     except SearchGaveUp:
         status = Status.UNKNOWN
     except SearchTimeout:
