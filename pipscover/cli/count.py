@@ -36,7 +36,7 @@ from pipscover.runtime.limits import MEMORY_LIMIT, parse_size
 
 Method = StrEnum("Method", {name: name for name in METHODS})  # type: ignore[misc]  # members from METHODS
 DEFAULT_METHOD = Method("auto")
-LISTING_NOTE = ("pipscover count: counting by {how}, one solution at a time (hours past a few million solutions); "
+LISTING_NOTE = ("pipscover count: counting by {how}, one solution at a time (its time grows with their number); "
                 "the exact counter, `pipscover count` without -b or --method, counts without listing")
 
 
