@@ -20,6 +20,7 @@ from puzzle_factory import FAMILIES, family, named
 from pipscover.cnf import CARD_ENCODINGS, PB_ENCODINGS, Encodings
 from pipscover.counting import METHODS, count
 from pipscover.counting.blocking import count_by_blocking
+from pipscover.counting.structural import StructuralCounter
 from pipscover.engines import REGISTRY, get_backend
 from pipscover.engines.auto import AutoBackend
 from pipscover.engines.dlx import counted_solutions
@@ -116,6 +117,13 @@ def test_every_counter_counts_the_brute_force_solutions_and_grids(counter, name)
             assert (result.count, result.exact) == (len(truth(puzzle)), True), f"{distinct}:{named(puzzle)}"
             if counter != "auto":  # (auto names the method it chose)
                 assert result.method == (counter if counter in METHODS else "blocking")
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_the_structural_counter_in_the_sweep_order_counts_the_brute_force_solutions(name):
+    """The other search order, which `auto` races against the default one (`count` has no flag for it)."""
+    for puzzle in family(name):
+        assert StructuralCounter(puzzle, "sweep").count() == len(brute_force_solutions(puzzle)), named(puzzle)
 
 
 # Every cardinality encoding in both CNF forms, each with every pseudo-Boolean encoding in turn.

@@ -12,7 +12,9 @@
      finishes on puzzles with few solutions (up to 50 times faster than the structural counter there);
   3. for placements, `structural` within `STRUCTURAL_WORK_BUDGET` (search nodes x cells), which finishes
      on the NYT puzzles with many solutions; past it, when its finished branches hold `LIST_UNLESS_FOUND`
-     solutions or more, no listing can win, and the structural count goes on alone, its caches kept;
+     solutions or more, no listing can win: the structural count goes on (its caches kept) in a forked
+     worker, raced against a structural count in the other search order (`structural-sweep`, which wins on
+     rectangles: `pipscover.counting.structural.ORDERS`), each within half the memory cap;
   4. past those budgets, `structural` (continuing with the caches of step 3) and `blocking` race in two
      forked workers (`pipscover.counting.portfolio`), each within half the memory cap: the first exact
      count wins. The structural counter wins when there are astronomically many solutions and the board
@@ -34,7 +36,7 @@ giving way to the other method.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
@@ -159,36 +161,46 @@ def _count_auto(puzzle: Puzzle, distinct: Distinct, deadline: float | None, on_p
         except Interrupted as stop:
             if not isinstance(stop.reason, NodeBudgetSpent):
                 return _auto(_stopped_structurally(stop, distinct, start))
-            if stop.found >= LIST_UNLESS_FOUND:  # listing cannot win: count on here, with the progress shown
-                return _auto(_continue_structurally(counter, deadline, start, memory, on_progress))
+            if stop.found >= LIST_UNLESS_FOUND:  # listing cannot win: the two search orders race
+                racers = {"structural": partial(_continue_structurally, counter, deadline, start, share),
+                          "structural-sweep": partial(_continue_structurally, StructuralCounter(puzzle, "sweep"),
+                                                      deadline, start, share)}
+                return _race(racers, distinct, deadline, start)
         structural = partial(_continue_structurally, counter, deadline, start, share)
     else:
         _guard_grid_counter(puzzle, deadline)  # here, before a racer lists a board too big to count
         structural = partial(_count_grids_by_plan, puzzle, deadline, start, share)
+    return _race({"structural": structural, "blocking": partial(_count_by_blocking_racer, puzzle, distinct, share)},
+                 distinct, deadline, start)
+
+
+def _race(racers: dict[str, Callable[[], CountResult]], distinct: Distinct, deadline: float | None,
+          start: float) -> CountResult:
+    """Auto's answer from a race of `racers` (`pipscover.counting.portfolio`)."""
     from pipscover.counting.portfolio import race_counts
 
     try:
-        raced = race_counts({"structural": structural,
-                             "blocking": partial(_count_by_blocking_racer, puzzle, distinct, share)},
-                            deadline)
+        raced = race_counts(racers, deadline)
     except KeyboardInterrupt:
         raise CountInterrupted(_result(0, False, distinct, "auto", start)) from None
-    if raced is None:  # neither racer answered in time
+    if raced is None:  # no racer answered in time
         return _result(0, False, distinct, "auto", start, stopped_by="timeout")
     return _auto(_timed(raced, start))
 
 
-def _continue_structurally(counter: StructuralCounter, deadline: float | None, start: float, memory: int | None,
-                           on_progress: ProgressCallback | None = None) -> CountResult:
-    """A structural count begun before within a budget, now without one (its caches kept, in this process or
-    in a racer that inherited them with the fork)."""
+def _continue_structurally(counter: StructuralCounter, deadline: float | None, start: float,
+                           memory: int | None) -> CountResult:
+    """A structural count begun before within a budget, now without one (its caches kept in the racer that
+    inherited them with the fork), or begun now; the answer names the counter's search order unless it is the
+    default."""
     from pipscover.counting.structural import Interrupted
 
+    method = "structural" if counter.order == "ways" else f"structural-{counter.order}"
     try:
-        found = counter.count(deadline, on_progress, memory)
-        return _result(found, True, Distinct.PLACEMENTS, "structural", start)
+        found = counter.count(deadline, None, memory)
+        return _result(found, True, Distinct.PLACEMENTS, method, start)
     except Interrupted as stop:
-        return _stopped_structurally(stop, Distinct.PLACEMENTS, start)
+        return _stopped_structurally(stop, Distinct.PLACEMENTS, start, method)
 
 
 def _count_by_blocking_racer(puzzle: Puzzle, distinct: Distinct, memory: int | None) -> CountResult:
@@ -241,12 +253,12 @@ def _guard_grid_counter(puzzle: Puzzle, deadline: float | None) -> None:
     guard(puzzle, "the grid counter", needs_bytes=cells * cells // 4, steps=cells * cells, deadline=deadline)
 
 
-def _stopped_structurally(stop, distinct: Distinct, start: float) -> CountResult:
+def _stopped_structurally(stop, distinct: Distinct, start: float, method: str = "structural") -> CountResult:
     """The lower bound of a structural count that `stop` (an `Interrupted`) ended; Ctrl-C is raised on."""
     if isinstance(stop.reason, KeyboardInterrupt):
-        raise CountInterrupted(_result(stop.found, False, distinct, "structural", start)) from None
+        raise CountInterrupted(_result(stop.found, False, distinct, method, start)) from None
     stopped_by = "memory" if isinstance(stop.reason, MemoryCapReached) else "timeout"
-    return _result(stop.found, False, distinct, "structural", start, stopped_by=stopped_by)
+    return _result(stop.found, False, distinct, method, start, stopped_by=stopped_by)
 
 
 def _count_by_listing(puzzle: Puzzle, distinct: Distinct, limit: int | None, deadline: float | None,
