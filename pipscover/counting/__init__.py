@@ -36,7 +36,7 @@ giving way to the other method.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
@@ -174,7 +174,7 @@ def _count_auto(puzzle: Puzzle, distinct: Distinct, deadline: float | None, on_p
                  distinct, deadline, start)
 
 
-def _race(racers: dict[str, Callable[[], CountResult]], distinct: Distinct, deadline: float | None,
+def _race(racers: Mapping[str, Callable[[], CountResult]], distinct: Distinct, deadline: float | None,
           start: float) -> CountResult:
     """Auto's answer from a race of `racers` (`pipscover.counting.portfolio`)."""
     from pipscover.counting.portfolio import race_counts
