@@ -113,6 +113,16 @@ def test_check_reads_solve_output_from_a_pipe():
     assert checked.returncode == 0 and checked.stdout.endswith(": valid\n")
 
 
+def test_the_puzzles_of_one_text_file_are_named_by_number_and_checked_each_against_its_own(run_cli, tmp_path):
+    two = tmp_path / "two.txt"
+    two.write_text((EXAMPLES / "first.txt").read_text() + "\n" + (EXAMPLES / "first.txt").read_text())
+    solved = run_cli("solve", two, "--json")
+    assert [json.loads(line)["puzzle"]["number"] for line in solved.out.splitlines()] == [1, 2]
+    (tmp_path / "solved.jsonl").write_text(solved.out)
+    checked = run_cli("check", two, tmp_path / "solved.jsonl")
+    assert checked.code == 0 and checked.out == f"{two} (puzzle 1): valid\n{two} (puzzle 2): valid\n"
+
+
 def _commands(group, prefix=()):
     """Every command that runs (a group's subcommands, not the group), as the words that call it."""
     for name, command in sorted(group.commands.items()):

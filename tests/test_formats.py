@@ -65,12 +65,15 @@ def test_a_text_file_holds_a_day_and_reads_back_whole():
     assert [(p.regions, p.dominoes, p.origin.difficulty) for p in again] == [
         (p.regions, p.dominoes, p.origin.difficulty) for p in day]
     assert [p.origin.difficulty for p in parse(text, "day.txt", "medium")] == ["medium"]
+    assert [p.origin.number for p in again] == [None] * 3  # their difficulties tell them apart
     with pytest.raises(PipsError, match="day.txt: has no 'extreme' puzzle"):
         parse(text, "day.txt", "extreme")
 
 
-def test_puzzles_without_a_difficulty_follow_one_another_after_a_blank_line():
-    assert len(parse(EXAMPLE_TEXT + "\n\n" + EXAMPLE_TEXT, "two.txt")) == 2
+def test_puzzles_without_a_difficulty_follow_one_another_after_a_blank_line_and_are_numbered():
+    two = parse(EXAMPLE_TEXT + "\n\n" + EXAMPLE_TEXT, "two.txt")
+    assert [puzzle.origin.number for puzzle in two] == [1, 2] and two[1].describe() == "two.txt (puzzle 2)"
+    assert two[0].origin.as_json() == {"file": "two.txt", "date": None, "difficulty": None, "number": 1}
 
 
 @pytest.mark.parametrize(("after", "line"), [("hello\n", 25), ("\n\n5 1\n", 27), ("A SUM 3\n", 25)])

@@ -175,6 +175,15 @@ def test_a_rerun_skips_the_rows_already_written(puzzles, tmp_path):
     assert _files(_rows(out)) == sorted(path.name for path in puzzles.iterdir())
 
 
+def test_the_puzzles_of_one_text_file_are_rows_of_their_own_and_resume_as_such(tmp_path):
+    two, out = tmp_path / "two.txt", tmp_path / "two.csv"
+    two.write_text((EXAMPLES / "first.txt").read_text() + "\n" + (EXAMPLES / "first.txt").read_text())
+    assert _sweep("count", two, "--jobs", "1", "--output", out).returncode == 0
+    assert [row["number"] for row in _rows(out)] == ["1", "2"]
+    again = _sweep("count", two, "--jobs", "1", "--output", out, "--json")
+    assert json.loads(again.stdout)["skipped"] == 2 and len(_rows(out)) == 2
+
+
 def test_rate_writes_the_rating_steps_guesses_and_hardest_rule_of_each_puzzle(puzzles, tmp_path):
     unsolvable, out = tmp_path / "none.txt", tmp_path / "ratings.csv"
     unsolvable.write_text("1\nAA\n1\nA SUM 9\n1\n1 2\n")

@@ -72,10 +72,11 @@ def sweep_command(
 ) -> None:
     """Run TASK on every PUZZLE (or every seed), one Dask task each, writing rows to --output as they come.
 
-    Columns: file, date, difficulty, task, backend, status, count, exact, seconds, cpu_seconds, worker, error,
-    then the task's own. A rerun with the same --output skips the rows already there; a worker that dies has its
-    puzzle run again elsewhere. Exit code 0 when every job ran, 3 when some stopped at --timeout, 1 when some
-    failed (status error), 130 on Ctrl-C (the rows written stay).
+    Columns: file, date, difficulty, number (a puzzle's place in a text file of several), task, backend, status,
+    count, exact, seconds, cpu_seconds, worker, error, then the task's own. A rerun with the same --output skips
+    the rows already there; a worker that dies has its puzzle run again elsewhere. Exit code 0 when every job
+    ran, 3 when some stopped at --timeout, 1 when some failed (status error), 130 on Ctrl-C (the rows written
+    stay).
 
     Examples:
 

@@ -19,9 +19,9 @@ from pipscover.model import Difficulty, Placement, Puzzle, Solution
 
 def read_solutions(text: str, file: str, puzzle: Puzzle) -> list[Solution]:
     """The solutions a document proposes for `puzzle`. Several `solve --json` lines (a day file solved)
-    are told apart by their puzzle's difficulty."""
+    are told apart by their puzzle's difficulty, or its number in a file of several."""
     documents = _documents(text, file)
-    mine = [document for document in documents if _names_difficulty(document) in (None, puzzle.origin.difficulty)]
+    mine = [document for document in documents if _is_for(document, puzzle)]
     if len(mine) > 1:
         raise PipsError(f"{file}: {len(mine)} JSON documents for {puzzle.describe()}; expected one per puzzle")
     return solutions_in(mine[0], file, puzzle) if mine else []
@@ -30,15 +30,30 @@ def read_solutions(text: str, file: str, puzzle: Puzzle) -> list[Solution]:
 def names_puzzles(text: str, file: str) -> bool:
     """Whether the solutions in `text` say which puzzle of a day they are for (`solve --json` objects, or a
     day file with its published solutions): only then can they be checked against a whole day."""
-    return all(_names_difficulty(document) is not None or (isinstance(document, dict) and "solution" not in document
-                                                            and any(d in document for d in Difficulty))
+    return all(_names_difficulty(document) is not None or _names_number(document)
+               or (isinstance(document, dict) and "solution" not in document and any(d in document for d in Difficulty))
                for document in _documents(text, file))
+
+
+def _is_for(document: Any, puzzle: Puzzle) -> bool:
+    """Whether a document may hold `puzzle`'s solutions: it names no puzzle, or names it (by difficulty, and
+    by number in a file of several puzzles)."""
+    named = document.get("puzzle") if isinstance(document, dict) else None
+    if not isinstance(named, dict):
+        return True
+    return (named.get("difficulty") in (None, puzzle.origin.difficulty)
+            and named.get("number") in (None, puzzle.origin.number))
 
 
 def _names_difficulty(document: Any) -> str | None:
     """The difficulty of the puzzle a `solve --json` object names, if it names one."""
     named = document.get("puzzle") if isinstance(document, dict) else None
     return named.get("difficulty") if isinstance(named, dict) else None
+
+
+def _names_number(document: Any) -> bool:
+    named = document.get("puzzle") if isinstance(document, dict) else None
+    return isinstance(named, dict) and named.get("number") is not None
 
 
 def _documents(text: str, file: str) -> list[Any]:

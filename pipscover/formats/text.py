@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import re
 import string
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 from pipscover.errors import PipsError, shown
 from pipscover.model import Difficulty, Origin, Puzzle, RegionKind
@@ -90,12 +92,24 @@ def read_text(text: str, file: str, difficulty: str | None = None) -> list[Puzzl
             raise lines.fail(f"{shown(' '.join(words))} follows the dominoes of puzzle {len(puzzles)} but does not "
                              "start another puzzle (a difficulty or the number of board rows)")
         puzzles.append(_read_puzzle(lines))
+    puzzles = _numbered(puzzles)
     named = [puzzle.origin.difficulty for puzzle in puzzles if puzzle.origin.difficulty]
     if difficulty is None or not named:
         return puzzles
     if difficulty not in named:
         raise PipsError(f"{file}: has no {shown(difficulty)} puzzle (it has {', '.join(named)})")
     return [puzzle for puzzle in puzzles if puzzle.origin.difficulty == difficulty]
+
+
+def _numbered(puzzles: list[Puzzle]) -> list[Puzzle]:
+    """The puzzles of one file, each that its difficulty does not tell apart from the others numbered by its
+    place (from 1), so that messages, JSON lines and sweep rows name it."""
+    labels = Counter(puzzle.origin.difficulty for puzzle in puzzles)
+    if len(puzzles) == 1:
+        return puzzles
+    return [puzzle if puzzle.origin.difficulty and labels[puzzle.origin.difficulty] == 1
+            else replace(puzzle, origin=replace(puzzle.origin, number=number))
+            for number, puzzle in enumerate(puzzles, start=1)]
 
 
 def _read_puzzle(lines: _Lines) -> Puzzle:

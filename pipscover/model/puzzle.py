@@ -40,14 +40,19 @@ class Origin:
     file: str | None = None
     date: str | None = None
     difficulty: str | None = None
+    number: int | None = None  # its place in a file of several puzzles that no difficulty tells apart
 
     def describe(self) -> str:
-        """`file (hard)`, `file`, or `puzzle` when nothing is known."""
+        """`file (hard)`, `file (puzzle 2)`, `file`, or `puzzle` when nothing is known."""
         name = self.file or (self.date or "puzzle")
-        return f"{name} ({self.difficulty})" if self.difficulty else name
+        told = [f"puzzle {self.number}"] if self.number else []
+        told += [self.difficulty] if self.difficulty else []
+        return f"{name} ({', '.join(told)})" if told else name
 
-    def as_json(self) -> dict[str, str | None]:
-        return {"file": self.file, "date": self.date, "difficulty": self.difficulty}
+    def as_json(self) -> dict[str, str | int | None]:
+        """`file`, `date` and `difficulty`, and `number` where the file needs it to tell its puzzles apart."""
+        named: dict[str, str | int | None] = {"file": self.file, "date": self.date, "difficulty": self.difficulty}
+        return named if self.number is None else {**named, "number": self.number}
 
 
 @dataclass(frozen=True)

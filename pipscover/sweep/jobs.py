@@ -29,7 +29,7 @@ Row = dict[str, Any]
 
 # The columns every table starts with, whatever the task.
 COMMON_COLUMNS = (
-    "file", "date", "difficulty", "task", "backend", "status", "count", "exact", "seconds", "cpu_seconds",
+    "file", "date", "difficulty", "number", "task", "backend", "status", "count", "exact", "seconds", "cpu_seconds",
     "worker", "error",
 )
 PUZZLE_COLUMNS = ("dominoes", "regions")  # the size of the puzzle, for plots of time against size
@@ -74,7 +74,7 @@ class Task:
     description: str
     run: Callable[[Job, str, Settings], Row]
     columns: tuple[str, ...]  # after COMMON_COLUMNS
-    key: tuple[str, ...] = ("task", "file", "difficulty", "backend")  # what identifies a row
+    key: tuple[str, ...] = ("task", "file", "difficulty", "number", "backend")  # what identifies a row
 
 
 def _solve(job: Job, backend: str, settings: Settings) -> Row:
@@ -170,7 +170,8 @@ def stubs(job: Job, settings: Settings) -> list[Row]:
         return [{"task": job.task, "seed": job.seed, "dominoes": settings.dominoes, "max_pip": settings.max_pip,
                  "shape": settings.shape, "unique": settings.unique or settings.difficulty is not None}]
     origin = job.puzzle.origin
-    return [{"file": origin.file, "date": origin.date, "difficulty": origin.difficulty, "task": job.task,
+    return [{"file": origin.file, "date": origin.date, "difficulty": origin.difficulty, "number": origin.number,
+             "task": job.task,
              "backend": backend, "dominoes": len(job.puzzle.dominoes), "regions": len(job.puzzle.regions)}
             for backend in job.backends]
 

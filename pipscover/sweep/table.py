@@ -82,7 +82,8 @@ class ResultTable:
         complete = text[: text.rfind("\n") + 1]  # a line without its newline was cut off mid-write
         reader = csv.DictReader(complete.splitlines())
         if tuple(reader.fieldnames or ()) != self.columns:
-            raise PipsError(f"{self.path}: holds a table with other columns (another task's?); choose another --output")
+            raise PipsError(f"{self.path}: holds a table with other columns (another task's, or an older pipscover's); "
+                            "choose another --output")
         rows = list(reader)
         kept = [row for row in rows if row["status"] not in retry]
         if complete != text or len(kept) < len(rows):
