@@ -144,33 +144,106 @@ static int *int_array(PyObject *seq, Py_ssize_t *n) {
     return out;
 }
 
-/* tables: (regions, values, moves (6 ints per option, flat), constrained, left, masks, counts,
-            by_start, by_option, allowed, completes) as RegionPruner.compiled_tables() gives them. */
+/* The index of `pip` among the `n` increasing pip values (at most 63 of them), or -1. */
+static int pip_index(const int *values, int n, long pip) {
+    int low = 0, high = n - 1;
+    while (low < high) {
+        int middle = (low + high) / 2;
+        if (values[middle] < pip) low = middle + 1; else high = middle;
+    }
+    return n && values[low] == pip ? low : -1;
+}
+
+/* Two ints of a sequence (an option's first two items, or its pips); 0, or -1 with an exception. */
+static int first_two(PyObject *sequence, long *first, long *second) {
+    PyObject *fast = PySequence_Fast(sequence, "a sequence of ints");
+    if (!fast) return -1;
+    int failed = PySequence_Fast_GET_SIZE(fast) < 2;
+    if (failed) PyErr_SetString(PyExc_ValueError, "an option covers two cells, a domino puts two pips");
+    else {
+        *first = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, 0));
+        *second = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, 1));
+        failed = PyErr_Occurred() != NULL;
+    }
+    Py_DECREF(fast);
+    return failed ? -1 : 0;
+}
+
+/* The per-option tables, as RegionPruner.moves and .by_region_pip hold them: each option's regions and pip
+   indexes (`move`) and pips (`pip`); and the options putting pip i on a cell of region r, increasing, in
+   by_option[by_start[r * values + i] ...] (an option putting the same pip twice in one region listed once). */
+static int option_tables(Pruner *p, const int *values, const int *region_of_item, Py_ssize_t cells,
+                         PyObject *options, PyObject *pips) {
+    PyObject *all_options = PySequence_Fast(options, "options"), *all_pips = NULL;
+    int result = -1;
+    if (!all_options || !(all_pips = PySequence_Fast(pips, "pips"))) goto out;
+    p->options = (int)PySequence_Fast_GET_SIZE(all_options);
+    if (PySequence_Fast_GET_SIZE(all_pips) != p->options) {
+        PyErr_SetString(PyExc_ValueError, "one pair of pips per option");
+        goto out;
+    }
+    Py_ssize_t buckets = (Py_ssize_t)p->regions * p->values;
+    p->move = PyMem_Malloc((4 * (size_t)p->options + 1) * sizeof(int));
+    p->pip = PyMem_Malloc((2 * (size_t)p->options + 1) * sizeof(long long));
+    p->by_start = PyMem_Calloc(buckets + 1, sizeof(int));
+    p->by_option = PyMem_Malloc((2 * (size_t)p->options + 1) * sizeof(int));
+    if (!p->move || !p->pip || !p->by_start || !p->by_option) { PyErr_NoMemory(); goto out; }
+    for (int o = 0; o < p->options; o++) {
+        long first, second, first_pip, second_pip;
+        if (first_two(PySequence_Fast_GET_ITEM(all_options, o), &first, &second) < 0 ||
+            first_two(PySequence_Fast_GET_ITEM(all_pips, o), &first_pip, &second_pip) < 0)
+            goto out;
+        int first_index = pip_index(values, p->values, first_pip), second_index = pip_index(values, p->values, second_pip);
+        if (first < 0 || first >= cells || second < 0 || second >= cells || first_index < 0 || second_index < 0) {
+            PyErr_SetString(PyExc_ValueError, "an option's cell or pip is not the pruner's");
+            goto out;
+        }
+        int *move = p->move + 4 * o;
+        move[0] = region_of_item[first]; move[1] = first_index; move[2] = region_of_item[second]; move[3] = second_index;
+        p->pip[2 * o] = first_pip; p->pip[2 * o + 1] = second_pip;
+        p->by_start[move[0] * p->values + move[1] + 1]++;
+        if (move[2] != move[0] || move[3] != move[1]) p->by_start[move[2] * p->values + move[3] + 1]++;
+    }
+    for (Py_ssize_t b = 0; b < buckets; b++) p->by_start[b + 1] += p->by_start[b];
+    int *filled = PyMem_Malloc((buckets + 1) * sizeof(int));
+    if (!filled) { PyErr_NoMemory(); goto out; }
+    memcpy(filled, p->by_start, (buckets + 1) * sizeof(int));
+    for (int o = 0; o < p->options; o++) {
+        const int *move = p->move + 4 * o;
+        p->by_option[filled[move[0] * p->values + move[1]]++] = o;
+        if (move[2] != move[0] || move[3] != move[1]) p->by_option[filled[move[2] * p->values + move[3]]++] = o;
+    }
+    PyMem_Free(filled);
+    result = 0;
+out:
+    Py_XDECREF(all_options); Py_XDECREF(all_pips);
+    return result;
+}
+
+/* tables: (regions, values, region_of_item, options, pips, constrained, left, masks, counts, allowed,
+            completes) as RegionPruner.compiled_tables() gives them. */
 static Pruner *pruner_new(PyObject *tables) {
-    PyObject *moves, *constrained, *left, *masks, *counts, *by_start, *by_option, *allowed, *completes;
-    int regions, values;
-    if (!PyArg_ParseTuple(tables, "iiOOOOOOOOO", &regions, &values, &moves, &constrained, &left, &masks, &counts,
-                          &by_start, &by_option, &allowed, &completes))
+    PyObject *values, *region_of_item, *options, *pips, *constrained, *left, *masks, *counts, *allowed, *completes;
+    int regions;
+    if (!PyArg_ParseTuple(tables, "iOOOOOOOOOO", &regions, &values, &region_of_item, &options, &pips, &constrained,
+                          &left, &masks, &counts, &allowed, &completes))
         return NULL;
     Pruner *p = PyMem_Calloc(1, sizeof(Pruner));
     if (!p) { PyErr_NoMemory(); return NULL; }
-    p->regions = regions; p->values = values;
-    Py_ssize_t n;
-    int *flat = int_array(moves, &n);
-    if (!flat) goto fail;
-    p->options = (int)(n / 6);
-    p->move = PyMem_Malloc((4 * p->options + 1) * sizeof(int));
-    p->pip = PyMem_Malloc((2 * p->options + 1) * sizeof(long long));
-    if (!p->move || !p->pip) { PyMem_Free(flat); PyErr_NoMemory(); goto fail; }
-    for (int o = 0; o < p->options; o++) {
-        p->move[4 * o] = flat[6 * o]; p->move[4 * o + 1] = flat[6 * o + 1]; p->pip[2 * o] = flat[6 * o + 2];
-        p->move[4 * o + 2] = flat[6 * o + 3]; p->move[4 * o + 3] = flat[6 * o + 4]; p->pip[2 * o + 1] = flat[6 * o + 5];
-    }
-    PyMem_Free(flat);
+    p->regions = regions;
+    Py_ssize_t n, cells;
+    int *value = NULL, *region_of = NULL;
+    if (!(value = int_array(values, &n))) goto fail;
+    p->values = (int)n;
+    if (!(region_of = int_array(region_of_item, &cells))) goto fail;
+    for (Py_ssize_t c = 0; c < cells; c++)
+        if (region_of[c] < 0 || region_of[c] >= regions) { PyErr_SetString(PyExc_ValueError, "a cell's region"); goto fail; }
+    if (option_tables(p, value, region_of, cells, options, pips) < 0) goto fail;
+    PyMem_Free(value); value = NULL;
+    PyMem_Free(region_of); region_of = NULL;
     if (!(p->constrained = int_array(constrained, &n))) goto fail;
     p->nconstrained = (int)n;
     if (!(p->left = int_array(left, &n)) || !(p->counts = int_array(counts, &n))) goto fail;
-    if (!(p->by_start = int_array(by_start, &n)) || !(p->by_option = int_array(by_option, &n))) goto fail;
     p->placed_sum = PyMem_Calloc(regions + 1, sizeof(long long));
     p->placed = PyMem_Calloc(regions + 1, sizeof(uint64_t));
     p->mask = PyMem_Calloc(regions + 1, sizeof(uint64_t));
@@ -182,11 +255,12 @@ static Pruner *pruner_new(PyObject *tables) {
     Py_INCREF(allowed); p->allowed = allowed;
     Py_INCREF(completes); p->completes = completes;
     if (!(p->vectors = PyDict_New())) goto fail;
-    p->packed = values <= 16;
-    for (int i = 0; i < values; i++) p->packed &= p->counts[i] >= 0 && p->counts[i] < 65536;
+    p->packed = p->values <= 16;
+    for (int i = 0; i < p->values; i++) p->packed &= p->counts[i] >= 0 && p->counts[i] < 65536;
     if (memo_init(&p->answers, 1 << 20) < 0) goto fail;
     return p;
 fail:
+    PyMem_Free(value); PyMem_Free(region_of);
     pruner_free(p);
     return NULL;
 }

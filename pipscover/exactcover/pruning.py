@@ -14,6 +14,8 @@ the search pays no dispatch on the region's kind.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from pipscover.exactcover.formulation import ExactCover, exact_cover
 from pipscover.model import Puzzle
 from pipscover.regions import PipSupply, pip_values
@@ -72,41 +74,47 @@ class RegionPruner:
         self.region_of = puzzle.region_index
         # The pips each region's cells may take before anything is placed: the builder's filter.
         self.masks = [self.allowed(region) for region in range(len(rules))]
-        self.moves: list[tuple[int, int, int, int, int, int]] = []
-        self.by_region_pip: list[list[list[int]]] = []
+        self.region_of_item: list[int] = []
+        self.cover: ExactCover | None = None
         self.undo: list[list[tuple[int, int]]] = []
 
     def watch(self, cover: ExactCover) -> None:
-        """Learn what each option of `cover` does (it must be built with these rules: `exact_cover(puzzle, self)`)."""
-        region_of_item = [self.region_of[cell] for cell in cover.cells]
-        index_of = self.index_of
-        # (first region, its pip's index, the pip, second region, its pip's index, the pip)
-        self.moves = [
+        """Learn what each option of `cover` does (it must be built with these rules: `exact_cover(puzzle, self)`).
+        The tables `choose` reads are made when it first runs: the compiled core makes its own."""
+        self.cover = cover
+        self.region_of_item = [self.region_of[cell] for cell in cover.cells]
+
+    @cached_property
+    def moves(self) -> list[tuple[int, int, int, int, int, int]]:
+        """Per option: (first region, its pip's index, the pip, second region, its pip's index, the pip)."""
+        assert self.cover is not None, "watch(cover) first"
+        region_of_item, index_of = self.region_of_item, self.index_of
+        return [
             (region_of_item[first], index_of[first_pip], first_pip,
              region_of_item[second], index_of[second_pip], second_pip)
-            for (first, second, _), (first_pip, second_pip) in zip(cover.options, cover.pips)
+            for (first, second, _), (first_pip, second_pip) in zip(self.cover.options, self.cover.pips)
         ]
-        # The options putting the pip of index i on a cell of region r: by_region_pip[r][i].
-        self.by_region_pip = [[[] for _ in self.counts] for _ in self.rules]
+
+    @cached_property
+    def by_region_pip(self) -> list[list[list[int]]]:
+        """The options putting the pip of index i on a cell of region r: by_region_pip[r][i], increasing."""
+        by_region_pip: list[list[list[int]]] = [[[] for _ in self.counts] for _ in self.rules]
         for option, (first, first_index, _, second, second_index, _) in enumerate(self.moves):
-            self.by_region_pip[first][first_index].append(option)
+            by_region_pip[first][first_index].append(option)
             if (second, second_index) != (first, first_index):
-                self.by_region_pip[second][second_index].append(option)
+                by_region_pip[second][second_index].append(option)
+        return by_region_pip
 
     def compiled_tables(self) -> tuple | None:
         """What the compiled Dancing Links core needs to run this pruner itself (`choose` and `unchoose` in C,
-        asking `allowed_when` and `completes_when` once per state), or None when the masks of pips or the pips
-        do not fit its machine words (it then calls `choose` and `unchoose` back)."""
-        if len(self.values) > 63 or any(abs(pip) >= 1 << 30 for pip in self.values):
+        asking `allowed_when` and `completes_when` once per state; it works out `moves` and `by_region_pip`
+        from the cover), or None when the masks of pips or the pips do not fit its machine words (it then
+        calls `choose` and `unchoose` back)."""
+        if self.cover is None or len(self.values) > 63 or any(abs(pip) >= 1 << 30 for pip in self.values):
             return None
-        starts, members = [0], []
-        for region in self.by_region_pip:
-            for options in region:
-                members.extend(options)
-                starts.append(len(members))
-        moves = [number for move in self.moves for number in move]
-        return (len(self.rules), len(self.values), moves, self.constrained, list(self.left), list(self.masks),
-                list(self.counts), starts, members, self.allowed_when, self.completes_when)
+        return (len(self.rules), list(self.values), self.region_of_item, self.cover.options, self.cover.pips,
+                self.constrained, list(self.left), list(self.masks), list(self.counts), self.allowed_when,
+                self.completes_when)
 
     def allowed_when(self, region: int, left: int, placed_sum: int, placed: int, counts: tuple[int, ...]) -> int:
         """The pips one more cell of `region` may take when it has `left` empty cells, `placed_sum` and the
