@@ -114,7 +114,9 @@ typedef struct {
     uint64_t *change_region, *change_old;  /* the undo stack: placed of both regions, then masks changed */
     Py_ssize_t changes, change_cap;
     IntStack marks;
-    PyObject *allowed, *completes;  /* allowed(region, left, placed_sum, placed, counts) -> mask; completes(region, sum) */
+    PyObject *allowed, *completes;  /* per region: allowed(target, left, placed_sum, placed, supply) -> mask, */
+    PyObject *targets, *supplier;   /* completes(target, sum); the targets; supply(counts) -> the supply */
+    PyObject *supply;               /* the supply of the current counts, once asked for (see pruner_choose) */
     Memo answers;                   /* remembered answers */
     struct Core *search;            /* the search it prunes: rule_out(search, option) hides an option */
     PyObject *vectors;              /* dict: count vector (tuple) -> its number, when they are not packed */
@@ -129,6 +131,7 @@ static void pruner_free(Pruner *p) {
     PyMem_Free(p->by_start); PyMem_Free(p->by_option); PyMem_Free(p->change_region); PyMem_Free(p->change_old);
     PyMem_Free(p->marks.v); PyMem_Free(p->answers.slots);
     Py_XDECREF(p->allowed); Py_XDECREF(p->completes); Py_XDECREF(p->vectors);
+    Py_XDECREF(p->targets); Py_XDECREF(p->supplier); Py_XDECREF(p->supply);
     PyMem_Free(p);
 }
 
@@ -221,13 +224,21 @@ out:
 }
 
 /* tables: (regions, values, region_of_item, options, pips, constrained, left, masks, counts, allowed,
-            completes) as RegionPruner.compiled_tables() gives them. */
+            completes, targets, supply) as RegionPruner.compiled_tables() gives them (allowed, completes and
+            targets: lists by region). */
 static Pruner *pruner_new(PyObject *tables) {
     PyObject *values, *region_of_item, *options, *pips, *constrained, *left, *masks, *counts, *allowed, *completes;
+    PyObject *targets, *supplier;
     int regions;
-    if (!PyArg_ParseTuple(tables, "iOOOOOOOOOO", &regions, &values, &region_of_item, &options, &pips, &constrained,
-                          &left, &masks, &counts, &allowed, &completes))
+    if (!PyArg_ParseTuple(tables, "iOOOOOOO!OO!O!O!O", &regions, &values, &region_of_item, &options, &pips,
+                          &constrained, &left, &PyList_Type, &masks, &counts, &PyList_Type, &allowed,
+                          &PyList_Type, &completes, &PyList_Type, &targets, &supplier))
         return NULL;
+    if (PyList_GET_SIZE(masks) < regions || PyList_GET_SIZE(allowed) < regions || PyList_GET_SIZE(completes) < regions ||
+        PyList_GET_SIZE(targets) < regions) {
+        PyErr_SetString(PyExc_ValueError, "a mask, rules and a target per region");
+        return NULL;
+    }
     Pruner *p = PyMem_Calloc(1, sizeof(Pruner));
     if (!p) { PyErr_NoMemory(); return NULL; }
     p->regions = regions;
@@ -254,6 +265,8 @@ static Pruner *pruner_new(PyObject *tables) {
     }
     Py_INCREF(allowed); p->allowed = allowed;
     Py_INCREF(completes); p->completes = completes;
+    Py_INCREF(targets); p->targets = targets;
+    Py_INCREF(supplier); p->supplier = supplier;
     if (!(p->vectors = PyDict_New())) goto fail;
     p->packed = p->values <= 16;
     for (int i = 0; i < p->values; i++) p->packed &= p->counts[i] >= 0 && p->counts[i] < 65536;
@@ -311,17 +324,30 @@ static int read_vector(Pruner *p) {
     return 0;
 }
 
-/* The pips one more cell of `region` may take now, from the rules (remembered per state). */
+/* The supply of the halves not placed (RegionPruner.supply), asked for once per choice that needs it. */
+static PyObject *supply_now(Pruner *p) {
+    if (p->supply) return p->supply;
+    PyObject *counts = PyTuple_New(p->values);
+    if (!counts) return NULL;
+    for (int i = 0; i < p->values; i++) PyTuple_SET_ITEM(counts, i, PyLong_FromLong(p->counts[i]));
+    p->supply = PyObject_CallOneArg(p->supplier, counts);
+    Py_DECREF(counts);
+    return p->supply;
+}
+
+/* The pips one more cell of `region` may take now, from its rule (remembered per state). */
 static int allowed_now(Pruner *p, int region, uint64_t *out) {
     uint64_t key[KEY_WORDS] = {((uint64_t)region << 32) | (uint32_t)p->left[region], (uint64_t)p->placed_sum[region],
                                p->placed[region], p->vector[0], p->vector[1], p->vector[2], p->vector[3], p->vector[4]};
     Slot *s = memo_find(&p->answers, key);
     if (s->used) { *out = s->value; return 0; }
-    PyObject *vector = PyTuple_New(p->values);
-    if (!vector) return -1;
-    for (int i = 0; i < p->values; i++) PyTuple_SET_ITEM(vector, i, PyLong_FromLong(p->counts[i]));
-    PyObject *mask = PyObject_CallFunction(p->allowed, "iiLKN", region, p->left[region], p->placed_sum[region],
-                                           (unsigned long long)p->placed[region], vector);
+    PyObject *supply = supply_now(p);
+    if (!supply) return -1;
+    PyObject *args[5] = {PyList_GET_ITEM(p->targets, region), PyLong_FromLong(p->left[region]),
+                         PyLong_FromLongLong(p->placed_sum[region]),
+                         PyLong_FromUnsignedLongLong((unsigned long long)p->placed[region]), supply};
+    PyObject *mask = args[1] && args[2] && args[3] ? PyObject_Vectorcall(PyList_GET_ITEM(p->allowed, region), args, 5, NULL) : NULL;
+    Py_XDECREF(args[1]); Py_XDECREF(args[2]); Py_XDECREF(args[3]);
     if (!mask) return -1;
     *out = PyLong_AsUnsignedLongLong(mask);
     Py_DECREF(mask);
@@ -329,11 +355,16 @@ static int allowed_now(Pruner *p, int region, uint64_t *out) {
     return memo_put(&p->answers, key, *out);
 }
 
+/* Whether `region`, full, keeps its rule with its sum (remembered). */
 static int completes_now(Pruner *p, int region) {
     uint64_t key[KEY_WORDS] = {(1ULL << 63) | (uint64_t)region, (uint64_t)p->placed_sum[region], 0, 0, 0, 0, 0, 0};
     Slot *s = memo_find(&p->answers, key);
     if (s->used) return (int)s->value;
-    PyObject *answer = PyObject_CallFunction(p->completes, "iL", region, p->placed_sum[region]);
+    PyObject *sum = PyLong_FromLongLong(p->placed_sum[region]);
+    if (!sum) return -1;
+    PyObject *args[2] = {PyList_GET_ITEM(p->targets, region), sum};
+    PyObject *answer = PyObject_Vectorcall(PyList_GET_ITEM(p->completes, region), args, 2, NULL);
+    Py_DECREF(sum);
     if (!answer) return -1;
     int holds = PyObject_IsTrue(answer);
     Py_DECREF(answer);
@@ -341,8 +372,16 @@ static int completes_now(Pruner *p, int region) {
     return holds;
 }
 
+static int check_regions(Pruner *p, int option);
+
 /* RegionPruner.choose: 1 with the options ruled out hidden by rule_out, 0 for a veto, -1 on an error. */
 static int pruner_choose(Pruner *p, int option) {
+    int answer = check_regions(p, option);
+    Py_CLEAR(p->supply);  /* the next choice has other halves left */
+    return answer;
+}
+
+static int check_regions(Pruner *p, int option) {
     int first = p->move[4 * option], first_index = p->move[4 * option + 1];
     int second = p->move[4 * option + 2], second_index = p->move[4 * option + 3];
     p->counts[first_index]--;

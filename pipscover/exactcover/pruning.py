@@ -106,24 +106,15 @@ class RegionPruner:
         return by_region_pip
 
     def compiled_tables(self) -> tuple | None:
-        """What the compiled Dancing Links core needs to run this pruner itself (`choose` and `unchoose` in C,
-        asking `allowed_when` and `completes_when` once per state; it works out `moves` and `by_region_pip`
-        from the cover), or None when the masks of pips or the pips do not fit its machine words (it then
-        calls `choose` and `unchoose` back)."""
+        """What the compiled Dancing Links core needs to run this pruner itself (`choose` and `unchoose` in C;
+        it works out `moves` and `by_region_pip` from the cover, and asks each region's `allowed` and
+        `completes` once per state, with the supply of `supply(counts)`), or None when the masks of pips or
+        the pips do not fit its machine words (it then calls `choose` and `unchoose` back)."""
         if self.cover is None or len(self.values) > 63 or any(abs(pip) >= 1 << 30 for pip in self.values):
             return None
         return (len(self.rules), list(self.values), self.region_of_item, self.cover.options, self.cover.pips,
-                self.constrained, list(self.left), list(self.masks), list(self.counts), self.allowed_when,
-                self.completes_when)
-
-    def allowed_when(self, region: int, left: int, placed_sum: int, placed: int, counts: tuple[int, ...]) -> int:
-        """The pips one more cell of `region` may take when it has `left` empty cells, `placed_sum` and the
-        pips `placed`, and the halves not placed are `counts` (by pip index)."""
-        return self.allowed_of[region](self.targets[region], left, placed_sum, placed, self.supply(counts))
-
-    def completes_when(self, region: int, placed_sum: int) -> bool:
-        """Whether `region`, full with this sum, keeps its rule."""
-        return self.completes_of[region](self.targets[region], placed_sum)
+                self.constrained, list(self.left), list(self.masks), list(self.counts), self.allowed_of,
+                self.completes_of, self.targets, self.supply)
 
     def supply(self, counts: tuple[int, ...] | None = None) -> PipSupply:
         """The halves not placed yet, or those of `counts` (memoised: the same multiset recurs across the search)."""
