@@ -11,6 +11,7 @@ from brute_force import brute_force_grids, brute_force_solutions, tilings
 
 from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover.counting import CountInterrupted, count
+from pipscover.counting.structural import StructuralCounter
 from pipscover.counting.tilings import TilingCounter, arrangements
 from pipscover.errors import PipsError
 from pipscover.formats import load, load_one
@@ -92,7 +93,19 @@ def test_ctrl_c_reports_the_count_so_far_as_not_exact(monkeypatch):
 
     with pytest.raises(CountInterrupted) as stopped:
         count(puzzle, on_progress=interrupt)
-    assert not stopped.value.result.exact and stopped.value.result.count < 166_724
+    result = stopped.value.result
+    assert not result.exact and result.count < 166_724 and result.stopped_by == "interrupt"
+
+
+@needs_nyt
+def test_a_structural_search_stopped_inside_raises_the_same_partial_count_type():
+    """One exception for a partial count: the counter's own stops (here its node budget) are a CountInterrupted
+    too, whose result says what stopped it."""
+    puzzle = load(nyt_files()[0].parent / "2025-10-28.json", "hard")[0]
+    with pytest.raises(CountInterrupted) as stopped:
+        StructuralCounter(puzzle).count(node_limit=50)
+    result = stopped.value.result
+    assert not result.exact and result.count < 166_724 and result.stopped_by == "nodes"
 
 
 @needs_nyt

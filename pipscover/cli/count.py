@@ -28,7 +28,7 @@ from pipscover.cli.common import (
     print_json,
     progress_bar,
 )
-from pipscover.counting import METHODS, CountInterrupted, ProgressCallback, count
+from pipscover.counting import INTERRUPT, METHODS, CountInterrupted, ProgressCallback, count
 from pipscover.engines import get_backend
 from pipscover.model import Puzzle
 from pipscover.model.results import CountResult, Distinct, long_numbers
@@ -95,7 +95,7 @@ def count_command(
             for puzzle, result in _counts(loaded, settings, jobs, update):
                 worst = max(worst, _print(puzzle, result, limit, as_json))
         except CountInterrupted as stop:
-            _print(stop.puzzle, stop.result, limit, as_json, interrupted=True)
+            _print(stop.puzzle, stop.result, limit, as_json)
             exit_with(EXIT_INTERRUPTED)
     exit_with(worst)
 
@@ -151,7 +151,7 @@ def _count_one(item: Loaded, settings: dict[str, Any], progress: ProgressCallbac
         raise
 
 
-def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool, interrupted: bool = False) -> int:
+def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool) -> int:
     """Print one count; the exit code it calls for."""
     stopped_by_limit = limit is not None and result.count >= limit
     code = EXIT_OK if result.exact or stopped_by_limit else EXIT_TIMEOUT
@@ -161,7 +161,7 @@ def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool
         print_json({
             "puzzle": puzzle.origin.as_json(), "count": result.count, "exact": result.exact,
             "distinct": str(result.distinct), "method": result.method, "backend": result.backend,
-            "seconds": round(result.seconds, 6), "stopped_by": _stopped_by(result, stopped_by_limit, interrupted),
+            "seconds": round(result.seconds, 6), "stopped_by": _stopped_by(result, stopped_by_limit),
         })
         return code
     placements = result.distinct is Distinct.PLACEMENTS
@@ -174,17 +174,17 @@ def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool
         typer.echo(f"{puzzle.describe()}: {counted} {noun} (exact, {result.distinct}) "
                    f"by {engine} in {result.seconds:.3f} s")
     else:
-        why = _stopped_by(result, stopped_by_limit, interrupted)
+        why = _stopped_by(result, stopped_by_limit)
         typer.echo(f"{puzzle.describe()}: at least {counted} {noun} (NOT exact: stopped by {why}; "
                    f"a lower bound, {result.distinct}) by {engine} in {result.seconds:.3f} s")
     return code
 
 
-def _stopped_by(result: CountResult, stopped_by_limit: bool, interrupted: bool) -> str | None:
+def _stopped_by(result: CountResult, stopped_by_limit: bool) -> str | None:
     """What stopped a count that is not exact, as the user asked for it (None: the count is exact)."""
     if result.exact:
         return None
-    if interrupted:
+    if result.stopped_by == INTERRUPT:
         return "Ctrl-C"
     if result.stopped_by == "memory":
         return "--memory"

@@ -44,9 +44,9 @@ from typing import TYPE_CHECKING
 from pipscover.counting.progress import ProgressCallback
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
-from pipscover.model.results import CountResult, Distinct, SearchTimeout
+from pipscover.model.results import CountInterrupted, CountResult, Distinct, SearchTimeout
 from pipscover.runtime.deadlines import deadline_after, has_passed
-from pipscover.runtime.limits import MEMORY_LIMIT, MemoryCapReached, guard
+from pipscover.runtime.limits import MEMORY_LIMIT, guard
 
 if TYPE_CHECKING:
     from pipscover.counting.structural import StructuralCounter
@@ -67,16 +67,7 @@ RACE_SAT_BACKEND = "cadical195"
 # The race's SAT racer writes the placements form (the rules prune it) up to this many estimated clauses:
 # a unique 30-domino rect puzzle is proved in 1.1 s there, 12 s in the compact form that `auto` picks.
 RACE_PLACEMENT_CLAUSES_LIMIT = 400_000
-
-
-class CountInterrupted(Exception):
-    """Ctrl-C stopped a count; `result` holds what was found so far (not exact)."""
-
-    puzzle: Puzzle  # which one, set by a caller counting several (the CLI) before it raises this again
-
-    def __init__(self, result: CountResult) -> None:
-        super().__init__(result)
-        self.result = result
+INTERRUPT = "interrupt"  # a count's `stopped_by` when Ctrl-C stopped it (and `count` raised `CountInterrupted`)
 
 
 def count(
@@ -120,7 +111,7 @@ def count(
             try:
                 return _timed(count_by_ganak(puzzle, distinct, deadline, memory), start)
             except KeyboardInterrupt:
-                raise CountInterrupted(_result(0, False, distinct, "ganak", start, "ganak")) from None
+                raise CountInterrupted(_result(0, False, distinct, "ganak", start, "ganak", INTERRUPT)) from None
     from pipscover.counting.blocking import DEFAULT_SAT_BACKEND, count_by_blocking
 
     chosen = backend or DEFAULT_SAT_BACKEND
@@ -135,8 +126,7 @@ def count(
         return count_by_blocking(puzzle, backend=chosen, distinct=distinct, limit=limit, deadline=deadline,
                                  on_progress=progress, memory_cap=memory)
     except KeyboardInterrupt:
-        elapsed = time.monotonic() - start
-        raise CountInterrupted(CountResult(reached[0], False, distinct, "blocking", chosen, elapsed)) from None
+        raise CountInterrupted(_result(reached[0], False, distinct, "blocking", start, chosen, INTERRUPT)) from None
 
 
 def _count_auto(puzzle: Puzzle, distinct: Distinct, deadline: float | None, on_progress: ProgressCallback | None,
@@ -152,16 +142,16 @@ def _count_auto(puzzle: Puzzle, distinct: Distinct, deadline: float | None, on_p
             return _auto(listed)
     share = None if memory is None else memory // 2  # each of the two racers
     if distinct is Distinct.PLACEMENTS:
-        from pipscover.counting.structural import Interrupted, NodeBudgetSpent, StructuralCounter
+        from pipscover.counting.structural import StructuralCounter
 
         counter = StructuralCounter(puzzle)
         try:
             found = counter.count(deadline, on_progress, memory, STRUCTURAL_WORK_BUDGET // len(puzzle.cells))
             return _auto(_result(found, True, distinct, "structural", start))
-        except Interrupted as stop:
-            if not isinstance(stop.reason, NodeBudgetSpent):
-                return _auto(_stopped_structurally(stop, distinct, start))
-            if stop.found >= LIST_UNLESS_FOUND:  # listing cannot win: the two search orders race
+        except CountInterrupted as stop:
+            if stop.result.stopped_by != "nodes":
+                return _auto(_stopped_structurally(stop, start))
+            if stop.result.count >= LIST_UNLESS_FOUND:  # listing cannot win: the two search orders race
                 racers = {"structural": partial(_continue_structurally, counter, deadline, start, share),
                           "structural-sweep": partial(_continue_structurally, StructuralCounter(puzzle, "sweep"),
                                                       deadline, start, share)}
@@ -182,7 +172,7 @@ def _race(racers: Mapping[str, Callable[[], CountResult]], distinct: Distinct, d
     try:
         raced = race_counts(racers, deadline)
     except KeyboardInterrupt:
-        raise CountInterrupted(_result(0, False, distinct, "auto", start)) from None
+        raise CountInterrupted(_result(0, False, distinct, "auto", start, stopped_by=INTERRUPT)) from None
     if raced is None:  # no racer answered in time
         return _result(0, False, distinct, "auto", start, stopped_by="timeout")
     return _auto(_timed(raced, start))
@@ -193,14 +183,12 @@ def _continue_structurally(counter: StructuralCounter, deadline: float | None, s
     """A structural count begun before within a budget, now without one (its caches kept in the racer that
     inherited them with the fork), or begun now; the answer names the counter's search order unless it is the
     default."""
-    from pipscover.counting.structural import Interrupted
-
     method = "structural" if counter.order == "ways" else f"structural-{counter.order}"
     try:
         found = counter.count(deadline, None, memory)
         return _result(found, True, Distinct.PLACEMENTS, method, start)
-    except Interrupted as stop:
-        return _stopped_structurally(stop, Distinct.PLACEMENTS, start, method)
+    except CountInterrupted as stop:
+        return _stopped_structurally(stop, start, method)
 
 
 def _count_by_blocking_racer(puzzle: Puzzle, distinct: Distinct, memory: int | None) -> CountResult:
@@ -232,17 +220,17 @@ def _count_grids_by_plan(puzzle: Puzzle, deadline: float | None, start: float, m
 def _count_structurally(puzzle: Puzzle, distinct: Distinct, deadline: float | None,
                         on_progress: ProgressCallback | None, start: float, memory: int | None) -> CountResult:
     from pipscover.counting.grids import GridCounter
-    from pipscover.counting.structural import Interrupted, StructuralCounter
+    from pipscover.counting.structural import StructuralCounter
 
     if distinct is Distinct.GRIDS:
         _guard_grid_counter(puzzle, deadline)
     try:
         counter = GridCounter(puzzle) if distinct is Distinct.GRIDS else StructuralCounter(puzzle)
         return _result(counter.count(deadline, on_progress, memory), True, distinct, "structural", start)
-    except Interrupted as stop:
-        return _stopped_structurally(stop, distinct, start)
+    except CountInterrupted as stop:
+        return _stopped_structurally(stop, start)
     except KeyboardInterrupt:  # before the search's first branch: nothing counted yet
-        raise CountInterrupted(_result(0, False, distinct, "structural", start)) from None
+        raise CountInterrupted(_result(0, False, distinct, "structural", start, stopped_by=INTERRUPT)) from None
 
 
 def _guard_grid_counter(puzzle: Puzzle, deadline: float | None) -> None:
@@ -253,12 +241,13 @@ def _guard_grid_counter(puzzle: Puzzle, deadline: float | None) -> None:
     guard(puzzle, "the grid counter", needs_bytes=cells * cells // 4, steps=cells * cells, deadline=deadline)
 
 
-def _stopped_structurally(stop, distinct: Distinct, start: float, method: str = "structural") -> CountResult:
-    """The lower bound of a structural count that `stop` (an `Interrupted`) ended; Ctrl-C is raised on."""
-    if isinstance(stop.reason, KeyboardInterrupt):
-        raise CountInterrupted(_result(stop.found, False, distinct, method, start)) from None
-    stopped_by = "memory" if isinstance(stop.reason, MemoryCapReached) else "timeout"
-    return _result(stop.found, False, distinct, method, start, stopped_by=stopped_by)
+def _stopped_structurally(stop: CountInterrupted, start: float, method: str = "structural") -> CountResult:
+    """The lower bound of a structural count that `stop` ended, timed from `start` and named `method`; Ctrl-C
+    is raised on."""
+    result = replace(_timed(stop.result, start), method=method)
+    if result.stopped_by == INTERRUPT:
+        raise CountInterrupted(result) from None
+    return result
 
 
 def _count_by_listing(puzzle: Puzzle, distinct: Distinct, limit: int | None, deadline: float | None,
@@ -302,7 +291,7 @@ def _count_by_listing(puzzle: Puzzle, distinct: Distinct, limit: int | None, dea
         return None
     except KeyboardInterrupt:
         found = search.found if distinct is Distinct.PLACEMENTS else found
-        raise CountInterrupted(_result(found, False, distinct, "dlx", start, "dlx")) from None
+        raise CountInterrupted(_result(found, False, distinct, "dlx", start, "dlx", INTERRUPT)) from None
     return _result(found, exact, distinct, "dlx", start, "dlx")
 
 

@@ -19,10 +19,11 @@ import sys
 
 from pipscover.counting.progress import Progress, ProgressCallback
 from pipscover.counting.region_states import FAIL, RegionRules
-from pipscover.counting.structural import CHECK_EVERY, STOPS, Dominoes, Interrupted, check_search
+from pipscover.counting.structural import CHECK_EVERY, STOPS, Dominoes, check_search, stopped
 from pipscover.counting.tilings import longer_side_order
 from pipscover.model import Puzzle
 from pipscover.model.geometry import neighbours
+from pipscover.model.results import Distinct
 
 # A partial tiling: (pending half-dominoes as sorted (cell, pip) pairs, dominoes left as copy bits).
 PartialTiling = tuple[tuple[tuple[int, int], ...], int]
@@ -63,7 +64,7 @@ class GridCounter:
 
     def count(self, deadline: float | None = None, on_progress: ProgressCallback | None = None,
               memory_cap: int | None = None) -> int:
-        """The exact number of distinct pip grids. Raises `Interrupted` (a lower bound) on timeout or Ctrl-C,
+        """The exact number of distinct pip grids. Raises `CountInterrupted` (a lower bound) on timeout or Ctrl-C,
         or once the process holds more than `memory_cap` bytes."""
         rules, cell_region, step = self.rules, self.cell_region, self.step
         steps, allowed_of = rules.steps, rules.allowed_of
@@ -120,7 +121,7 @@ class GridCounter:
                     if cell <= 1:
                         progress.report(cell, done / branches, total)
             except STOPS as stop:
-                raise Interrupted.adding(total, stop) from None
+                raise stopped(total, stop, Distinct.GRIDS) from None
             cache[key] = total
             return total
 

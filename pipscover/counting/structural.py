@@ -21,7 +21,7 @@ from pipscover.counting.progress import Progress, ProgressCallback
 from pipscover.counting.region_states import DECIDED, FAIL, RegionRules
 from pipscover.counting.tilings import TilingCounter, arrangements, longer_side_order
 from pipscover.model import Puzzle
-from pipscover.model.results import SearchTimeout
+from pipscover.model.results import CountInterrupted, CountResult, Distinct, SearchTimeout
 from pipscover.regions import PipSupply, pip_values
 from pipscover.runtime.deadlines import CLOCK_EVERY, has_passed
 from pipscover.runtime.limits import MemoryCapReached, check_memory, guard
@@ -44,24 +44,20 @@ class NodeBudgetSpent(Exception):
     """The search passed the node budget it was given (`count(node_limit=...)`)."""
 
 
-class Interrupted(Exception):
-    """The count was stopped (time limit, memory cap, node budget or Ctrl-C); `found` is a lower bound from
-    finished branches and `reason` what stopped it."""
-
-    def __init__(self, found: int, reason: BaseException) -> None:
-        super().__init__(found)
-        self.found = found
-        self.reason = reason
-
-    @classmethod
-    def adding(cls, found: int, stop: BaseException) -> Interrupted:
-        """What a search level raises when `stop` reaches it with `found` solutions in its finished branches."""
-        if isinstance(stop, Interrupted):
-            return cls(found + stop.found, stop.reason)
-        return cls(found, stop)
+# What stops a structural search, and how its partial count names it (`CountResult.stopped_by`).
+STOPPED_BY: dict[type[BaseException], str] = {
+    SearchTimeout: "timeout", KeyboardInterrupt: "interrupt", MemoryCapReached: "memory", NodeBudgetSpent: "nodes",
+}
+STOPS: tuple[type[BaseException], ...] = (*STOPPED_BY, CountInterrupted)
 
 
-STOPS = (SearchTimeout, KeyboardInterrupt, MemoryCapReached, NodeBudgetSpent, Interrupted)
+def stopped(found: int, stop: BaseException, distinct: Distinct) -> CountInterrupted:
+    """What a search level raises when `stop` (one of `STOPS`) reaches it with `found` solutions in its
+    finished branches: the partial count, not yet timed (the caller knows its clock)."""
+    if isinstance(stop, CountInterrupted):
+        return stop.adding(found)
+    why = next(name for kind, name in STOPPED_BY.items() if isinstance(stop, kind))
+    return CountInterrupted(CountResult(found, False, distinct, "structural", None, 0.0, why))
 
 
 def check_search(nodes: int, deadline: float | None, memory_cap: int | None, node_limit: int | None) -> None:
@@ -175,7 +171,7 @@ class StructuralCounter:
 
     def count(self, deadline: float | None = None, on_progress: ProgressCallback | None = None,
               memory_cap: int | None = None, node_limit: int | None = None) -> int:
-        """The exact number of solutions. Raises `Interrupted` (with a lower bound) on timeout or Ctrl-C, once
+        """The exact number of solutions. Raises `CountInterrupted` (a lower bound) on timeout or Ctrl-C, once
         the process holds more than `memory_cap` bytes, or past `node_limit` new search nodes."""
         rules, dominoes = self.rules, self.dominoes
         states = rules.initial_states()
@@ -330,7 +326,7 @@ class StructuralCounter:
                         left[region] += 1
                         states[region] = old
             except STOPS as stop:
-                raise Interrupted.adding(total, stop) from None
+                raise stopped(total, stop, Distinct.PLACEMENTS) from None
             cache[key] = total
             return total
 

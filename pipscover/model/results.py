@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from pipscover.model import Solution
+from pipscover.model import Puzzle, Solution
 
 
 class Status(StrEnum):
@@ -62,7 +62,8 @@ class Distinct(StrEnum):
 @dataclass(frozen=True)
 class CountResult:
     """A count of solutions; `exact` is False when a limit, timeout or interrupt cut it short, and then
-    `stopped_by` says which when the counter knows ("memory": the method reached its memory cap)."""
+    `stopped_by` says which when the counter knows: "memory" (the method reached its memory cap), "timeout",
+    "nodes" (a node budget, inside `auto`) or "interrupt" (Ctrl-C)."""
 
     count: int
     exact: bool
@@ -71,3 +72,23 @@ class CountResult:
     backend: str | None
     seconds: float
     stopped_by: str | None = None
+
+
+class CountInterrupted(Exception):
+    """A count stopped before its end: the one exception for a partial count. `result` is what it had found,
+    a lower bound (not exact) whose `stopped_by` says what stopped it.
+
+    `pipscover.counting.count` raises it for Ctrl-C alone (a time or memory limit returns the lower bound).
+    Under it, the structural counters raise it for every stop, from the search level that stopped up through
+    each level above, each adding the solutions of its finished branches (`adding`).
+    """
+
+    puzzle: Puzzle  # which one, set by a caller counting several (the CLI) before it raises this again
+
+    def __init__(self, result: CountResult) -> None:
+        super().__init__(result)
+        self.result = result
+
+    def adding(self, found: int) -> CountInterrupted:
+        """This stop, as a level above raises it with `found` more solutions from its finished branches."""
+        return CountInterrupted(replace(self.result, count=self.result.count + found))
