@@ -624,14 +624,14 @@ class _ItemScan:
     smallest count per unit of failure weight (dom/wdeg)."""
 
     def __init__(self, search: _Search) -> None:
-        self.search = search
+        # The lists it reads, not the search (which holds this: no reference cycle left for the collector).
+        self.right, self.length, self.needed, self.weight = search.right, search.length, search.needed, search.weight
 
     def restarted(self) -> None:
         """Nothing to redo after a restart: the scan reads the lists as they are."""
 
     def choice(self) -> int:
-        search = self.search
-        right, length, needed, weight = search.right, search.length, search.needed, search.weight
+        right, length, needed, weight = self.right, self.length, self.needed, self.weight
         best, best_count, best_weight = 0, -1, 1
         item = right[0]
         while item != 0:
@@ -650,7 +650,11 @@ class _ItemHeap:
     date lazily from the search's logs (see the module's top): it chooses the item the scan would."""
 
     def __init__(self, search: _Search) -> None:
-        self.search = search
+        # The lists it reads, not the search (which holds this: no reference cycle left for the collector).
+        self.left, self.right, self.length, self.needed = search.left, search.right, search.length, search.needed
+        self.weight, self.down, self.top = search.weight, search.down, search.top
+        self.members, self.option_of = search.members, search.option_of
+        self.covered_log, self.hidden_log, self.changed_log = search.covered_log, search.hidden_log, search.changed_log
         self.heap: list[tuple[float, int, int]] = []
         self.rank = [0] * len(search.left)
         self.restarted()
@@ -658,7 +662,7 @@ class _ItemHeap:
     def restarted(self) -> None:
         """Number the items by their place in the (new) item list, all linked at the root: the tie-break;
         then a fresh heap."""
-        right, rank = self.search.right, self.rank
+        right, rank = self.right, self.rank
         item, place = right[0], 0
         while item != 0:
             rank[item] = place
@@ -667,35 +671,34 @@ class _ItemHeap:
 
     def key(self, item: int) -> float:
         """An item's place in the heap: its count per unit of weight, 0 for a dead end or a forced move."""
-        search = self.search
-        count = search.length[item] - search.needed[item] + 1
-        return 0.0 if count <= 1 else count / search.weight[item]
+        count = self.length[item] - self.needed[item] + 1
+        return 0.0 if count <= 1 else count / self.weight[item]
 
     def fill(self) -> None:
         """A fresh heap of the items left, each with its place in the item list."""
-        search, heap = self.search, self.heap
+        heap = self.heap
         heap.clear()
-        right = search.right
+        right = self.right
         item = right[0]
         while item != 0:
             heap.append((self.key(item), self.rank[item], item))
             item = right[item]
         heapq.heapify(heap)
-        search.covered_log.clear()
-        search.hidden_log.clear()
-        search.changed_log.clear()
+        self.covered_log.clear()
+        self.hidden_log.clear()
+        self.changed_log.clear()
 
     def refresh(self, item: int) -> None:
         """A new entry for `item`, if it is still to cover."""
-        right, left = self.search.right, self.search.left
+        right, left = self.right, self.left
         if right[left[item]] == item:
             heapq.heappush(self.heap, (self.key(item), self.rank[item], item))
 
     def choice(self) -> int:
         """The first item by (key, place), once the heap has caught up with the logs."""
         self.catch_up()
-        search, heap = self.search, self.heap
-        left, right = search.left, search.right
+        heap = self.heap
+        left, right = self.left, self.right
         while True:
             entry_key, _, item = heap[0]
             if right[left[item]] != item:  # covered since
@@ -708,24 +711,24 @@ class _ItemHeap:
 
     def catch_up(self) -> None:
         """Fresh entries for the items whose count may have fallen since the last choice, as the logs say."""
-        search, refresh = self.search, self.refresh
-        down, top, members, option_of = search.down, search.top, search.members, search.option_of
-        for item in search.covered_log:
+        refresh = self.refresh
+        down, top, members, option_of = self.down, self.top, self.members, self.option_of
+        for item in self.covered_log:
             node = down[item]  # a covered item's own list stays as it was
             while node != item:
                 for other in members[option_of[node]]:
                     if other != node:
                         refresh(top[other])
                 node = down[node]
-        for option in search.hidden_log:
+        for option in self.hidden_log:
             for node in members[option]:
                 refresh(top[node])
-        for item in search.changed_log:
+        for item in self.changed_log:
             refresh(item)
-        search.covered_log.clear()
-        search.hidden_log.clear()
-        search.changed_log.clear()
-        if len(self.heap) > 4 * len(search.left):  # mostly out-of-date entries: start afresh
+        self.covered_log.clear()
+        self.hidden_log.clear()
+        self.changed_log.clear()
+        if len(self.heap) > 4 * len(self.left):  # mostly out-of-date entries: start afresh
             self.fill()
 
 
