@@ -805,8 +805,8 @@ def test_ctrl_c_with_several_count_jobs_leaves_no_worker(open_board):
     assert code == 130 and "Traceback" not in err
 
 
-def test_count_jobs_with_a_sat_solver_and_a_deadline_run_in_daemonic_pool_workers(tmp_path):
-    # Each count forks a killable worker from a daemonic pool process, which multiprocessing refused.
+def test_count_jobs_with_a_sat_solver_and_a_deadline_run_in_their_workers(tmp_path):
+    # Each count forks a killable worker from a `count --jobs` worker (itself forked).
     for name in ("a.txt", "b.txt"):
         (tmp_path / name).write_text(FIRST.read_text())
     process = pipscover("count", tmp_path, "--jobs", "2", "-b", "minisat", "--timeout", "30",

@@ -2,7 +2,9 @@
 test_against_brute_force.py), every solution they give passes the checker, timeouts stop every solver, and
 blocking-clause counts are right."""
 
+import os
 import time
+from functools import partial
 
 import pytest
 from brute_force import brute_force_grids, brute_force_solutions
@@ -22,7 +24,7 @@ from pipscover.hardness.subset_sum import SubsetSumInstance, reduce_subset_sum
 from pipscover.model import Puzzle
 from pipscover.model.check import problems
 from pipscover.model.results import Distinct, SearchTimeout, Status
-from pipscover.runtime.stoppable import stoppable
+from pipscover.runtime.stoppable import in_parallel, stoppable
 from pipscover.solving import solve
 
 FAST = "minisat22"  # the one backend that goes through the whole archive
@@ -133,6 +135,19 @@ def test_an_error_in_the_worker_reaches_the_caller():
 
     with pytest.raises(ValueError, match="from the worker"):
         list(stoppable(broken, time.monotonic() + 5))
+
+
+def test_tasks_in_parallel_answer_in_order_and_an_error_in_its_turn():
+    """`count --jobs`'s workers: two forked workers take the tasks as they finish; the slow first task's
+    result still comes first, and the failing third raises after the second's result."""
+    def fail():
+        raise ValueError("task 3")
+
+    tasks = [partial(time.sleep, 0.3), partial(os.getpid), fail, partial(os.getpid)]
+    results = in_parallel(tasks, 2)
+    assert next(results) is None and next(results) != os.getpid()
+    with pytest.raises(ValueError, match="task 3"):
+        next(results)
 
 
 def test_blocking_counts_placements_and_grids():

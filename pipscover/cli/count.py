@@ -3,7 +3,6 @@ SAT blocking clauses) or Ganak."""
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from functools import partial
@@ -116,23 +115,19 @@ def _counts(puzzles: list[Loaded], settings: dict[str, Any], jobs: int,
             yield item.puzzle, _count_one(item, settings)
             update()
         return
-    # Workers ignore Ctrl-C: this process alone handles it, prints the counts finished so far and ends the
-    # workers, so that none is left behind and none prints a traceback.
-    import multiprocessing  # only for --jobs: a process pool
+    # The forked workers of pipscover.runtime.stoppable: they ignore Ctrl-C, which this process alone handles
+    # (the counts printed so far stay) by killing them all, so that none is left behind.
+    from pipscover.runtime.stoppable import in_parallel
 
-    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=signal.signal,
-                                                     initargs=(signal.SIGINT, signal.SIG_IGN))
+    results = in_parallel([partial(_count_one, item, settings) for item in puzzles], jobs)
     try:
-        results = pool.imap(partial(_count_one, settings=settings), puzzles)
         for item, result in zip(puzzles, results):
             yield item.puzzle, result
             update()
-        pool.close()
     except KeyboardInterrupt:
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
-        pool.terminate()
-        pool.join()
+        results.close()
 
 
 def _method_name(method: str, backend: str | None) -> str:

@@ -3,7 +3,9 @@
 A SAT solver's search, a PySAT encoder or the loading of millions of clauses cannot be interrupted in this
 process, so with a deadline the producer runs in a forked worker process, one item per request, and the
 worker is killed once the deadline passes or the caller stops early. The fork costs a few milliseconds per
-call, so without a deadline the items are made here. Used by the SAT backends and by blocking-clause counting.
+call, so without a deadline the items are made here. Used by the SAT backends and by blocking-clause counting;
+`race` runs several producers at once (the counting race, `auto`'s racers), and `in_parallel` runs tasks a
+few at a time in such workers (`count --jobs`).
 
 Workers are forked with `os.fork`, not `multiprocessing.Process`, which refuses to start children in a
 daemonic process: the worker processes of a stock Dask cluster are daemonic, and run these iterators too. On
@@ -17,9 +19,9 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Generator, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from contextlib import suppress
-from functools import cache
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from pipscover.model.results import SearchTimeout
@@ -65,7 +67,7 @@ def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float 
     workers: dict[str, _Worker] = {}
     try:
         for name, produce in producers.items():
-            workers[name] = _fork(produce)
+            workers[name] = _fork(partial(_serve, produce=produce))
         for worker in workers.values():
             worker.connection.send(True)
         while True:
@@ -93,6 +95,49 @@ def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float 
     finally:
         for worker in workers.values():
             _stop(worker)
+
+
+def in_parallel(tasks: Sequence[Callable[[], Item]], jobs: int) -> Generator[Item, None, None]:
+    """The results of `tasks` in the order given, run by `jobs` forked workers, each taking the next task
+    as it finishes one (so a slow task holds up one worker, not the others).
+
+    A task's error is raised here when its turn comes (after the results before it). Every worker is killed
+    when the iterator ends, is closed or is interrupted (Ctrl-C, which the workers ignore), so none is left
+    behind and none prints a traceback.
+    """
+    workers = [_fork(partial(_run_tasks, tasks=tasks)) for _ in range(min(jobs, len(tasks)))]
+    idle, busy = list(workers), {}
+    finished: dict[int, tuple[bool, Any]] = {}  # by task: (failed, its result or error)
+    started = handed = 0
+    try:
+        while handed < len(tasks):
+            while idle and started < len(tasks):
+                worker = idle.pop()
+                worker.connection.send(started)
+                busy[worker.connection] = (worker, started)
+                started += 1
+            if handed not in finished:
+                for connection in _wait(list(busy), None):
+                    worker, index = busy.pop(connection)
+                    finished[index] = _outcome(connection)
+                    idle.append(worker)
+                continue
+            failed, result = finished.pop(handed)
+            handed += 1
+            if failed:
+                raise result
+            yield result
+    finally:
+        for worker in workers:
+            _stop(worker)
+
+
+def _outcome(connection: Connection) -> tuple[bool, Any]:
+    """A task's answer as (failed, its result or error)."""
+    try:
+        return False, _answer(connection)[1]
+    except Exception as error:  # noqa: BLE001 - raised in the task's turn
+        return True, error
 
 
 def _in_worker(produce: Callable[[], Iterator[Item]], deadline: float) -> Generator[Item, None, None]:
@@ -132,8 +177,8 @@ def _answer(connection) -> tuple[str, Any]:
     return kind, item
 
 
-def _fork(produce: Callable[[], Iterator]) -> _Worker:
-    """A worker process serving the items of `produce()`; the child never returns from here."""
+def _fork(serve: Callable[[Connection], None]) -> _Worker:
+    """A worker process that runs `serve` on its end of the pipe; the child never returns from here."""
     from multiprocessing.connection import Pipe
 
     ours, theirs = Pipe()
@@ -145,7 +190,7 @@ def _fork(produce: Callable[[], Iterator]) -> _Worker:
             if prctl is not None:  # have the kernel kill this worker when the thread that forked it ends
                 prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
             if prctl is None or os.getppid() == parent:  # else that thread ended before the request took effect
-                _serve(theirs, produce)
+                serve(theirs)
         finally:
             os._exit(0)  # never back into the caller's code, its `finally` blocks or atexit handlers
     theirs.close()
@@ -169,11 +214,9 @@ def _stop(worker: _Worker) -> None:
     worker.connection.close()
 
 
-def _serve(connection, produce: Callable[[], Iterator]) -> None:
+def _serve(connection: Connection, produce: Callable[[], Iterator]) -> None:
     """The worker's loop: wait for a request, answer with ("item", next item), ("end", None) or ("error", e)."""
-    # Ctrl-C reaches the whole process group; the caller handles it and kills this worker, which would
-    # otherwise print a second traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _ignore_ctrl_c()
     try:
         items = produce()
         while connection.recv():
@@ -184,6 +227,24 @@ def _serve(connection, produce: Callable[[], Iterator]) -> None:
             connection.send(("item", item))
     except Exception as error:  # noqa: BLE001 - handed to the caller, who raises it
         connection.send(("error", error))
+
+
+def _run_tasks(connection: Connection, tasks: Sequence[Callable[[], Any]]) -> None:
+    """An `in_parallel` worker's loop: wait for a task's number, answer with ("item", its result) or
+    ("error", e)."""
+    _ignore_ctrl_c()
+    while True:
+        task = tasks[connection.recv()]
+        try:
+            connection.send(("item", task()))
+        except Exception as error:  # noqa: BLE001 - handed to the caller, who raises it
+            connection.send(("error", error))
+
+
+def _ignore_ctrl_c() -> None:
+    """Ctrl-C reaches the whole process group; the caller handles it and kills its workers, which would
+    otherwise print a second traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 _END = object()
