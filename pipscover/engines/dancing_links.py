@@ -352,6 +352,7 @@ class _Search:
         self.left, self.right, self.top, self.up = problem.left, problem.right, problem.top, problem.up
         self.down, self.length, self.option_of = problem.down, problem.length, problem.option_of
         self.members, self.needed, self.gone = problem.members, problem.needed, problem.gone
+        self.links = (self.up, self.down, self.length, self.top)  # what the dance unlinks and relinks
         self.choose = None if propagator is None else propagator.choose
         self.unchoose = None if propagator is None else propagator.unchoose
         self.deadline = deadline
@@ -510,13 +511,8 @@ class _Search:
 
     def cover(self, item: int) -> None:
         """Unlink `item` from the item list and hide every option in its list from their other items."""
-        up = self.up
-        down = self.down
-        length = self.length
-        top = self.top
-        members = self.members
-        option_of = self.option_of
-        gone = self.gone
+        up, down, length, top = self.links
+        members, option_of, gone = self.members, self.option_of, self.gone
         self.covered_log.append(item)
         node = down[item]
         while node != item:
@@ -536,13 +532,8 @@ class _Search:
 
     def uncover(self, item: int) -> None:
         """`cover(item)` undone, in the reverse order."""
-        up = self.up
-        down = self.down
-        length = self.length
-        top = self.top
-        members = self.members
-        option_of = self.option_of
-        gone = self.gone
+        up, down, length, top = self.links
+        members, option_of, gone = self.members, self.option_of, self.gone
         self.changed_log.append(item)
         left, right = self.left, self.right
         before, after = left[item], right[item]
@@ -562,12 +553,8 @@ class _Search:
     def hide(self, options: Iterable[int], onto: list[int]) -> None:
         """Unlink every node of each of `options` still in play from its item's list, and put the option on
         `onto` (the trail, or the options tried at a level), for `unhide_since`."""
-        up = self.up
-        down = self.down
-        length = self.length
-        top = self.top
-        members = self.members
-        gone = self.gone
+        up, down, length, top = self.links
+        members, gone = self.members, self.gone
         hidden_log = self.hidden_log
         for option in options:
             if gone[option]:
@@ -583,12 +570,8 @@ class _Search:
 
     def unhide_since(self, hidden: list[int], mark: int) -> None:
         """`hide` undone for the options on `hidden` past its first `mark`, the last hidden first."""
-        up = self.up
-        down = self.down
-        length = self.length
-        top = self.top
-        members = self.members
-        gone = self.gone
+        up, down, length, top = self.links
+        members, gone = self.members, self.gone
         while len(hidden) > mark:
             option = hidden.pop()
             for node in members[option]:
