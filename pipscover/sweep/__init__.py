@@ -4,10 +4,11 @@
 - `table`: the CSV, written row by row, which a rerun resumes;
 - `cluster`: the jobs as Dask tasks (a LocalCluster, or a cluster's scheduler); `local`: in this process.
 
+    >>> import tempfile
     >>> from pathlib import Path
     >>> from pipscover import load
-    >>> summary = sweep("count", make_jobs("count", load("examples/first.txt")), Settings(), Path("/tmp/doc.csv"),
-    ...                 workers=1, retry=["counted"])
+    >>> table = Path(tempfile.mkdtemp()) / "counts.csv"
+    >>> summary = sweep("count", make_jobs("count", load("examples/first.txt")), Settings(), table, workers=1)
     >>> summary.statuses
     {'counted': 1}
 """
