@@ -58,12 +58,14 @@ from __future__ import annotations
 import heapq
 import os
 import random
+import sys
 import time
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
 from functools import cached_property, partial
 from itertools import islice
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pipscover.model.results import SearchTimeout
@@ -74,11 +76,32 @@ if TYPE_CHECKING:
 CompiledSearch: type[Search] | None
 compiled_links: Callable[[int, Sequence[Sequence[int]]], tuple[array, ...]] | None
 try:  # the compiled core (_dancing_links.c), built by `pip install`; the Python search below is its twin
+    from pipscover.engines import _dancing_links
     from pipscover.engines._dancing_links import Search as CompiledSearch
     from pipscover.engines._dancing_links import links as _compiled_links
 
     compiled_links = _compiled_links
 except ImportError:  # pragma: no cover - a machine without a C compiler
+    CompiledSearch = compiled_links = None
+
+
+def _core_is_stale() -> bool:
+    """Whether the compiled core was built from another `_dancing_links.c` than the one beside it: a checkout
+    updated without `pip install -e .` again, or a build that failed and left the old core (whose functions
+    may take other arguments than this module passes). The source's digest is compared only when the source
+    is newer than the core: hashing it costs 3 ms of start-up, two file dates nothing."""
+    source = Path(__file__).with_name("_dancing_links.c")
+    core = getattr(_dancing_links, "__file__", None) if CompiledSearch is not None else None
+    if core is None or not source.exists() or source.stat().st_mtime <= Path(core).stat().st_mtime:
+        return False
+    import hashlib
+
+    return bool(_dancing_links.source_digest != hashlib.sha256(source.read_bytes()).hexdigest())
+
+
+if _core_is_stale():
+    sys.stderr.write("pipscover: note: the compiled Dancing Links core is older than its source; running the "
+                     "Python search (about ten times slower) until `pip install -e .` builds it again\n")
     CompiledSearch = compiled_links = None
 
 # Search nodes between two looks at the clock and the node budget (the first node looks too): cheap, and a

@@ -183,9 +183,19 @@ def _fork(serve: Callable[[Connection], None]) -> _Worker:
 
     ours, theirs = Pipe()
     parent, prctl = os.getpid(), _prctl()
-    pid = os.fork()
+    # Ctrl-C reaches the whole process group, the caller handles it and kills its workers. Pressed as the
+    # worker is born, it would interrupt Python's after-fork hooks there ("Exception ignored in _after_fork"):
+    # it is held back until the worker ignores it (the caller gets it on the next line of its own).
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pid = os.fork()
+    except OSError:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        raise
     if pid == 0:
         try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             ours.close()
             if prctl is not None:  # have the kernel kill this worker when the thread that forked it ends
                 prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -193,6 +203,7 @@ def _fork(serve: Callable[[Connection], None]) -> _Worker:
                 serve(theirs)
         finally:
             os._exit(0)  # never back into the caller's code, its `finally` blocks or atexit handlers
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     theirs.close()
     return _Worker(pid, ours)
 
@@ -216,7 +227,6 @@ def _stop(worker: _Worker) -> None:
 
 def _serve(connection: Connection, produce: Callable[[], Iterator]) -> None:
     """The worker's loop: wait for a request, answer with ("item", next item), ("end", None) or ("error", e)."""
-    _ignore_ctrl_c()
     try:
         items = produce()
         while connection.recv():
@@ -232,19 +242,12 @@ def _serve(connection: Connection, produce: Callable[[], Iterator]) -> None:
 def _run_tasks(connection: Connection, tasks: Sequence[Callable[[], Any]]) -> None:
     """An `in_parallel` worker's loop: wait for a task's number, answer with ("item", its result) or
     ("error", e)."""
-    _ignore_ctrl_c()
     while True:
         task = tasks[connection.recv()]
         try:
             connection.send(("item", task()))
         except Exception as error:  # noqa: BLE001 - handed to the caller, who raises it
             connection.send(("error", error))
-
-
-def _ignore_ctrl_c() -> None:
-    """Ctrl-C reaches the whole process group; the caller handles it and kills its workers, which would
-    otherwise print a second traceback."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 _END = object()
