@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -103,6 +104,15 @@ def test_in_a_race_a_lower_bound_gives_way_to_an_exact_count():
 
 def test_a_race_that_no_racer_finishes_gives_the_lower_bound_of_the_last():
     assert race_counts({"only": _bound}, None) == _bound()
+
+
+def _slow() -> CountResult:
+    time.sleep(30)  # a SAT solver that cannot stop itself: killed when the deadline's grace passes
+    return _exact()
+
+
+def test_a_race_past_its_deadline_keeps_the_lower_bound_of_a_racer_that_gave_way():
+    assert race_counts({"first": _bound, "slow": _slow}, time.monotonic() + 0.5) == _bound()
 
 
 def test_a_race_in_which_every_racer_fails_raises_the_failure():

@@ -5,8 +5,8 @@ listing by SAT with blocking clauses on few; `encodings/counting.md`), and which
 once they run. Racing them on the machine's two cores costs at most about twice the faster one, and a method
 that thrashes costs nothing more. The workers are those of `pipscover.runtime.stoppable.race` (forked so that
 they also start in a daemonic pool worker, killed with everything they forked, Ctrl-C left to the caller).
-A racer that stops before its count is exact (its memory cap, its deadline) gives way: it drops out, and its
-lower bound is the answer only when no racer is left.
+A racer that stops before its count is exact (its memory cap, its deadline) gives way: it drops out, and the
+largest lower bound of those that gave way is the answer only when no racer finishes.
 """
 
 from __future__ import annotations
@@ -31,15 +31,23 @@ class GaveWay(Exception):
 
 
 def race_counts(racers: Mapping[str, Racer], deadline: float | None) -> CountResult | None:
-    """The first exact count any racer returns; else the lower bound of the last racer to give way (None when
-    the deadline passed first). The error of the last racer to fail is raised. Ctrl-C kills every worker."""
+    """The first exact count any racer returns; else the largest lower bound of the racers that gave way (None
+    when none did before the deadline and its grace passed: a racer that cannot stop itself, a SAT solver in a
+    C call, is killed then). The error of the last racer to fail is raised. Ctrl-C kills every worker."""
+    bounds: list[CountResult] = []
+
+    def gave_way(_name: str, error: Exception) -> None:
+        if isinstance(error, GaveWay):
+            bounds.append(error.result)
+
     producers = {name: partial(_exact_or_give_way, racer) for name, racer in racers.items()}
     try:
-        return next(race(producers, None if deadline is None else deadline + GRACE))
+        return next(race(producers, None if deadline is None else deadline + GRACE, on_drop=gave_way))
     except GaveWay as stop:
-        return stop.result
+        bounds.append(stop.result)
     except SearchTimeout:
-        return None
+        pass
+    return max(bounds, key=lambda bound: bound.count, default=None)
 
 
 def _exact_or_give_way(racer: Racer) -> Iterator[CountResult]:

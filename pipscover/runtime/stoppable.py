@@ -54,13 +54,15 @@ def stoppable(produce: Callable[[], Iterator[Item]], deadline: float | None) -> 
 
 
 def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float | None = None,
-         on_winner: Callable[[str], None] | None = None) -> Generator[Item, None, None]:
+         on_winner: Callable[[str], None] | None = None,
+         on_drop: Callable[[str, Exception], None] | None = None) -> Generator[Item, None, None]:
     """The items of whichever producer answers first (an item or its end); `on_winner(name)` learns which.
 
     Every producer runs in its own forked worker; once one answers, the others are killed, and the winner
     goes on making one item per request. A producer whose worker fails (an error, or death, e.g. out of
-    memory) drops out of the race unless it is the last. Every worker is killed when the iterator ends,
-    is closed, passes `deadline` (`SearchTimeout`) or is interrupted (Ctrl-C), so none is left behind.
+    memory) drops out of the race unless it is the last (`on_drop(name, error)` learns of it). Every worker
+    is killed when the iterator ends, is closed, passes `deadline` (`SearchTimeout`) or is interrupted
+    (Ctrl-C), so none is left behind.
     """
     if deadline is not None and time.monotonic() >= deadline:
         raise SearchTimeout
@@ -75,10 +77,12 @@ def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float 
             name = next(name for name, worker in workers.items() if worker.connection is ready[0])
             try:
                 answer = _answer(ready[0])
-            except Exception:
+            except Exception as error:
                 if len(workers) == 1:
                     raise
                 _stop(workers.pop(name))
+                if on_drop is not None:
+                    on_drop(name, error)
                 continue
             break
         for loser in [other for other in workers if other != name]:
