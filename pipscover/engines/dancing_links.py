@@ -76,7 +76,6 @@ if TYPE_CHECKING:
 CompiledSearch: type[Search] | None
 compiled_links: Callable[[int, Sequence[Sequence[int]]], tuple[array, ...]] | None
 try:  # the compiled core (_dancing_links.c), built by `pip install`; the Python search below is its twin
-    from pipscover.engines import _dancing_links
     from pipscover.engines._dancing_links import Search as CompiledSearch
     from pipscover.engines._dancing_links import links as _compiled_links
 
@@ -91,12 +90,13 @@ def _core_is_stale() -> bool:
     may take other arguments than this module passes). The source's digest is compared only when the source
     is newer than the core: hashing it costs 3 ms of start-up, two file dates nothing."""
     source = Path(__file__).with_name("_dancing_links.c")
-    core = getattr(_dancing_links, "__file__", None) if CompiledSearch is not None else None
+    built = sys.modules[CompiledSearch.__module__] if CompiledSearch is not None else None
+    core = getattr(built, "__file__", None)
     if core is None or not source.exists() or source.stat().st_mtime <= Path(core).stat().st_mtime:
         return False
     import hashlib
 
-    return bool(_dancing_links.source_digest != hashlib.sha256(source.read_bytes()).hexdigest())
+    return bool(getattr(built, "source_digest", None) != hashlib.sha256(source.read_bytes()).hexdigest())
 
 
 if _core_is_stale():
