@@ -70,7 +70,7 @@ class CpSatBackend(Backend):
             worker.join()
 
 
-def _model(puzzle: Puzzle, cp_model) -> tuple[object, list[Option], list[object]]:
+def _model(puzzle: Puzzle, cp_model: Any) -> tuple[Any, list[Option], list[Any]]:
     """The CP-SAT model, its placement options and their Booleans (in the same order)."""
     model = cp_model.CpModel()
     options: list[Option] = []
