@@ -887,23 +887,6 @@ def test_a_command_leaves_sigpipe_ignored_so_a_broken_socket_is_an_error_not_dea
     assert signal.getsignal(signal.SIGPIPE) == signal.SIG_IGN
 
 
-def test_an_output_that_is_a_fifo_is_written_into_not_replaced(tmp_path):
-    """As root, renaming the finished file over /dev/null replaced the device with a file; a FIFO shows it safely."""
-    import stat
-    import threading
-
-    from pipscover.cli.common import write_output
-
-    fifo = tmp_path / "pipe"
-    os.mkfifo(fifo)
-    received = []
-    reader = threading.Thread(target=lambda: received.append(fifo.read_text()), daemon=True)
-    reader.start()
-    write_output(str(fifo), "through the pipe\n")
-    reader.join(10)
-    assert received == ["through the pipe\n"] and stat.S_ISFIFO(os.stat(fifo).st_mode)
-
-
 def test_serve_on_a_port_in_use_says_so_in_one_line(run_cli):
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]

@@ -53,6 +53,8 @@ def test_a_failure_while_writing_leaves_the_old_file_and_no_temporary_one(tmp_pa
 
 
 def test_a_fifo_is_written_into_not_replaced(tmp_path):
+    """As root, renaming the finished file over /dev/null replaced the device with a file (every command's
+    output goes through `replacing`); a FIFO shows it safely."""
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     received = []

@@ -30,7 +30,7 @@ def read_solutions(text: str, file: str, puzzle: Puzzle) -> list[Solution]:
 def names_puzzles(text: str, file: str) -> bool:
     """Whether the solutions in `text` say which puzzle of a day they are for (`solve --json` objects, or a
     day file with its published solutions): only then can they be checked against a whole day."""
-    return all(_names_difficulty(document) is not None or _names_number(document)
+    return all(_named(document).get("difficulty") is not None or _named(document).get("number") is not None
                or (isinstance(document, dict) and "solution" not in document and any(d in document for d in Difficulty))
                for document in _documents(text, file))
 
@@ -38,22 +38,15 @@ def names_puzzles(text: str, file: str) -> bool:
 def _is_for(document: Any, puzzle: Puzzle) -> bool:
     """Whether a document may hold `puzzle`'s solutions: it names no puzzle, or names it (by difficulty, and
     by number in a file of several puzzles)."""
-    named = document.get("puzzle") if isinstance(document, dict) else None
-    if not isinstance(named, dict):
-        return True
+    named = _named(document)
     return (named.get("difficulty") in (None, puzzle.origin.difficulty)
             and named.get("number") in (None, puzzle.origin.number))
 
 
-def _names_difficulty(document: Any) -> str | None:
-    """The difficulty of the puzzle a `solve --json` object names, if it names one."""
+def _named(document: Any) -> dict[str, Any]:
+    """The puzzle a `solve --json` object names (its origin), or {} for a document that names none."""
     named = document.get("puzzle") if isinstance(document, dict) else None
-    return named.get("difficulty") if isinstance(named, dict) else None
-
-
-def _names_number(document: Any) -> bool:
-    named = document.get("puzzle") if isinstance(document, dict) else None
-    return isinstance(named, dict) and named.get("number") is not None
+    return named if isinstance(named, dict) else {}
 
 
 def _documents(text: str, file: str) -> list[Any]:

@@ -104,9 +104,9 @@ def read_text(text: str, file: str, difficulty: str | None = None) -> list[Puzzl
 def _numbered(puzzles: list[Puzzle]) -> list[Puzzle]:
     """The puzzles of one file, each that its difficulty does not tell apart from the others numbered by its
     place (from 1), so that messages, JSON lines and sweep rows name it."""
-    labels = Counter(puzzle.origin.difficulty for puzzle in puzzles)
     if len(puzzles) == 1:
         return puzzles
+    labels = Counter(puzzle.origin.difficulty for puzzle in puzzles)
     return [puzzle if puzzle.origin.difficulty and labels[puzzle.origin.difficulty] == 1
             else replace(puzzle, origin=replace(puzzle.origin, number=number))
             for number, puzzle in enumerate(puzzles, start=1)]
