@@ -8,9 +8,12 @@ a unique puzzle of 30 or 50 dominoes takes a minute or more.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import pytest
@@ -21,7 +24,7 @@ from conftest import EXAMPLES
 from pipscover import load_one
 from pipscover.counting import count
 from pipscover.counting.portfolio import race_counts
-from pipscover.model.results import CountResult, Distinct
+from pipscover.model.results import CountInterrupted, CountResult, Distinct
 
 GENERATED = EXAMPLES / "generated"
 
@@ -118,3 +121,26 @@ def test_a_race_past_its_deadline_keeps_the_lower_bound_of_a_racer_that_gave_way
 def test_a_race_in_which_every_racer_fails_raises_the_failure():
     with pytest.raises(ValueError, match="too big for me"):
         race_counts({"only": _refusal}, None)
+
+
+def _structural_count_of_many() -> CountResult:
+    """A structural count of 7,870,990,272 solutions (about 10 s), as auto's racers run it."""
+    from pipscover.counting import _continue_structurally
+    from pipscover.counting.structural import StructuralCounter
+
+    counter = StructuralCounter(load_one(GENERATED / "no-unique-16-seed1.json"))
+    return _continue_structurally(counter, None, time.monotonic(), None)
+
+
+def test_ctrl_c_in_a_race_raises_the_largest_lower_bound_the_racers_found():
+    """Ctrl-C reaches this process (the racers ignore it): it is passed on to them, and what they had counted
+    comes back, rather than a bound of 0 known here."""
+    timer = threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(CountInterrupted) as stop:
+            race_counts({"first": _structural_count_of_many, "slow": _slow}, None)
+    finally:
+        timer.cancel()
+    assert stop.value.result.count > 0 and not stop.value.result.exact
+    assert stop.value.result.stopped_by == "interrupt"

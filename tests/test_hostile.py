@@ -802,6 +802,17 @@ def test_ctrl_c_during_the_counting_race_leaves_no_racer():
     assert code == 130 and err == "" and json.loads(out)["exact"] is False
 
 
+def test_ctrl_c_during_the_race_of_the_two_search_orders_prints_what_they_counted():
+    """A `generate --no-unique` puzzle of 16 dominoes (7,870,990,272 solutions) reaches the race of the
+    structural counter's two search orders within a second; Ctrl-C is passed on to the racers, and the count
+    printed is the lower bound they had found, not 0."""
+    code, out, err = interrupt(["count", EXAMPLES / "generated" / "no-unique-16-seed1.json", "--json"], after=1.0,
+                               processes=3)
+    document = json.loads(out)
+    assert code == 130 and err == ""
+    assert document["exact"] is False and document["count"] > 0 and document["stopped_by"] == "Ctrl-C"
+
+
 def test_ctrl_c_during_bench_prints_the_puzzles_timed_so_far(open_board):
     folder = open_board.parent
     for index in range(40):

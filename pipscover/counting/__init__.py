@@ -155,26 +155,35 @@ def _count_auto(puzzle: Puzzle, distinct: Distinct, deadline: float | None, on_p
                 racers = {"structural": partial(_continue_structurally, counter, deadline, start, share),
                           "structural-sweep": partial(_continue_structurally, StructuralCounter(puzzle, "sweep"),
                                                       deadline, start, share)}
-                return _race(racers, distinct, deadline, start)
+                return _race(racers, distinct, deadline, start, stop.result.count)
+            floor = stop.result.count
         structural = partial(_continue_structurally, counter, deadline, start, share)
     else:
         _guard_grid_counter(puzzle, deadline)  # here, before a racer lists a board too big to count
         structural = partial(_count_grids_by_plan, puzzle, deadline, start, share)
+        floor = 0
     return _race({"structural": structural, "blocking": partial(_count_by_blocking_racer, puzzle, distinct, share)},
-                 distinct, deadline, start)
+                 distinct, deadline, start, floor)
 
 
 def _race(racers: Mapping[str, Callable[[], CountResult]], distinct: Distinct, deadline: float | None,
-          start: float) -> CountResult:
-    """Auto's answer from a race of `racers` (`pipscover.counting.portfolio`)."""
+          start: float, floor: int) -> CountResult:
+    """Auto's answer from a race of `racers` (`pipscover.counting.portfolio`); `floor` is a lower bound found
+    before it (the structural count's finished branches), the answer when the race stops before it knows more."""
     from pipscover.counting.portfolio import race_counts
 
     try:
         raced = race_counts(racers, deadline)
+    except CountInterrupted as stop:
+        if stop.result.count >= floor:
+            raise CountInterrupted(_auto(_timed(stop.result, start))) from None
+        raise CountInterrupted(_result(floor, False, distinct, "auto", start, stopped_by=INTERRUPT)) from None
     except KeyboardInterrupt:
-        raise CountInterrupted(_result(0, False, distinct, "auto", start, stopped_by=INTERRUPT)) from None
+        raise CountInterrupted(_result(floor, False, distinct, "auto", start, stopped_by=INTERRUPT)) from None
     if raced is None:  # no racer answered in time
-        return _result(0, False, distinct, "auto", start, stopped_by="timeout")
+        return _result(floor, False, distinct, "auto", start, stopped_by="timeout")
+    if not raced.exact and raced.count < floor:
+        raced = replace(raced, count=floor)
     return _auto(_timed(raced, start))
 
 

@@ -6,15 +6,17 @@ once they run. Racing them on the machine's two cores costs at most about twice 
 that thrashes costs nothing more. The workers are those of `pipscover.runtime.stoppable.race` (forked so that
 they also start in a daemonic pool worker, killed with everything they forked, Ctrl-C left to the caller).
 A racer that stops before its count is exact (its memory cap, its deadline) gives way: it drops out, and the
-largest lower bound of those that gave way is the answer only when no racer finishes.
+largest lower bound of those that gave way is the answer only when no racer finishes. Ctrl-C is passed on to
+the racers, and the largest lower bound they had found is raised with it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
 from functools import partial
 
-from pipscover.model.results import CountResult, SearchTimeout
+from pipscover.model.results import CountInterrupted, CountResult, SearchTimeout
 from pipscover.runtime.stoppable import race
 
 GRACE = 1.0  # seconds past the deadline a racer has to send its lower bound before all are killed
@@ -33,16 +35,24 @@ class GaveWay(Exception):
 def race_counts(racers: Mapping[str, Racer], deadline: float | None) -> CountResult | None:
     """The first exact count any racer returns; else the largest lower bound of the racers that gave way (None
     when none did before the deadline and its grace passed: a racer that cannot stop itself, a SAT solver in a
-    C call, is killed then). The error of the last racer to fail is raised. Ctrl-C kills every worker."""
+    C call, is killed then). The error of the last racer to fail is raised. Ctrl-C stops every racer: the
+    largest lower bound that they give within `GRACE` seconds is raised as `CountInterrupted` (else the
+    KeyboardInterrupt itself), and every worker is killed."""
     bounds: list[CountResult] = []
 
     def gave_way(_name: str, error: Exception) -> None:
-        if isinstance(error, GaveWay):
+        if isinstance(error, GaveWay | CountInterrupted):
             bounds.append(error.result)
 
     producers = {name: partial(_exact_or_give_way, racer) for name, racer in racers.items()}
     try:
-        return next(race(producers, None if deadline is None else deadline + GRACE, on_drop=gave_way))
+        return next(race(producers, None if deadline is None else deadline + GRACE, on_drop=gave_way,
+                         interrupt_grace=GRACE))
+    except KeyboardInterrupt:
+        if not bounds:
+            raise
+        best = max(bounds, key=lambda bound: bound.count)
+        raise CountInterrupted(replace(best, stopped_by="interrupt")) from None
     except GaveWay as stop:
         bounds.append(stop.result)
     except SearchTimeout:

@@ -55,14 +55,17 @@ def stoppable(produce: Callable[[], Iterator[Item]], deadline: float | None) -> 
 
 def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float | None = None,
          on_winner: Callable[[str], None] | None = None,
-         on_drop: Callable[[str, Exception], None] | None = None) -> Generator[Item, None, None]:
+         on_drop: Callable[[str, Exception], None] | None = None,
+         interrupt_grace: float = 0.0) -> Generator[Item, None, None]:
     """The items of whichever producer answers first (an item or its end); `on_winner(name)` learns which.
 
     Every producer runs in its own forked worker; once one answers, the others are killed, and the winner
     goes on making one item per request. A producer whose worker fails (an error, or death, e.g. out of
     memory) drops out of the race unless it is the last (`on_drop(name, error)` learns of it). Every worker
     is killed when the iterator ends, is closed, passes `deadline` (`SearchTimeout`) or is interrupted
-    (Ctrl-C), so none is left behind.
+    (Ctrl-C), so none is left behind. With an `interrupt_grace`, Ctrl-C before the first answer is passed on
+    to the workers (as a KeyboardInterrupt in each), and what each of them raises within that many seconds
+    goes to `on_drop` before the KeyboardInterrupt is raised here: a counter's partial count, say.
     """
     if deadline is not None and time.monotonic() >= deadline:
         raise SearchTimeout
@@ -73,7 +76,12 @@ def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float 
         for worker in workers.values():
             worker.connection.send(True)
         while True:
-            ready = _wait([worker.connection for worker in workers.values()], deadline)
+            try:
+                ready = _wait([worker.connection for worker in workers.values()], deadline)
+            except KeyboardInterrupt:
+                if interrupt_grace and on_drop is not None:
+                    _interrupt(workers, interrupt_grace, on_drop)
+                raise
             name = next(name for name, worker in workers.items() if worker.connection is ready[0])
             try:
                 answer = _answer(ready[0])
@@ -148,6 +156,25 @@ def _in_worker(produce: Callable[[], Iterator[Item]], deadline: float) -> Genera
     return race({"worker": produce}, deadline)
 
 
+def _interrupt(workers: Mapping[str, _Worker], grace: float, on_drop: Callable[[str, Exception], None]) -> None:
+    """Interrupt every worker (SIGUSR1, which a worker takes as Ctrl-C) and hand what each raises within
+    `grace` seconds to `on_drop`; a worker still in a long C call then is left to be killed."""
+    for worker in workers.values():
+        with suppress(ProcessLookupError):
+            os.kill(worker.pid, signal.SIGUSR1)
+    waiting = dict(workers)
+    until = time.monotonic() + grace
+    with suppress(SearchTimeout):
+        while waiting:
+            for connection in _wait([worker.connection for worker in waiting.values()], until):
+                name = next(name for name, worker in waiting.items() if worker.connection is connection)
+                del waiting[name]
+                try:
+                    _answer(connection)
+                except Exception as error:  # noqa: BLE001 - what the worker stopped with
+                    on_drop(name, error)
+
+
 def _wait(connections: list, deadline: float | None) -> list:
     """The connections ready to read, once one is; raises `SearchTimeout` when `deadline` passes first.
     Waits in slices of at most `LONGEST_WAIT`, so that a far deadline (--timeout 1e308) cannot overflow."""
@@ -190,7 +217,7 @@ def _fork(serve: Callable[[Connection], None]) -> _Worker:
     # Ctrl-C reaches the whole process group, the caller handles it and kills its workers. Pressed as the
     # worker is born, it would interrupt Python's after-fork hooks there ("Exception ignored in _after_fork"):
     # it is held back until the worker ignores it (the caller gets it on the next line of its own).
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGUSR1})
     try:
         pid = os.fork()
     except OSError:
@@ -199,6 +226,7 @@ def _fork(serve: Callable[[Connection], None]) -> _Worker:
     if pid == 0:
         try:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.signal(signal.SIGUSR1, signal.default_int_handler)  # the caller's Ctrl-C, passed on (`race`)
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             ours.close()
             if prctl is not None:  # have the kernel kill this worker when the thread that forked it ends
