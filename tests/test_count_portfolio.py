@@ -144,3 +144,12 @@ def test_ctrl_c_in_a_race_raises_the_largest_lower_bound_the_racers_found():
         timer.cancel()
     assert stop.value.result.count > 0 and not stop.value.result.exact
     assert stop.value.result.stopped_by == "interrupt"
+
+
+def test_the_racers_progress_reaches_the_caller_as_they_count():
+    """A race's counters run in worker processes; what they have found and their share done reach
+    `on_progress` here a few times a second, so the count's progress bar moves during a race."""
+    seen: list[tuple[int, float | None]] = []
+    race_counts({"first": _structural_count_of_many}, time.monotonic() + 2.0, lambda *news: seen.append(news))
+    assert len(seen) >= 3 and seen[-1][0] > 0
+    assert all(share is not None and 0 <= share <= 1 for _, share in seen)

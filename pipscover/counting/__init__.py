@@ -155,7 +155,7 @@ def _count_auto(puzzle: Puzzle, distinct: Distinct, deadline: float | None, on_p
                 racers = {"structural": partial(_continue_structurally, counter, deadline, start, share),
                           "structural-sweep": partial(_continue_structurally, StructuralCounter(puzzle, "sweep"),
                                                       deadline, start, share)}
-                return _race(racers, distinct, deadline, start, stop.result.count)
+                return _race(racers, distinct, deadline, start, stop.result.count, on_progress)
             floor = stop.result.count
         structural = partial(_continue_structurally, counter, deadline, start, share)
     else:
@@ -163,17 +163,17 @@ def _count_auto(puzzle: Puzzle, distinct: Distinct, deadline: float | None, on_p
         structural = partial(_count_grids_by_plan, puzzle, deadline, start, share)
         floor = 0
     return _race({"structural": structural, "blocking": partial(_count_by_blocking_racer, puzzle, distinct, share)},
-                 distinct, deadline, start, floor)
+                 distinct, deadline, start, floor, on_progress)
 
 
 def _race(racers: Mapping[str, Callable[[], CountResult]], distinct: Distinct, deadline: float | None,
-          start: float, floor: int) -> CountResult:
+          start: float, floor: int, on_progress: ProgressCallback | None) -> CountResult:
     """Auto's answer from a race of `racers` (`pipscover.counting.portfolio`); `floor` is a lower bound found
     before it (the structural count's finished branches), the answer when the race stops before it knows more."""
     from pipscover.counting.portfolio import race_counts
 
     try:
-        raced = race_counts(racers, deadline)
+        raced = race_counts(racers, deadline, on_progress)
     except CountInterrupted as stop:
         if stop.result.count >= floor:
             raise CountInterrupted(_auto(_timed(stop.result, start))) from None
@@ -192,9 +192,11 @@ def _continue_structurally(counter: StructuralCounter, deadline: float | None, s
     """A structural count begun before within a budget, now without one (its caches kept in the racer that
     inherited them with the fork), or begun now; the answer names the counter's search order unless it is the
     default."""
+    from pipscover.counting.portfolio import racer_progress
+
     method = "structural" if counter.order == "ways" else f"structural-{counter.order}"
     try:
-        found = counter.count(deadline, None, memory)
+        found = counter.count(deadline, racer_progress, memory)
         return _result(found, True, Distinct.PLACEMENTS, method, start)
     except CountInterrupted as stop:
         return _stopped_structurally(stop, start, method)
@@ -204,17 +206,21 @@ def _count_by_blocking_racer(puzzle: Puzzle, distinct: Distinct, memory: int | N
     from pipscover.cnf import Encodings
     from pipscover.cnf.forms import placement_clauses_estimate
     from pipscover.counting.blocking import count_by_blocking
+    from pipscover.counting.portfolio import racer_progress
 
     small = placement_clauses_estimate(puzzle) <= RACE_PLACEMENT_CLAUSES_LIMIT
     encodings = Encodings(form="placements" if small else "compact")
     # No deadline: the race kills this racer once the deadline and its grace have passed (with one, the solver
     # would run in yet another process).
-    return count_by_blocking(puzzle, RACE_SAT_BACKEND, distinct, encodings=encodings, memory_cap=memory)
+    return count_by_blocking(puzzle, RACE_SAT_BACKEND, distinct, encodings=encodings, memory_cap=memory,
+                             on_progress=racer_progress)
 
 
 def _count_grids_by_plan(puzzle: Puzzle, deadline: float | None, start: float, memory: int | None) -> CountResult:
     """Distinct grids the structural way: the placement count, which is the grid count on a board of one
-    tiling, else dlx listing of few or the structural grid count of many."""
+    tiling, else dlx listing of few or the structural grid count of many (whose progress is the race's)."""
+    from pipscover.counting.portfolio import racer_progress
+
     placements = _count_structurally(puzzle, Distinct.PLACEMENTS, deadline, None, start, memory)
     if placements.count == 0 or not placements.exact:
         # No solution means no grid; a stopped count shows only that a grid exists, if it found a solution.
@@ -222,8 +228,8 @@ def _count_grids_by_plan(puzzle: Puzzle, deadline: float | None, start: float, m
     if _has_one_tiling(puzzle):  # then each grid is carried by exactly one solution
         return replace(placements, distinct=Distinct.GRIDS)
     if placements.count <= LIST_GRIDS_UP_TO:
-        return _count_by_listing(puzzle, Distinct.GRIDS, None, deadline, None, start)  # type: ignore[return-value]  # no budget: it counts
-    return _count_structurally(puzzle, Distinct.GRIDS, deadline, None, start, memory)
+        return _count_by_listing(puzzle, Distinct.GRIDS, None, deadline, racer_progress, start)  # type: ignore[return-value]  # no budget: it counts
+    return _count_structurally(puzzle, Distinct.GRIDS, deadline, racer_progress, start, memory)
 
 
 def _count_structurally(puzzle: Puzzle, distinct: Distinct, deadline: float | None,

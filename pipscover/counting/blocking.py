@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from functools import partial
 
 from pipscover.cnf import Encodings, encode
-from pipscover.counting.progress import ProgressCallback
+from pipscover.counting.progress import PROGRESS_EVERY, ProgressCallback
 from pipscover.engines import Backend, get_backend
 from pipscover.engines.sat_enumeration import models
 from pipscover.errors import PipsError
@@ -26,7 +26,6 @@ from pipscover.runtime.stoppable import stoppable
 # Fastest at long enumerations on the hard NYT puzzles (2025-10-18: 10 464 solutions in 1.1 s, minisat22 2.5 s;
 # 2025-10-28: 1 700 solutions/s, minisat22 1 080/s), though not at finding a first solution (see `sat`).
 DEFAULT_SAT_BACKEND = "cadical195"
-PROGRESS_EVERY = 0.2  # seconds between two calls of `on_progress`
 MEMORY_CHECK_EVERY = 256  # models between two looks at the memory the solver's process holds
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 
-from pipscover.counting.progress import Progress, ProgressCallback
+from pipscover.counting.progress import PROGRESS_DEPTH, Progress, ProgressCallback
 from pipscover.counting.region_states import FAIL, RegionRules
 from pipscover.counting.structural import CHECK_EVERY, STOPS, Dominoes, check_search, stopped
 from pipscover.counting.tilings import longer_side_order
@@ -95,8 +95,8 @@ class GridCounter:
             region = cell_region[cell]
             pips = allowed_of[region](states[region], left[region], supply)
             branches, done = pips.bit_count(), 0
-            if cell == 0:
-                progress.begin(branches)
+            if cell < PROGRESS_DEPTH:
+                progress.begin(cell, branches)
             total = 0
             try:
                 while pips:
@@ -118,8 +118,8 @@ class GridCounter:
                     halves[pip] += 1
                     left[region] += 1
                     states[region] = old
-                    if cell <= 1:
-                        progress.report(cell, done / branches, total)
+                    if cell < PROGRESS_DEPTH:
+                        progress.report(cell, done, total)
             except STOPS as stop:
                 raise stopped(total, stop, Distinct.GRIDS) from None
             cache[key] = total

@@ -16,8 +16,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from functools import partial
 
+from pipscover.counting.progress import ProgressCallback
 from pipscover.model.results import CountInterrupted, CountResult, SearchTimeout
-from pipscover.runtime.stoppable import race
+from pipscover.runtime.stoppable import race, report
 
 GRACE = 1.0  # seconds past the deadline a racer has to send its lower bound before all are killed
 
@@ -32,22 +33,37 @@ class GaveWay(Exception):
         self.result = result
 
 
-def race_counts(racers: Mapping[str, Racer], deadline: float | None) -> CountResult | None:
+def racer_progress(found: int, fraction: float | None) -> None:
+    """The `on_progress` of a racer: its progress, sent to the `race_counts` that runs it (from a worker
+    process, a few times a second)."""
+    report((found, fraction))
+
+
+def race_counts(racers: Mapping[str, Racer], deadline: float | None,
+                on_progress: ProgressCallback | None = None) -> CountResult | None:
     """The first exact count any racer returns; else the largest lower bound of the racers that gave way (None
     when none did before the deadline and its grace passed: a racer that cannot stop itself, a SAT solver in a
     C call, is killed then). The error of the last racer to fail is raised. Ctrl-C stops every racer: the
     largest lower bound that they give within `GRACE` seconds is raised as `CountInterrupted` (else the
-    KeyboardInterrupt itself), and every worker is killed."""
+    KeyboardInterrupt itself), and every worker is killed. The racers' progress (`racer_progress`) goes to
+    `on_progress` as the most any racer has found and the largest share any has done."""
     bounds: list[CountResult] = []
+    progress: dict[str, tuple[int, float | None]] = {}
 
     def gave_way(_name: str, error: Exception) -> None:
         if isinstance(error, GaveWay | CountInterrupted):
             bounds.append(error.result)
 
+    def reported(name: str, news: tuple[int, float | None]) -> None:
+        progress[name] = news
+        if on_progress is not None:
+            shares = [share for _, share in progress.values() if share is not None]
+            on_progress(max(found for found, _ in progress.values()), max(shares, default=None))
+
     producers = {name: partial(_exact_or_give_way, racer) for name, racer in racers.items()}
     try:
         return next(race(producers, None if deadline is None else deadline + GRACE, on_drop=gave_way,
-                         interrupt_grace=GRACE))
+                         interrupt_grace=GRACE, on_report=reported))
     except KeyboardInterrupt:
         if not bounds:
             raise

@@ -3,31 +3,48 @@ signature every counter and `pipscover.counting.count` call; `found` is a lower 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 ProgressCallback = Callable[[int, float | None], None]
 
+PROGRESS_EVERY = 0.2  # seconds between two calls of a counter's `on_progress` (the last one is always made)
+# The search levels whose branches report progress: deep enough that a report comes every fraction of a second
+# on the puzzles that take minutes (at depth 1 alone, a branch of no-unique-16 took seconds).
+PROGRESS_DEPTH = 4
+
 
 class Progress:
-    """Progress of a counting search as the share of its first two levels done, with the count of the
-    finished branches (a lower bound until the end)."""
+    """Progress of a counting search as the share done of its first `PROGRESS_DEPTH` levels, with the count of
+    the finished branches (a lower bound until the end). A node spans a share of the whole search: its
+    parent's share, divided evenly among the parent's branches."""
 
     def __init__(self, on_progress: ProgressCallback | None) -> None:
         self.on_progress = on_progress
-        self.step = 1.0  # the share of one branch of the first level
-        self.share = 0.0
-        self.found = 0
+        levels = PROGRESS_DEPTH + 1
+        self.start = [0.0] * levels  # where the current node of each level begins, as a share of the whole
+        self.span = [1.0] * levels  # its share of the whole
+        self.branches = [1] * levels
+        self.found = [0] * levels  # the solutions found before it
+        self.reported = 0.0  # when on_progress was last called
 
-    def begin(self, branches: int) -> None:
-        """The first level has `branches` branches."""
-        self.step = 1 / branches
+    def begin(self, depth: int, branches: int) -> None:
+        """The current node at `depth` (< PROGRESS_DEPTH) has `branches` branches; the first comes next."""
+        self.branches[depth] = branches
+        self._next(depth, 0, 0)
 
-    def report(self, depth: int, share: float, found: int) -> None:
-        """A branch at `depth` (0 or 1) is done: `share` of its level, `found` solutions in its finished branches."""
-        if self.on_progress is None:
-            return
-        if depth == 0:
-            self.share, self.found = share, found
-            self.on_progress(found, share)
-        else:
-            self.on_progress(self.found + found, self.share + share * self.step)
+    def report(self, depth: int, done: int, found: int) -> None:
+        """`done` branches of the current node at `depth` are finished, with `found` solutions in them."""
+        self._next(depth, done, found)
+        if self.on_progress is not None and (done == self.branches[depth] or
+                                             time.monotonic() - self.reported >= PROGRESS_EVERY):
+            self.reported = time.monotonic()
+            self.on_progress(self.found[depth] + found,
+                             self.start[depth] + self.span[depth] * done / self.branches[depth])
+
+    def _next(self, depth: int, done: int, found: int) -> None:
+        """The span of the node's next branch."""
+        child = depth + 1
+        self.span[child] = self.span[depth] / self.branches[depth]
+        self.start[child] = self.start[depth] + self.span[child] * done
+        self.found[child] = self.found[depth] + found

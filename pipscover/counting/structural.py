@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 
-from pipscover.counting.progress import Progress, ProgressCallback
+from pipscover.counting.progress import PROGRESS_DEPTH, Progress, ProgressCallback
 from pipscover.counting.region_states import DECIDED, FAIL, RegionRules
 from pipscover.counting.tilings import TilingCounter, arrangements, longer_side_order
 from pipscover.model import Puzzle
@@ -278,8 +278,8 @@ class StructuralCounter:
                     best, best_ways, best_rank = index, ways, rank
                     if ways == 1:  # forced: no cell ranks lower (a dead cell, if any, is met on this branch)
                         break
-            if depth == 0:
-                progress.begin(best_ways)
+            if depth < PROGRESS_DEPTH:
+                progress.begin(depth, best_ways)
             region = cell_region[best]
             mine = region_pips[region]
             total = 0
@@ -321,8 +321,8 @@ class StructuralCounter:
                                 left[other_region] += 1
                                 states[other_region] = other_old
                             done += 1
-                            if depth <= 1:
-                                progress.report(depth, done / best_ways, total)
+                            if depth < PROGRESS_DEPTH:
+                                progress.report(depth, done, total)
                         left[region] += 1
                         states[region] = old
             except STOPS as stop:

@@ -56,7 +56,8 @@ def stoppable(produce: Callable[[], Iterator[Item]], deadline: float | None) -> 
 def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float | None = None,
          on_winner: Callable[[str], None] | None = None,
          on_drop: Callable[[str, Exception], None] | None = None,
-         interrupt_grace: float = 0.0) -> Generator[Item, None, None]:
+         interrupt_grace: float = 0.0,
+         on_report: Callable[[str, Any], None] | None = None) -> Generator[Item, None, None]:
     """The items of whichever producer answers first (an item or its end); `on_winner(name)` learns which.
 
     Every producer runs in its own forked worker; once one answers, the others are killed, and the winner
@@ -65,7 +66,8 @@ def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float 
     is killed when the iterator ends, is closed, passes `deadline` (`SearchTimeout`) or is interrupted
     (Ctrl-C), so none is left behind. With an `interrupt_grace`, Ctrl-C before the first answer is passed on
     to the workers (as a KeyboardInterrupt in each), and what each of them raises within that many seconds
-    goes to `on_drop` before the KeyboardInterrupt is raised here: a counter's partial count, say.
+    goes to `on_drop` before the KeyboardInterrupt is raised here: a counter's partial count, say. What a
+    producer sends with `report` before the first answer goes to `on_report(name, what)`: its progress.
     """
     if deadline is not None and time.monotonic() >= deadline:
         raise SearchTimeout
@@ -85,6 +87,10 @@ def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float 
             name = next(name for name, worker in workers.items() if worker.connection is ready[0])
             try:
                 answer = _answer(ready[0])
+                if answer[0] == "report":
+                    if on_report is not None:
+                        on_report(name, answer[1])
+                    continue
             except Exception as error:
                 if len(workers) == 1:
                     raise
@@ -102,8 +108,10 @@ def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float 
             yield item
             ours = workers[name].connection
             ours.send(True)
-            _wait([ours], deadline)
-            kind, item = _answer(ours)
+            kind = "report"
+            while kind == "report":
+                _wait([ours], deadline)
+                kind, item = _answer(ours)
     finally:
         for worker in workers.values():
             _stop(worker)
@@ -198,7 +206,7 @@ def _remaining(deadline: float | None) -> float | None:
 
 
 def _answer(connection) -> tuple[str, Any]:
-    """A worker's answer, ("item", item) or ("end", None); its error is raised here."""
+    """A worker's answer, ("item", item), ("end", None) or ("report", what); its error is raised here."""
     try:
         kind, item = connection.recv()
     except EOFError:
@@ -257,8 +265,21 @@ def _stop(worker: _Worker) -> None:
     worker.connection.close()
 
 
+def report(what: Any) -> None:
+    """In a worker of `race`, send `what` (progress, a few times a second at most) to the caller's `on_report`;
+    nothing elsewhere."""
+    if _reporting is not None:
+        _reporting.send(("report", what))
+
+
+_reporting: Connection | None = None  # in a worker of `race`: its end of the pipe
+
+
 def _serve(connection: Connection, produce: Callable[[], Iterator]) -> None:
-    """The worker's loop: wait for a request, answer with ("item", next item), ("end", None) or ("error", e)."""
+    """The worker's loop: wait for a request, answer with ("item", next item), ("end", None) or ("error", e)
+    (and ("report", what) whenever the producer calls `report`)."""
+    global _reporting
+    _reporting = connection
     try:
         items = produce()
         while connection.recv():
