@@ -75,6 +75,7 @@ class GridCounter:
         cache: dict[tuple, int] = {}
         nodes = 0
         progress = Progress(on_progress)
+        tracked = PROGRESS_DEPTH if on_progress is not None else 0  # the levels that report progress
 
         def search(cell: int, tilings: frozenset[PartialTiling]) -> int:
             nonlocal nodes
@@ -95,7 +96,7 @@ class GridCounter:
             region = cell_region[cell]
             pips = allowed_of[region](states[region], left[region], supply)
             branches, done = pips.bit_count(), 0
-            if cell < PROGRESS_DEPTH:
+            if cell < tracked:
                 progress.begin(cell, branches)
             total = 0
             try:
@@ -118,7 +119,7 @@ class GridCounter:
                     halves[pip] += 1
                     left[region] += 1
                     states[region] = old
-                    if cell < PROGRESS_DEPTH:
+                    if cell < tracked:
                         progress.report(cell, done, total)
             except STOPS as stop:
                 raise stopped(total, stop, Distinct.GRIDS) from None

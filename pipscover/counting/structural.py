@@ -192,6 +192,7 @@ class StructuralCounter:
         supplies: dict[int, PipSupply] = {}
         ways_by_left: dict[int, dict[int, int]] = {}
         progress = Progress(on_progress)
+        tracked = PROGRESS_DEPTH if on_progress is not None else 0  # the levels that report progress
         by_sweep = self.order == "sweep"
         position = {cell: place for place, cell in enumerate(longer_side_order(self.puzzle.cells))}
         sweep_rank = [SWEEP_RANK + position[cell] for cell in self.puzzle.cells]
@@ -278,7 +279,7 @@ class StructuralCounter:
                     best, best_ways, best_rank = index, ways, rank
                     if ways == 1:  # forced: no cell ranks lower (a dead cell, if any, is met on this branch)
                         break
-            if depth < PROGRESS_DEPTH:
+            if depth < tracked:
                 progress.begin(depth, best_ways)
             region = cell_region[best]
             mine = region_pips[region]
@@ -321,7 +322,7 @@ class StructuralCounter:
                                 left[other_region] += 1
                                 states[other_region] = other_old
                             done += 1
-                            if depth < PROGRESS_DEPTH:
+                            if depth < tracked:
                                 progress.report(depth, done, total)
                         left[region] += 1
                         states[region] = old

@@ -77,28 +77,12 @@ def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float 
             workers[name] = _fork(partial(_serve, produce=produce))
         for worker in workers.values():
             worker.connection.send(True)
-        while True:
-            try:
-                ready = _wait([worker.connection for worker in workers.values()], deadline)
-            except KeyboardInterrupt:
-                if interrupt_grace and on_drop is not None:
-                    _interrupt(workers, interrupt_grace, on_drop)
-                raise
-            name = next(name for name, worker in workers.items() if worker.connection is ready[0])
-            try:
-                answer = _answer(ready[0])
-                if answer[0] == "report":
-                    if on_report is not None:
-                        on_report(name, answer[1])
-                    continue
-            except Exception as error:
-                if len(workers) == 1:
-                    raise
-                _stop(workers.pop(name))
-                if on_drop is not None:
-                    on_drop(name, error)
-                continue
-            break
+        try:
+            name, answer = _first_answer(workers, deadline, on_drop, on_report)
+        except KeyboardInterrupt:
+            if interrupt_grace and on_drop is not None:
+                _interrupt(workers, interrupt_grace, on_drop)
+            raise
         for loser in [other for other in workers if other != name]:
             _stop(workers.pop(loser))
         if on_winner is not None:
@@ -115,6 +99,29 @@ def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float 
     finally:
         for worker in workers.values():
             _stop(worker)
+
+
+def _first_answer(workers: dict[str, _Worker], deadline: float | None,
+                  on_drop: Callable[[str, Exception], None] | None,
+                  on_report: Callable[[str, Any], None] | None) -> tuple[str, tuple[str, Any]]:
+    """The first worker to answer, and its answer (`race`); a worker that fails drops out unless it is the last
+    (whose error is raised), and reports go to `on_report` on the way."""
+    while True:
+        ready = _wait([worker.connection for worker in workers.values()], deadline)
+        name = next(name for name, worker in workers.items() if worker.connection is ready[0])
+        try:
+            answer = _answer(ready[0])
+        except Exception as error:
+            if len(workers) == 1:
+                raise
+            _stop(workers.pop(name))
+            if on_drop is not None:
+                on_drop(name, error)
+            continue
+        if answer[0] != "report":
+            return name, answer
+        if on_report is not None:
+            on_report(name, answer[1])
 
 
 def in_parallel(tasks: Sequence[Callable[[], Item]], jobs: int) -> Generator[Item, None, None]:
