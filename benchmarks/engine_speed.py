@@ -7,13 +7,23 @@ CPU (user + system of the children) seconds of `--rounds` rounds. Contenders:
 - `old`: a previous release, given as the Python of another environment (`--old-python`, e.g. a venv with
   `pip install pipscover==...` or `pip install -e` of an older checkout);
 - `c++`: kshitijl/pips-solver-dancing-links (Knuth's Algorithm M), given as its `mcc` binary and the folder of
-  its generated instances (`--mcc`, `--mcc-instances`), for the listing rows;
+  its generated instances (`--mcc`, `--mcc-instances`), for the listing rows; for the per-file loop, also its
+  generator (`--peer-main`: its main.py, run by `--peer-python`, a Python >= 3.12 as its pyproject asks),
+  each puzzle as its justfile's `count-solutions` recipe does it: `main.py DAY.json -d D > INSTANCE`, then
+  `mcc -v0 INSTANCE`;
 - `java`: DonoG/NYTPips4Processing, given as a command line (`--java`, run with the day and difficulty).
 
 Peers are built by whoever runs this, from their public sources, outside this repository.
 
     python benchmarks/engine_speed.py --nyt ../shared/puzzles/nyt --old-python /tmp/old/bin/python \\
         --mcc /work/scratch/peers/mcc/bin/mcc --mcc-instances /work/scratch/peers/mcc/inst
+
+The per-file loop (`pipscover count DAY.json -d D`, one process per puzzle) over the whole archive against the
+C++ peer's loop, 3 rounds:
+
+    python benchmarks/engine_speed.py --nyt ../shared/puzzles/nyt --only loop --loop-days all \\
+        --mcc /work/scratch/peers/mcc/bin/mcc --peer-main /work/scratch/peers/kshitijl/main.py \\
+        --peer-python /root/.pyenv/versions/3.12.1/bin/python3.12
 """
 
 from __future__ import annotations
@@ -26,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 # Each row: (name, what it runs); `{nyt}` is the NYT folder, `{day}` one NYT file.
@@ -60,20 +71,50 @@ ENVIRONMENT = {name: value for name, value in os.environ.items() if name != "PYT
 NEUTRAL_FOLDER = tempfile.gettempdir()
 
 
-def timed(command: list[str]) -> tuple[float, float]:
-    """Wall and CPU seconds of one run of `command` (its output is discarded; a failure stops the benchmark)."""
+# One process of a loop: its command line and the file its output goes to (None: discarded).
+Step = tuple[list[str], Path | None]
+
+
+def timed(command: list[str], output: Path | None = None, timeout: float | None = None) -> tuple[float, float, bool]:
+    """Wall and CPU seconds of one run of `command`, its output discarded or written to `output`, and whether
+    `timeout` seconds cut it (a failure stops the benchmark)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, check=True, env=ENVIRONMENT, cwd=NEUTRAL_FOLDER)
+    with open(output or os.devnull, "wb") as sink:
+        try:
+            subprocess.run(command, stdout=sink, stderr=subprocess.DEVNULL if output else None, check=True,
+                           env=ENVIRONMENT, cwd=NEUTRAL_FOLDER, timeout=timeout)
+            cut = False
+        except subprocess.TimeoutExpired:  # killed and waited for: its CPU seconds are counted
+            cut = True
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), cut
 
 
-def loop_commands(python: str, nyt: Path, days: int) -> list[list[str]]:
-    """`pipscover count FILE -d D`, one process per puzzle, over the first `days` days."""
-    return [[python, "-m", "pipscover", "count", str(file), "-d", difficulty]
-            for file in sorted(nyt.glob("*.json"))[:days] for difficulty in ("easy", "medium", "hard")]
+def loop_puzzles(nyt: Path, days: str) -> list[tuple[Path, str]]:
+    """(day file, difficulty) of every puzzle of the first `days` days ("all": the whole folder)."""
+    files = sorted(nyt.glob("*.json"))
+    return [(file, difficulty) for file in (files if days == "all" else files[:int(days)])
+            for difficulty in ("easy", "medium", "hard")]
+
+
+def our_loop(python: str, puzzles: list[tuple[Path, str]]) -> list[list[Step]]:
+    """`pipscover count FILE -d D`, one process per puzzle."""
+    return [[([python, "-m", "pipscover", "count", str(file), "-d", difficulty], None)]
+            for file, difficulty in puzzles]
+
+
+def peer_loop(python: str, main_py: str, mcc: str, puzzles: list[tuple[Path, str]],
+              instances: Path) -> list[list[Step]]:
+    """The C++ peer's `just count-solutions DATE D` for each puzzle: its generator writes the instance, mcc counts
+    its solutions (its log on stderr is discarded, as its justfile's `-v0` asks)."""
+    loop: list[list[Step]] = []
+    for file, difficulty in puzzles:
+        instance = instances / f"{file.stem}-{difficulty}"
+        loop.append([([python, main_py, str(file), "-d", difficulty], instance),
+                     ([mcc, "-v0", str(instance)], None)])
+    return loop
 
 
 def main() -> None:
@@ -82,8 +123,12 @@ def main() -> None:
     parser.add_argument("--old-python", help="the Python of an environment with a previous release")
     parser.add_argument("--mcc", help="the C++ peer's mcc binary")
     parser.add_argument("--mcc-instances", type=Path, help="the C++ peer's generated-mcc-instances folder")
+    parser.add_argument("--peer-main", help="the C++ peer's generator, its main.py (for the per-file loop)")
+    parser.add_argument("--peer-python", default=sys.executable, help="the Python that runs --peer-main (>= 3.12)")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--loop-days", type=int, default=0, help="also time a per-file loop over this many days")
+    parser.add_argument("--loop-days", default="0", help="also time a per-file loop over this many days (or all)")
+    parser.add_argument("--loop-timeout", type=float, default=60.0,
+                        help="cut a loop's process after this many seconds (its loop's time is then a lower bound)")
     parser.add_argument("--only", help="run only the rows whose name contains this")
     options = parser.parse_args()
     options.nyt = options.nyt.resolve()  # the processes run elsewhere (NEUTRAL_FOLDER)
@@ -91,6 +136,8 @@ def main() -> None:
         options.mcc_instances = options.mcc_instances.resolve()
     if options.mcc:
         options.mcc = os.path.abspath(options.mcc)
+    if options.peer_main:
+        options.peer_main = os.path.abspath(options.peer_main)
     if options.old_python:  # not resolved: a virtual environment's python is a link that must stay one
         options.old_python = os.path.abspath(options.old_python)
     pythons = {"new": sys.executable, **({"old": options.old_python} if options.old_python else {})}
@@ -102,10 +149,19 @@ def main() -> None:
         if options.mcc and instance and options.mcc_instances and (options.mcc_instances / instance).exists():
             commands["c++"] = [options.mcc, str(options.mcc_instances / instance)]
         table.append((name, measure(commands, options.rounds)))
-    if options.loop_days:
-        loops = {label: loop_commands(python, options.nyt, options.loop_days) for label, python in pythons.items()}
-        table.append((f"count each puzzle of {options.loop_days} days in its own process",
-                      measure_loops(loops, options.rounds)))
+    loop_row = "per-file loop: count each puzzle in its own process"
+    if options.loop_days != "0" and (not options.only or options.only in loop_row):
+        puzzles = loop_puzzles(options.nyt, options.loop_days)
+        loops = {label: our_loop(python, puzzles) for label, python in pythons.items()}
+        with tempfile.TemporaryDirectory() as instances:
+            if options.mcc and options.peer_main:
+                loops["c++"] = peer_loop(options.peer_python, options.peer_main, options.mcc, puzzles, Path(instances))
+            whole, cut, rest = measure_loops(loops, options.rounds, options.loop_timeout)
+        table.append((f"{loop_row} ({len(puzzles)} processes)", whole))
+        if cut:
+            names = ", ".join(f"{puzzles[index][0].stem} {puzzles[index][1]}" for index in sorted(cut))
+            print(f"cut at {options.loop_timeout:g} s (the loops' times with them are lower bounds): {names}")
+            table.append((f"the same without the {len(cut)} cut", rest))
     print("| work | " + " | ".join(f"{label} wall / CPU s" for label in [*pythons, "c++"]) + " |")
     print("|---|" + "---|" * (len(pythons) + 1))
     for name, found in table:
@@ -119,20 +175,52 @@ def measure(commands: dict[str, list[str]], rounds: int) -> dict[str, tuple[floa
     runs: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
     for _ in range(rounds):
         for label, command in commands.items():
-            runs[label].append(timed(command))
+            runs[label].append(timed(command)[:2])
     return {label: (statistics.median(w for w, _ in found), statistics.median(c for _, c in found))
             for label, found in runs.items()}
 
 
-def measure_loops(loops: dict[str, list[list[str]]], rounds: int) -> dict[str, tuple[float, float]]:
-    """As `measure`, each contender's time being the sum over its loop of processes."""
-    runs: dict[str, list[tuple[float, float]]] = {label: [] for label in loops}
-    for _ in range(rounds):
-        for label, commands in loops.items():
-            times = [timed(command) for command in commands]
-            runs[label].append((sum(w for w, _ in times), sum(c for _, c in times)))
-    return {label: (statistics.median(w for w, _ in found), statistics.median(c for _, c in found))
-            for label, found in runs.items()}
+def timed_steps(steps: list[Step], timeout: float) -> list[tuple[float, float, bool]]:
+    """`timed` for each step of one puzzle, up to the first that the timeout cuts (the next would read its output)."""
+    times: list[tuple[float, float, bool]] = []
+    for command, output in steps:
+        times.append(timed(command, output, timeout))
+        if times[-1][2]:
+            break
+    return times
+
+
+Times = dict[str, tuple[float, float]]  # contender: median wall and CPU seconds
+
+
+def measure_loops(loops: dict[str, list[list[Step]]], rounds: int, timeout: float) -> tuple[Times, set[int], Times]:
+    """As `measure`, each contender's time being the sum over its loop of processes, each process cut after
+    `timeout` seconds: the medians, the puzzles cut in any loop, and the medians without those puzzles. The order
+    of the contenders turns by one each round, so that none always runs first (the machine's load drifts)."""
+    # For each contender and round, each puzzle's wall and CPU seconds (all its steps) and whether it was cut.
+    runs: dict[str, list[list[tuple[float, float, bool]]]] = {label: [] for label in loops}
+    labels = list(loops)
+    for round_number in range(rounds):
+        for label in labels[round_number % len(labels):] + labels[:round_number % len(labels)]:
+            times = [timed_steps(steps, timeout) for steps in loops[label]]
+            runs[label].append([(sum(step[0] for step in puzzle), sum(step[1] for step in puzzle),
+                                 any(step[2] for step in puzzle)) for puzzle in times])
+            cpu_by_step = " + ".join(f"{sum(puzzle[index][1] for puzzle in times if index < len(puzzle)):.1f}"
+                                     for index in range(len(loops[label][0])))
+            print(f"round {round_number + 1}: {label} {sum(wall for wall, _, _ in runs[label][-1]):.1f} s wall, "
+                  f"{sum(cpu for _, cpu, _ in runs[label][-1]):.1f} s CPU ({cpu_by_step} by step), "
+                  f"load {os.getloadavg()[0]:.1f}", file=sys.stderr, flush=True)
+    cut = {index for found in runs.values() for puzzles in found for index, (_, _, was_cut) in enumerate(puzzles)
+           if was_cut}
+
+    def medians(keep: Callable[[int], bool]) -> Times:
+        return {label: (statistics.median(sum(wall for index, (wall, _, _) in enumerate(puzzles) if keep(index))
+                                          for puzzles in found),
+                        statistics.median(sum(cpu for index, (_, cpu, _) in enumerate(puzzles) if keep(index))
+                                          for puzzles in found))
+                for label, found in runs.items()}
+
+    return medians(lambda index: True), cut, medians(lambda index: index not in cut)
 
 
 if __name__ == "__main__":
