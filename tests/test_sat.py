@@ -192,7 +192,7 @@ def test_blocking_needs_a_sat_backend():
 
 
 def test_card_and_pb_options_apply_to_sat_backends_only():
-    from pipscover.cli.common import CardName, PbName, backend_with_encodings
+    from pipscover.cli.cnf_options import CardName, PbName, backend_with_encodings
 
     assert backend_with_encodings("glucose", None, None) == "glucose"
     chosen = backend_with_encodings("glucose", CardName["totalizer"], None)

@@ -9,14 +9,12 @@ import typer
 
 from pipscover.bench import CLOCKS, TASKS, benchmark
 from pipscover.cli.app import app
+from pipscover.cli.cnf_options import CardName, FormName, PbName
 from pipscover.cli.common import (
     BACKEND_NAMES,
     EXIT_INTERRUPTED,
     EXIT_OK,
-    CardName,
     DifficultyOption,
-    FormName,
-    PbName,
     PuzzlesArgument,
     TimeoutOption,
     exit_with,

@@ -9,12 +9,10 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
+from pipscover.cli.cnf_options import SatCardOption, SatFormOption, SatPbOption
 from pipscover.cli.common import (
     DifficultyOption,
     JsonOption,
-    SatCardOption,
-    SatFormOption,
-    SatPbOption,
     exit_code,
     exit_with,
     load_single,

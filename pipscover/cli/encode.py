@@ -10,17 +10,11 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
+from pipscover.cli.cnf_options import CardName, CardOption, FormName, FormOption, PbName, PbOption, chosen_encodings
 from pipscover.cli.common import (
-    CardName,
-    CardOption,
     DifficultyOption,
-    FormName,
-    FormOption,
     JsonOption,
-    PbName,
-    PbOption,
     PuzzlesArgument,
-    chosen_encodings,
     load_puzzles,
     output_format,
     output_paths,

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
+from pipscover.cli.cnf_options import SatCardOption, SatFormOption, SatPbOption, backend_with_encodings
 from pipscover.cli.common import (
     PICTURE,
     BackendOption,
@@ -14,12 +15,8 @@ from pipscover.cli.common import (
     JsonOption,
     LimitOption,
     PuzzlesArgument,
-    SatCardOption,
-    SatFormOption,
-    SatPbOption,
     SeedOption,
     TimeoutOption,
-    backend_with_encodings,
     exit_code,
     exit_with,
     load_timed,
