@@ -20,7 +20,7 @@ from puzzle_factory import FAMILIES, family, named
 from pipscover.cnf import CARD_ENCODINGS, PB_ENCODINGS, Encodings
 from pipscover.counting import METHODS, count
 from pipscover.counting.blocking import count_by_blocking
-from pipscover.counting.structural import StructuralCounter
+from pipscover.counting.structural import ORDERS, StructuralCounter
 from pipscover.engines import REGISTRY, get_backend
 from pipscover.engines.auto import AutoBackend
 from pipscover.engines.dlx import counted_solutions
@@ -120,10 +120,16 @@ def test_every_counter_counts_the_brute_force_solutions_and_grids(counter, name)
 
 
 @pytest.mark.parametrize("name", FAMILIES)
-def test_the_structural_counter_in_the_sweep_order_counts_the_brute_force_solutions(name):
-    """The other search order, which `auto` races against the default one (`count` has no flag for it)."""
+@pytest.mark.parametrize("order", ORDERS)
+def test_the_structural_counter_compiled_and_in_python_counts_the_brute_force_solutions(order, name):
+    """Both search orders (`auto` races the sweep against the default; `count` has no flag for it), each in the
+    compiled core and in its Python twin, which must also visit the same nodes."""
     for puzzle in family(name):
-        assert StructuralCounter(puzzle, "sweep").count() == len(brute_force_solutions(puzzle)), named(puzzle)
+        counts = set()
+        for compiled in (False, True):
+            counter = StructuralCounter(puzzle, order, compiled=compiled)
+            counts.add((counter.count(), counter.nodes))
+        assert len(counts) == 1 and counts.pop()[0] == len(brute_force_solutions(puzzle)), named(puzzle)
 
 
 # Every cardinality encoding in both CNF forms, each with every pseudo-Boolean encoding in turn.

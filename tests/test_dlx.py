@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
 import time
 from itertools import islice
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -121,31 +118,6 @@ def test_every_link_is_restored_after_a_search(make, item_heap, compiled):
 def test_the_compiled_core_is_built():
     # `pip install -e .` builds it wherever a C compiler is; the Python search is the fallback and its twin.
     assert CompiledSearch is not None and compiled_by_default()
-
-
-def test_the_compiled_core_is_built_from_todays_source():
-    # An optional build that fails keeps the previous core without a word (setup.py).
-    from pipscover.engines import _dancing_links
-
-    source = Path(_dancing_links.__file__).with_name("_dancing_links.c").read_bytes()
-    assert _dancing_links.source_digest == hashlib.sha256(source).hexdigest(), "rebuild it: pip install -e ."
-
-
-def test_a_core_older_than_a_changed_source_is_left_for_the_python_search(monkeypatch):
-    """A checkout updated without `pip install -e .` again: the old core's functions may take other arguments
-    (a TypeError traceback on every search), so the module runs its Python search and says why."""
-    from pipscover.engines import _dancing_links, dancing_links
-
-    source = Path(_dancing_links.__file__).with_name("_dancing_links.c")
-    dates, built = source.stat(), Path(_dancing_links.__file__).stat().st_mtime
-    monkeypatch.setattr(_dancing_links, "source_digest", "0" * 64)  # built from another source
-    try:
-        os.utime(source, (dates.st_atime, built - 60))
-        assert not dancing_links._core_is_stale()  # a source older than its core is not even read
-        os.utime(source, (dates.st_atime, built + 60))
-        assert dancing_links._core_is_stale()
-    finally:
-        os.utime(source, (dates.st_atime, dates.st_mtime))
 
 
 @pytest.mark.parametrize("make", [

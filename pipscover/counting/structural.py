@@ -10,12 +10,15 @@ covered (or, in the `sweep` order, on the first uncovered cell of a sweep across
    left is a solution or none is, so the count is tilings(cells left) x arrangements(dominoes left) or 0;
 3. prunes with the region feasibility rules of `pipscover.regions` (which pips a region's next cell may
    still take, given the pips left), as the dlx backend does.
-`encodings/counting.md` explains why this is exact.
+`encodings/counting.md` explains why this is exact. The search runs in the compiled core (`_structural.c`, built
+by `pip install`) when it is built, which counts the same and visits the same nodes; the Python search here is
+its twin and its fallback, and the tests run both.
 """
 
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from pipscover.counting.progress import PROGRESS_DEPTH, Progress, ProgressCallback
 from pipscover.counting.region_states import DECIDED, FAIL, RegionRules
@@ -23,8 +26,11 @@ from pipscover.counting.tilings import TilingCounter, arrangements, longer_side_
 from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct, SearchTimeout
 from pipscover.regions import PipSupply, pip_values
+from pipscover.runtime.cores import compiled_by_default, load_core
 from pipscover.runtime.deadlines import CLOCK_EVERY, has_passed
 from pipscover.runtime.limits import MemoryCapReached, check_memory, guard
+
+_core = load_core("pipscover.counting._structural", "the Python counting search (about ten times slower)")
 
 CHECK_EVERY = CLOCK_EVERY  # search nodes between two looks at the clock and at the memory held
 # Regions up to this size are finished first once begun (measured on the NYT archive: larger ones, such as
@@ -135,7 +141,9 @@ class Dominoes:
 class StructuralCounter:
     """The counting search for one puzzle; `count()` gives the number of solutions (placements semantics)."""
 
-    def __init__(self, puzzle: Puzzle, order: str = "ways") -> None:
+    def __init__(self, puzzle: Puzzle, order: str = "ways", compiled: bool | None = None) -> None:
+        """`compiled` runs the search in the compiled core (default: when it is built and `PIPSCOVER_PURE_PYTHON`
+        is not set; never with more than 64 distinct pips, which its masks do not hold)."""
         if order not in ORDERS:
             raise ValueError(f"unknown search order {order!r}; choose one of: {', '.join(ORDERS)}")
         cells = puzzle.cells
@@ -151,6 +159,12 @@ class StructuralCounter:
         # started again (here, or in a forked worker that inherits it) counts none of them twice.
         self.cache: dict[tuple, int] = {}
         self.nodes = 0  # search nodes of the last `count` (cached subproblems not counted)
+        if compiled is None:
+            compiled = _core is not None and compiled_by_default() and self.dominoes.pip_count <= 64
+        if compiled and _core is None:
+            raise RuntimeError("the compiled counting core is not built (pip install -e . builds it)")
+        self.compiled = compiled
+        self._core: Any = None  # the compiled search, made at the first count; it keeps its own caches
 
     def cell_tables(self, deadline: float | None) -> tuple[list[list[tuple[int, int]]], dict[int, int]]:
         """Each cell's neighbours as (index, bit), and the index of each bit: what the search needs past a
@@ -169,10 +183,19 @@ class StructuralCounter:
         ]
         return neighbours, {bit: index for index, bit in enumerate(bit_of.values())}
 
+    def closed_form(self, uncovered: int, remaining: int, region: int | None, state: int | None) -> int:
+        """The count of a position whose unfinished regions are all free but `region` (None: all are): the
+        tilings of the cells left times the arrangements of the dominoes left, if `region` accepts their pips."""
+        if region is not None and not self.rules.accepts(region, state, self.dominoes.pips(remaining)):  # type: ignore[arg-type]
+            return 0
+        return self.tilings.count(uncovered) * self.dominoes.arrangements(remaining)
+
     def count(self, deadline: float | None = None, on_progress: ProgressCallback | None = None,
               memory_cap: int | None = None, node_limit: int | None = None) -> int:
         """The exact number of solutions. Raises `CountInterrupted` (a lower bound) on timeout or Ctrl-C, once
         the process holds more than `memory_cap` bytes, or past `node_limit` new search nodes."""
+        if self.compiled:
+            return self._count_compiled(deadline, on_progress, memory_cap, node_limit)
         rules, dominoes = self.rules, self.dominoes
         states = rules.initial_states()
         left = list(rules.sizes)
@@ -194,8 +217,7 @@ class StructuralCounter:
         progress = Progress(on_progress)
         tracked = PROGRESS_DEPTH if on_progress is not None else 0  # the levels that report progress
         by_sweep = self.order == "sweep"
-        position = {cell: place for place, cell in enumerate(longer_side_order(self.puzzle.cells))}
-        sweep_rank = [SWEEP_RANK + position[cell] for cell in self.puzzle.cells]
+        sweep_rank = self.sweep_rank()
 
         def search(uncovered: int, remaining: int, depth: int) -> int:
             nonlocal nodes, neighbours, bit_index
@@ -215,9 +237,8 @@ class StructuralCounter:
                         bound.append(region)
             # The closed form needs no supply: a free region takes any pip, and `accepts` checks a last region exactly.
             if not bound or open_regions == 1:
-                total = 0
-                if not bound or rules.accepts(bound[0], states[bound[0]], dominoes.pips(remaining)):
-                    total = self.tilings.count(uncovered) * dominoes.arrangements(remaining)
+                last = bound[0] if bound else None
+                total = self.closed_form(uncovered, remaining, last, None if last is None else states[last])
                 cache[key] = total
                 return total
             if neighbours is None:
@@ -338,3 +359,28 @@ class StructuralCounter:
         finally:
             sys.setrecursionlimit(limit)
             self.nodes = nodes
+
+
+    def sweep_rank(self) -> list[int]:
+        """Each cell's rank in the `sweep` order: its place in the sweep, past every count of ways."""
+        position = {cell: place for place, cell in enumerate(longer_side_order(self.puzzle.cells))}
+        return [SWEEP_RANK + position[cell] for cell in self.puzzle.cells]
+
+    def _count_compiled(self, deadline: float | None, on_progress: ProgressCallback | None, memory_cap: int | None,
+                        node_limit: int | None) -> int:
+        """`count` by the compiled core: the same search, its region rules and closed forms called back here."""
+        if self._core is None:
+            rules = self.rules
+            self._core = _core.Counter(  # type: ignore[union-attr]
+                self.cell_count, self.cell_region, rules.sizes, rules.free_kind, rules.initial_states(), rules.steps,
+                rules.allowed_of, self.dominoes.distinct, self.dominoes.pip_count, self.sweep_rank(),
+                self.order == "sweep", DECIDED, self.closed_form, self.cell_tables, rules.supply, check_search,
+                check_memory, MemoryCapReached, CHECK_EVERY)
+        core = self._core
+        try:
+            progress = None if on_progress is None else Progress(on_progress)
+            return int(core.count(deadline, memory_cap, node_limit, progress))
+        except STOPS as stop:
+            raise stopped(core.partial, stop, Distinct.PLACEMENTS) from None
+        finally:
+            self.nodes = core.nodes

@@ -56,53 +56,27 @@ order with the same node counts; this module's search is its twin and its fallba
 from __future__ import annotations
 
 import heapq
-import os
 import random
-import sys
 import time
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
 from functools import cached_property, partial
 from itertools import islice
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pipscover.model.results import SearchTimeout
+from pipscover.runtime.cores import compiled_by_default as cores_by_default
+from pipscover.runtime.cores import load_core
 
 if TYPE_CHECKING:
     from pipscover.engines._dancing_links import Search
 
 CompiledSearch: type[Search] | None
 compiled_links: Callable[[int, Sequence[Sequence[int]]], tuple[array, ...]] | None
-try:  # the compiled core (_dancing_links.c), built by `pip install`; the Python search below is its twin
-    from pipscover.engines._dancing_links import Search as CompiledSearch
-    from pipscover.engines._dancing_links import links as _compiled_links
-
-    compiled_links = _compiled_links
-except ImportError:  # pragma: no cover - a machine without a C compiler
-    CompiledSearch = compiled_links = None
-
-
-def _core_is_stale() -> bool:
-    """Whether the compiled core was built from another `_dancing_links.c` than the one beside it: a checkout
-    updated without `pip install -e .` again, or a build that failed and left the old core (whose functions
-    may take other arguments than this module passes). The source's digest is compared only when the source
-    is newer than the core: hashing it costs 3 ms of start-up, two file dates nothing."""
-    source = Path(__file__).with_name("_dancing_links.c")
-    built = sys.modules[CompiledSearch.__module__] if CompiledSearch is not None else None
-    core = getattr(built, "__file__", None)
-    if core is None or not source.exists() or source.stat().st_mtime <= Path(core).stat().st_mtime:
-        return False
-    import hashlib
-
-    return bool(getattr(built, "source_digest", None) != hashlib.sha256(source.read_bytes()).hexdigest())
-
-
-if _core_is_stale():
-    sys.stderr.write("pipscover: note: the compiled Dancing Links core is older than its source; running the "
-                     "Python search (about ten times slower) until `pip install -e .` builds it again\n")
-    CompiledSearch = compiled_links = None
+# The compiled core (_dancing_links.c), built by `pip install`; the Python search below is its twin.
+_core = load_core("pipscover.engines._dancing_links", "the Python search (about ten times slower)")
+CompiledSearch, compiled_links = (_core.Search, _core.links) if _core is not None else (None, None)
 
 # Search nodes between two looks at the clock and the node budget (the first node looks too): cheap, and a
 # few ms apart at most.
@@ -134,7 +108,7 @@ class Propagator(Protocol):
 
 def compiled_by_default() -> bool:
     """Whether searches run in the compiled core: when it is built, unless `PIPSCOVER_PURE_PYTHON` is set."""
-    return CompiledSearch is not None and not os.environ.get("PIPSCOVER_PURE_PYTHON")
+    return CompiledSearch is not None and cores_by_default()
 
 
 def luby(index: int) -> int:

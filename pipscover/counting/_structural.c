@@ -1,0 +1,774 @@
+/* The compiled core of pipscover.counting.structural: the same counting search, node for node, in C.
+
+   structural.py documents the search (encodings/counting.md says why it is exact) and keeps its Python twin,
+   which this file follows line by line: the same cache key (uncovered cells, dominoes left, region states),
+   the same closed forms, the same pruning and the same choice of cell (forced cells first, then the `ways` or
+   the `sweep` order), so both count the same and visit the same nodes (tests/test_structural_core.py).
+
+   What stays in Python: the region rules and the closed forms. A region's step, its allowed pips and a
+   supply of pips are asked of Python once per distinct question and remembered here (Memo2); a closed form
+   is one Python call per closed-form node. Region states are Python ints of any size, interned here as
+   32-bit ids (FAIL_ID stands for FAIL); a state vector is interned once more as one id, so a cache key is
+   (uncovered cells, dominoes left, state-vector id) in fixed-width words: exact, no fingerprint.
+
+   Counts are unsigned __int128 with overflow checks; a sum that overflows goes on as a Python int, and a
+   cached count of 2^63 or more is kept in a Python list (BIG_FLAG | its index), so no count is ever wrong.
+   On a stop (a Python exception: the deadline, the node budget, the memory cap, Ctrl-C) each level adds
+   its finished branches to `partial`, as the twin's levels add them to its CountInterrupted. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef SOURCE_DIGEST  /* setup.py gives the SHA-256 of this file: the tests check the core is current */
+#define SOURCE_DIGEST ""
+#endif
+
+typedef unsigned __int128 u128;
+typedef uint64_t u64;
+typedef uint32_t u32;
+
+#define FAIL_ID 0xFFFFFFFFu
+#define BIG_FLAG (1ULL << 63)
+#define MAX_PIPS 64  /* pip masks are one word: structural.py keeps the Python search beyond */
+
+static u64 mix64(u64 x) {
+    x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33;
+    return x;
+}
+
+/* ---------------------------------------------------------------- counts: u128, or a Python int beyond */
+
+/* small + big (big a Python int, or NULL for 0): a sum stays in small until it overflows. */
+typedef struct { u128 small; PyObject *big; } Count;
+
+static PyObject *u128_to_long(u128 v) {
+    if (v >> 64 == 0) return PyLong_FromUnsignedLongLong((u64)v);
+    PyObject *high = PyLong_FromUnsignedLongLong((u64)(v >> 64)), *shift = PyLong_FromLong(64), *low = NULL,
+             *shifted = NULL, *result = NULL;
+    if (high && shift && (low = PyLong_FromUnsignedLongLong((u64)v)) && (shifted = PyNumber_Lshift(high, shift)))
+        result = PyNumber_Or(shifted, low);
+    Py_XDECREF(high); Py_XDECREF(shift); Py_XDECREF(low); Py_XDECREF(shifted);
+    return result;
+}
+
+static PyObject *count_to_long(const Count *c) {
+    PyObject *small = u128_to_long(c->small);
+    if (!small || !c->big) return small;
+    PyObject *sum = PyNumber_Add(c->big, small);
+    Py_DECREF(small);
+    return sum;
+}
+
+/* A Python int (>= 0) as a Count; steals nothing. */
+static int count_from_long(PyObject *value, Count *out) {
+    out->big = NULL;
+    u64 low = PyLong_AsUnsignedLongLong(value);
+    if (!(low == (u64)-1 && PyErr_Occurred())) { out->small = low; return 0; }
+    if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+    PyErr_Clear();
+    out->small = 0;
+    Py_INCREF(value);
+    out->big = value;
+    return 0;
+}
+
+static int count_add(Count *total, const Count *more) {
+    u128 sum;
+    if (__builtin_add_overflow(total->small, more->small, &sum)) {  /* fold the small part into the big one */
+        PyObject *small = u128_to_long(total->small), *big;
+        if (!small) return -1;
+        big = total->big ? PyNumber_Add(total->big, small) : (Py_INCREF(small), small);
+        Py_DECREF(small);
+        if (!big) return -1;
+        Py_XDECREF(total->big);
+        total->big = big;
+        sum = more->small;
+    }
+    total->small = sum;
+    if (more->big) {
+        PyObject *big = total->big ? PyNumber_Add(total->big, more->big) : (Py_INCREF(more->big), more->big);
+        if (!big) return -1;
+        Py_XDECREF(total->big);
+        total->big = big;
+    }
+    return 0;
+}
+
+static void count_clear(Count *c) { Py_CLEAR(c->big); c->small = 0; }
+
+/* ---------------------------------------------------------------- tables */
+
+/* Memo2: open addressing over two-word keys (the first never 0: 0 marks an empty slot) and a value word. */
+typedef struct { u64 *slots; size_t cap, n; } Memo2;
+
+static u64 *memo2_find(Memo2 *m, u64 k1, u64 k2) {
+    size_t i = mix64(k1 * 0x9E3779B97F4A7C15ULL ^ k2) & (m->cap - 1);
+    while (m->slots[3 * i] && (m->slots[3 * i] != k1 || m->slots[3 * i + 1] != k2)) i = (i + 1) & (m->cap - 1);
+    return m->slots + 3 * i;
+}
+
+static int memo2_grow(Memo2 *m) {
+    size_t cap = m->cap ? 2 * m->cap : 1024;
+    u64 *old = m->slots, *slots = calloc(3 * cap, sizeof(u64));
+    size_t old_cap = m->cap;
+    if (!slots) return -1;
+    m->slots = slots; m->cap = cap;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old[3 * i]) memcpy(memo2_find(m, old[3 * i], old[3 * i + 1]), old + 3 * i, 3 * sizeof(u64));
+    free(old);
+    return 0;
+}
+
+/* VecSet: interns vectors of `width` u32 as ids 0, 1, ...; the caller keeps each vector's hash up to date. */
+typedef struct { u32 *vectors; u64 *hashes; size_t n, room; u32 *index; size_t cap; int width; } VecSet;
+
+static int vecset_grow_index(VecSet *v) {
+    size_t cap = v->cap ? 2 * v->cap : 1024;
+    u32 *index = calloc(cap, sizeof(u32));
+    if (!index) return -1;
+    for (size_t id = 0; id < v->n; id++) {
+        size_t i = v->hashes[id] & (cap - 1);
+        while (index[i]) i = (i + 1) & (cap - 1);
+        index[i] = (u32)id + 1;
+    }
+    free(v->index);
+    v->index = index; v->cap = cap;
+    return 0;
+}
+
+/* The id of `vector` (hash `hash`), added when new; -1 when out of memory. */
+static long long vecset_intern(VecSet *v, const u32 *vector, u64 hash) {
+    size_t bytes = (size_t)v->width * sizeof(u32);
+    if (v->cap) {
+        size_t i = hash & (v->cap - 1);
+        for (; v->index[i]; i = (i + 1) & (v->cap - 1)) {
+            u32 id = v->index[i] - 1;
+            if (v->hashes[id] == hash && !memcmp(v->vectors + (size_t)id * v->width, vector, bytes)) return id;
+        }
+    }
+    if (4 * (v->n + 1) > 3 * v->cap && vecset_grow_index(v) < 0) return -1;
+    if (v->n == v->room) {
+        size_t room = v->room ? 2 * v->room : 256;
+        u32 *vectors = realloc(v->vectors, room * (bytes ? bytes : 1));
+        u64 *hashes = vectors ? realloc(v->hashes, room * sizeof(u64)) : NULL;
+        if (vectors) v->vectors = vectors;
+        if (!hashes) return -1;
+        v->hashes = hashes; v->room = room;
+    }
+    size_t id = v->n++;
+    memcpy(v->vectors + id * v->width, vector, bytes);
+    v->hashes[id] = hash;
+    size_t i = hash & (v->cap - 1);
+    while (v->index[i]) i = (i + 1) & (v->cap - 1);
+    v->index[i] = (u32)id + 1;
+    return (long long)id;
+}
+
+/* Cache: the counts of residual subproblems. A slot is a key of `key_words` words (uncovered cells, dominoes
+   left, state-vector id + 1: never 0, so 0 marks an empty slot) and a count word (BIG_FLAG: an index into
+   the Python list of big counts). Grown by doubling at 3/4 full. */
+typedef struct { u64 *slots; size_t cap, n; int key_words; } Cache;
+
+static u64 hash_words(const u64 *words, int n) {
+    u64 h = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < n; i++) h = mix64(h ^ words[i]) + 0x632BE59BD9B4E019ULL;
+    return h;
+}
+
+static u64 *cache_find(Cache *c, const u64 *key) {
+    int kw = c->key_words, sw = kw + 1;
+    size_t i = hash_words(key, kw) & (c->cap - 1);
+    while (c->slots[i * sw + kw - 1] && memcmp(c->slots + i * sw, key, kw * sizeof(u64))) i = (i + 1) & (c->cap - 1);
+    return c->slots + i * sw;
+}
+
+/* ---------------------------------------------------------------- the counter */
+
+typedef struct {
+    PyObject_HEAD
+    /* the puzzle */
+    int cells, regions, pips, distinct, words_cells, words_left, key_words, by_sweep, check_every;
+    int *cell_region, *sizes, *neighbours;  /* neighbours: 4 per cell, right, down, left, up; -1 past the last */
+    char *free_kind;
+    long long *sweep_rank;
+    int *domino_a, *domino_b, *copies, *shift, *number;  /* number[a * pips + b]: the distinct domino {a, b} */
+    u32 *initial;  /* the regions' initial state ids */
+    u64 pip_hash[MAX_PIPS];
+    PyObject *steps, *allowed_of, *closed_form, *cell_tables, *supply_of, *check_search, *check_memory, *cap_reached;
+    /* what is remembered across counts */
+    PyObject *state_ids, *state_values, *supplies, *bigs;  /* dict int -> id; list id -> int; list; list */
+    u32 decided;
+    Memo2 step_memo, allowed_memo;
+    VecSet sigmas, halves_set;
+    Cache cache;
+    /* the search's position (reset by each count) */
+    u64 *uncovered, *remaining, *keys, *region_pips, partners[MAX_PIPS], present, sigma_hash, halves_hash;
+    u32 *state, *halves;
+    int *left, *copies_left, have_neighbours, max_depth;
+    long long nodes;
+    Count partial;
+    PyObject *deadline, *memory_cap, *node_limit, *progress;
+} Counter;
+
+static int refuse(Counter *s) {  /* an allocation failed: stop as at the memory cap */
+    if (!PyErr_Occurred()) PyErr_SetNone(s->cap_reached);
+    return -1;
+}
+
+static u64 sigma_part(int region, u32 id) { return mix64(((u64)region << 32 | id) + 0x9E3779B97F4A7C15ULL); }
+
+static void set_state(Counter *s, int region, u32 id) {
+    s->sigma_hash += sigma_part(region, id) - sigma_part(region, s->state[region]);
+    s->state[region] = id;
+}
+
+static long long intern_state(Counter *s, PyObject *value) {
+    PyObject *known = PyDict_GetItemWithError(s->state_ids, value);
+    if (known) return PyLong_AsLongLong(known);
+    if (PyErr_Occurred()) return -1;
+    Py_ssize_t id = PyList_GET_SIZE(s->state_values);
+    PyObject *number = PyLong_FromSsize_t(id);
+    int failed = !number || PyDict_SetItem(s->state_ids, value, number) < 0 || PyList_Append(s->state_values, value) < 0;
+    Py_XDECREF(number);
+    return failed ? -1 : id;
+}
+
+/* steps[region](state, pip, after), remembered: the next state's id, or FAIL_ID. */
+static int step(Counter *s, int region, int pip, int after, u32 *out) {
+    u64 k1 = ((u64)region + 1) << 32 | s->state[region], k2 = (u64)after << 8 | (u64)pip;
+    u64 *slot = memo2_find(&s->step_memo, k1, k2);
+    if (*slot) { *out = (u32)slot[2]; return 0; }
+    PyObject *next = PyObject_CallFunction(PyList_GET_ITEM(s->steps, region), "Oii",
+                                           PyList_GET_ITEM(s->state_values, s->state[region]), pip, after);
+    if (!next) return -1;
+    long long id = next == Py_None ? FAIL_ID : intern_state(s, next);
+    Py_DECREF(next);
+    if (id < 0) return -1;
+    if (4 * (s->step_memo.n + 1) > 3 * s->step_memo.cap) {
+        if (memo2_grow(&s->step_memo) < 0) return refuse(s);
+        slot = memo2_find(&s->step_memo, k1, k2);
+    }
+    slot[0] = k1; slot[1] = k2; slot[2] = (u64)id;
+    s->step_memo.n++;
+    *out = (u32)id;
+    return 0;
+}
+
+/* allowed_of[region](state, cells left, supply), remembered by the supply's id (its halves vector). */
+static int allowed(Counter *s, int region, long long supply, u64 *out) {
+    u64 k1 = ((u64)region + 1) << 32 | s->state[region], k2 = (u64)s->left[region] << 32 | (u64)supply;
+    u64 *slot = memo2_find(&s->allowed_memo, k1, k2);
+    if (*slot) { *out = slot[2]; return 0; }
+    PyObject *pips = PyList_GET_ITEM(s->supplies, supply);
+    if (pips == Py_None) {  /* the PipSupply of these halves, made once */
+        PyObject *halves = PyTuple_New(s->pips);
+        if (!halves) return -1;
+        for (int i = 0; i < s->pips; i++) PyTuple_SET_ITEM(halves, i, PyLong_FromUnsignedLong(s->halves[i]));
+        pips = PyObject_CallOneArg(s->supply_of, halves);
+        Py_DECREF(halves);
+        if (!pips) return -1;
+        PyList_SetItem(s->supplies, supply, pips);  /* steals it */
+    }
+    PyObject *mask = PyObject_CallFunction(PyList_GET_ITEM(s->allowed_of, region), "OiO",
+                                           PyList_GET_ITEM(s->state_values, s->state[region]), s->left[region], pips);
+    if (!mask) return -1;
+    *out = PyLong_AsUnsignedLongLong(mask);
+    Py_DECREF(mask);
+    if (*out == (u64)-1 && PyErr_Occurred()) return -1;
+    if (4 * (s->allowed_memo.n + 1) > 3 * s->allowed_memo.cap) {
+        if (memo2_grow(&s->allowed_memo) < 0) return refuse(s);
+        slot = memo2_find(&s->allowed_memo, k1, k2);
+    }
+    slot[0] = k1; slot[1] = k2; slot[2] = *out;
+    s->allowed_memo.n++;
+    return 0;
+}
+
+/* The supply id of the halves left (a new one gets its PipSupply only when a region asks for it). */
+static long long supply_id(Counter *s) {
+    long long id = vecset_intern(&s->halves_set, s->halves, s->halves_hash);
+    if (id < 0) return refuse(s);
+    if ((size_t)id == (size_t)PyList_GET_SIZE(s->supplies) && PyList_Append(s->supplies, Py_None) < 0) return -1;
+    return id;
+}
+
+static PyObject *bits_to_long(const u64 *words, int n) {
+    unsigned char *bytes = PyMem_Malloc((size_t)n * 8 + 1);
+    if (!bytes) return PyErr_NoMemory();
+    for (int i = 0; i < n; i++)
+        for (int b = 0; b < 8; b++) bytes[8 * i + b] = (unsigned char)(words[i] >> (8 * b));
+    PyObject *value = _PyLong_FromByteArray(bytes, (size_t)n * 8, 1, 0);
+    PyMem_Free(bytes);
+    return value;
+}
+
+static int cache_put(Counter *s, const u64 *key, Count *value) {
+    Cache *c = &s->cache;
+    int kw = c->key_words, sw = kw + 1;
+    if (4 * (c->n + 1) > 3 * c->cap) {  /* double, if the memory cap leaves room for the new table */
+        size_t cap = 2 * c->cap, bytes = cap * sw * sizeof(u64);
+        if (s->memory_cap != Py_None) {
+            PyObject *room = PyNumber_Subtract(s->memory_cap, PyLong_FromSize_t(bytes)), *ok;
+            if (!room) return -1;
+            ok = PyObject_CallOneArg(s->check_memory, room);
+            Py_DECREF(room);
+            if (!ok) return -1;
+            Py_DECREF(ok);
+        }
+        u64 *old = c->slots, *slots = calloc(cap * sw, sizeof(u64));
+        size_t old_cap = c->cap;
+        if (!slots) return refuse(s);
+        c->slots = slots; c->cap = cap;
+        for (size_t i = 0; i < old_cap; i++)
+            if (old[i * sw + kw - 1]) memcpy(cache_find(c, old + i * sw), old + i * sw, sw * sizeof(u64));
+        free(old);
+    }
+    u64 *slot = cache_find(c, key), word;
+    if (!value->big && value->small < BIG_FLAG) {
+        word = (u64)value->small;
+    } else {
+        PyObject *total = count_to_long(value);
+        if (!total) return -1;
+        word = BIG_FLAG | (u64)PyList_GET_SIZE(s->bigs);
+        int failed = PyList_Append(s->bigs, total);
+        Py_DECREF(total);
+        if (failed) return -1;
+    }
+    memcpy(slot, key, kw * sizeof(u64));
+    slot[kw] = word;
+    c->n++;
+    return 0;
+}
+
+static int cell_uncovered(const Counter *s, int cell) { return s->uncovered[cell >> 6] >> (cell & 63) & 1; }
+static void flip_cell(Counter *s, int cell) { s->uncovered[cell >> 6] ^= 1ULL << (cell & 63); }
+
+static void flip_half(Counter *s, int pip, int by) {
+    s->halves[pip] += by;
+    s->halves_hash += (u64)(long long)by * s->pip_hash[pip];
+    if (s->halves[pip]) s->present |= 1ULL << pip; else s->present &= ~(1ULL << pip);
+}
+
+/* Lay the lowest copy left of the domino {a, b}, or (undo) put back the highest copy used. */
+static void take_domino(Counter *s, int a, int b, int undo) {
+    int d = s->number[a * s->pips + b];
+    if (undo) s->copies_left[d]++;
+    int bit = s->shift[d] + s->copies[d] - s->copies_left[d];  /* copies are used lowest first */
+    if (!undo) s->copies_left[d]--;
+    s->remaining[bit >> 6] ^= 1ULL << (bit & 63);
+    if (s->copies_left[d] == (undo ? 1 : 0)) {  /* the last copy went, or came back */
+        s->partners[a] ^= 1ULL << b;
+        if (a != b) s->partners[b] ^= 1ULL << a;
+    }
+    flip_half(s, a, undo ? 1 : -1);
+    flip_half(s, b, undo ? 1 : -1);
+}
+
+static int check(Counter *s) {  /* check_search (deadline, node budget, memory cap), then Ctrl-C */
+    PyObject *ok = PyObject_CallFunction(s->check_search, "LOOO", s->nodes, s->deadline, s->memory_cap, s->node_limit);
+    if (!ok) return -1;
+    Py_DECREF(ok);
+    return PyErr_CheckSignals();
+}
+
+static int load_neighbours(Counter *s) {  /* the twin's cell_tables (and its guard), once per count */
+    PyObject *tables = PyObject_CallOneArg(s->cell_tables, s->deadline);
+    if (!tables) return -1;
+    PyObject *lists = PyTuple_GetItem(tables, 0);
+    for (int cell = 0; lists && cell < s->cells; cell++) {
+        PyObject *mine = PyList_GetItem(lists, cell);
+        if (!mine) break;
+        Py_ssize_t n = PyList_GET_SIZE(mine);
+        for (int k = 0; k < 4; k++)
+            s->neighbours[4 * cell + k] = k < n ? (int)PyLong_AsLong(PyTuple_GetItem(PyList_GET_ITEM(mine, k), 0)) : -1;
+    }
+    Py_DECREF(tables);
+    if (PyErr_Occurred()) return -1;
+    s->have_neighbours = 1;
+    return 0;
+}
+
+static int progress_call(Counter *s, const char *name, PyObject *args) {
+    if (!args) return -1;
+    PyObject *method = PyObject_GetAttrString(s->progress, name), *done = NULL;
+    if (method) done = PyObject_Call(method, args, NULL);
+    Py_XDECREF(method);
+    Py_DECREF(args);
+    if (!done) return -1;
+    Py_DECREF(done);
+    return 0;
+}
+
+static int report(Counter *s, int depth, long long done, long long branches, const Count *total) {
+    PyObject *found = count_to_long(total);
+    if (!found) return -1;
+    return progress_call(s, "report", Py_BuildValue("(idN)", depth, (double)done / (double)branches, found));
+}
+
+/* N(U, L, sigma) of the position; the twin's `search`. -1 on an exception (the finished branches added to
+   s->partial). */
+static int search(Counter *s, int depth, Count *out) {
+    int kw = s->key_words, regions = s->regions;
+    u64 *key = s->keys + (size_t)depth * kw;
+    memcpy(key, s->uncovered, s->words_cells * sizeof(u64));
+    memcpy(key + s->words_cells, s->remaining, s->words_left * sizeof(u64));
+    long long sigma = vecset_intern(&s->sigmas, s->state, s->sigma_hash);
+    if (sigma < 0) return refuse(s);
+    key[kw - 1] = (u64)sigma + 1;
+    out->small = 0; out->big = NULL;
+    u64 *slot = cache_find(&s->cache, key);
+    if (slot[kw - 1]) {
+        u64 word = slot[kw];
+        if (word & BIG_FLAG) {
+            out->big = PyList_GET_ITEM(s->bigs, word & ~BIG_FLAG);
+            Py_INCREF(out->big);
+        } else {
+            out->small = word;
+        }
+        return 0;
+    }
+    s->nodes++;
+    if (s->nodes % s->check_every == 0 && check(s) < 0) return -1;
+    int open_regions = 0, first_bound = -1;
+    for (int r = 0; r < regions; r++)
+        if (s->left[r]) {
+            open_regions++;
+            if (first_bound < 0 && !(s->free_kind[r] || s->state[r] == s->decided)) first_bound = r;
+        }
+    if (first_bound < 0 || open_regions == 1) {  /* the closed form (a Python call) */
+        PyObject *cells = bits_to_long(s->uncovered, s->words_cells), *left = NULL, *value = NULL;
+        if (cells && (left = bits_to_long(s->remaining, s->words_left)))
+            value = first_bound < 0
+                ? PyObject_CallFunction(s->closed_form, "OOOO", cells, left, Py_None, Py_None)
+                : PyObject_CallFunction(s->closed_form, "OOiO", cells, left, first_bound,
+                                        PyList_GET_ITEM(s->state_values, s->state[first_bound]));
+        Py_XDECREF(cells); Py_XDECREF(left);
+        if (!value) return -1;
+        int failed = count_from_long(value, out) < 0;
+        Py_DECREF(value);
+        if (failed) return -1;
+        if (cache_put(s, key, out) < 0) { count_add(&s->partial, out); count_clear(out); return -1; }
+        return 0;
+    }
+    if (!s->have_neighbours && load_neighbours(s) < 0) return -1;
+    long long supply = supply_id(s);
+    if (supply < 0) return -1;
+    u64 *region_pips = s->region_pips + (size_t)depth * regions;
+    for (int r = 0; r < regions; r++) region_pips[r] = s->present;
+    for (int r = first_bound; r < regions; r++) {
+        if (!s->left[r] || s->free_kind[r] || s->state[r] == s->decided) continue;
+        if (allowed(s, r, supply, region_pips + r) < 0) return -1;
+        if (!region_pips[r]) return cache_put(s, key, out);
+    }
+    /* The uncovered cell with the fewest ways to be covered; forced cells first (as the twin ranks them). */
+    int best = -1;
+    long long best_ways = 0, best_rank = 1LL << 62;
+    for (int w = 0; w < s->words_cells && best_rank > 1; w++) {
+        for (u64 bits = s->uncovered[w]; bits; bits &= bits - 1) {
+            int cell = w * 64 + __builtin_ctzll(bits);
+            u64 mine = region_pips[s->cell_region[cell]];
+            long long ways = 0;
+            for (int k = 0; k < 4; k++) {
+                int other = s->neighbours[4 * cell + k];
+                if (other < 0) break;
+                if (!cell_uncovered(s, other)) continue;
+                u64 theirs = region_pips[s->cell_region[other]];
+                for (u64 pips = mine; pips; pips &= pips - 1)
+                    ways += __builtin_popcountll(s->partners[__builtin_ctzll(pips)] & theirs);
+            }
+            if (ways == 0) return cache_put(s, key, out);
+            long long rank;
+            int region = s->cell_region[cell];
+            if (ways == 1) rank = 1;
+            else if (s->by_sweep) rank = s->sweep_rank[cell];
+            else rank = ways + (s->left[region] == s->sizes[region] || s->sizes[region] > 8 ? 1000 : 100);
+            if (rank < best_rank) {
+                best = cell; best_ways = ways; best_rank = rank;
+                if (ways == 1) break;
+            }
+        }
+    }
+    int reporting = s->progress != Py_None && depth <= 1;
+    if (reporting && depth == 0 && progress_call(s, "begin", Py_BuildValue("(L)", best_ways)) < 0) return -1;
+    int region = s->cell_region[best];
+    u64 mine = region_pips[region];
+    Count total = {0, NULL};
+    long long done = 0;
+    for (int k = 0; k < 4; k++) {
+        int other = s->neighbours[4 * best + k];
+        if (other < 0) break;
+        if (!cell_uncovered(s, other)) continue;
+        int other_region = s->cell_region[other];
+        u64 theirs = region_pips[other_region];
+        for (u64 pips = mine; pips; pips &= pips - 1) {
+            int pip = __builtin_ctzll(pips);
+            u32 next, other_next;
+            if (step(s, region, pip, s->left[region] - 1, &next) < 0) goto stop;
+            if (next == FAIL_ID) continue;
+            u32 old = s->state[region];
+            set_state(s, region, next);
+            s->left[region]--;
+            for (u64 other_pips = s->partners[pip] & theirs; other_pips; other_pips &= other_pips - 1) {
+                int other_pip = __builtin_ctzll(other_pips);
+                if (step(s, other_region, other_pip, s->left[other_region] - 1, &other_next) < 0) goto stop;
+                if (other_next != FAIL_ID) {
+                    u32 other_old = s->state[other_region];
+                    Count branch;
+                    set_state(s, other_region, other_next);
+                    s->left[other_region]--;
+                    take_domino(s, pip, other_pip, 0);
+                    flip_cell(s, best); flip_cell(s, other);
+                    int failed = search(s, depth + 1, &branch);
+                    flip_cell(s, best); flip_cell(s, other);
+                    take_domino(s, pip, other_pip, 1);
+                    s->left[other_region]++;
+                    set_state(s, other_region, other_old);
+                    if (failed) goto stop;
+                    failed = count_add(&total, &branch);
+                    count_clear(&branch);
+                    if (failed) goto stop;
+                }
+                done++;
+                if (reporting && report(s, depth, done, best_ways, &total) < 0) goto stop;
+            }
+            s->left[region]++;
+            set_state(s, region, old);
+        }
+    }
+    if (cache_put(s, key, &total) < 0) goto stop;
+    *out = total;
+    return 0;
+stop: {  /* this level's finished branches join the lower bound, the exception kept as it is */
+        PyObject *type, *value, *traceback;
+        PyErr_Fetch(&type, &value, &traceback);
+        count_add(&s->partial, &total);
+        PyErr_Clear();
+        PyErr_Restore(type, value, traceback);
+        count_clear(&total);
+        return -1;
+    }
+}
+
+/* ---------------------------------------------------------------- the Python type */
+
+static int int_list(PyObject *list, int n, int *out) {
+    if (!PyList_Check(list) || PyList_GET_SIZE(list) != n) {
+        PyErr_SetString(PyExc_ValueError, "a table of the wrong length");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        out[i] = (int)PyLong_AsLong(PyList_GET_ITEM(list, i));
+        if (out[i] == -1 && PyErr_Occurred()) return -1;
+    }
+    return 0;
+}
+
+/* The core holds bound methods of the Python counter that holds it: a cycle for the garbage collector. */
+static int Counter_traverse(Counter *s, visitproc visit, void *arg) {
+    Py_VISIT(s->steps); Py_VISIT(s->allowed_of); Py_VISIT(s->closed_form); Py_VISIT(s->cell_tables);
+    Py_VISIT(s->supply_of); Py_VISIT(s->check_search); Py_VISIT(s->check_memory); Py_VISIT(s->cap_reached);
+    Py_VISIT(s->state_values); Py_VISIT(s->supplies); Py_VISIT(s->bigs); Py_VISIT(s->state_ids);
+    return 0;
+}
+
+static int Counter_clear(Counter *s) {
+    Py_CLEAR(s->steps); Py_CLEAR(s->allowed_of); Py_CLEAR(s->closed_form); Py_CLEAR(s->cell_tables);
+    Py_CLEAR(s->supply_of); Py_CLEAR(s->check_search); Py_CLEAR(s->check_memory); Py_CLEAR(s->cap_reached);
+    Py_CLEAR(s->state_ids); Py_CLEAR(s->state_values); Py_CLEAR(s->supplies); Py_CLEAR(s->bigs);
+    count_clear(&s->partial);
+    return 0;
+}
+
+static void Counter_dealloc(Counter *s) {
+    PyObject_GC_UnTrack(s);
+    Counter_clear(s);
+    free(s->cell_region); free(s->sizes); free(s->neighbours); free(s->free_kind); free(s->sweep_rank);
+    free(s->domino_a); free(s->domino_b); free(s->copies); free(s->shift); free(s->number); free(s->initial);
+    free(s->uncovered); free(s->remaining); free(s->keys); free(s->region_pips); free(s->state); free(s->halves);
+    free(s->left); free(s->copies_left);
+    free(s->step_memo.slots); free(s->allowed_memo.slots); free(s->cache.slots);
+    free(s->sigmas.vectors); free(s->sigmas.hashes); free(s->sigmas.index);
+    free(s->halves_set.vectors); free(s->halves_set.hashes); free(s->halves_set.index);
+    Py_TYPE(s)->tp_free((PyObject *)s);
+}
+
+static PyObject *Counter_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    PyObject *cell_region, *sizes, *free_kind, *initial, *distinct, *sweep_rank, *decided;
+    int cells, pips, by_sweep, check_every;
+    Counter *s = (Counter *)type->tp_alloc(type, 0);
+    if (!s) return NULL;
+    if (!PyArg_ParseTuple(args, "iOOOOOOOiOpOOOOOOOi:Counter", &cells, &cell_region, &sizes, &free_kind, &initial,
+                          &s->steps, &s->allowed_of, &distinct, &pips, &sweep_rank, &by_sweep, &decided,
+                          &s->closed_form, &s->cell_tables, &s->supply_of, &s->check_search, &s->check_memory,
+                          &s->cap_reached, &check_every)) {
+        s->steps = s->allowed_of = s->closed_form = s->cell_tables = s->supply_of = NULL;
+        s->check_search = s->check_memory = s->cap_reached = NULL;
+        Py_DECREF(s);
+        return NULL;
+    }
+    PyObject **owned[] = {&s->steps, &s->allowed_of, &s->closed_form, &s->cell_tables, &s->supply_of,
+                          &s->check_search, &s->check_memory, &s->cap_reached};
+    for (size_t i = 0; i < sizeof owned / sizeof *owned; i++) Py_INCREF(*owned[i]);
+    if (pips > MAX_PIPS || !PyList_Check(s->steps) || !PyList_Check(distinct)) {
+        PyErr_SetString(PyExc_ValueError, "the compiled counter takes lists and at most 64 pips");
+        goto fail;
+    }
+    int regions = (int)PyList_GET_SIZE(s->steps), count = (int)PyList_GET_SIZE(distinct), copies = 0;
+    s->cells = cells; s->regions = regions; s->pips = pips; s->distinct = count;
+    s->by_sweep = by_sweep; s->check_every = check_every;
+    s->cell_region = calloc(cells + 1, sizeof(int)); s->sizes = calloc(regions + 1, sizeof(int));
+    s->neighbours = calloc(4 * (size_t)cells + 1, sizeof(int)); s->free_kind = calloc(regions + 1, 1);
+    s->sweep_rank = calloc(cells + 1, sizeof(long long)); s->initial = calloc(regions + 1, sizeof(u32));
+    s->domino_a = calloc(count + 1, sizeof(int)); s->domino_b = calloc(count + 1, sizeof(int));
+    s->copies = calloc(count + 1, sizeof(int)); s->shift = calloc(count + 1, sizeof(int));
+    s->copies_left = calloc(count + 1, sizeof(int)); s->number = calloc((size_t)pips * pips + 1, sizeof(int));
+    s->state = calloc(regions + 1, sizeof(u32)); s->left = calloc(regions + 1, sizeof(int));
+    s->halves = calloc(pips + 1, sizeof(u32));
+    s->state_ids = PyDict_New(); s->state_values = PyList_New(0); s->supplies = PyList_New(0); s->bigs = PyList_New(0);
+    if (!s->cell_region || !s->sizes || !s->neighbours || !s->free_kind || !s->sweep_rank || !s->initial ||
+        !s->domino_a || !s->domino_b || !s->copies || !s->shift || !s->copies_left || !s->number || !s->state ||
+        !s->left || !s->halves || !s->state_ids || !s->state_values || !s->supplies || !s->bigs) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    if (int_list(cell_region, cells, s->cell_region) < 0 || int_list(sizes, regions, s->sizes) < 0) goto fail;
+    for (int r = 0; r < regions; r++) {
+        int free = PyObject_IsTrue(PyList_GetItem(free_kind, r));
+        if (free < 0) goto fail;
+        s->free_kind[r] = (char)free;
+    }
+    for (int i = 0; i < cells; i++) {
+        s->sweep_rank[i] = PyLong_AsLongLong(PyList_GetItem(sweep_rank, i));
+        if (PyErr_Occurred()) goto fail;
+    }
+    for (int d = 0; d < count; d++) {  /* ((a, b), copies) */
+        PyObject *item = PyList_GET_ITEM(distinct, d);
+        if (!PyArg_ParseTuple(item, "(ii)i", &s->domino_a[d], &s->domino_b[d], &s->copies[d])) goto fail;
+        s->shift[d] = copies;
+        copies += s->copies[d];
+        s->number[s->domino_a[d] * pips + s->domino_b[d]] = s->number[s->domino_b[d] * pips + s->domino_a[d]] = d;
+    }
+    for (int r = 0; r < regions; r++) {
+        long long id = intern_state(s, PyList_GetItem(initial, r));
+        if (id < 0) goto fail;
+        s->initial[r] = (u32)id;
+    }
+    long long id = intern_state(s, decided);
+    if (id < 0) goto fail;
+    s->decided = (u32)id;
+    for (int i = 0; i < MAX_PIPS; i++) s->pip_hash[i] = mix64(0xA0761D6478BD642FULL + (u64)i);
+    s->words_cells = (cells + 63) / 64 + (cells == 0);
+    s->words_left = (copies + 63) / 64 + (copies == 0);
+    s->key_words = s->words_cells + s->words_left + 1;
+    s->max_depth = count ? copies + 2 : 2;
+    s->uncovered = calloc(s->words_cells, sizeof(u64)); s->remaining = calloc(s->words_left, sizeof(u64));
+    s->keys = calloc((size_t)s->max_depth * s->key_words, sizeof(u64));
+    s->region_pips = calloc((size_t)s->max_depth * (regions + 1), sizeof(u64));
+    s->sigmas.width = regions; s->halves_set.width = pips;
+    s->cache.key_words = s->key_words; s->cache.cap = 1024;
+    s->cache.slots = calloc(s->cache.cap * (s->key_words + 1), sizeof(u64));
+    if (!s->uncovered || !s->remaining || !s->keys || !s->region_pips || !s->cache.slots ||
+        memo2_grow(&s->step_memo) < 0 || memo2_grow(&s->allowed_memo) < 0) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    return (PyObject *)s;
+fail:
+    Py_DECREF(s);
+    return NULL;
+}
+
+/* count(deadline, memory_cap, node_limit, progress) -> the exact count (a Python int). On an exception the
+   lower bound of the finished branches is `partial`; `nodes` are the search nodes of the last count. */
+static PyObject *Counter_count(Counter *s, PyObject *args) {
+    if (!PyArg_ParseTuple(args, "OOOO:count", &s->deadline, &s->memory_cap, &s->node_limit, &s->progress)) return NULL;
+    memset(s->uncovered, 0, s->words_cells * sizeof(u64));
+    memset(s->remaining, 0, s->words_left * sizeof(u64));
+    for (int i = 0; i < s->cells; i++) flip_cell(s, i);
+    memset(s->halves, 0, s->pips * sizeof(u32));
+    memset(s->partners, 0, sizeof s->partners);
+    s->present = s->halves_hash = s->sigma_hash = 0;
+    for (int d = 0; d < s->distinct; d++) {
+        int a = s->domino_a[d], b = s->domino_b[d];
+        for (int c = 0; c < s->copies[d]; c++) {
+            int bit = s->shift[d] + c;
+            s->remaining[bit >> 6] |= 1ULL << (bit & 63);
+        }
+        s->copies_left[d] = s->copies[d];
+        s->partners[a] |= 1ULL << b;
+        s->partners[b] |= 1ULL << a;
+        flip_half(s, a, s->copies[d]);
+        flip_half(s, b, s->copies[d]);
+    }
+    for (int r = 0; r < s->regions; r++) {
+        s->state[r] = s->initial[r];
+        s->sigma_hash += sigma_part(r, s->state[r]);
+        s->left[r] = s->sizes[r];
+    }
+    s->have_neighbours = 0;
+    s->nodes = 0;
+    count_clear(&s->partial);
+    Count total;
+    int failed = search(s, 0, &total);
+    s->deadline = s->memory_cap = s->node_limit = s->progress = NULL;  /* borrowed for the call only */
+    if (failed) return NULL;
+    PyObject *result = count_to_long(&total);
+    count_clear(&total);
+    return result;
+}
+
+static PyObject *Counter_get_nodes(Counter *s, void *closure) { return PyLong_FromLongLong(s->nodes); }
+static PyObject *Counter_get_partial(Counter *s, void *closure) { return count_to_long(&s->partial); }
+static PyObject *Counter_get_entries(Counter *s, void *closure) { return PyLong_FromSize_t(s->cache.n); }
+static PyObject *Counter_get_table_bytes(Counter *s, void *closure) {
+    size_t bytes = s->cache.cap * (s->cache.key_words + 1) * sizeof(u64);
+    bytes += (s->step_memo.cap + s->allowed_memo.cap) * 3 * sizeof(u64);
+    bytes += s->sigmas.room * (s->sigmas.width * sizeof(u32) + sizeof(u64)) + s->sigmas.cap * sizeof(u32);
+    bytes += s->halves_set.room * (s->halves_set.width * sizeof(u32) + sizeof(u64)) + s->halves_set.cap * sizeof(u32);
+    return PyLong_FromSize_t(bytes);
+}
+
+static PyGetSetDef Counter_getset[] = {
+    {"nodes", (getter)Counter_get_nodes, NULL, "search nodes of the last count (cached subproblems not counted)", NULL},
+    {"partial", (getter)Counter_get_partial, NULL, "the finished branches' count when the last count stopped", NULL},
+    {"entries", (getter)Counter_get_entries, NULL, "residual subproblems cached", NULL},
+    {"table_bytes", (getter)Counter_get_table_bytes, NULL, "bytes of the C tables (cache, memos, interned vectors)", NULL},
+    {NULL},
+};
+
+static PyMethodDef Counter_methods[] = {
+    {"count", (PyCFunction)Counter_count, METH_VARARGS, "count(deadline, memory_cap, node_limit, progress) -> int"},
+    {NULL},
+};
+
+static PyTypeObject CounterType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "pipscover.counting._structural.Counter",
+    .tp_basicsize = sizeof(Counter),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)Counter_traverse,
+    .tp_clear = (inquiry)Counter_clear,
+    .tp_doc = "The structural counter's search in C; its caches last as long as it does.",
+    .tp_new = Counter_new,
+    .tp_dealloc = (destructor)Counter_dealloc,
+    .tp_methods = Counter_methods,
+    .tp_getset = Counter_getset,
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_structural", "The structural counter's compiled core.", -1};
+
+PyMODINIT_FUNC PyInit__structural(void) {
+    if (PyType_Ready(&CounterType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&CounterType);
+    if (PyModule_AddObject(m, "Counter", (PyObject *)&CounterType) < 0 ||
+        PyModule_AddStringConstant(m, "source_digest", SOURCE_DIGEST) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,52 @@
+"""The optional compiled cores: C extensions that `pip install` builds (setup.py) beside their Python twins.
+
+A core is optional: without a C compiler the install still succeeds and its module runs the Python twin,
+which gives the same answers by the same steps (the tests run both). Each core carries the SHA-256 of the
+source it was built from (`source_digest`), so that a core a failed build left behind (an optional build
+that fails keeps the previous one without a word), or a checkout updated without `pip install -e .` again,
+is noticed and left for the twin: its functions may take other arguments than the module passes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+
+
+def load_core(name: str, instead: str) -> ModuleType | None:
+    """The compiled core `name` (a module), or None when it is not built or is stale; a stale one is named on
+    stderr with `instead`, what runs in its place."""
+    try:
+        core = importlib.import_module(name)
+    except ImportError:  # pragma: no cover - a machine without a C compiler
+        return None
+    if is_stale(core):
+        sys.stderr.write(f"pipscover: note: the compiled core {name} is older than its source; running {instead} "
+                         "until `pip install -e .` builds it again\n")
+        return None
+    return core
+
+
+def source_of(core: ModuleType) -> Path:
+    """The C source beside a compiled core (`_name.c` for `_name.cpython-311-....so`)."""
+    return Path(str(core.__file__)).with_name(core.__name__.rpartition(".")[2] + ".c")
+
+
+def is_stale(core: ModuleType) -> bool:
+    """Whether `core` was built from another source than the one beside it. The source's digest is compared
+    only when the source is newer than the core: hashing it costs milliseconds of start-up, two file dates
+    nothing."""
+    source, built = source_of(core), getattr(core, "__file__", None)
+    if built is None or not source.exists() or source.stat().st_mtime <= Path(built).stat().st_mtime:
+        return False
+    import hashlib
+
+    return bool(getattr(core, "source_digest", None) != hashlib.sha256(source.read_bytes()).hexdigest())
+
+
+def compiled_by_default() -> bool:
+    """Whether the compiled cores that are built run: unless `PIPSCOVER_PURE_PYTHON` is set."""
+    return not os.environ.get("PIPSCOVER_PURE_PYTHON")

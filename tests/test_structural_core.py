@@ -1,0 +1,118 @@
+"""The structural counter's compiled core (`_structural.c`) against its Python twin: the same counts, the same
+search nodes, the same lower bounds when stopped, on the NYT archive, the counting benchmark's quick puzzles
+and counts past 128 bits. (tests/test_against_brute_force.py runs both on every family of small puzzles.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import needs_nyt, nyt_files
+from pipscover.counting.structural import CHECK_EVERY, ORDERS, StructuralCounter
+from pipscover.formats import load, load_one
+from pipscover.model import Puzzle
+from pipscover.model.results import CountInterrupted
+
+BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles"
+QUICK = ["no-unique-10-s1", "no-unique-12-s1", "planted-4x4-s1", "subset-sum-sat-10", "subset-sum-unsat-10",
+         "unique-20-rect-s1"]
+
+
+def both(puzzle: Puzzle, order: str, **limits) -> list[tuple[int, bool, str | None, int]]:
+    """(count, exact, what stopped it, search nodes) of the Python search and of the compiled core."""
+    found = []
+    for compiled in (False, True):
+        counter = StructuralCounter(puzzle, order, compiled=compiled)
+        try:
+            found.append((counter.count(**limits), True, None, counter.nodes))
+        except CountInterrupted as stop:
+            found.append((stop.result.count, stop.result.exact, stop.result.stopped_by, counter.nodes))
+    return found
+
+
+def test_the_compiled_core_is_the_default():
+    assert StructuralCounter(load_one(BENCHMARK / "planted-4x4-s1.json")).compiled
+
+
+@needs_nyt
+@pytest.mark.parametrize("order", ORDERS)
+def test_the_compiled_core_counts_the_nyt_puzzles_as_python_does(order):
+    for file in nyt_files()[::5]:
+        for puzzle in load(file):
+            python, compiled = both(puzzle, order)
+            assert python == compiled, puzzle.describe()
+
+
+@pytest.mark.parametrize("name", QUICK)
+@pytest.mark.parametrize("order", ORDERS)
+def test_the_compiled_core_counts_the_benchmark_puzzles_as_python_does(name, order):
+    python, compiled = both(load_one(BENCHMARK / f"{name}.json"), order)
+    assert python == compiled
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_count_stopped_by_its_node_budget_is_the_same_lower_bound_and_goes_on_with_its_caches(order):
+    puzzle = load_one(BENCHMARK / "no-unique-12-s1.json")
+    python, compiled = both(puzzle, order, node_limit=3000)
+    assert python == compiled and python[2] == "nodes" and 0 < python[0] < 11_243_520
+    again = []
+    for twin in (False, True):  # `auto` counts on in a forked worker that inherits the caches
+        counter = StructuralCounter(puzzle, order, compiled=twin)
+        with pytest.raises(CountInterrupted):
+            counter.count(node_limit=3000)
+        again.append((counter.count(), counter.nodes))
+    assert again[0] == again[1] and again[0][0] == 11_243_520
+
+
+def test_a_deadline_stops_both_at_the_same_node():
+    puzzle = load_one(BENCHMARK / "no-unique-12-s1.json")
+    python, compiled = both(puzzle, "ways", deadline=0.0)
+    assert python == compiled and python[2:] == ("timeout", CHECK_EVERY)
+
+
+def test_ctrl_c_in_a_progress_report_gives_the_same_lower_bound():
+    puzzle = load_one(BENCHMARK / "planted-4x4-s1.json")
+    reports: list[list[tuple[int, float | None]]] = []
+    bounds = []
+    for compiled in (False, True):
+        seen: list[tuple[int, float | None]] = []
+        reports.append(seen)
+
+        def interrupt(found, fraction, seen=seen):
+            seen.append((found, fraction))
+            if len(seen) == 40:
+                raise KeyboardInterrupt
+
+        with pytest.raises(CountInterrupted) as stopped:
+            StructuralCounter(puzzle, compiled=compiled).count(on_progress=interrupt)
+        bounds.append((stopped.value.result.count, stopped.value.result.stopped_by))
+    assert reports[0] == reports[1] and len(reports[0]) == 40
+    assert bounds[0] == bounds[1] and bounds[0][1] == "interrupt"
+
+
+def test_a_memory_cap_stops_the_compiled_core_with_a_lower_bound():
+    puzzle = load_one(BENCHMARK / "no-unique-12-s1.json")
+    with pytest.raises(CountInterrupted) as stopped:
+        StructuralCounter(puzzle, compiled=True).count(memory_cap=1)
+    assert stopped.value.result.stopped_by == "memory" and stopped.value.result.count < 11_243_520
+
+
+def test_counts_past_128_bits_are_exact():
+    """A 2 x 36 board, 36 distinct dominoes: one 2-cell sum region keeps the root from its closed form, and each
+    branch's closed form is near 36! * 2^36 (more than 2^160): the sums overflow 128 bits, and the cached counts
+    past 2^63 are Python ints, read back by a second count."""
+    cells = [(r, c) for c in range(36) for r in range(2)]
+    dominoes = [(a, b) for a in range(10) for b in range(a, 10)][:36]
+    puzzle = Puzzle.build([("sum", cells[:2], 9), ("empty", cells[2:], None)], dominoes)
+    counts = []
+    for compiled in (False, True):
+        counter = StructuralCounter(puzzle, compiled=compiled)
+        counts.append((counter.count(), counter.nodes, counter.count(), counter.nodes))
+    assert counts[0] == counts[1] and counts[0][0] > 2**160 and counts[0][3] == 0
+
+
+def test_more_than_64_distinct_pips_stay_with_the_python_search():
+    cells = [(r, c) for c in range(33) for r in range(2)]
+    puzzle = Puzzle.build([("sum", cells[:2], 1), ("empty", cells[2:], None)], [(2 * i, 2 * i + 1) for i in range(33)])
+    assert not StructuralCounter(puzzle).compiled
