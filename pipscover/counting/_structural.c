@@ -14,7 +14,9 @@
    Counts are unsigned __int128 with overflow checks; a sum that overflows goes on as a Python int, and a
    cached count of 2^63 or more is kept in a Python list (BIG_FLAG | its index), so no count is ever wrong.
    On a stop (a Python exception: the deadline, the node budget, the memory cap, Ctrl-C) each level adds
-   its finished branches to `partial`, as the twin's levels add them to its CountInterrupted. */
+   its finished branches to `partial`, as the twin's levels add them to its CountInterrupted. The cache's
+   table grows only within the memory cap (its old and new tables side by side while it is filled), else
+   the count stops with MemoryCapReached, as a failed allocation does: never a crash. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -167,9 +169,11 @@ static long long vecset_intern(VecSet *v, const u32 *vector, u64 hash) {
     return (long long)id;
 }
 
-/* Cache: the counts of residual subproblems. A slot is a key of `key_words` words (uncovered cells, dominoes
-   left, state-vector id + 1: never 0, so 0 marks an empty slot) and a count word (BIG_FLAG: an index into
-   the Python list of big counts). Grown by doubling at 3/4 full. */
+/* Cache: the counts of residual subproblems. A slot is a key of `key_words` words, packed bit by bit: the
+   state-vector id + 1 in the low 32 bits of the first word (never 0, so 0 there marks an empty slot), then
+   the uncovered cells, then the dominoes left; and a count word (BIG_FLAG: an index into the Python list of
+   big counts). Linear probing over any number of slots (a hash's high bits scaled to it), grown at 3/4
+   full to twice the slots, or to as many as the memory cap leaves room for. */
 typedef struct { u64 *slots; size_t cap, n; int key_words; } Cache;
 
 static u64 hash_words(const u64 *words, int n) {
@@ -178,11 +182,23 @@ static u64 hash_words(const u64 *words, int n) {
     return h;
 }
 
+static int slot_used(const u64 *slot) { return (slot[0] & 0xFFFFFFFFu) != 0; }
+
 static u64 *cache_find(Cache *c, const u64 *key) {
     int kw = c->key_words, sw = kw + 1;
-    size_t i = hash_words(key, kw) & (c->cap - 1);
-    while (c->slots[i * sw + kw - 1] && memcmp(c->slots + i * sw, key, kw * sizeof(u64))) i = (i + 1) & (c->cap - 1);
+    size_t i = (size_t)(((u128)hash_words(key, kw) * c->cap) >> 64);
+    while (slot_used(c->slots + i * sw) && memcmp(c->slots + i * sw, key, kw * sizeof(u64)))
+        if (++i == c->cap) i = 0;
     return c->slots + i * sw;
+}
+
+/* Or the `bits` low bits of `words` into `key` from bit `at` on. */
+static void pack_bits(u64 *key, int at, const u64 *words, int bits) {
+    for (int i = 0; 64 * i < bits; i++) {
+        int w = (at + 64 * i) >> 6, shift = (at + 64 * i) & 63;
+        key[w] |= words[i] << shift;
+        if (shift && 64 * i + 64 - shift < bits) key[w + 1] |= words[i] >> (64 - shift);
+    }
 }
 
 /* ---------------------------------------------------------------- the counter */
@@ -190,14 +206,14 @@ static u64 *cache_find(Cache *c, const u64 *key) {
 typedef struct {
     PyObject_HEAD
     /* the puzzle */
-    int cells, regions, pips, distinct, words_cells, words_left, key_words, by_sweep, check_every;
+    int cells, regions, pips, distinct, copies_total, words_cells, words_left, key_words, by_sweep, check_every;
     int *cell_region, *sizes, *neighbours;  /* neighbours: 4 per cell, right, down, left, up; -1 past the last */
     char *free_kind;
     long long *sweep_rank;
     int *domino_a, *domino_b, *copies, *shift, *number;  /* number[a * pips + b]: the distinct domino {a, b} */
     u32 *initial;  /* the regions' initial state ids */
     u64 pip_hash[MAX_PIPS];
-    PyObject *steps, *allowed_of, *closed_form, *cell_tables, *supply_of, *check_search, *check_memory, *cap_reached;
+    PyObject *steps, *allowed_of, *closed_form, *cell_tables, *supply_of, *check_search, *resident_bytes, *cap_reached;
     /* what is remembered across counts */
     PyObject *state_ids, *state_values, *supplies, *bigs;  /* dict int -> id; list id -> int; list; list */
     u32 decided;
@@ -305,27 +321,32 @@ static PyObject *bits_to_long(const u64 *words, int n) {
     return value;
 }
 
+static int cache_grow(Counter *s) {
+    Cache *c = &s->cache;
+    int sw = c->key_words + 1;
+    size_t cap = 2 * c->cap, slot_bytes = sw * sizeof(u64);
+    if (s->memory_cap != Py_None) {  /* the new table, beside the old one while it is filled, within the cap */
+        PyObject *held = PyObject_CallNoArgs(s->resident_bytes);
+        long long cap_bytes = PyLong_AsLongLong(s->memory_cap), room = held ? cap_bytes - PyLong_AsLongLong(held) : 0;
+        Py_XDECREF(held);
+        if (PyErr_Occurred()) return -1;
+        if (room < (long long)(cap * slot_bytes)) cap = room > 0 ? (size_t)room / slot_bytes : 0;
+        if (cap < c->cap + c->cap / 4) return refuse(s);
+    }
+    u64 *old = c->slots, *slots = calloc(cap, slot_bytes);
+    size_t old_cap = c->cap;
+    if (!slots) return refuse(s);
+    c->slots = slots; c->cap = cap;
+    for (size_t i = 0; i < old_cap; i++)
+        if (slot_used(old + i * sw)) memcpy(cache_find(c, old + i * sw), old + i * sw, slot_bytes);
+    free(old);
+    return 0;
+}
+
 static int cache_put(Counter *s, const u64 *key, Count *value) {
     Cache *c = &s->cache;
-    int kw = c->key_words, sw = kw + 1;
-    if (4 * (c->n + 1) > 3 * c->cap) {  /* double, if the memory cap leaves room for the new table */
-        size_t cap = 2 * c->cap, bytes = cap * sw * sizeof(u64);
-        if (s->memory_cap != Py_None) {
-            PyObject *room = PyNumber_Subtract(s->memory_cap, PyLong_FromSize_t(bytes)), *ok;
-            if (!room) return -1;
-            ok = PyObject_CallOneArg(s->check_memory, room);
-            Py_DECREF(room);
-            if (!ok) return -1;
-            Py_DECREF(ok);
-        }
-        u64 *old = c->slots, *slots = calloc(cap * sw, sizeof(u64));
-        size_t old_cap = c->cap;
-        if (!slots) return refuse(s);
-        c->slots = slots; c->cap = cap;
-        for (size_t i = 0; i < old_cap; i++)
-            if (old[i * sw + kw - 1]) memcpy(cache_find(c, old + i * sw), old + i * sw, sw * sizeof(u64));
-        free(old);
-    }
+    int kw = c->key_words;
+    if (4 * (c->n + 1) > 3 * c->cap && cache_grow(s) < 0) return -1;
     u64 *slot = cache_find(c, key), word;
     if (!value->big && value->small < BIG_FLAG) {
         word = (u64)value->small;
@@ -413,14 +434,15 @@ static int report(Counter *s, int depth, long long done, long long branches, con
 static int search(Counter *s, int depth, Count *out) {
     int kw = s->key_words, regions = s->regions;
     u64 *key = s->keys + (size_t)depth * kw;
-    memcpy(key, s->uncovered, s->words_cells * sizeof(u64));
-    memcpy(key + s->words_cells, s->remaining, s->words_left * sizeof(u64));
     long long sigma = vecset_intern(&s->sigmas, s->state, s->sigma_hash);
     if (sigma < 0) return refuse(s);
-    key[kw - 1] = (u64)sigma + 1;
+    memset(key, 0, kw * sizeof(u64));
+    key[0] = (u64)sigma + 1;
+    pack_bits(key, 32, s->uncovered, s->cells);
+    pack_bits(key, 32 + s->cells, s->remaining, s->copies_total);
     out->small = 0; out->big = NULL;
     u64 *slot = cache_find(&s->cache, key);
-    if (slot[kw - 1]) {
+    if (slot_used(slot)) {
         u64 word = slot[kw];
         if (word & BIG_FLAG) {
             out->big = PyList_GET_ITEM(s->bigs, word & ~BIG_FLAG);
@@ -569,14 +591,14 @@ static int int_list(PyObject *list, int n, int *out) {
 /* The core holds bound methods of the Python counter that holds it: a cycle for the garbage collector. */
 static int Counter_traverse(Counter *s, visitproc visit, void *arg) {
     Py_VISIT(s->steps); Py_VISIT(s->allowed_of); Py_VISIT(s->closed_form); Py_VISIT(s->cell_tables);
-    Py_VISIT(s->supply_of); Py_VISIT(s->check_search); Py_VISIT(s->check_memory); Py_VISIT(s->cap_reached);
+    Py_VISIT(s->supply_of); Py_VISIT(s->check_search); Py_VISIT(s->resident_bytes); Py_VISIT(s->cap_reached);
     Py_VISIT(s->state_values); Py_VISIT(s->supplies); Py_VISIT(s->bigs); Py_VISIT(s->state_ids);
     return 0;
 }
 
 static int Counter_clear(Counter *s) {
     Py_CLEAR(s->steps); Py_CLEAR(s->allowed_of); Py_CLEAR(s->closed_form); Py_CLEAR(s->cell_tables);
-    Py_CLEAR(s->supply_of); Py_CLEAR(s->check_search); Py_CLEAR(s->check_memory); Py_CLEAR(s->cap_reached);
+    Py_CLEAR(s->supply_of); Py_CLEAR(s->check_search); Py_CLEAR(s->resident_bytes); Py_CLEAR(s->cap_reached);
     Py_CLEAR(s->state_ids); Py_CLEAR(s->state_values); Py_CLEAR(s->supplies); Py_CLEAR(s->bigs);
     count_clear(&s->partial);
     return 0;
@@ -602,15 +624,15 @@ static PyObject *Counter_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     if (!s) return NULL;
     if (!PyArg_ParseTuple(args, "iOOOOOOOiOpOOOOOOOi:Counter", &cells, &cell_region, &sizes, &free_kind, &initial,
                           &s->steps, &s->allowed_of, &distinct, &pips, &sweep_rank, &by_sweep, &decided,
-                          &s->closed_form, &s->cell_tables, &s->supply_of, &s->check_search, &s->check_memory,
+                          &s->closed_form, &s->cell_tables, &s->supply_of, &s->check_search, &s->resident_bytes,
                           &s->cap_reached, &check_every)) {
         s->steps = s->allowed_of = s->closed_form = s->cell_tables = s->supply_of = NULL;
-        s->check_search = s->check_memory = s->cap_reached = NULL;
+        s->check_search = s->resident_bytes = s->cap_reached = NULL;
         Py_DECREF(s);
         return NULL;
     }
     PyObject **owned[] = {&s->steps, &s->allowed_of, &s->closed_form, &s->cell_tables, &s->supply_of,
-                          &s->check_search, &s->check_memory, &s->cap_reached};
+                          &s->check_search, &s->resident_bytes, &s->cap_reached};
     for (size_t i = 0; i < sizeof owned / sizeof *owned; i++) Py_INCREF(*owned[i]);
     if (pips > MAX_PIPS || !PyList_Check(s->steps) || !PyList_Check(distinct)) {
         PyErr_SetString(PyExc_ValueError, "the compiled counter takes lists and at most 64 pips");
@@ -662,7 +684,8 @@ static PyObject *Counter_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     for (int i = 0; i < MAX_PIPS; i++) s->pip_hash[i] = mix64(0xA0761D6478BD642FULL + (u64)i);
     s->words_cells = (cells + 63) / 64 + (cells == 0);
     s->words_left = (copies + 63) / 64 + (copies == 0);
-    s->key_words = s->words_cells + s->words_left + 1;
+    s->copies_total = copies;
+    s->key_words = (32 + cells + copies + 63) / 64;
     s->max_depth = count ? copies + 2 : 2;
     s->uncovered = calloc(s->words_cells, sizeof(u64)); s->remaining = calloc(s->words_left, sizeof(u64));
     s->keys = calloc((size_t)s->max_depth * s->key_words, sizeof(u64));

@@ -28,7 +28,7 @@ from pipscover.model.results import CountInterrupted, CountResult, Distinct, Sea
 from pipscover.regions import PipSupply, pip_values
 from pipscover.runtime.cores import compiled_by_default, load_core
 from pipscover.runtime.deadlines import CLOCK_EVERY, has_passed
-from pipscover.runtime.limits import MemoryCapReached, check_memory, guard
+from pipscover.runtime.limits import MemoryCapReached, check_memory, guard, resident_bytes
 
 _core = load_core("pipscover.counting._structural", "the Python counting search (about ten times slower)")
 
@@ -44,6 +44,9 @@ BEGUN_REGION_SIZE = 8
 #   (a planted 4 x 6 board: 10 s instead of minutes; 2 x 12: 4.7x fewer nodes) and far less on NYT shapes
 #   (a `generate --no-unique` puzzle of 14 dominoes: 2.5x more nodes). `auto` races the two.
 ORDERS = ("ways", "sweep")
+# The compiled core recurses on the C stack, one frame of ~370 bytes per domino laid (gcc -fstack-usage): up
+# to this many dominoes it stays within 4 MB of the usual 8 MB; beyond, the Python search (no C stack) counts.
+COMPILED_DEPTH = 10_000
 SWEEP_RANK = 1 << 20  # a sweep position's rank: past every count of ways, so a forced cell still comes first
 
 class NodeBudgetSpent(Exception):
@@ -143,7 +146,7 @@ class StructuralCounter:
 
     def __init__(self, puzzle: Puzzle, order: str = "ways", compiled: bool | None = None) -> None:
         """`compiled` runs the search in the compiled core (default: when it is built and `PIPSCOVER_PURE_PYTHON`
-        is not set; never with more than 64 distinct pips, which its masks do not hold)."""
+        is not set, with at most 64 distinct pips, which its masks hold, and `COMPILED_DEPTH` dominoes)."""
         if order not in ORDERS:
             raise ValueError(f"unknown search order {order!r}; choose one of: {', '.join(ORDERS)}")
         cells = puzzle.cells
@@ -160,7 +163,8 @@ class StructuralCounter:
         self.cache: dict[tuple, int] = {}
         self.nodes = 0  # search nodes of the last `count` (cached subproblems not counted)
         if compiled is None:
-            compiled = _core is not None and compiled_by_default() and self.dominoes.pip_count <= 64
+            compiled = (_core is not None and compiled_by_default() and self.dominoes.pip_count <= 64
+                        and len(puzzle.dominoes) <= COMPILED_DEPTH)
         if compiled and _core is None:
             raise RuntimeError("the compiled counting core is not built (pip install -e . builds it)")
         self.compiled = compiled
@@ -375,7 +379,7 @@ class StructuralCounter:
                 self.cell_count, self.cell_region, rules.sizes, rules.free_kind, rules.initial_states(), rules.steps,
                 rules.allowed_of, self.dominoes.distinct, self.dominoes.pip_count, self.sweep_rank(),
                 self.order == "sweep", DECIDED, self.closed_form, self.cell_tables, rules.supply, check_search,
-                check_memory, MemoryCapReached, CHECK_EVERY)
+                resident_bytes, MemoryCapReached, CHECK_EVERY)
         core = self._core
         try:
             progress = None if on_progress is None else Progress(on_progress)
