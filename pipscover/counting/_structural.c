@@ -588,7 +588,7 @@ static int int_list(PyObject *list, int n, int *out) {
     return 0;
 }
 
-/* The core holds bound methods of the Python counter that holds it: a cycle for the garbage collector. */
+/* The core holds Python objects (callbacks, interned states, supplies): the garbage collector sees them. */
 static int Counter_traverse(Counter *s, visitproc visit, void *arg) {
     Py_VISIT(s->steps); Py_VISIT(s->allowed_of); Py_VISIT(s->closed_form); Py_VISIT(s->cell_tables);
     Py_VISIT(s->supply_of); Py_VISIT(s->check_search); Py_VISIT(s->resident_bytes); Py_VISIT(s->cap_reached);

@@ -18,6 +18,8 @@ its twin and its fallback, and the tests run both.
 from __future__ import annotations
 
 import sys
+import weakref
+from functools import partial
 from typing import Any
 
 from pipscover.counting.progress import PROGRESS_DEPTH, Progress, ProgressCallback
@@ -190,7 +192,7 @@ class StructuralCounter:
     def closed_form(self, uncovered: int, remaining: int, region: int | None, state: int | None) -> int:
         """The count of a position whose unfinished regions are all free but `region` (None: all are): the
         tilings of the cells left times the arrangements of the dominoes left, if `region` accepts their pips."""
-        if region is not None and not self.rules.accepts(region, state, self.dominoes.pips(remaining)):  # type: ignore[arg-type]
+        if region is not None and not self.rules.accepts(region, state, self.dominoes.pips(remaining)):  # type: ignore[arg-type]  # a region's state is given with it
             return 0
         return self.tilings.count(uncovered) * self.dominoes.arrangements(remaining)
 
@@ -375,10 +377,14 @@ class StructuralCounter:
         """`count` by the compiled core: the same search, its region rules and closed forms called back here."""
         if self._core is None:
             rules = self.rules
-            self._core = _core.Counter(  # type: ignore[union-attr]
+            # The core calls back through a weak reference: it lives in this counter, and a strong one would make
+            # a cycle that keeps its tables until the garbage collector runs.
+            me = weakref.proxy(self)
+            self._core = _core.Counter(  # type: ignore[union-attr]  # compiled is True only when the core is built
                 self.cell_count, self.cell_region, rules.sizes, rules.free_kind, rules.initial_states(), rules.steps,
                 rules.allowed_of, self.dominoes.distinct, self.dominoes.pip_count, self.sweep_rank(),
-                self.order == "sweep", DECIDED, self.closed_form, self.cell_tables, rules.supply, check_search,
+                self.order == "sweep", DECIDED, partial(StructuralCounter.closed_form, me),
+                partial(StructuralCounter.cell_tables, me), rules.supply, check_search,
                 resident_bytes, MemoryCapReached, CHECK_EVERY)
         core = self._core
         try:
