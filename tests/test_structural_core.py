@@ -71,7 +71,8 @@ def test_a_deadline_stops_both_at_the_same_node():
     assert python == compiled and python[2:] == ("timeout", CHECK_EVERY)
 
 
-def test_ctrl_c_in_a_progress_report_gives_the_same_lower_bound():
+def test_ctrl_c_in_a_progress_report_gives_the_same_lower_bound(monkeypatch):
+    monkeypatch.setattr("pipscover.counting.progress.PROGRESS_EVERY", 0.0)  # every report, not every 0.2 s
     puzzle = load_one(BENCHMARK / "planted-4x4-s1.json")
     reports: list[list[tuple[int, float | None]]] = []
     bounds = []

@@ -223,7 +223,7 @@ typedef struct {
     /* the search's position (reset by each count) */
     u64 *uncovered, *remaining, *keys, *region_pips, partners[MAX_PIPS], present, sigma_hash, halves_hash;
     u32 *state, *halves;
-    int *left, *copies_left, have_neighbours, max_depth;
+    int *left, *copies_left, have_neighbours, max_depth, tracked;
     long long nodes;
     Count partial;
     PyObject *deadline, *memory_cap, *node_limit, *progress;
@@ -423,10 +423,10 @@ static int progress_call(Counter *s, const char *name, PyObject *args) {
     return 0;
 }
 
-static int report(Counter *s, int depth, long long done, long long branches, const Count *total) {
+static int report(Counter *s, int depth, long long done, const Count *total) {
     PyObject *found = count_to_long(total);
     if (!found) return -1;
-    return progress_call(s, "report", Py_BuildValue("(idN)", depth, (double)done / (double)branches, found));
+    return progress_call(s, "report", Py_BuildValue("(iLN)", depth, done, found));
 }
 
 /* N(U, L, sigma) of the position; the twin's `search`. -1 on an exception (the finished branches added to
@@ -513,8 +513,8 @@ static int search(Counter *s, int depth, Count *out) {
             }
         }
     }
-    int reporting = s->progress != Py_None && depth <= 1;
-    if (reporting && depth == 0 && progress_call(s, "begin", Py_BuildValue("(L)", best_ways)) < 0) return -1;
+    int reporting = depth < s->tracked;  /* the twin's first levels report their progress */
+    if (reporting && progress_call(s, "begin", Py_BuildValue("(iL)", depth, best_ways)) < 0) return -1;
     int region = s->cell_region[best];
     u64 mine = region_pips[region];
     Count total = {0, NULL};
@@ -554,7 +554,7 @@ static int search(Counter *s, int depth, Count *out) {
                     if (failed) goto stop;
                 }
                 done++;
-                if (reporting && report(s, depth, done, best_ways, &total) < 0) goto stop;
+                if (reporting && report(s, depth, done, &total) < 0) goto stop;
             }
             s->left[region]++;
             set_state(s, region, old);
@@ -704,10 +704,13 @@ fail:
     return NULL;
 }
 
-/* count(deadline, memory_cap, node_limit, progress) -> the exact count (a Python int). On an exception the
-   lower bound of the finished branches is `partial`; `nodes` are the search nodes of the last count. */
+/* count(deadline, memory_cap, node_limit, progress, tracked) -> the exact count (a Python int); the levels
+   above `tracked` report to `progress`. On an exception the lower bound of the finished branches is
+   `partial`; `nodes` are the search nodes of the last count. */
 static PyObject *Counter_count(Counter *s, PyObject *args) {
-    if (!PyArg_ParseTuple(args, "OOOO:count", &s->deadline, &s->memory_cap, &s->node_limit, &s->progress)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOOi:count", &s->deadline, &s->memory_cap, &s->node_limit, &s->progress,
+                          &s->tracked))
+        return NULL;
     memset(s->uncovered, 0, s->words_cells * sizeof(u64));
     memset(s->remaining, 0, s->words_left * sizeof(u64));
     for (int i = 0; i < s->cells; i++) flip_cell(s, i);
@@ -763,7 +766,7 @@ static PyGetSetDef Counter_getset[] = {
 };
 
 static PyMethodDef Counter_methods[] = {
-    {"count", (PyCFunction)Counter_count, METH_VARARGS, "count(deadline, memory_cap, node_limit, progress) -> int"},
+    {"count", (PyCFunction)Counter_count, METH_VARARGS, "count(deadline, memory_cap, node_limit, progress, tracked) -> int"},
     {NULL},
 };
 

@@ -388,8 +388,8 @@ class StructuralCounter:
                 resident_bytes, MemoryCapReached, CHECK_EVERY)
         core = self._core
         try:
-            progress = None if on_progress is None else Progress(on_progress)
-            return int(core.count(deadline, memory_cap, node_limit, progress))
+            tracked = PROGRESS_DEPTH if on_progress is not None else 0  # the levels that report progress
+            return int(core.count(deadline, memory_cap, node_limit, Progress(on_progress), tracked))
         except STOPS as stop:
             raise stopped(core.partial, stop, Distinct.PLACEMENTS) from None
         finally:
