@@ -146,12 +146,16 @@ def test_ctrl_c_in_a_race_raises_the_largest_lower_bound_the_racers_found():
             os.kill(os.getpid(), signal.SIGINT)
 
     pressed: list[int] = []
+    # Python's own Ctrl-C handler: a pytest-xdist worker leaves SIGINT at its default action, which would end it.
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         race_counts({"first": _structural_count_of_many, "slow": _slow}, None, press_ctrl_c_once_found)
     except CountInterrupted as stop:
         result = stop.result
     except KeyboardInterrupt:  # (caught, or pytest would end this worker's session)
         pytest.fail("Ctrl-C came back without the racers' lower bound")
+    finally:
+        signal.signal(signal.SIGINT, handler)
     assert result.count >= pressed[0] and not result.exact and result.stopped_by == "interrupt"
 
 

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import needs_nyt, nyt_files
+from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover.counting.structural import CHECK_EVERY, ORDERS, StructuralCounter
 from pipscover.formats import load, load_one
 from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted
 
 BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles"
+GENERATED = EXAMPLES / "generated"
 QUICK = ["no-unique-10-s1", "no-unique-12-s1", "planted-4x4-s1", "subset-sum-sat-10", "subset-sum-unsat-10",
          "unique-20-rect-s1"]
 
@@ -117,3 +118,14 @@ def test_more_than_64_distinct_pips_stay_with_the_python_search():
     cells = [(r, c) for c in range(33) for r in range(2)]
     puzzle = Puzzle.build([("sum", cells[:2], 1), ("empty", cells[2:], None)], [(2 * i, 2 * i + 1) for i in range(33)])
     assert not StructuralCounter(puzzle).compiled
+
+
+def test_at_its_memory_cap_the_compiled_core_forgets_cached_counts_and_stays_exact():
+    """Its cache may not grow past the cap: it forgets the counts of the subproblems with the fewest cells left
+    (at least half of them) and goes on, recounting what it needs again. Here the cap leaves room for a
+    fraction of the 573,072 entries (32 MB) the count would cache."""
+    from pipscover.runtime.limits import resident_bytes
+
+    counter = StructuralCounter(load_one(GENERATED / "no-unique-16-seed1.json"), compiled=True)
+    assert counter.count(memory_cap=resident_bytes() + 40 * 2**20) == 7_870_990_272
+    assert counter._core.forgotten > 0 and counter.nodes > 573_072

@@ -16,7 +16,8 @@
    On a stop (a Python exception: the deadline, the node budget, the memory cap, Ctrl-C) each level adds
    its finished branches to `partial`, as the twin's levels add them to its CountInterrupted. The cache's
    table grows only within the memory cap (its old and new tables side by side while it is filled), else
-   the count stops with MemoryCapReached, as a failed allocation does: never a crash. */
+   the cache forgets its cheapest counts (cache_forget) and the count goes on; a failed allocation stops it
+   with MemoryCapReached: never a crash. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -224,7 +225,7 @@ typedef struct {
     u64 *uncovered, *remaining, *keys, *region_pips, partners[MAX_PIPS], present, sigma_hash, halves_hash;
     u32 *state, *halves;
     int *left, *copies_left, have_neighbours, max_depth, tracked;
-    long long nodes;
+    long long nodes, forgotten;  /* forgotten: cached counts dropped at the memory cap */
     Count partial;
     PyObject *deadline, *memory_cap, *node_limit, *progress;
 } Counter;
@@ -321,6 +322,51 @@ static PyObject *bits_to_long(const u64 *words, int n) {
     return value;
 }
 
+/* How many cells a cached key leaves uncovered (its bits 32 to 32 + cells). */
+static int key_uncovered(const u64 *key, int cells) {
+    int count = 0, end = 32 + cells;
+    for (int w = 0; 64 * w < end; w++) {
+        u64 word = key[w];
+        if (w == 0) word &= ~0xFFFFFFFFULL;  /* the state-vector id */
+        if (end - 64 * w < 64) word &= (1ULL << (end - 64 * w)) - 1;  /* the dominoes left */
+        count += __builtin_popcountll(word);
+    }
+    return count;
+}
+
+/* The cache is at the memory cap: rather than stop, forget at least half of its counts, those of the
+   subproblems with the fewest cells left (the search counts them again fastest), and go on. The count stays
+   exact: the cache only saves counting a subproblem again. The survivors are put back in their probe order,
+   from an empty slot on, so that none is left behind a hole. */
+static int cache_forget(Counter *s) {
+    Cache *c = &s->cache;
+    int kw = c->key_words, sw = kw + 1, cells = s->cells, limit = -1;
+    size_t *by_cells = calloc((size_t)cells + 1, sizeof(size_t)), forgotten = 0;
+    u64 *held = malloc(sw * sizeof(u64));
+    if (!by_cells || !held) { free(by_cells); free(held); return refuse(s); }
+    for (size_t i = 0; i < c->cap; i++)
+        if (slot_used(c->slots + i * sw)) by_cells[key_uncovered(c->slots + i * sw, cells)]++;
+    while (2 * forgotten < c->n && limit < cells) forgotten += by_cells[++limit];
+    free(by_cells);
+    for (size_t i = 0; i < c->cap; i++) {
+        u64 *slot = c->slots + i * sw;
+        if (slot_used(slot) && key_uncovered(slot, cells) <= limit) memset(slot, 0, sw * sizeof(u64));
+    }
+    c->n -= forgotten;
+    size_t empty = 0;
+    while (slot_used(c->slots + empty * sw)) empty++;
+    for (size_t k = 1; k <= c->cap; k++) {
+        u64 *slot = c->slots + ((empty + k) % c->cap) * sw;
+        if (!slot_used(slot)) continue;
+        memcpy(held, slot, sw * sizeof(u64));
+        memset(slot, 0, sw * sizeof(u64));
+        memcpy(cache_find(c, held), held, sw * sizeof(u64));
+    }
+    free(held);
+    s->forgotten += forgotten;
+    return 0;
+}
+
 static int cache_grow(Counter *s) {
     Cache *c = &s->cache;
     int sw = c->key_words + 1;
@@ -330,8 +376,9 @@ static int cache_grow(Counter *s) {
         long long cap_bytes = PyLong_AsLongLong(s->memory_cap), room = held ? cap_bytes - PyLong_AsLongLong(held) : 0;
         Py_XDECREF(held);
         if (PyErr_Occurred()) return -1;
+        room -= room / 4;  /* a quarter of what the cap leaves is for the rest: memos, supplies, Python */
         if (room < (long long)(cap * slot_bytes)) cap = room > 0 ? (size_t)room / slot_bytes : 0;
-        if (cap < c->cap + c->cap / 4) return refuse(s);
+        if (cap < c->cap + c->cap / 4) return cache_forget(s);
     }
     u64 *old = c->slots, *slots = calloc(cap, slot_bytes);
     size_t old_cap = c->cap;
@@ -749,6 +796,7 @@ static PyObject *Counter_count(Counter *s, PyObject *args) {
 static PyObject *Counter_get_nodes(Counter *s, void *closure) { return PyLong_FromLongLong(s->nodes); }
 static PyObject *Counter_get_partial(Counter *s, void *closure) { return count_to_long(&s->partial); }
 static PyObject *Counter_get_entries(Counter *s, void *closure) { return PyLong_FromSize_t(s->cache.n); }
+static PyObject *Counter_get_forgotten(Counter *s, void *closure) { return PyLong_FromLongLong(s->forgotten); }
 static PyObject *Counter_get_table_bytes(Counter *s, void *closure) {
     size_t bytes = s->cache.cap * (s->cache.key_words + 1) * sizeof(u64);
     bytes += (s->step_memo.cap + s->allowed_memo.cap) * 3 * sizeof(u64);
@@ -761,6 +809,7 @@ static PyGetSetDef Counter_getset[] = {
     {"nodes", (getter)Counter_get_nodes, NULL, "search nodes of the last count (cached subproblems not counted)", NULL},
     {"partial", (getter)Counter_get_partial, NULL, "the finished branches' count when the last count stopped", NULL},
     {"entries", (getter)Counter_get_entries, NULL, "residual subproblems cached", NULL},
+    {"forgotten", (getter)Counter_get_forgotten, NULL, "cached counts forgotten at the memory cap", NULL},
     {"table_bytes", (getter)Counter_get_table_bytes, NULL, "bytes of the C tables (cache, memos, interned vectors)", NULL},
     {NULL},
 };
