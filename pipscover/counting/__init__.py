@@ -175,15 +175,14 @@ def _race(racers: Mapping[str, Callable[[], CountResult]], distinct: Distinct, d
     try:
         raced = race_counts(racers, deadline, on_progress)
     except CountInterrupted as stop:
-        if stop.result.count >= floor:
-            raise CountInterrupted(_auto(_timed(stop.result, start))) from None
-        raise CountInterrupted(_result(floor, False, distinct, "auto", start, stopped_by=INTERRUPT)) from None
+        bound = replace(stop.result, count=max(stop.result.count, floor))
+        raise CountInterrupted(_auto(_timed(bound, start))) from None
     except KeyboardInterrupt:
         raise CountInterrupted(_result(floor, False, distinct, "auto", start, stopped_by=INTERRUPT)) from None
     if raced is None:  # no racer answered in time
         return _result(floor, False, distinct, "auto", start, stopped_by="timeout")
-    if not raced.exact and raced.count < floor:
-        raced = replace(raced, count=floor)
+    if not raced.exact:
+        raced = replace(raced, count=max(raced.count, floor))
     return _auto(_timed(raced, start))
 
 

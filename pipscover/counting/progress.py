@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 ProgressCallback = Callable[[int, float | None], None]
 
-PROGRESS_EVERY = 0.2  # seconds between two calls of a counter's `on_progress` (the last one is always made)
+PROGRESS_EVERY = 0.2  # seconds between two calls of a counter's `on_progress` (the search's last is always made)
 # The search levels whose branches report progress: deep enough that a report comes every fraction of a second
 # on the puzzles that take minutes (at depth 1 alone, a branch of no-unique-16 took seconds).
 PROGRESS_DEPTH = 4
@@ -36,7 +36,7 @@ class Progress:
     def report(self, depth: int, done: int, found: int) -> None:
         """`done` branches of the current node at `depth` are finished, with `found` solutions in them."""
         self._next(depth, done, found)
-        if self.on_progress is not None and (done == self.branches[depth] or
+        if self.on_progress is not None and ((depth == 0 and done == self.branches[0]) or
                                              time.monotonic() - self.reported >= PROGRESS_EVERY):
             self.reported = time.monotonic()
             self.on_progress(self.found[depth] + found,

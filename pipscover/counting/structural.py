@@ -366,7 +366,6 @@ class StructuralCounter:
             sys.setrecursionlimit(limit)
             self.nodes = nodes
 
-
     def sweep_rank(self) -> list[int]:
         """Each cell's rank in the `sweep` order: its place in the sweep, past every count of ways."""
         position = {cell: place for place, cell in enumerate(longer_side_order(self.puzzle.cells))}
