@@ -226,6 +226,7 @@ typedef struct {
     u32 *state, *halves;
     int *left, *copies_left, have_neighbours, max_depth, tracked;
     long long nodes, forgotten;  /* forgotten: cached counts dropped at the memory cap */
+    long long start_resident, start_tables;  /* the process's resident bytes and table_bytes when a count began */
     Count partial;
     PyObject *deadline, *memory_cap, *node_limit, *progress;
 } Counter;
@@ -334,6 +335,27 @@ static int key_uncovered(const u64 *key, int cells) {
     return count;
 }
 
+/* Bytes of the C tables (cache, memos, interned vectors). */
+static size_t table_bytes(const Counter *s) {
+    size_t bytes = s->cache.cap * (s->cache.key_words + 1) * sizeof(u64);
+    bytes += (s->step_memo.cap + s->allowed_memo.cap) * 3 * sizeof(u64);
+    bytes += s->sigmas.room * (s->sigmas.width * sizeof(u32) + sizeof(u64)) + s->sigmas.cap * sizeof(u32);
+    bytes += s->halves_set.room * (s->halves_set.width * sizeof(u32) + sizeof(u64)) + s->halves_set.cap * sizeof(u32);
+    return bytes;
+}
+
+/* What the process holds, for the memory cap: its resident bytes, but never less than it held when the count
+   began plus what the tables have grown since. The resident size alone can lag: the allocator may place a new
+   table in memory a freed one left resident, so the tables could outgrow the cap unseen. -1 on an exception. */
+static long long held_bytes(Counter *s) {
+    PyObject *now = PyObject_CallNoArgs(s->resident_bytes);
+    long long resident = now ? PyLong_AsLongLong(now) : -1;
+    Py_XDECREF(now);
+    if (resident < 0) return -1;
+    long long grown = s->start_resident + ((long long)table_bytes(s) - s->start_tables);
+    return resident > grown ? resident : grown;
+}
+
 /* The cache is at the memory cap: rather than stop, forget at least half of its counts, those of the
    subproblems with the fewest cells left (the search counts them again fastest), and go on. The count stays
    exact: the cache only saves counting a subproblem again. The survivors are put back in their probe order,
@@ -372,10 +394,8 @@ static int cache_grow(Counter *s) {
     int sw = c->key_words + 1;
     size_t cap = 2 * c->cap, slot_bytes = sw * sizeof(u64);
     if (s->memory_cap != Py_None) {  /* the new table, beside the old one while it is filled, within the cap */
-        PyObject *held = PyObject_CallNoArgs(s->resident_bytes);
-        long long cap_bytes = PyLong_AsLongLong(s->memory_cap), room = held ? cap_bytes - PyLong_AsLongLong(held) : 0;
-        Py_XDECREF(held);
-        if (PyErr_Occurred()) return -1;
+        long long held = held_bytes(s), room = PyLong_AsLongLong(s->memory_cap) - held;
+        if (held < 0 || PyErr_Occurred()) return -1;
         room -= room / 4;  /* a quarter of what the cap leaves is for the rest: memos, supplies, Python */
         if (room < (long long)(cap * slot_bytes)) cap = room > 0 ? (size_t)room / slot_bytes : 0;
         if (cap < c->cap + c->cap / 4) return cache_forget(s);
@@ -784,6 +804,12 @@ static PyObject *Counter_count(Counter *s, PyObject *args) {
     s->have_neighbours = 0;
     s->nodes = 0;
     count_clear(&s->partial);
+    s->start_resident = s->start_tables = 0;
+    if (s->memory_cap != Py_None) {
+        s->start_tables = (long long)table_bytes(s);
+        s->start_resident = held_bytes(s);  /* the resident bytes: the tables have not grown yet */
+        if (s->start_resident < 0) { s->deadline = s->memory_cap = s->node_limit = s->progress = NULL; return NULL; }
+    }
     Count total;
     int failed = search(s, 0, &total);
     s->deadline = s->memory_cap = s->node_limit = s->progress = NULL;  /* borrowed for the call only */
@@ -797,13 +823,7 @@ static PyObject *Counter_get_nodes(Counter *s, void *closure) { return PyLong_Fr
 static PyObject *Counter_get_partial(Counter *s, void *closure) { return count_to_long(&s->partial); }
 static PyObject *Counter_get_entries(Counter *s, void *closure) { return PyLong_FromSize_t(s->cache.n); }
 static PyObject *Counter_get_forgotten(Counter *s, void *closure) { return PyLong_FromLongLong(s->forgotten); }
-static PyObject *Counter_get_table_bytes(Counter *s, void *closure) {
-    size_t bytes = s->cache.cap * (s->cache.key_words + 1) * sizeof(u64);
-    bytes += (s->step_memo.cap + s->allowed_memo.cap) * 3 * sizeof(u64);
-    bytes += s->sigmas.room * (s->sigmas.width * sizeof(u32) + sizeof(u64)) + s->sigmas.cap * sizeof(u32);
-    bytes += s->halves_set.room * (s->halves_set.width * sizeof(u32) + sizeof(u64)) + s->halves_set.cap * sizeof(u32);
-    return PyLong_FromSize_t(bytes);
-}
+static PyObject *Counter_get_table_bytes(Counter *s, void *closure) { return PyLong_FromSize_t(table_bytes(s)); }
 
 static PyGetSetDef Counter_getset[] = {
     {"nodes", (getter)Counter_get_nodes, NULL, "search nodes of the last count (cached subproblems not counted)", NULL},
