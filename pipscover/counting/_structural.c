@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifndef SOURCE_DIGEST  /* setup.py gives the SHA-256 of this file: the tests check the core is current */
 #define SOURCE_DIGEST ""
@@ -36,6 +37,7 @@ typedef uint32_t u32;
 #define FAIL_ID 0xFFFFFFFFu
 #define BIG_FLAG (1ULL << 63)
 #define MAX_PIPS 64  /* pip masks are one word: structural.py keeps the Python search beyond */
+#define MAX_TRACKED 8  /* the most levels that may report progress (progress.PROGRESS_DEPTH is 4) */
 
 static u64 mix64(u64 x) {
     x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33;
@@ -228,7 +230,11 @@ typedef struct {
     long long nodes, forgotten;  /* forgotten: cached counts dropped at the memory cap */
     long long start_resident, start_tables;  /* the process's resident bytes and table_bytes when a count began */
     Count partial;
-    PyObject *deadline, *memory_cap, *node_limit, *progress;
+    PyObject *deadline, *memory_cap, *node_limit, *on_progress;
+    /* progress.py's Progress, node for node, so that a report is a Python call only when one is due */
+    double every, reported, start[MAX_TRACKED + 1], span[MAX_TRACKED + 1];
+    long long branches[MAX_TRACKED + 1];
+    Count found[MAX_TRACKED + 1];
 } Counter;
 
 static int refuse(Counter *s) {  /* an allocation failed: stop as at the memory cap */
@@ -479,21 +485,63 @@ static int load_neighbours(Counter *s) {  /* the twin's cell_tables (and its gua
     return 0;
 }
 
-static int progress_call(Counter *s, const char *name, PyObject *args) {
-    if (!args) return -1;
-    PyObject *method = PyObject_GetAttrString(s->progress, name), *done = NULL;
-    if (method) done = PyObject_Call(method, args, NULL);
-    Py_XDECREF(method);
-    Py_DECREF(args);
-    if (!done) return -1;
-    Py_DECREF(done);
-    return 0;
+/* ---------------------------------------------------------------- progress (progress.py's Progress) */
+
+static double monotonic(void) {  /* the clock of Python's time.monotonic */
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
 }
 
-static int report(Counter *s, int depth, long long done, const Count *total) {
-    PyObject *found = count_to_long(total);
+/* *out = a + b */
+static int count_sum(Count *out, const Count *a, const Count *b) {
+    count_clear(out);
+    out->small = a->small;
+    out->big = a->big;
+    Py_XINCREF(out->big);
+    return count_add(out, b);
+}
+
+static void progress_start(Counter *s) {
+    for (int level = 0; level <= MAX_TRACKED; level++) {
+        s->start[level] = 0.0; s->span[level] = 1.0; s->branches[level] = 1;
+        count_clear(&s->found[level]);
+    }
+    s->reported = 0.0;
+}
+
+/* Progress._next: the span of the node's next branch. */
+static int progress_next(Counter *s, int depth, long long done, const Count *found) {
+    int child = depth + 1;
+    s->span[child] = s->span[depth] / (double)s->branches[depth];
+    s->start[child] = s->start[depth] + s->span[child] * (double)done;
+    return count_sum(&s->found[child], &s->found[depth], found);
+}
+
+/* Progress.begin: the current node at `depth` has `branches` branches. */
+static int progress_begin(Counter *s, int depth, long long branches) {
+    Count none = {0, NULL};
+    s->branches[depth] = branches;
+    return progress_next(s, depth, 0, &none);
+}
+
+/* Progress.report: `done` branches of the current node at `depth` are finished, with `total` solutions;
+   on_progress is called when PROGRESS_EVERY has passed, and for the root's last branch. */
+static int progress_report(Counter *s, int depth, long long done, const Count *total) {
+    if (progress_next(s, depth, done, total) < 0) return -1;
+    if (!((depth == 0 && done == s->branches[0]) || monotonic() - s->reported >= s->every)) return 0;
+    s->reported = monotonic();
+    Count sum = {0, NULL};
+    if (count_sum(&sum, &s->found[depth], total) < 0) { count_clear(&sum); return -1; }
+    PyObject *found = count_to_long(&sum);
+    count_clear(&sum);
     if (!found) return -1;
-    return progress_call(s, "report", Py_BuildValue("(iLN)", depth, done, found));
+    PyObject *fraction = PyFloat_FromDouble(s->start[depth] + s->span[depth] * (double)done / (double)s->branches[depth]);
+    PyObject *called = fraction ? PyObject_CallFunctionObjArgs(s->on_progress, found, fraction, NULL) : NULL;
+    Py_DECREF(found); Py_XDECREF(fraction);
+    if (!called) return -1;
+    Py_DECREF(called);
+    return 0;
 }
 
 /* N(U, L, sigma) of the position; the twin's `search`. -1 on an exception (the finished branches added to
@@ -581,7 +629,7 @@ static int search(Counter *s, int depth, Count *out) {
         }
     }
     int reporting = depth < s->tracked;  /* the twin's first levels report their progress */
-    if (reporting && progress_call(s, "begin", Py_BuildValue("(iL)", depth, best_ways)) < 0) return -1;
+    if (reporting && progress_begin(s, depth, best_ways) < 0) return -1;
     int region = s->cell_region[best];
     u64 mine = region_pips[region];
     Count total = {0, NULL};
@@ -621,7 +669,7 @@ static int search(Counter *s, int depth, Count *out) {
                     if (failed) goto stop;
                 }
                 done++;
-                if (reporting && report(s, depth, done, &total) < 0) goto stop;
+                if (reporting && progress_report(s, depth, done, &total) < 0) goto stop;
             }
             s->left[region]++;
             set_state(s, region, old);
@@ -668,6 +716,7 @@ static int Counter_clear(Counter *s) {
     Py_CLEAR(s->supply_of); Py_CLEAR(s->check_search); Py_CLEAR(s->resident_bytes); Py_CLEAR(s->cap_reached);
     Py_CLEAR(s->state_ids); Py_CLEAR(s->state_values); Py_CLEAR(s->supplies); Py_CLEAR(s->bigs);
     count_clear(&s->partial);
+    for (int level = 0; level <= MAX_TRACKED; level++) count_clear(&s->found[level]);
     return 0;
 }
 
@@ -771,13 +820,19 @@ fail:
     return NULL;
 }
 
-/* count(deadline, memory_cap, node_limit, progress, tracked) -> the exact count (a Python int); the levels
-   above `tracked` report to `progress`. On an exception the lower bound of the finished branches is
-   `partial`; `nodes` are the search nodes of the last count. */
+/* count(deadline, memory_cap, node_limit, on_progress, tracked, every) -> the exact count (a Python int); the
+   levels above `tracked` report to `on_progress`, at most every `every` seconds. On an exception the lower
+   bound of the finished branches is `partial`; `nodes` are the search nodes of the last count. */
 static PyObject *Counter_count(Counter *s, PyObject *args) {
-    if (!PyArg_ParseTuple(args, "OOOOi:count", &s->deadline, &s->memory_cap, &s->node_limit, &s->progress,
-                          &s->tracked))
+    if (!PyArg_ParseTuple(args, "OOOOid:count", &s->deadline, &s->memory_cap, &s->node_limit, &s->on_progress,
+                          &s->tracked, &s->every))
         return NULL;
+    if (s->tracked < 0 || s->tracked > MAX_TRACKED || (s->tracked && s->on_progress == Py_None)) {
+        PyErr_Format(PyExc_ValueError, "count: tracked must be 0 to %d, and 0 without on_progress", MAX_TRACKED);
+        s->deadline = s->memory_cap = s->node_limit = s->on_progress = NULL;
+        return NULL;
+    }
+    progress_start(s);
     memset(s->uncovered, 0, s->words_cells * sizeof(u64));
     memset(s->remaining, 0, s->words_left * sizeof(u64));
     for (int i = 0; i < s->cells; i++) flip_cell(s, i);
@@ -808,11 +863,11 @@ static PyObject *Counter_count(Counter *s, PyObject *args) {
     if (s->memory_cap != Py_None) {
         s->start_tables = (long long)table_bytes(s);
         s->start_resident = held_bytes(s);  /* the resident bytes: the tables have not grown yet */
-        if (s->start_resident < 0) { s->deadline = s->memory_cap = s->node_limit = s->progress = NULL; return NULL; }
     }
     Count total;
-    int failed = search(s, 0, &total);
-    s->deadline = s->memory_cap = s->node_limit = s->progress = NULL;  /* borrowed for the call only */
+    int failed = s->start_resident < 0 || search(s, 0, &total) < 0;
+    s->deadline = s->memory_cap = s->node_limit = s->on_progress = NULL;  /* borrowed for the call only */
+    progress_start(s);  /* drops the found counts it held */
     if (failed) return NULL;
     PyObject *result = count_to_long(&total);
     count_clear(&total);
@@ -835,7 +890,8 @@ static PyGetSetDef Counter_getset[] = {
 };
 
 static PyMethodDef Counter_methods[] = {
-    {"count", (PyCFunction)Counter_count, METH_VARARGS, "count(deadline, memory_cap, node_limit, progress, tracked) -> int"},
+    {"count", (PyCFunction)Counter_count, METH_VARARGS,
+     "count(deadline, memory_cap, node_limit, on_progress, tracked, every) -> int"},
     {NULL},
 };
 

@@ -22,6 +22,7 @@ import weakref
 from functools import partial
 from typing import Any
 
+from pipscover.counting import progress as reports
 from pipscover.counting.progress import PROGRESS_DEPTH, Progress, ProgressCallback
 from pipscover.counting.region_states import DECIDED, FAIL, RegionRules
 from pipscover.counting.tilings import TilingCounter, arrangements, longer_side_order
@@ -388,7 +389,7 @@ class StructuralCounter:
         core = self._core
         try:
             tracked = PROGRESS_DEPTH if on_progress is not None else 0  # the levels that report progress
-            return int(core.count(deadline, memory_cap, node_limit, Progress(on_progress), tracked))
+            return int(core.count(deadline, memory_cap, node_limit, on_progress, tracked, reports.PROGRESS_EVERY))
         except STOPS as stop:
             raise stopped(core.partial, stop, Distinct.PLACEMENTS) from None
         finally:
