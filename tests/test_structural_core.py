@@ -100,18 +100,23 @@ def test_a_memory_cap_stops_the_compiled_core_with_a_lower_bound():
     assert stopped.value.result.stopped_by == "memory" and stopped.value.result.count < 11_243_520
 
 
-def test_counts_past_128_bits_are_exact():
+def test_counts_past_128_bits_are_exact(monkeypatch):
     """A 2 x 36 board, 36 distinct dominoes: one 2-cell sum region keeps the root from its closed form, and each
-    branch's closed form is near 36! * 2^36 (more than 2^160): the sums overflow 128 bits, and the cached counts
-    past 2^63 are Python ints, read back by a second count."""
+    branch's closed form is near 36! * 2^36 (more than 2^160): the sums overflow 128 bits, the progress reports
+    carry such sums, and the cached counts past 2^63 are Python ints, read back by a second count."""
+    monkeypatch.setattr("pipscover.counting.progress.PROGRESS_EVERY", 0.0)  # every report, not every 0.2 s
     cells = [(r, c) for c in range(36) for r in range(2)]
     dominoes = [(a, b) for a in range(10) for b in range(a, 10)][:36]
     puzzle = Puzzle.build([("sum", cells[:2], 9), ("empty", cells[2:], None)], dominoes)
-    counts = []
+    counts, reports = [], []
     for compiled in (False, True):
         counter = StructuralCounter(puzzle, compiled=compiled)
-        counts.append((counter.count(), counter.nodes, counter.count(), counter.nodes))
+        seen: list[tuple[int, float | None]] = []
+        reports.append(seen)
+        counts.append((counter.count(on_progress=lambda found, fraction, seen=seen: seen.append((found, fraction))),
+                       counter.nodes, counter.count(), counter.nodes))
     assert counts[0] == counts[1] and counts[0][0] > 2**160 and counts[0][3] == 0
+    assert reports[0] == reports[1] and reports[0][-1] == (counts[0][0], 1.0) and len(reports[0]) > 2
 
 
 def test_more_than_64_distinct_pips_stay_with_the_python_search():
