@@ -25,6 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifndef _WIN32
+#include <sys/mman.h>
+#endif
 
 #ifndef SOURCE_DIGEST  /* setup.py gives the SHA-256 of this file: the tests check the core is current */
 #define SOURCE_DIGEST ""
@@ -178,6 +181,25 @@ static long long vecset_intern(VecSet *v, const u32 *vector, u64 hash) {
    big counts). Linear probing over any number of slots (a hash's high bits scaled to it), grown at 3/4
    full to twice the slots, or to as many as the memory cap leaves room for. */
 typedef struct { u64 *slots; size_t cap, n; int key_words; } Cache;
+
+/* The cache's table: zeroed memory mapped for it alone, given back to the system when freed. From the heap, a
+   freed table could stay resident and be counted against the cap as well as the table that replaced it. */
+static u64 *table_alloc(size_t bytes) {
+#ifdef _WIN32
+    return calloc(1, bytes);
+#else
+    void *table = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return table == MAP_FAILED ? NULL : table;
+#endif
+}
+
+static void table_free(u64 *table, size_t bytes) {
+#ifdef _WIN32
+    free(table);
+#else
+    if (table) munmap(table, bytes);
+#endif
+}
 
 static u64 hash_words(const u64 *words, int n) {
     u64 h = 0x9E3779B97F4A7C15ULL;
@@ -406,13 +428,13 @@ static int cache_grow(Counter *s) {
         if (room < (long long)(cap * slot_bytes)) cap = room > 0 ? (size_t)room / slot_bytes : 0;
         if (cap < c->cap + c->cap / 4) return cache_forget(s);
     }
-    u64 *old = c->slots, *slots = calloc(cap, slot_bytes);
+    u64 *old = c->slots, *slots = table_alloc(cap * slot_bytes);
     size_t old_cap = c->cap;
     if (!slots) return refuse(s);
     c->slots = slots; c->cap = cap;
     for (size_t i = 0; i < old_cap; i++)
         if (slot_used(old + i * sw)) memcpy(cache_find(c, old + i * sw), old + i * sw, slot_bytes);
-    free(old);
+    table_free(old, old_cap * slot_bytes);
     return 0;
 }
 
@@ -727,7 +749,8 @@ static void Counter_dealloc(Counter *s) {
     free(s->domino_a); free(s->domino_b); free(s->copies); free(s->shift); free(s->number); free(s->initial);
     free(s->uncovered); free(s->remaining); free(s->keys); free(s->region_pips); free(s->state); free(s->halves);
     free(s->left); free(s->copies_left);
-    free(s->step_memo.slots); free(s->allowed_memo.slots); free(s->cache.slots);
+    free(s->step_memo.slots); free(s->allowed_memo.slots);
+    table_free(s->cache.slots, s->cache.cap * (s->cache.key_words + 1) * sizeof(u64));
     free(s->sigmas.vectors); free(s->sigmas.hashes); free(s->sigmas.index);
     free(s->halves_set.vectors); free(s->halves_set.hashes); free(s->halves_set.index);
     Py_TYPE(s)->tp_free((PyObject *)s);
@@ -808,7 +831,7 @@ static PyObject *Counter_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     s->region_pips = calloc((size_t)s->max_depth * (regions + 1), sizeof(u64));
     s->sigmas.width = regions; s->halves_set.width = pips;
     s->cache.key_words = s->key_words; s->cache.cap = 1024;
-    s->cache.slots = calloc(s->cache.cap * (s->key_words + 1), sizeof(u64));
+    s->cache.slots = table_alloc(s->cache.cap * (s->key_words + 1) * sizeof(u64));
     if (!s->uncovered || !s->remaining || !s->keys || !s->region_pips || !s->cache.slots ||
         memo2_grow(&s->step_memo) < 0 || memo2_grow(&s->allowed_memo) < 0) {
         PyErr_NoMemory();
