@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 
-from pipscover.counting.progress import PROGRESS_DEPTH, Progress, ProgressCallback
+from pipscover.counting.progress import Progress, ProgressCallback, tracked_levels
 from pipscover.counting.region_states import FAIL, RegionRules
 from pipscover.counting.structural import CHECK_EVERY, STOPS, Dominoes, check_search, stopped
 from pipscover.counting.tilings import longer_side_order
@@ -75,7 +75,7 @@ class GridCounter:
         cache: dict[tuple, int] = {}
         nodes = 0
         progress = Progress(on_progress)
-        tracked = PROGRESS_DEPTH if on_progress is not None else 0  # the levels that report progress
+        tracked = tracked_levels(on_progress)
 
         def search(cell: int, tilings: frozenset[PartialTiling]) -> int:
             nonlocal nodes

@@ -14,6 +14,11 @@ PROGRESS_EVERY = 0.2  # seconds between two calls of a counter's `on_progress` (
 PROGRESS_DEPTH = 4
 
 
+def tracked_levels(on_progress: ProgressCallback | None) -> int:
+    """The search levels that report progress: none when nobody listens, so the bookkeeping costs nothing."""
+    return PROGRESS_DEPTH if on_progress is not None else 0
+
+
 class Progress:
     """Progress of a counting search as the share done of its first `PROGRESS_DEPTH` levels, with the count of
     the finished branches (a lower bound until the end). A node spans a share of the whole search: its

@@ -23,7 +23,7 @@ from functools import partial
 from typing import Any
 
 from pipscover.counting import progress as reports
-from pipscover.counting.progress import PROGRESS_DEPTH, Progress, ProgressCallback
+from pipscover.counting.progress import Progress, ProgressCallback, tracked_levels
 from pipscover.counting.region_states import DECIDED, FAIL, RegionRules
 from pipscover.counting.tilings import TilingCounter, arrangements, longer_side_order
 from pipscover.model import Puzzle
@@ -222,7 +222,7 @@ class StructuralCounter:
         supplies: dict[int, PipSupply] = {}
         ways_by_left: dict[int, dict[int, int]] = {}
         progress = Progress(on_progress)
-        tracked = PROGRESS_DEPTH if on_progress is not None else 0  # the levels that report progress
+        tracked = tracked_levels(on_progress)
         by_sweep = self.order == "sweep"
         sweep_rank = self.sweep_rank()
 
@@ -388,8 +388,8 @@ class StructuralCounter:
                 resident_bytes, MemoryCapReached, CHECK_EVERY)
         core = self._core
         try:
-            tracked = PROGRESS_DEPTH if on_progress is not None else 0  # the levels that report progress
-            return int(core.count(deadline, memory_cap, node_limit, on_progress, tracked, reports.PROGRESS_EVERY))
+            return int(core.count(deadline, memory_cap, node_limit, on_progress, tracked_levels(on_progress),
+                                  reports.PROGRESS_EVERY))
         except STOPS as stop:
             raise stopped(core.partial, stop, Distinct.PLACEMENTS) from None
         finally:
