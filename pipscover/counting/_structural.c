@@ -8,14 +8,17 @@
    What stays in Python: the region rules and the closed forms. A region's step, its allowed pips and a
    supply of pips are asked of Python once per distinct question and remembered here (Memo2); a closed form
    is one Python call per closed-form node. Region states are Python ints of any size, interned here as
-   32-bit ids (FAIL_ID stands for FAIL); a state vector is interned once more as one id, so a cache key is
-   (uncovered cells, dominoes left, state-vector id) in fixed-width words: exact, no fingerprint.
+   32-bit ids (FAIL_ID stands for FAIL); the vector of them and the uncovered cells (a position) are interned
+   once more as one id, so a cache key is (position id, dominoes left) in fixed-width words: exact, no
+   fingerprint, and one word with the count's for up to 32 dominoes. The positions are few beside the keys
+   (524 against 573,072 on no-unique-16), since what multiplies the subproblems is the dominoes left.
 
    Counts are unsigned __int128 with overflow checks; a sum that overflows goes on as a Python int, and a
    cached count of 2^63 or more is kept in a Python list (BIG_FLAG | its index), so no count is ever wrong.
    On a stop (a Python exception: the deadline, the node budget, the memory cap, Ctrl-C) each level adds
    its finished branches to `partial`, as the twin's levels add them to its CountInterrupted. The cache's
-   table grows only within the memory cap (its old and new tables side by side while it is filled), else
+   table grows only within the memory cap (in place on Linux; elsewhere its old and new tables side by side
+   while it is filled), else
    the cache forgets its cheapest counts (cache_forget) and the count goes on; a failed allocation stops it
    with MemoryCapReached: never a crash. */
 
@@ -40,6 +43,7 @@ typedef uint32_t u32;
 #define FAIL_ID 0xFFFFFFFFu
 #define BIG_FLAG (1ULL << 63)
 #define MAX_PIPS 64  /* pip masks are one word: structural.py keeps the Python search beyond */
+#define SUPPLIES_HELD 4096  /* PipSupply objects held at once (a count meets one per multiset of pips left) */
 #define MAX_TRACKED 8  /* the most levels that may report progress (progress.PROGRESS_DEPTH is 4) */
 
 static u64 mix64(u64 x) {
@@ -176,11 +180,11 @@ static long long vecset_intern(VecSet *v, const u32 *vector, u64 hash) {
 }
 
 /* Cache: the counts of residual subproblems. A slot is a key of `key_words` words, packed bit by bit: the
-   state-vector id + 1 in the low 32 bits of the first word (never 0, so 0 there marks an empty slot), then
-   the uncovered cells, then the dominoes left; and a count word (BIG_FLAG: an index into the Python list of
-   big counts). Linear probing over any number of slots (a hash's high bits scaled to it), grown at 3/4
-   full to twice the slots, or to as many as the memory cap leaves room for. */
-typedef struct { u64 *slots; size_t cap, n; int key_words; } Cache;
+   position id + 1 in the low 32 bits of the first word (never 0, so 0 there marks an empty slot), then the
+   dominoes left; and a count word (BIG_FLAG: an index into the Python list of big counts). Linear probing
+   over any number of slots (a hash's high bits scaled to it), grown at 3/4 full to twice the slots, or to as
+   many as the memory cap leaves room for; with no room left, filled to 7/8 before it forgets. */
+typedef struct { u64 *slots; size_t cap, n, full; int key_words; } Cache;  /* full: entries held before it grows */
 
 /* The cache's table: zeroed memory mapped for it alone, given back to the system when freed. From the heap, a
    freed table could stay resident and be counted against the cap as well as the table that replaced it. */
@@ -243,12 +247,12 @@ typedef struct {
     PyObject *state_ids, *state_values, *supplies, *bigs;  /* dict int -> id; list id -> int; list; list */
     u32 decided;
     Memo2 step_memo, allowed_memo;
-    VecSet sigmas, halves_set;
+    VecSet positions, halves_set;  /* positions: the regions' states and the uncovered cells, as one vector */
     Cache cache;
     /* the search's position (reset by each count) */
-    u64 *uncovered, *remaining, *keys, *region_pips, partners[MAX_PIPS], present, sigma_hash, halves_hash;
-    u32 *state, *halves;
-    int *left, *copies_left, have_neighbours, max_depth, tracked;
+    u64 *uncovered, *remaining, *keys, *region_pips, partners[MAX_PIPS], present, sigma_hash, uncovered_hash, halves_hash;
+    u32 *state, *halves, *position;  /* position: the vector the search interns, made at each node */
+    int *left, *copies_left, have_neighbours, max_depth, tracked, supplies_held;
     long long nodes, forgotten;  /* forgotten: cached counts dropped at the memory cap */
     long long start_resident, start_tables;  /* the process's resident bytes and table_bytes when a count began */
     Count partial;
@@ -282,6 +286,23 @@ static long long intern_state(Counter *s, PyObject *value) {
     return failed ? -1 : id;
 }
 
+static long long held_bytes(Counter *s);
+
+/* Room for one more entry in a memo that is 3/4 full: twice its slots, or, where that would pass the memory
+   cap, the memo emptied (it only remembers answers Python gives again). */
+static int memo_room(Counter *s, Memo2 *m) {
+    if (s->memory_cap != Py_None) {
+        long long held = held_bytes(s), cap = PyLong_AsLongLong(s->memory_cap);
+        if (held < 0 || PyErr_Occurred()) return -1;
+        if (held + (long long)(6 * m->cap * sizeof(u64)) > cap) {
+            memset(m->slots, 0, 3 * m->cap * sizeof(u64));
+            m->n = 0;
+            return 0;
+        }
+    }
+    return memo2_grow(m) < 0 ? refuse(s) : 0;
+}
+
 /* steps[region](state, pip, after), remembered: the next state's id, or FAIL_ID. */
 static int step(Counter *s, int region, int pip, int after, u32 *out) {
     u64 k1 = ((u64)region + 1) << 32 | s->state[region], k2 = (u64)after << 8 | (u64)pip;
@@ -294,7 +315,7 @@ static int step(Counter *s, int region, int pip, int after, u32 *out) {
     Py_DECREF(next);
     if (id < 0) return -1;
     if (4 * (s->step_memo.n + 1) > 3 * s->step_memo.cap) {
-        if (memo2_grow(&s->step_memo) < 0) return refuse(s);
+        if (memo_room(s, &s->step_memo) < 0) return -1;
         slot = memo2_find(&s->step_memo, k1, k2);
     }
     slot[0] = k1; slot[1] = k2; slot[2] = (u64)id;
@@ -309,7 +330,12 @@ static int allowed(Counter *s, int region, long long supply, u64 *out) {
     u64 *slot = memo2_find(&s->allowed_memo, k1, k2);
     if (*slot) { *out = slot[2]; return 0; }
     PyObject *pips = PyList_GET_ITEM(s->supplies, supply);
-    if (pips == Py_None) {  /* the PipSupply of these halves, made once */
+    if (pips == Py_None) {  /* the PipSupply of these halves, made once and held while SUPPLIES_HELD allow */
+        if (s->supplies_held == SUPPLIES_HELD) {
+            for (Py_ssize_t i = 0; i < PyList_GET_SIZE(s->supplies); i++)
+                if (PyList_SetItem(s->supplies, i, Py_NewRef(Py_None)) < 0) return -1;
+            s->supplies_held = 0;
+        }
         PyObject *halves = PyTuple_New(s->pips);
         if (!halves) return -1;
         for (int i = 0; i < s->pips; i++) PyTuple_SET_ITEM(halves, i, PyLong_FromUnsignedLong(s->halves[i]));
@@ -317,6 +343,7 @@ static int allowed(Counter *s, int region, long long supply, u64 *out) {
         Py_DECREF(halves);
         if (!pips) return -1;
         PyList_SetItem(s->supplies, supply, pips);  /* steals it */
+        s->supplies_held++;
     }
     PyObject *mask = PyObject_CallFunction(PyList_GET_ITEM(s->allowed_of, region), "OiO",
                                            PyList_GET_ITEM(s->state_values, s->state[region]), s->left[region], pips);
@@ -325,7 +352,7 @@ static int allowed(Counter *s, int region, long long supply, u64 *out) {
     Py_DECREF(mask);
     if (*out == (u64)-1 && PyErr_Occurred()) return -1;
     if (4 * (s->allowed_memo.n + 1) > 3 * s->allowed_memo.cap) {
-        if (memo2_grow(&s->allowed_memo) < 0) return refuse(s);
+        if (memo_room(s, &s->allowed_memo) < 0) return -1;
         slot = memo2_find(&s->allowed_memo, k1, k2);
     }
     slot[0] = k1; slot[1] = k2; slot[2] = *out;
@@ -351,15 +378,11 @@ static PyObject *bits_to_long(const u64 *words, int n) {
     return value;
 }
 
-/* How many cells a cached key leaves uncovered (its bits 32 to 32 + cells). */
-static int key_uncovered(const u64 *key, int cells) {
-    int count = 0, end = 32 + cells;
-    for (int w = 0; 64 * w < end; w++) {
-        u64 word = key[w];
-        if (w == 0) word &= ~0xFFFFFFFFULL;  /* the state-vector id */
-        if (end - 64 * w < 64) word &= (1ULL << (end - 64 * w)) - 1;  /* the dominoes left */
-        count += __builtin_popcountll(word);
-    }
+/* How many cells a cached key leaves uncovered (those of its position). */
+static int key_uncovered(const Counter *s, const u64 *key) {
+    const u32 *cells = s->positions.vectors + ((key[0] & 0xFFFFFFFFu) - 1) * s->positions.width + s->regions;
+    int count = 0;
+    for (int i = 0; i < 2 * s->words_cells; i++) count += __builtin_popcount(cells[i]);
     return count;
 }
 
@@ -367,7 +390,7 @@ static int key_uncovered(const u64 *key, int cells) {
 static size_t table_bytes(const Counter *s) {
     size_t bytes = s->cache.cap * (s->cache.key_words + 1) * sizeof(u64);
     bytes += (s->step_memo.cap + s->allowed_memo.cap) * 3 * sizeof(u64);
-    bytes += s->sigmas.room * (s->sigmas.width * sizeof(u32) + sizeof(u64)) + s->sigmas.cap * sizeof(u32);
+    bytes += s->positions.room * (s->positions.width * sizeof(u32) + sizeof(u64)) + s->positions.cap * sizeof(u32);
     bytes += s->halves_set.room * (s->halves_set.width * sizeof(u32) + sizeof(u64)) + s->halves_set.cap * sizeof(u32);
     return bytes;
 }
@@ -395,12 +418,12 @@ static int cache_forget(Counter *s) {
     u64 *held = malloc(sw * sizeof(u64));
     if (!by_cells || !held) { free(by_cells); free(held); return refuse(s); }
     for (size_t i = 0; i < c->cap; i++)
-        if (slot_used(c->slots + i * sw)) by_cells[key_uncovered(c->slots + i * sw, cells)]++;
+        if (slot_used(c->slots + i * sw)) by_cells[key_uncovered(s, c->slots + i * sw)]++;
     while (2 * forgotten < c->n && limit < cells) forgotten += by_cells[++limit];
     free(by_cells);
     for (size_t i = 0; i < c->cap; i++) {
         u64 *slot = c->slots + i * sw;
-        if (slot_used(slot) && key_uncovered(slot, cells) <= limit) memset(slot, 0, sw * sizeof(u64));
+        if (slot_used(slot) && key_uncovered(s, slot) <= limit) memset(slot, 0, sw * sizeof(u64));
     }
     c->n -= forgotten;
     size_t empty = 0;
@@ -417,31 +440,82 @@ static int cache_forget(Counter *s) {
     return 0;
 }
 
+#ifdef MREMAP_MAYMOVE
+/* The table's mapping made `cap` slots long, its entries rehashed where they are: each entry not yet moved
+   is taken out and put at the first slot from its new home that no moved entry holds, and an entry not yet
+   moved found there goes next. This is inserting every entry into an empty table, one after another, so the
+   probe order holds; `moved` marks the slots filled so far. Linux's mremap grows the mapping without
+   copying it, so the table never needs its old and new selves side by side. */
+static int cache_grow_in_place(Cache *c, size_t cap) {
+    int kw = c->key_words, sw = kw + 1;
+    size_t slot_bytes = sw * sizeof(u64), old_cap = c->cap;
+    u64 *moved = calloc((cap + 63) / 64, sizeof(u64)), carried[sw], evicted[sw];
+    if (!moved) return -1;
+    void *slots = mremap(c->slots, old_cap * slot_bytes, cap * slot_bytes, MREMAP_MAYMOVE);
+    if (slots == MAP_FAILED) { free(moved); return -1; }
+    c->slots = slots; c->cap = cap;
+    for (size_t i = 0; i < old_cap; i++) {
+        u64 *slot = c->slots + i * sw;
+        if (!slot_used(slot) || moved[i >> 6] >> (i & 63) & 1) continue;
+        memcpy(carried, slot, slot_bytes);
+        memset(slot, 0, slot_bytes);
+        for (;;) {
+            size_t j = (size_t)(((u128)hash_words(carried, kw) * cap) >> 64);
+            while (moved[j >> 6] >> (j & 63) & 1) if (++j == cap) j = 0;
+            u64 *home = c->slots + j * sw;
+            moved[j >> 6] |= 1ULL << (j & 63);
+            int taken = slot_used(home);
+            if (taken) memcpy(evicted, home, slot_bytes);
+            memcpy(home, carried, slot_bytes);
+            if (!taken) break;
+            memcpy(carried, evicted, slot_bytes);
+        }
+    }
+    free(moved);
+    return 0;
+}
+#define GROWS_IN_PLACE 1
+#else
+#define GROWS_IN_PLACE 0
+#endif
+
+/* The cache's table made about twice as large, or as large as the memory cap leaves room for (a new table
+   beside the old one while it is filled, where the table cannot grow in place); when that is too little,
+   the cache forgets instead. */
 static int cache_grow(Counter *s) {
     Cache *c = &s->cache;
     int sw = c->key_words + 1;
-    size_t cap = 2 * c->cap, slot_bytes = sw * sizeof(u64);
-    if (s->memory_cap != Py_None) {  /* the new table, beside the old one while it is filled, within the cap */
+    size_t cap = 2 * c->cap, slot_bytes = sw * sizeof(u64), kept = GROWS_IN_PLACE ? c->cap : 0;
+    if (s->memory_cap != Py_None) {
         long long held = held_bytes(s), room = PyLong_AsLongLong(s->memory_cap) - held;
         if (held < 0 || PyErr_Occurred()) return -1;
         room -= room / 4;  /* a quarter of what the cap leaves is for the rest: memos, supplies, Python */
-        if (room < (long long)(cap * slot_bytes)) cap = room > 0 ? (size_t)room / slot_bytes : 0;
-        if (cap < c->cap + c->cap / 4) return cache_forget(s);
+        if (room < (long long)((cap - kept) * slot_bytes)) cap = room > 0 ? kept + (size_t)room / slot_bytes : kept;
+        if (cap < c->cap + c->cap / 4) {  /* no room to grow: fill to 7/8 (longer probes), then forget */
+            if (c->full < c->cap - c->cap / 8) { c->full = c->cap - c->cap / 8; return 0; }
+            return cache_forget(s);
+        }
     }
+#if GROWS_IN_PLACE
+    if (cache_grow_in_place(c, cap) < 0) return refuse(s);
+    c->full = cap - cap / 4;
+    return 0;
+#else
     u64 *old = c->slots, *slots = table_alloc(cap * slot_bytes);
     size_t old_cap = c->cap;
     if (!slots) return refuse(s);
-    c->slots = slots; c->cap = cap;
+    c->slots = slots; c->cap = cap; c->full = cap - cap / 4;
     for (size_t i = 0; i < old_cap; i++)
         if (slot_used(old + i * sw)) memcpy(cache_find(c, old + i * sw), old + i * sw, slot_bytes);
     table_free(old, old_cap * slot_bytes);
     return 0;
+#endif
 }
 
 static int cache_put(Counter *s, const u64 *key, Count *value) {
     Cache *c = &s->cache;
     int kw = c->key_words;
-    if (4 * (c->n + 1) > 3 * c->cap && cache_grow(s) < 0) return -1;
+    if (c->n + 1 > c->full && cache_grow(s) < 0) return -1;
     u64 *slot = cache_find(c, key), word;
     if (!value->big && value->small < BIG_FLAG) {
         word = (u64)value->small;
@@ -460,7 +534,10 @@ static int cache_put(Counter *s, const u64 *key, Count *value) {
 }
 
 static int cell_uncovered(const Counter *s, int cell) { return s->uncovered[cell >> 6] >> (cell & 63) & 1; }
-static void flip_cell(Counter *s, int cell) { s->uncovered[cell >> 6] ^= 1ULL << (cell & 63); }
+static void flip_cell(Counter *s, int cell) {
+    s->uncovered[cell >> 6] ^= 1ULL << (cell & 63);
+    s->uncovered_hash ^= mix64(0xD6E8FEB86659FD93ULL + (u64)cell);
+}
 
 static void flip_half(Counter *s, int pip, int by) {
     s->halves[pip] += by;
@@ -571,12 +648,13 @@ static int progress_report(Counter *s, int depth, long long done, const Count *t
 static int search(Counter *s, int depth, Count *out) {
     int kw = s->key_words, regions = s->regions;
     u64 *key = s->keys + (size_t)depth * kw;
-    long long sigma = vecset_intern(&s->sigmas, s->state, s->sigma_hash);
-    if (sigma < 0) return refuse(s);
+    memcpy(s->position, s->state, regions * sizeof(u32));
+    memcpy(s->position + regions, s->uncovered, s->words_cells * sizeof(u64));
+    long long position = vecset_intern(&s->positions, s->position, mix64(s->sigma_hash + s->uncovered_hash));
+    if (position < 0) return refuse(s);
     memset(key, 0, kw * sizeof(u64));
-    key[0] = (u64)sigma + 1;
-    pack_bits(key, 32, s->uncovered, s->cells);
-    pack_bits(key, 32 + s->cells, s->remaining, s->copies_total);
+    key[0] = (u64)position + 1;
+    pack_bits(key, 32, s->remaining, s->copies_total);
     out->small = 0; out->big = NULL;
     u64 *slot = cache_find(&s->cache, key);
     if (slot_used(slot)) {
@@ -748,10 +826,10 @@ static void Counter_dealloc(Counter *s) {
     free(s->cell_region); free(s->sizes); free(s->neighbours); free(s->free_kind); free(s->sweep_rank);
     free(s->domino_a); free(s->domino_b); free(s->copies); free(s->shift); free(s->number); free(s->initial);
     free(s->uncovered); free(s->remaining); free(s->keys); free(s->region_pips); free(s->state); free(s->halves);
-    free(s->left); free(s->copies_left);
+    free(s->position); free(s->left); free(s->copies_left);
     free(s->step_memo.slots); free(s->allowed_memo.slots);
     table_free(s->cache.slots, s->cache.cap * (s->cache.key_words + 1) * sizeof(u64));
-    free(s->sigmas.vectors); free(s->sigmas.hashes); free(s->sigmas.index);
+    free(s->positions.vectors); free(s->positions.hashes); free(s->positions.index);
     free(s->halves_set.vectors); free(s->halves_set.hashes); free(s->halves_set.index);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
@@ -824,15 +902,16 @@ static PyObject *Counter_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     s->words_cells = (cells + 63) / 64 + (cells == 0);
     s->words_left = (copies + 63) / 64 + (copies == 0);
     s->copies_total = copies;
-    s->key_words = (32 + cells + copies + 63) / 64;
+    s->key_words = (32 + copies + 63) / 64;
     s->max_depth = count ? copies + 2 : 2;
     s->uncovered = calloc(s->words_cells, sizeof(u64)); s->remaining = calloc(s->words_left, sizeof(u64));
     s->keys = calloc((size_t)s->max_depth * s->key_words, sizeof(u64));
     s->region_pips = calloc((size_t)s->max_depth * (regions + 1), sizeof(u64));
-    s->sigmas.width = regions; s->halves_set.width = pips;
-    s->cache.key_words = s->key_words; s->cache.cap = 1024;
+    s->positions.width = regions + 2 * s->words_cells; s->halves_set.width = pips;
+    s->position = calloc(s->positions.width, sizeof(u32));
+    s->cache.key_words = s->key_words; s->cache.cap = 1024; s->cache.full = 768;
     s->cache.slots = table_alloc(s->cache.cap * (s->key_words + 1) * sizeof(u64));
-    if (!s->uncovered || !s->remaining || !s->keys || !s->region_pips || !s->cache.slots ||
+    if (!s->uncovered || !s->remaining || !s->keys || !s->region_pips || !s->position || !s->cache.slots ||
         memo2_grow(&s->step_memo) < 0 || memo2_grow(&s->allowed_memo) < 0) {
         PyErr_NoMemory();
         goto fail;
@@ -857,6 +936,7 @@ static PyObject *Counter_count(Counter *s, PyObject *args) {
     }
     progress_start(s);
     memset(s->uncovered, 0, s->words_cells * sizeof(u64));
+    s->uncovered_hash = 0;
     memset(s->remaining, 0, s->words_left * sizeof(u64));
     for (int i = 0; i < s->cells; i++) flip_cell(s, i);
     memset(s->halves, 0, s->pips * sizeof(u32));

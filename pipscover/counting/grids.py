@@ -88,7 +88,7 @@ class GridCounter:
             nodes += 1
             if nodes % CHECK_EVERY == 0:
                 check_search(nodes, deadline, memory_cap, None)
-            supply = rules.supply(halves)
+            supply = rules.supply(tuple(halves))
             for other in range(len(left)):  # a region that can no longer hold ends the branch
                 if left[other] and not allowed_of[other](states[other], left[other], supply):
                     cache[key] = 0

@@ -13,6 +13,7 @@ target built in, so the counters' inner loops call them without dispatching on t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from pipscover.model import Puzzle
 from pipscover.regions import DECIDED, FAIL, PipSupply, pip_values
@@ -39,7 +40,7 @@ class RegionRules:
         constrained = [r for r, rule in enumerate(rules) if rule.constrains]
         self.supply_depth = max((self.sizes[r] - 1 for r in constrained), default=0)
         self.sum_depth = max((self.sizes[r] - 1 for r in constrained if rules[r].exact_sums), default=0)
-        self._supplies: dict[tuple[int, ...], PipSupply] = {}
+        self.supply = lru_cache(maxsize=1 << 12)(self._supply)
 
     def initial_states(self) -> list[int]:
         return [0] * len(self.rules)
@@ -50,10 +51,6 @@ class RegionRules:
         return self.free_kind[region] or self.rules[region].counter_accepts(state, self.targets[region], pips,
                                                                              self.values)
 
-    def supply(self, halves: Sequence[int]) -> PipSupply:
-        """The pips not yet placed (`halves[i]` of the pip of index i), as the region kinds want them; cached."""
-        key = tuple(halves)
-        known = self._supplies.get(key)
-        if known is None:
-            known = self._supplies[key] = PipSupply.of(key, self.supply_depth, self.sum_depth, self.values)
-        return known
+    def _supply(self, halves: tuple[int, ...]) -> PipSupply:
+        """The pips not yet placed (`halves[i]` of the pip of index i), as the region kinds want them."""
+        return PipSupply.of(halves, self.supply_depth, self.sum_depth, self.values)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 import weakref
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from pipscover.counting import progress as reports
@@ -50,6 +50,7 @@ ORDERS = ("ways", "sweep")
 # The compiled core recurses on the C stack, one frame of ~370 bytes per domino laid (gcc -fstack-usage): up
 # to this many dominoes it stays within 4 MB of the usual 8 MB; beyond, the Python search (no C stack) counts.
 COMPILED_DEPTH = 10_000
+REMEMBERED = 1 << 12  # entries of each bounded cache (`Dominoes`, `TilingCounter`, `RegionRules.supply`)
 SWEEP_RANK = 1 << 20  # a sweep position's rank: past every count of ways, so a forced cell still comes first
 
 class NodeBudgetSpent(Exception):
@@ -102,43 +103,34 @@ class Dominoes:
         self.number: dict[tuple[int, int], int] = {}
         for index, ((a, b), _) in enumerate(self.distinct):
             self.number[a, b] = self.number[b, a] = index
-        self._arrangements: dict[int, int] = {}
-        self._partners: dict[int, list[int]] = {}
-        self._halves: dict[int, tuple[int, ...]] = {}
+        # Remembered by the dominoes left, of which a count meets about as many sets as it caches subproblems:
+        # so within a bound, as every cache beside the counter's own (which its memory cap covers).
+        self.arrangements = lru_cache(maxsize=REMEMBERED)(self._arrangements)
+        self.partners = lru_cache(maxsize=REMEMBERED)(self._partners)
+        self.halves = lru_cache(maxsize=REMEMBERED)(self._halves)
 
-    def arrangements(self, left: int) -> int:
+    def _arrangements(self, left: int) -> int:
         """The ways to lay the dominoes `left` on as many fixed slots."""
-        known = self._arrangements.get(left)
-        if known is None:
-            known = self._arrangements[left] = arrangements([
-                ((left & mask).bit_count(), a == b) for ((a, b), _), mask in zip(self.distinct, self.masks)
-                if left & mask
-            ])
-        return known
+        return arrangements([((left & mask).bit_count(), a == b)
+                             for ((a, b), _), mask in zip(self.distinct, self.masks) if left & mask])
 
-    def partners(self, left: int) -> list[int]:
+    def _partners(self, left: int) -> list[int]:
         """partners(left)[a]: the bit set of pip indices b such that a domino (a, b) is left."""
-        known = self._partners.get(left)
-        if known is None:
-            known = [0] * self.pip_count
-            for ((a, b), _), mask in zip(self.distinct, self.masks):
-                if left & mask:
-                    known[a] |= 1 << b
-                    known[b] |= 1 << a
-            self._partners[left] = known
-        return known
+        found = [0] * self.pip_count
+        for ((a, b), _), mask in zip(self.distinct, self.masks):
+            if left & mask:
+                found[a] |= 1 << b
+                found[b] |= 1 << a
+        return found
 
-    def halves(self, left: int) -> tuple[int, ...]:
+    def _halves(self, left: int) -> tuple[int, ...]:
         """halves(left)[i]: how many halves with the pip of index i the dominoes `left` have."""
-        known = self._halves.get(left)
-        if known is None:
-            counts = [0] * self.pip_count
-            for ((a, b), _), mask in zip(self.distinct, self.masks):
-                copies = (left & mask).bit_count()
-                counts[a] += copies
-                counts[b] += copies
-            self._halves[left] = known = tuple(counts)
-        return known
+        counts = [0] * self.pip_count
+        for ((a, b), _), mask in zip(self.distinct, self.masks):
+            copies = (left & mask).bit_count()
+            counts[a] += copies
+            counts[b] += copies
+        return tuple(counts)
 
     def pips(self, left: int) -> list[int]:
         return [pip for pip, copies in enumerate(self.halves(left)) for _ in range(copies)]
@@ -254,7 +246,7 @@ class StructuralCounter:
             # read); a region that can take nothing ends the branch.
             supply = supplies.get(remaining)
             if supply is None:
-                supply = supplies[remaining] = rules.supply(halves)
+                supply = supplies[remaining] = rules.supply(tuple(halves))
             region_pips = [supply.present] * region_count
             for region in bound:
                 mask = allowed_of[region](states[region], left[region], supply)
