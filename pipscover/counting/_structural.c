@@ -184,7 +184,7 @@ static long long vecset_intern(VecSet *v, const u32 *vector, u64 hash) {
    dominoes left; and a count word (BIG_FLAG: an index into the Python list of big counts). Linear probing
    over any number of slots (a hash's high bits scaled to it), grown at 3/4 full to twice the slots, or to as
    many as the memory cap leaves room for; with no room left, filled to 7/8 before it forgets. */
-typedef struct { u64 *slots; size_t cap, n, full; int key_words; } Cache;  /* full: entries held before it grows */
+typedef struct { u64 *slots; size_t cap, n, full; int key_words, at_cap; } Cache;  /* full: entries held before it grows */
 
 /* The cache's table: zeroed memory mapped for it alone, given back to the system when freed. From the heap, a
    freed table could stay resident and be counted against the cap as well as the table that replaced it. */
@@ -492,6 +492,7 @@ static int cache_grow(Counter *s) {
         room -= room / 4;  /* a quarter of what the cap leaves is for the rest: memos, supplies, Python */
         if (room < (long long)((cap - kept) * slot_bytes)) cap = room > 0 ? kept + (size_t)room / slot_bytes : kept;
         if (cap < c->cap + c->cap / 4) {  /* no room to grow: fill to 7/8 (longer probes), then forget */
+            c->at_cap = 1;
             if (c->full < c->cap - c->cap / 8) { c->full = c->cap - c->cap / 8; return 0; }
             return cache_forget(s);
         }
@@ -531,6 +532,13 @@ static int cache_put(Counter *s, const u64 *key, Count *value) {
     slot[kw] = word;
     c->n++;
     return 0;
+}
+
+/* A position that prunes at once (a region that can take nothing, a cell that cannot be covered) counts 0.
+   Below the cap it is cached, as the twin caches it; at the cap it is not, since finding it again costs
+   little more than looking it up, and its slot is better spent on a count that took a search. */
+static int cache_dead_end(Counter *s, const u64 *key, Count *zero) {
+    return s->cache.at_cap ? 0 : cache_put(s, key, zero);
 }
 
 static int cell_uncovered(const Counter *s, int cell) { return s->uncovered[cell >> 6] >> (cell & 63) & 1; }
@@ -698,7 +706,7 @@ static int search(Counter *s, int depth, Count *out) {
     for (int r = first_bound; r < regions; r++) {
         if (!s->left[r] || s->free_kind[r] || s->state[r] == s->decided) continue;
         if (allowed(s, r, supply, region_pips + r) < 0) return -1;
-        if (!region_pips[r]) return cache_put(s, key, out);
+        if (!region_pips[r]) return cache_dead_end(s, key, out);
     }
     /* The uncovered cell with the fewest ways to be covered; forced cells first (as the twin ranks them). */
     int best = -1;
@@ -716,7 +724,7 @@ static int search(Counter *s, int depth, Count *out) {
                 for (u64 pips = mine; pips; pips &= pips - 1)
                     ways += __builtin_popcountll(s->partners[__builtin_ctzll(pips)] & theirs);
             }
-            if (ways == 0) return cache_put(s, key, out);
+            if (ways == 0) return cache_dead_end(s, key, out);
             long long rank;
             int region = s->cell_region[cell];
             if (ways == 1) rank = 1;
@@ -960,6 +968,7 @@ static PyObject *Counter_count(Counter *s, PyObject *args) {
         s->left[r] = s->sizes[r];
     }
     s->have_neighbours = 0;
+    s->cache.at_cap = 0;
     s->nodes = 0;
     count_clear(&s->partial);
     s->start_resident = s->start_tables = 0;

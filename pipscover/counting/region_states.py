@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from pipscover.model import Puzzle
 from pipscover.regions import DECIDED, FAIL, PipSupply, pip_values
+from pipscover.runtime.limits import REMEMBERED
 
 __all__ = ["DECIDED", "FAIL", "RegionRules"]
 
@@ -40,7 +41,7 @@ class RegionRules:
         constrained = [r for r, rule in enumerate(rules) if rule.constrains]
         self.supply_depth = max((self.sizes[r] - 1 for r in constrained), default=0)
         self.sum_depth = max((self.sizes[r] - 1 for r in constrained if rules[r].exact_sums), default=0)
-        self.supply = lru_cache(maxsize=1 << 12)(self._supply)
+        self.supply = lru_cache(maxsize=REMEMBERED)(self._supply)
 
     def initial_states(self) -> list[int]:
         return [0] * len(self.rules)

@@ -31,7 +31,7 @@ from pipscover.model.results import CountInterrupted, CountResult, Distinct, Sea
 from pipscover.regions import PipSupply, pip_values
 from pipscover.runtime.cores import compiled_by_default, load_core
 from pipscover.runtime.deadlines import CLOCK_EVERY, has_passed
-from pipscover.runtime.limits import MemoryCapReached, check_memory, guard, resident_bytes
+from pipscover.runtime.limits import REMEMBERED, MemoryCapReached, check_memory, guard, resident_bytes
 
 _core = load_core("pipscover.counting._structural", "the Python counting search (about ten times slower)")
 
@@ -50,7 +50,6 @@ ORDERS = ("ways", "sweep")
 # The compiled core recurses on the C stack, one frame of ~370 bytes per domino laid (gcc -fstack-usage): up
 # to this many dominoes it stays within 4 MB of the usual 8 MB; beyond, the Python search (no C stack) counts.
 COMPILED_DEPTH = 10_000
-REMEMBERED = 1 << 12  # entries of each bounded cache (`Dominoes`, `TilingCounter`, `RegionRules.supply`)
 SWEEP_RANK = 1 << 20  # a sweep position's rank: past every count of ways, so a forced cell still comes first
 
 class NodeBudgetSpent(Exception):
@@ -103,8 +102,7 @@ class Dominoes:
         self.number: dict[tuple[int, int], int] = {}
         for index, ((a, b), _) in enumerate(self.distinct):
             self.number[a, b] = self.number[b, a] = index
-        # Remembered by the dominoes left, of which a count meets about as many sets as it caches subproblems:
-        # so within a bound, as every cache beside the counter's own (which its memory cap covers).
+        # Remembered by the dominoes left, within a bound (a count meets about one set per cached subproblem).
         self.arrangements = lru_cache(maxsize=REMEMBERED)(self._arrangements)
         self.partners = lru_cache(maxsize=REMEMBERED)(self._partners)
         self.halves = lru_cache(maxsize=REMEMBERED)(self._halves)

@@ -8,6 +8,7 @@ from functools import lru_cache
 from math import factorial
 
 from pipscover.model import Cell
+from pipscover.runtime.limits import REMEMBERED
 
 
 class TilingCounter:
@@ -28,8 +29,7 @@ class TilingCounter:
         # How far ahead, in the internal order, each cell's later neighbours lie: below and right.
         self._later = [tuple(place[other] - index for other in ((r + 1, c), (r, c + 1)) if other in place)
                        for index, (r, c) in enumerate(order)]
-        # The counts asked for, within a bound (a count asks for about one per subproblem it caches).
-        self.count = lru_cache(maxsize=1 << 12)(self._count)
+        self.count = lru_cache(maxsize=REMEMBERED)(self._count)  # the counts asked for, within a bound
 
     def _count(self, cells: int) -> int:
         """The number of ways to tile the cells whose bits are set in `cells`.

@@ -26,6 +26,9 @@ MEMORY_LIMIT = 2 * 2**30  # bytes one structure may take (a list of clauses, a D
 STEP_LIMIT = 10**10  # elementary steps (about 25 ns each in pure Python: minutes) a run without --timeout may take
 BYTES_PER_CLAUSE = 150  # a short clause as a Python list of ints
 PB_WEIGHT_LIMIT = 2**62  # PySAT's pseudo-boolean encoders take 64-bit weights and bounds
+# Entries of each small cache beside a counter's own (closed forms, pip supplies): those are keyed by what a
+# count meets about once per cached subproblem, so unbounded they would grow outside the memory cap's reach.
+REMEMBERED = 4096
 
 
 class TooBig(PipsError):
