@@ -46,6 +46,18 @@ typedef uint32_t u32;
 #define SUPPLIES_HELD 4096  /* PipSupply objects held at once (a count meets one per multiset of pips left) */
 #define MAX_TRACKED 8  /* the most levels that may report progress (progress.PROGRESS_DEPTH is 4) */
 
+/* Bits set in x: the instruction where the build may use it, else inline arithmetic (gcc's fallback is a call). */
+static inline int bit_count(u64 x) {
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 static u64 mix64(u64 x) {
     x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33;
     return x;
@@ -216,8 +228,13 @@ static int slot_used(const u64 *slot) { return (slot[0] & 0xFFFFFFFFu) != 0; }
 static u64 *cache_find(Cache *c, const u64 *key) {
     int kw = c->key_words, sw = kw + 1;
     size_t i = (size_t)(((u128)hash_words(key, kw) * c->cap) >> 64);
-    while (slot_used(c->slots + i * sw) && memcmp(c->slots + i * sw, key, kw * sizeof(u64)))
-        if (++i == c->cap) i = 0;
+    for (;; i = i + 1 == c->cap ? 0 : i + 1) {  /* word by word: a key is one or two words, a memcmp call costs more */
+        const u64 *slot = c->slots + i * sw;
+        if (!slot_used(slot)) break;
+        int k = 0;
+        while (k < kw && slot[k] == key[k]) k++;
+        if (k == kw) break;
+    }
     return c->slots + i * sw;
 }
 
@@ -382,7 +399,7 @@ static PyObject *bits_to_long(const u64 *words, int n) {
 static int key_uncovered(const Counter *s, const u64 *key) {
     const u32 *cells = s->positions.vectors + ((key[0] & 0xFFFFFFFFu) - 1) * s->positions.width + s->regions;
     int count = 0;
-    for (int i = 0; i < 2 * s->words_cells; i++) count += __builtin_popcount(cells[i]);
+    for (int i = 0; i < 2 * s->words_cells; i++) count += bit_count(cells[i]);
     return count;
 }
 
@@ -722,7 +739,7 @@ static int search(Counter *s, int depth, Count *out) {
                 if (!cell_uncovered(s, other)) continue;
                 u64 theirs = region_pips[s->cell_region[other]];
                 for (u64 pips = mine; pips; pips &= pips - 1)
-                    ways += __builtin_popcountll(s->partners[__builtin_ctzll(pips)] & theirs);
+                    ways += bit_count(s->partners[__builtin_ctzll(pips)] & theirs);
             }
             if (ways == 0) return cache_dead_end(s, key, out);
             long long rank;
