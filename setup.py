@@ -13,7 +13,8 @@ from pathlib import Path
 from setuptools import Extension, setup
 
 CORES = {"pipscover.engines._dancing_links": "pipscover/engines/_dancing_links.c",
-         "pipscover.counting._structural": "pipscover/counting/_structural.c"}
+         "pipscover.counting._structural": "pipscover/counting/_structural.c",
+         "pipscover.counting._inclusion_exclusion": "pipscover/counting/_inclusion_exclusion.c"}
 
 
 def core(name: str, source: str) -> Extension:

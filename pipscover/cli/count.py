@@ -1,5 +1,5 @@
 """`pipscover count`: exact solution counts, by a portfolio (default) or one method: structural, listing (dlx,
-SAT blocking clauses) or Ganak."""
+SAT blocking clauses), Ganak or inclusion-exclusion."""
 
 from __future__ import annotations
 
@@ -48,7 +48,8 @@ def count_command(
     )] = Distinct.PLACEMENTS,
     method: Annotated[Method, typer.Option(
         "--method", "-m", help="auto: a portfolio of the methods (the answer names the one that answered); "
-        "structural, dlx (listing), blocking (SAT) or ganak (a model counter on the CNF).",
+        "structural, dlx (listing), blocking (SAT), ganak (a model counter on the CNF) or inclusion-exclusion "
+        "(one sweep per multiset of dominoes: loose boards with few distinct dominoes).",
     )] = DEFAULT_METHOD,
     backend: Annotated[str | None, typer.Option(
         "--backend", "-b", help=f"SAT solver for --method blocking (see `pipscover backends`). {SAT_NAMES}",

@@ -6,6 +6,9 @@
 - `dlx`: lists every solution with the dlx backend (deduplicating pip grids for `grids`);
 - `blocking`: a SAT solver with blocking clauses (`pipscover.counting.blocking`), with `backend` naming the solver;
 - `ganak`: the projected model count of the puzzle's CNF by Ganak (`pipscover.counting.ganak`);
+- `inclusion-exclusion` (placements): one frontier sweep per point of Ryser's formula over the domino types,
+  with no dominoes left in any state (`pipscover.counting.inclusion_exclusion`): it counts the loose boards
+  whose multisets of dominoes left the structural counter cannot cache (planted 6 x 6);
 - `auto` (the default), a portfolio whose answers name the method, e.g. `auto:blocking`:
   1. on puzzles of fewer than `LIST_FROM_DOMINOES` dominoes, `structural` (all of them are quick);
   2. else `dlx` listing within `LIST_NODE_BUDGET` search nodes and `LIST_SOLUTIONS_UP_TO` solutions, which
@@ -14,7 +17,8 @@
      on the NYT puzzles with many solutions; past it, when its finished branches hold `LIST_UNLESS_FOUND`
      solutions or more, no listing can win: the structural count goes on (its caches kept) in a forked
      worker, raced against a structural count in the other search order (`structural-sweep`, which wins on
-     rectangles: `pipscover.counting.structural.ORDERS`), each within half the memory cap;
+     rectangles: `pipscover.counting.structural.ORDERS`), and, when the dominoes need at most
+     `RACE_IE_POINTS` sweeps, against `inclusion-exclusion`; each racer within its share of the memory cap;
   4. past those budgets, `structural` (continuing with the caches of step 3) and `blocking` race in two
      forked workers (`pipscover.counting.portfolio`), each within half the memory cap: the first exact
      count wins. The structural counter wins when there are astronomically many solutions and the board
@@ -51,7 +55,7 @@ from pipscover.runtime.limits import MEMORY_LIMIT, guard
 if TYPE_CHECKING:
     from pipscover.counting.structural import StructuralCounter
 
-METHODS = ("auto", "structural", "dlx", "blocking", "ganak")
+METHODS = ("auto", "structural", "dlx", "blocking", "ganak", "inclusion-exclusion")
 LIST_GRIDS_UP_TO = 20_000  # auto lists grids with dlx up to this many placements
 LIST_NODE_BUDGET = 4096  # DLX search nodes auto spends listing before it counts structurally
 LIST_FROM_DOMINOES = 12
@@ -64,6 +68,8 @@ STRUCTURAL_WORK_BUDGET = 500_000
 # a SAT solver a minute (on a 2 x 12 planted board they hold 67 million of 46 billion after 20,000 nodes).
 LIST_UNLESS_FOUND = 100_000
 RACE_SAT_BACKEND = "cadical195"
+# Auto races inclusion-exclusion when the dominoes need at most this many sweeps (82,944 on planted 6 x 6).
+RACE_IE_POINTS = 1 << 17
 # The race's SAT racer writes the placements form (the rules prune it) up to this many estimated clauses:
 # a unique 30-domino rect puzzle is proved in 1.1 s there, 12 s in the compact form that `auto` picks.
 RACE_PLACEMENT_CLAUSES_LIMIT = 400_000
@@ -105,6 +111,13 @@ def count(
             return _count_structurally(puzzle, distinct, deadline, on_progress, start, memory)
         case "dlx":
             return _count_by_listing(puzzle, distinct, limit, deadline, on_progress, start)  # type: ignore[return-value]  # no budget: it counts
+        case "inclusion-exclusion":
+            if distinct is not Distinct.PLACEMENTS:
+                raise PipsError("inclusion-exclusion counts placements, not distinct grids")
+            result = _count_by_inclusion_exclusion(puzzle, deadline, start, memory)
+            if result.stopped_by == INTERRUPT:
+                raise CountInterrupted(result)
+            return result
         case "ganak":
             from pipscover.counting.ganak import count_by_ganak
 
@@ -152,9 +165,16 @@ def _count_auto(puzzle: Puzzle, distinct: Distinct, deadline: float | None, on_p
             if stop.result.stopped_by != "nodes":
                 return _auto(_stopped_structurally(stop, start))
             if stop.result.count >= LIST_UNLESS_FOUND:  # listing cannot win: the two search orders race
+                from pipscover.counting.inclusion_exclusion import points_of
+
+                sweeps = points_of(puzzle) <= RACE_IE_POINTS
+                share = None if memory is None else memory // (3 if sweeps else 2)
                 racers = {"structural": partial(_continue_structurally, counter, deadline, start, share),
                           "structural-sweep": partial(_continue_structurally, StructuralCounter(puzzle, "sweep"),
                                                       deadline, start, share)}
+                if sweeps:
+                    racers["inclusion-exclusion"] = partial(_count_by_inclusion_exclusion, puzzle, deadline, start,
+                                                            share)
                 return _race(racers, distinct, deadline, start, stop.result.count, on_progress)
             floor = stop.result.count
         structural = partial(_continue_structurally, counter, deadline, start, share)
@@ -199,6 +219,18 @@ def _continue_structurally(counter: StructuralCounter, deadline: float | None, s
         return _result(found, True, Distinct.PLACEMENTS, method, start)
     except CountInterrupted as stop:
         return _stopped_structurally(stop, start, method)
+
+
+def _count_by_inclusion_exclusion(puzzle: Puzzle, deadline: float | None, start: float,
+                                  memory: int | None) -> CountResult:
+    """The count by inclusion-exclusion (`pipscover.counting.inclusion_exclusion`); stopped, it found nothing."""
+    from pipscover.counting.inclusion_exclusion import count as count_by_inclusion_exclusion
+
+    method = "inclusion-exclusion"
+    try:
+        return _result(count_by_inclusion_exclusion(puzzle, deadline, memory), True, Distinct.PLACEMENTS, method, start)
+    except CountInterrupted as stop:
+        return _timed(replace(stop.result, method=method), start)
 
 
 def _count_by_blocking_racer(puzzle: Puzzle, distinct: Distinct, memory: int | None) -> CountResult:

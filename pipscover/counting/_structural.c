@@ -18,9 +18,9 @@
    On a stop (a Python exception: the deadline, the node budget, the memory cap, Ctrl-C) each level adds
    its finished branches to `partial`, as the twin's levels add them to its CountInterrupted. The cache's
    table grows only within the memory cap (in place on Linux; elsewhere its old and new tables side by side
-   while it is filled), else
-   the cache forgets its cheapest counts (cache_forget) and the count goes on; a failed allocation stops it
-   with MemoryCapReached: never a crash. */
+   while it is filled), else the cache forgets its cheapest counts (cache_forget) and the count goes on; the
+   memos and the PipSupply objects are bounded too. A failed allocation stops it with MemoryCapReached:
+   never a crash. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -1,0 +1,122 @@
+/* The compiled core of pipscover.counting.inclusion_exclusion: its sweeps, one per point, in C.
+
+   inclusion_exclusion.py says what is summed and why (Ryser's formula over the domino types) and keeps the
+   Python twin of `total`, which this follows line by line: the same points in the same order, the same
+   pull-style pass over the sweep's graph (each state the sum of its sources times their forms' weights),
+   all modulo 2^128 (unsigned __int128 wraps), so both give the same number. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#ifndef SOURCE_DIGEST  /* setup.py gives the SHA-256 of this file: the tests check the core is current */
+#define SOURCE_DIGEST ""
+#endif
+
+typedef unsigned __int128 u128;
+typedef uint64_t u64;
+
+static PyObject *u128_to_long(u128 v) {
+    PyObject *high = PyLong_FromUnsignedLongLong((u64)(v >> 64)), *shift = PyLong_FromLong(64), *low = NULL;
+    PyObject *moved = NULL, *result = NULL;
+    if (high && shift && (low = PyLong_FromUnsignedLongLong((u64)v)) && (moved = PyNumber_Lshift(high, shift)))
+        result = PyNumber_Or(moved, low);
+    Py_XDECREF(high); Py_XDECREF(shift); Py_XDECREF(low); Py_XDECREF(moved);
+    return result;
+}
+
+static int read_ints(PyObject *list, long long *out, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = PyLong_AsLongLong(PyList_GET_ITEM(list, i));
+        if (out[i] == -1 && PyErr_Occurred()) return -1;
+    }
+    return 0;
+}
+
+/* total(copies, signs, forms, first, sources, edge_forms, final, check, every): the twin's `sweep_total`.
+   `signs` holds, type after type, (-1)^(m - k) C(m, k) modulo 2^128 for k = 0..m as (low, high) 64-bit
+   halves; `forms` each form as a flat list (type, times, type, times, ...), type -1 for the step that lays
+   nothing; `first`, `sources` and `edge_forms` are buffers of int64; `check()` is called every `every` points. */
+static PyObject *total(PyObject *self, PyObject *args) {
+    PyObject *copies_list, *signs_list, *forms_list, *check, *result = NULL;
+    Py_buffer first = {0}, sources = {0}, edge_forms = {0};
+    Py_ssize_t final, every;
+    if (!PyArg_ParseTuple(args, "O!O!O!y*y*y*nOn:total", &PyList_Type, &copies_list, &PyList_Type, &signs_list,
+                          &PyList_Type, &forms_list, &first, &sources, &edge_forms, &final, &check, &every))
+        return NULL;
+    Py_ssize_t types = PyList_GET_SIZE(copies_list), form_count = PyList_GET_SIZE(forms_list);
+    const long long *starts = first.buf, *from = sources.buf, *by = edge_forms.buf;
+    long long *copies = calloc(types + 1, sizeof(long long)), *point = calloc(types + 1, sizeof(long long));
+    Py_ssize_t *form_start = calloc(form_count + 1, sizeof(Py_ssize_t));
+    long long *pairs = NULL, *halves = NULL, *sign_start = calloc(types + 1, sizeof(long long));
+    u128 *signs = NULL;
+    u64 *weight = calloc(form_count + 1, sizeof(u64));
+    u128 *values = calloc(final + 1, sizeof(u128));
+    if (!copies || !point || !form_start || !weight || !values || !sign_start) { PyErr_NoMemory(); goto done; }
+    if (read_ints(copies_list, copies, types) < 0) goto done;
+    for (Py_ssize_t t = 0; t < types; t++) sign_start[t + 1] = sign_start[t] + copies[t] + 1;
+    if (PyList_GET_SIZE(signs_list) != 2 * sign_start[types]) {
+        PyErr_SetString(PyExc_ValueError, "total: two halves per sign");
+        goto done;
+    }
+    if (!(halves = calloc(2 * sign_start[types] + 1, sizeof(long long))) || !(signs = calloc(sign_start[types] + 1, sizeof(u128)))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < 2 * sign_start[types]; i++) {  /* unsigned halves: read as such */
+        halves[i] = (long long)PyLong_AsUnsignedLongLong(PyList_GET_ITEM(signs_list, i));
+        if (PyErr_Occurred()) goto done;
+    }
+    for (long long i = 0; i < sign_start[types]; i++) signs[i] = (u128)(u64)halves[2 * i + 1] << 64 | (u64)halves[2 * i];
+    for (Py_ssize_t f = 0; f < form_count; f++) form_start[f + 1] = form_start[f] + PyList_GET_SIZE(PyList_GET_ITEM(forms_list, f));
+    if (!(pairs = calloc(form_start[form_count] + 1, sizeof(long long)))) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t f = 0; f < form_count; f++)
+        if (read_ints(PyList_GET_ITEM(forms_list, f), pairs + form_start[f], form_start[f + 1] - form_start[f]) < 0) goto done;
+    u128 sum = 0;
+    for (Py_ssize_t done = 0;; done++) {
+        if (done % every == 0) {
+            PyObject *checked = PyObject_CallNoArgs(check);
+            if (!checked || PyErr_CheckSignals() < 0) { Py_XDECREF(checked); goto done; }
+            Py_DECREF(checked);
+        }
+        for (Py_ssize_t f = 0; f < form_count; f++) {
+            u64 w = 0;
+            for (Py_ssize_t i = form_start[f]; i < form_start[f + 1]; i += 2)
+                w += (u64)pairs[i + 1] * (pairs[i] < 0 ? 1 : (u64)point[pairs[i]]);
+            weight[f] = w;
+        }
+        values[0] = 1;
+        for (Py_ssize_t state = 1; state <= final; state++) {
+            u128 value = 0;
+            for (long long e = starts[state]; e < starts[state + 1]; e++) value += values[from[e]] * weight[by[e]];
+            values[state] = value;
+        }
+        u128 coefficient = 1;
+        for (Py_ssize_t t = 0; t < types; t++) coefficient *= signs[sign_start[t] + point[t]];
+        sum += coefficient * values[final];
+        Py_ssize_t t = 0;  /* the next point, the first type fastest */
+        while (t < types && point[t] == copies[t]) point[t++] = 0;
+        if (t == types) break;
+        point[t]++;
+    }
+    result = u128_to_long(sum);
+done:
+    free(copies); free(point); free(form_start); free(pairs); free(weight); free(values);
+    free(sign_start); free(halves); free(signs);
+    PyBuffer_Release(&first); PyBuffer_Release(&sources); PyBuffer_Release(&edge_forms);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"total", total, METH_VARARGS, "The sum over the points of the signed sweeps, modulo 2^128."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_inclusion_exclusion",
+                                    "The inclusion-exclusion counter's compiled sweeps.", -1, methods};
+
+PyMODINIT_FUNC PyInit__inclusion_exclusion(void) {
+    PyObject *made = PyModule_Create(&module);
+    if (made && PyModule_AddStringConstant(made, "source_digest", SOURCE_DIGEST) < 0) Py_CLEAR(made);
+    return made;
+}
