@@ -10,8 +10,8 @@ The puzzles are made by seed, so anyone gets the same ones: `generate` (unique, 
   every solution enumerated by one worker and only counted in the callback;
 - Ganak: `pyganak` on the CNF `pipscover encode` writes, projected on the placement variables (as
   `pipscover count --method ganak` runs it, without a memory cap).
-- a second opinion from pipscover itself: the other of its two kinds of method (`count --method dlx`, a
-  listing, when `auto` answered with the structural counter; `--method structural` when a lister answered).
+- a second opinion from pipscover itself: another kind of method (`count --method dlx`, a listing, when
+  `auto` answered with the structural counter; `--method structural` when another method answered).
 Every count is compared with the others that finished: a disagreement is printed and marked in the table, and
 "checked by" names every method whose count it is.
 
@@ -223,8 +223,8 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def second_method(answered_by: str) -> str | None:
-    """pipscover's own second opinion: the method that did not answer (listing by dlx when the structural
-    counter answered, the structural counter when a lister did); none when `auto` found no count in time."""
+    """pipscover's own second opinion: listing by dlx when the structural counter answered, the structural
+    counter when another method did (a lister, inclusion-exclusion); none when `auto` found no count in time."""
     if not answered_by.startswith("auto:"):
         return None
     return "dlx" if answered_by == "auto:structural" else "structural"
