@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pipscover import load_one
+from pipscover.counting import inclusion_exclusion
 from pipscover.counting.inclusion_exclusion import POINTS_LIMIT, build_sweep, points_of, sweep_total
 from pipscover.counting.inclusion_exclusion import count as count_by_inclusion_exclusion
 from pipscover.counting.structural import StructuralCounter
@@ -99,3 +100,15 @@ def test_the_command_line_counts_by_it_and_refuses_grids_in_one_line():
                           "--distinct", "grids"], capture_output=True, text=True, timeout=120)
     assert ran.returncode == 2 and len(ran.stderr.strip().splitlines()) == 1, ran.stderr
     assert "placements" in ran.stderr
+
+
+def test_its_progress_is_the_share_of_the_sweeps_done(monkeypatch):
+    """A report at every look at the clock here (every 16 sweeps in the core; every PROGRESS_EVERY seconds
+    otherwise), with nothing found until the last sweep: the count is only known then."""
+    monkeypatch.setattr(inclusion_exclusion, "PROGRESS_EVERY", 0.0)
+    reports: list[tuple[int, float | None]] = []
+    puzzle = load_one(BENCHMARKS / "planted-2x12-s1.json")  # 2,304 sweeps
+    assert count_by_inclusion_exclusion(puzzle, on_progress=lambda found, share: reports.append((found, share)))
+    shares = [share for found, share in reports if found == 0 and share is not None]
+    assert len(shares) == len(reports) >= 2304 // 16 - 1 and shares == sorted(shares)
+    assert all(0 <= share < 1 for share in shares)

@@ -114,7 +114,7 @@ def count(
         case "inclusion-exclusion":
             if distinct is not Distinct.PLACEMENTS:
                 raise PipsError("inclusion-exclusion counts placements, not distinct grids")
-            result = _count_by_inclusion_exclusion(puzzle, deadline, start, memory)
+            result = _count_by_inclusion_exclusion(puzzle, deadline, start, memory, on_progress)
             if result.stopped_by == INTERRUPT:
                 raise CountInterrupted(result)
             return result
@@ -164,8 +164,9 @@ def _count_auto(puzzle: Puzzle, distinct: Distinct, deadline: float | None, on_p
         except CountInterrupted as stop:
             if stop.result.stopped_by != "nodes":
                 return _auto(_stopped_structurally(stop, start))
-            if stop.result.count >= LIST_UNLESS_FOUND:  # listing cannot win: the two search orders race
+            if stop.result.count >= LIST_UNLESS_FOUND:  # listing cannot win: the counters that do not list race
                 from pipscover.counting.inclusion_exclusion import points_of
+                from pipscover.counting.portfolio import racer_progress
 
                 sweeps = points_of(puzzle) <= RACE_IE_POINTS
                 share = None if memory is None else memory // (3 if sweeps else 2)
@@ -174,7 +175,7 @@ def _count_auto(puzzle: Puzzle, distinct: Distinct, deadline: float | None, on_p
                                                       deadline, start, share)}
                 if sweeps:
                     racers["inclusion-exclusion"] = partial(_count_by_inclusion_exclusion, puzzle, deadline, start,
-                                                            share)
+                                                            share, racer_progress)
                 return _race(racers, distinct, deadline, start, stop.result.count, on_progress)
             floor = stop.result.count
         structural = partial(_continue_structurally, counter, deadline, start, share)
@@ -221,14 +222,15 @@ def _continue_structurally(counter: StructuralCounter, deadline: float | None, s
         return _stopped_structurally(stop, start, method)
 
 
-def _count_by_inclusion_exclusion(puzzle: Puzzle, deadline: float | None, start: float,
-                                  memory: int | None) -> CountResult:
+def _count_by_inclusion_exclusion(puzzle: Puzzle, deadline: float | None, start: float, memory: int | None,
+                                  on_progress: ProgressCallback | None = None) -> CountResult:
     """The count by inclusion-exclusion (`pipscover.counting.inclusion_exclusion`); stopped, it found nothing."""
     from pipscover.counting.inclusion_exclusion import count as count_by_inclusion_exclusion
 
     method = "inclusion-exclusion"
     try:
-        return _result(count_by_inclusion_exclusion(puzzle, deadline, memory), True, Distinct.PLACEMENTS, method, start)
+        found = count_by_inclusion_exclusion(puzzle, deadline, memory, on_progress=on_progress)
+        return _result(found, True, Distinct.PLACEMENTS, method, start)
     except CountInterrupted as stop:
         return _timed(replace(stop.result, method=method), start)
 

@@ -37,7 +37,8 @@ static int read_ints(PyObject *list, long long *out, Py_ssize_t n) {
 /* total(copies, signs, forms, first, sources, edge_forms, final, check, every): the twin's `sweep_total`.
    `signs` holds, type after type, (-1)^(m - k) C(m, k) modulo 2^128 for k = 0..m as (low, high) 64-bit
    halves; `forms` each form as a flat list (type, times, type, times, ...), type -1 for the step that lays
-   nothing; `first`, `sources` and `edge_forms` are buffers of int64; `check()` is called every `every` points. */
+   nothing; `first`, `sources` and `edge_forms` are buffers of int64; `check(points done)` is called every
+   `every` points. */
 static PyObject *total(PyObject *self, PyObject *args) {
     PyObject *copies_list, *signs_list, *forms_list, *check, *result = NULL;
     Py_buffer first = {0}, sources = {0}, edge_forms = {0};
@@ -76,7 +77,9 @@ static PyObject *total(PyObject *self, PyObject *args) {
     u128 sum = 0;
     for (Py_ssize_t done = 0;; done++) {
         if (done % every == 0) {
-            PyObject *checked = PyObject_CallNoArgs(check);
+            PyObject *so_far = PyLong_FromSsize_t(done);
+            PyObject *checked = so_far ? PyObject_CallOneArg(check, so_far) : NULL;
+            Py_XDECREF(so_far);
             if (!checked || PyErr_CheckSignals() < 0) { Py_XDECREF(checked); goto done; }
             Py_DECREF(checked);
         }

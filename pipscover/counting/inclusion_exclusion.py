@@ -19,12 +19,14 @@ divides prod m_t!; `count` checks a bound first). `encodings/counting.md` has th
 
 from __future__ import annotations
 
+import time
 from array import array
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from math import comb, factorial, prod
 
+from pipscover.counting.progress import PROGRESS_EVERY, ProgressCallback
 from pipscover.counting.region_states import FAIL, RegionRules
 from pipscover.counting.tilings import TilingCounter, arrangements, longer_side_order
 from pipscover.model import Puzzle
@@ -157,8 +159,10 @@ def _check(deadline: float | None, memory_cap: int | None) -> None:
     check_memory(memory_cap)
 
 
-def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | None = None) -> int:
-    """sum over the points k of prod_t (-1)^(m_t - k_t) C(m_t, k_t) P(k), modulo 2^128."""
+def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | None = None,
+                on_progress: ProgressCallback | None = None) -> int:
+    """sum over the points k of prod_t (-1)^(m_t - k_t) C(m_t, k_t) P(k), modulo 2^128; `on_progress` hears
+    the share of the points swept (with 0 found: no count is known before the last)."""
     if sweep.final < 0:
         return 0
     if compiled is None:
@@ -166,15 +170,22 @@ def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | No
     mask = (1 << MODULUS_BITS) - 1
     # signs[t][k]: (-1)^(m - k) C(m, k) for the type's m copies, modulo 2^128.
     signs = [[(-1) ** (m - k) * comb(m, k) & mask for k in range(m + 1)] for m in sweep.copies]
-    check = lambda: _check(deadline, None)  # noqa: E731  # the clock, for the core as for the twin
+    points, reported = sweep.points, [time.monotonic()]
+
+    def check(done: int) -> None:  # the clock and the progress, for the core as for the twin
+        _check(deadline, None)
+        if on_progress is not None and time.monotonic() - reported[0] >= PROGRESS_EVERY:
+            reported[0] = time.monotonic()
+            on_progress(0, done / points)
+
     if compiled:
         halves = [half for row in signs for sign in row for half in (sign & (1 << 64) - 1, sign >> 64)]
         forms = [[number for pair in form for number in pair] for form in sweep.forms]
         return int(_core.total(list(sweep.copies), halves, forms, sweep.first, sweep.sources,  # type: ignore[union-attr]  # compiled is only true with a core
                                sweep.edge_forms, sweep.final, check, COMPILED_CHECK_EVERY))
     total = 0
-    for point in _points(sweep.copies):
-        check()
+    for done, point in enumerate(_points(sweep.copies)):
+        check(done)
         weight = [sum(times * point[kind] if kind >= 0 else times for kind, times in form) for form in sweep.forms]
         values = [1] + [0] * sweep.final
         for state in range(1, sweep.final + 1):
@@ -199,7 +210,7 @@ def _points(copies: tuple[int, ...]) -> Iterator[list[int]]:
 
 
 def count(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None,
-          compiled: bool | None = None) -> int:
+          compiled: bool | None = None, on_progress: ProgressCallback | None = None) -> int:
     """The exact number of solutions (placements). Raises `TooBig` when the sweeps or the count are past
     what it takes on, `CountInterrupted` (nothing counted) at the deadline or the memory cap."""
     points = points_of(puzzle)
@@ -215,7 +226,7 @@ def count(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None 
     if bound >= exact_below:
         raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its count may pass 2^{MODULUS_BITS - twos}")
     try:
-        total = sweep_total(build_sweep(puzzle, deadline, memory_cap), deadline, compiled)
+        total = sweep_total(build_sweep(puzzle, deadline, memory_cap), deadline, compiled, on_progress)
     except (SearchTimeout, MemoryCapReached, KeyboardInterrupt) as stop:
         why = "timeout" if isinstance(stop, SearchTimeout) else "memory" if isinstance(stop, MemoryCapReached) \
             else "interrupt"
