@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from brute_force import brute_force_solutions
+from hypothesis import given, settings
+from puzzle_factory import puzzles
 
 from pipscover import load_one
 from pipscover.counting import inclusion_exclusion
@@ -50,6 +53,12 @@ def test_it_counts_nyt_puzzles_as_the_structural_counter_does():
                 assert count_by_inclusion_exclusion(puzzle) == StructuralCounter(puzzle).count(), (day, difficulty)
                 checked += 1
     assert checked >= 5
+
+
+@settings(max_examples=60)
+@given(puzzles(max_dominoes=6))
+def test_it_counts_random_puzzles_as_brute_force_does(puzzle):
+    assert count_by_inclusion_exclusion(puzzle) == len(brute_force_solutions(puzzle))
 
 
 def test_the_compiled_sweeps_and_the_python_twin_sum_the_same():
