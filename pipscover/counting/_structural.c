@@ -306,9 +306,10 @@ static long long intern_state(Counter *s, PyObject *value) {
 static long long held_bytes(Counter *s);
 
 /* Room for one more entry in a memo that is 3/4 full: twice its slots, or, where that would pass the memory
-   cap, the memo emptied (it only remembers answers Python gives again). */
+   cap, the memo emptied (it only remembers answers Python gives again). Below a megabyte it grows without a
+   look at what the process holds (a read of /proc each time: most counts never pass it). */
 static int memo_room(Counter *s, Memo2 *m) {
-    if (s->memory_cap != Py_None) {
+    if (s->memory_cap != Py_None && 6 * m->cap * sizeof(u64) >= (1 << 20)) {
         long long held = held_bytes(s), cap = PyLong_AsLongLong(s->memory_cap);
         if (held < 0 || PyErr_Occurred()) return -1;
         if (held + (long long)(6 * m->cap * sizeof(u64)) > cap) {

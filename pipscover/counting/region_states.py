@@ -13,11 +13,10 @@ target built in, so the counters' inner loops call them without dispatching on t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 from pipscover.model import Puzzle
 from pipscover.regions import DECIDED, FAIL, PipSupply, pip_values
-from pipscover.runtime.limits import REMEMBERED
+from pipscover.runtime.limits import Remembered
 
 __all__ = ["DECIDED", "FAIL", "RegionRules"]
 
@@ -41,7 +40,7 @@ class RegionRules:
         constrained = [r for r, rule in enumerate(rules) if rule.constrains]
         self.supply_depth = max((self.sizes[r] - 1 for r in constrained), default=0)
         self.sum_depth = max((self.sizes[r] - 1 for r in constrained if rules[r].exact_sums), default=0)
-        self.supply = lru_cache(maxsize=REMEMBERED)(self._supply)
+        self._supplies: Remembered[tuple[int, ...], PipSupply] = Remembered()
 
     def initial_states(self) -> list[int]:
         return [0] * len(self.rules)
@@ -52,6 +51,10 @@ class RegionRules:
         return self.free_kind[region] or self.rules[region].counter_accepts(state, self.targets[region], pips,
                                                                              self.values)
 
-    def _supply(self, halves: tuple[int, ...]) -> PipSupply:
-        """The pips not yet placed (`halves[i]` of the pip of index i), as the region kinds want them."""
-        return PipSupply.of(halves, self.supply_depth, self.sum_depth, self.values)
+    def supply(self, halves: tuple[int, ...]) -> PipSupply:
+        """The pips not yet placed (`halves[i]` of the pip of index i), as the region kinds want them; cached."""
+        known = self._supplies.get(halves)
+        if known is None:
+            made = PipSupply.of(halves, self.supply_depth, self.sum_depth, self.values)
+            known = self._supplies.remember(halves, made)
+        return known

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 import weakref
-from functools import lru_cache, partial
+from functools import partial
 from typing import Any
 
 from pipscover.counting import progress as reports
@@ -31,7 +31,7 @@ from pipscover.model.results import CountInterrupted, CountResult, Distinct, Sea
 from pipscover.regions import PipSupply, pip_values
 from pipscover.runtime.cores import compiled_by_default, load_core
 from pipscover.runtime.deadlines import CLOCK_EVERY, has_passed
-from pipscover.runtime.limits import REMEMBERED, MemoryCapReached, check_memory, guard, resident_bytes
+from pipscover.runtime.limits import MemoryCapReached, Remembered, check_memory, guard, resident_bytes
 
 _core = load_core("pipscover.counting._structural", "the Python counting search (about ten times slower)")
 
@@ -103,32 +103,43 @@ class Dominoes:
         for index, ((a, b), _) in enumerate(self.distinct):
             self.number[a, b] = self.number[b, a] = index
         # Remembered by the dominoes left, within a bound (a count meets about one set per cached subproblem).
-        self.arrangements = lru_cache(maxsize=REMEMBERED)(self._arrangements)
-        self.partners = lru_cache(maxsize=REMEMBERED)(self._partners)
-        self.halves = lru_cache(maxsize=REMEMBERED)(self._halves)
+        self._arrangements: Remembered[int, int] = Remembered()
+        self._partners: Remembered[int, list[int]] = Remembered()
+        self._halves: Remembered[int, tuple[int, ...]] = Remembered()
 
-    def _arrangements(self, left: int) -> int:
+    def arrangements(self, left: int) -> int:
         """The ways to lay the dominoes `left` on as many fixed slots."""
-        return arrangements([((left & mask).bit_count(), a == b)
-                             for ((a, b), _), mask in zip(self.distinct, self.masks) if left & mask])
+        known = self._arrangements.get(left)
+        if known is None:
+            known = self._arrangements.remember(left, arrangements([
+                ((left & mask).bit_count(), a == b) for ((a, b), _), mask in zip(self.distinct, self.masks)
+                if left & mask
+            ]))
+        return known
 
-    def _partners(self, left: int) -> list[int]:
+    def partners(self, left: int) -> list[int]:
         """partners(left)[a]: the bit set of pip indices b such that a domino (a, b) is left."""
-        found = [0] * self.pip_count
-        for ((a, b), _), mask in zip(self.distinct, self.masks):
-            if left & mask:
-                found[a] |= 1 << b
-                found[b] |= 1 << a
-        return found
+        known = self._partners.get(left)
+        if known is None:
+            known = [0] * self.pip_count
+            for ((a, b), _), mask in zip(self.distinct, self.masks):
+                if left & mask:
+                    known[a] |= 1 << b
+                    known[b] |= 1 << a
+            self._partners.remember(left, known)
+        return known
 
-    def _halves(self, left: int) -> tuple[int, ...]:
+    def halves(self, left: int) -> tuple[int, ...]:
         """halves(left)[i]: how many halves with the pip of index i the dominoes `left` have."""
-        counts = [0] * self.pip_count
-        for ((a, b), _), mask in zip(self.distinct, self.masks):
-            copies = (left & mask).bit_count()
-            counts[a] += copies
-            counts[b] += copies
-        return tuple(counts)
+        known = self._halves.get(left)
+        if known is None:
+            counts = [0] * self.pip_count
+            for ((a, b), _), mask in zip(self.distinct, self.masks):
+                copies = (left & mask).bit_count()
+                counts[a] += copies
+                counts[b] += copies
+            known = self._halves.remember(left, tuple(counts))
+        return known
 
     def pips(self, left: int) -> list[int]:
         return [pip for pip, copies in enumerate(self.halves(left)) for _ in range(copies)]

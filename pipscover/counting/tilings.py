@@ -4,11 +4,10 @@ to lay a multiset of dominoes on the slots of one tiling."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from math import factorial
 
 from pipscover.model import Cell
-from pipscover.runtime.limits import REMEMBERED
+from pipscover.runtime.limits import Remembered
 
 
 class TilingCounter:
@@ -29,15 +28,18 @@ class TilingCounter:
         # How far ahead, in the internal order, each cell's later neighbours lie: below and right.
         self._later = [tuple(place[other] - index for other in ((r + 1, c), (r, c + 1)) if other in place)
                        for index, (r, c) in enumerate(order)]
-        self.count = lru_cache(maxsize=REMEMBERED)(self._count)  # the counts asked for, within a bound
+        self._known: Remembered[int, int] = Remembered()  # the counts asked for, within a bound
 
-    def _count(self, cells: int) -> int:
+    def count(self, cells: int) -> int:
         """The number of ways to tile the cells whose bits are set in `cells`.
 
         >>> TilingCounter([(r, c) for r in range(2) for c in range(10)]).count((1 << 20) - 1)  # Fibonacci
         89
         """
-        return self._sweep(sorted(self._place[index] for index in set_bits(cells)))
+        known = self._known.get(cells)
+        if known is None:
+            known = self._known.remember(cells, self._sweep(sorted(self._place[index] for index in set_bits(cells))))
+        return known
 
     def _sweep(self, places: list[int]) -> int:
         """The tilings of the cells at these internal places (increasing)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import resource
 import sys
+from typing import TypeVar
 
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
@@ -29,6 +30,8 @@ PB_WEIGHT_LIMIT = 2**62  # PySAT's pseudo-boolean encoders take 64-bit weights a
 # Entries of each small cache beside a counter's own (closed forms, pip supplies): those are keyed by what a
 # count meets about once per cached subproblem, so unbounded they would grow outside the memory cap's reach.
 REMEMBERED = 4096
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 class TooBig(PipsError):
@@ -51,6 +54,17 @@ def guard(puzzle: Puzzle, what: str, needs_bytes: int = 0, steps: int = 0, deadl
     if deadline is None and steps > STEP_LIMIT:
         raise TooBig(f"{puzzle.describe()}: {what} would take about {steps:.0e} steps (hours); "
                         "give --timeout to try it anyway")
+
+
+class Remembered(dict[K, V]):
+    """A cache of at most `REMEMBERED` entries: when full, it forgets them all (less bookkeeping than forgetting
+    the oldest, and no reference cycle, as `functools.lru_cache` on a method makes)."""
+
+    def remember(self, key: K, value: V) -> V:
+        if len(self) >= REMEMBERED:
+            self.clear()
+        self[key] = value
+        return value
 
 
 class MemoryCapReached(Exception):
