@@ -92,6 +92,13 @@ def test_it_refuses_a_count_that_may_pass_its_modulus():
         count_by_inclusion_exclusion(puzzle)
 
 
+def test_it_refuses_so_many_copies_that_their_factorial_holds_2_to_the_128():
+    """200 copies of one domino: 200! has 2^197 in it (the modulus would leave no bit)."""
+    puzzle = Puzzle((Region(RegionKind.EMPTY, tuple((r, c) for r in range(2) for c in range(200))),), ((0, 1),) * 200)
+    with pytest.raises(TooBig, match="2\\^"):
+        count_by_inclusion_exclusion(puzzle)
+
+
 def test_a_deadline_stops_it_with_nothing_counted():
     with pytest.raises(CountInterrupted) as stop:
         count_by_inclusion_exclusion(load_one(BENCHMARKS / "planted-6x6-s1.json"), deadline=0.0)

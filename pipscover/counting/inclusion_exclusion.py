@@ -222,12 +222,13 @@ def count(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None 
                      f"(at most {POINTS_LIMIT:,})")
     divisor = prod(factorial(copies) for copies in puzzle.domino_counts.values())
     twos = (divisor & -divisor).bit_length() - 1
-    exact_below = 1 << (MODULUS_BITS - twos)
+    exact_below = 1 << max(MODULUS_BITS - twos, 0)
     # Every solution is a tiling and an arrangement of the dominoes on its tiles: a bound on the count.
     bound = TilingCounter(puzzle.cells).count((1 << len(puzzle.cells)) - 1) * arrangements(
         [(copies, a == b) for (a, b), copies in puzzle.domino_counts.items()])
-    if bound >= exact_below:
-        raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its count may pass 2^{MODULUS_BITS - twos}")
+    if twos >= MODULUS_BITS or bound >= exact_below:
+        raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its count may pass 2^{max(MODULUS_BITS - twos, 0)}, "
+                     "below which its sums modulo 2^128 are exact")
     try:
         total = sweep_total(build_sweep(puzzle, deadline, memory_cap), deadline, compiled, on_progress)
     except (SearchTimeout, MemoryCapReached, KeyboardInterrupt) as stop:
