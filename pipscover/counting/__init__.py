@@ -153,7 +153,7 @@ def _count_auto(puzzle: Puzzle, distinct: Distinct, deadline: float | None, on_p
                                    LIST_SOLUTIONS_UP_TO)
         if listed is not None:
             return _auto(listed)
-    share = None if memory is None else memory // 2  # each of the two racers
+    share = _share(memory, 2)  # each of the two racers
     if distinct is Distinct.PLACEMENTS:
         from pipscover.counting.structural import StructuralCounter
 
@@ -169,13 +169,13 @@ def _count_auto(puzzle: Puzzle, distinct: Distinct, deadline: float | None, on_p
                 from pipscover.counting.portfolio import racer_progress
 
                 sweeps = points_of(puzzle) <= RACE_IE_POINTS
-                share = None if memory is None else memory // (3 if sweeps else 2)
-                racers = {"structural": partial(_continue_structurally, counter, deadline, start, share),
+                each = _share(memory, 3 if sweeps else 2)
+                racers = {"structural": partial(_continue_structurally, counter, deadline, start, each),
                           "structural-sweep": partial(_continue_structurally, StructuralCounter(puzzle, "sweep"),
-                                                      deadline, start, share)}
+                                                      deadline, start, each)}
                 if sweeps:
                     racers["inclusion-exclusion"] = partial(_count_by_inclusion_exclusion, puzzle, deadline, start,
-                                                            share, racer_progress)
+                                                            each, racer_progress)
                 return _race(racers, distinct, deadline, start, stop.result.count, on_progress)
             floor = stop.result.count
         structural = partial(_continue_structurally, counter, deadline, start, share)
@@ -185,6 +185,11 @@ def _count_auto(puzzle: Puzzle, distinct: Distinct, deadline: float | None, on_p
         floor = 0
     return _race({"structural": structural, "blocking": partial(_count_by_blocking_racer, puzzle, distinct, share)},
                  distinct, deadline, start, floor, on_progress)
+
+
+def _share(memory: int | None, racers: int) -> int | None:
+    """Each racer's memory cap: an even share of the count's."""
+    return None if memory is None else memory // racers
 
 
 def _race(racers: Mapping[str, Callable[[], CountResult]], distinct: Distinct, deadline: float | None,
@@ -227,12 +232,11 @@ def _count_by_inclusion_exclusion(puzzle: Puzzle, deadline: float | None, start:
     """The count by inclusion-exclusion (`pipscover.counting.inclusion_exclusion`); stopped, it found nothing."""
     from pipscover.counting.inclusion_exclusion import count as count_by_inclusion_exclusion
 
-    method = "inclusion-exclusion"
     try:
         found = count_by_inclusion_exclusion(puzzle, deadline, memory, on_progress=on_progress)
-        return _result(found, True, Distinct.PLACEMENTS, method, start)
+        return _result(found, True, Distinct.PLACEMENTS, "inclusion-exclusion", start)
     except CountInterrupted as stop:
-        return _timed(replace(stop.result, method=method), start)
+        return _timed(stop.result, start)
 
 
 def _count_by_blocking_racer(puzzle: Puzzle, distinct: Distinct, memory: int | None) -> CountResult:

@@ -1,9 +1,9 @@
 /* The compiled core of pipscover.counting.inclusion_exclusion: its sweeps, one per point, in C.
 
    inclusion_exclusion.py says what is summed and why (Ryser's formula over the domino types) and keeps the
-   Python twin of `total`, which this follows line by line: the same points in the same order, the same
-   pull-style pass over the sweep's graph (each state the sum of its sources times their forms' weights),
-   all modulo 2^128 (unsigned __int128 wraps), so both give the same number. */
+   Python twin of `total` (`sweep_total`), which this follows line by line: the same points in the same
+   order, the same pull-style pass over the sweep's graph (each state the sum of its sources times their
+   forms' weights), all modulo 2^128 (unsigned __int128 wraps), so both give the same number. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -17,15 +17,6 @@
 typedef unsigned __int128 u128;
 typedef uint64_t u64;
 
-static PyObject *u128_to_long(u128 v) {
-    PyObject *high = PyLong_FromUnsignedLongLong((u64)(v >> 64)), *shift = PyLong_FromLong(64), *low = NULL;
-    PyObject *moved = NULL, *result = NULL;
-    if (high && shift && (low = PyLong_FromUnsignedLongLong((u64)v)) && (moved = PyNumber_Lshift(high, shift)))
-        result = PyNumber_Or(moved, low);
-    Py_XDECREF(high); Py_XDECREF(shift); Py_XDECREF(low); Py_XDECREF(moved);
-    return result;
-}
-
 static int read_ints(PyObject *list, long long *out, Py_ssize_t n) {
     for (Py_ssize_t i = 0; i < n; i++) {
         out[i] = PyLong_AsLongLong(PyList_GET_ITEM(list, i));
@@ -34,7 +25,8 @@ static int read_ints(PyObject *list, long long *out, Py_ssize_t n) {
     return 0;
 }
 
-/* total(copies, signs, forms, first, sources, edge_forms, final, check, every): the twin's `sweep_total`.
+/* total(copies, signs, forms, first, sources, edge_forms, final, check, every) -> (low, high): the twin's
+   `sweep_total` as the two 64-bit halves of the sum.
    `signs` holds, type after type, (-1)^(m - k) C(m, k) modulo 2^128 for k = 0..m as (low, high) 64-bit
    halves; `forms` each form as a flat list (type, times, type, times, ...), type -1 for the step that lays
    nothing; `first`, `sources` and `edge_forms` are buffers of int64; `check(points done)` is called every
@@ -103,7 +95,7 @@ static PyObject *total(PyObject *self, PyObject *args) {
         if (t == types) break;
         point[t]++;
     }
-    result = u128_to_long(sum);
+    result = Py_BuildValue("KK", (unsigned long long)sum, (unsigned long long)(sum >> 64));
 done:
     free(copies); free(point); free(form_start); free(pairs); free(weight); free(values);
     free(sign_start); free(halves); free(signs);
@@ -112,7 +104,7 @@ done:
 }
 
 static PyMethodDef methods[] = {
-    {"total", total, METH_VARARGS, "The sum over the points of the signed sweeps, modulo 2^128."},
+    {"total", total, METH_VARARGS, "The sum over the points of the signed sweeps, modulo 2^128, as (low, high)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_inclusion_exclusion",

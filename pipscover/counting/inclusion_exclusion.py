@@ -22,19 +22,19 @@ from __future__ import annotations
 import time
 from array import array
 from collections import defaultdict
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
 from math import comb, factorial, prod
 
 from pipscover.counting.progress import PROGRESS_EVERY, ProgressCallback
 from pipscover.counting.region_states import FAIL, RegionRules
+from pipscover.counting.structural import STOPS, check_search, stopped
 from pipscover.counting.tilings import TilingCounter, arrangements, longer_side_order
 from pipscover.model import Puzzle
-from pipscover.model.results import CountInterrupted, CountResult, Distinct, SearchTimeout
+from pipscover.model.results import CountInterrupted, Distinct
 from pipscover.regions import pip_values
 from pipscover.runtime.cores import compiled_by_default, load_core
-from pipscover.runtime.deadlines import has_passed
-from pipscover.runtime.limits import MemoryCapReached, TooBig, check_memory
+from pipscover.runtime.limits import TooBig
 
 # The Python sweeps are about 180 times slower (planted 4 x 4, no-unique-10, planted 2 x 12: 178-194x).
 _core = load_core("pipscover.counting._inclusion_exclusion", "the Python sweeps (about 180 times slower)")
@@ -43,7 +43,7 @@ MODULUS_BITS = 128
 # The most points (prod (m_t + 1)) it takes on: 2^17 sweeps of a graph of a million edges are minutes in C.
 POINTS_LIMIT = 1 << 17
 # Layings the build may meet (planted 6 x 6: 2.8 million, merged into 650,795 edges; the build's dicts then
-# held 469 MB, so the memory cap stops a build well before this refuses it).
+# held 449 MB, so the memory cap stops a build well before this refuses it).
 LAYINGS_LIMIT = 20_000_000
 CHECK_EVERY = 4096  # states built between two looks at the clock and the memory
 COMPILED_CHECK_EVERY = 16  # points the core sweeps between two looks at the clock (about a millisecond each)
@@ -63,14 +63,15 @@ class Sweep:
     edge_forms: array
     final: int
 
-    @property
-    def points(self) -> int:
-        return prod(copies + 1 for copies in self.copies)
 
 
 def points_of(puzzle: Puzzle) -> int:
     """How many sweeps the count takes: prod (m_t + 1) over the distinct dominoes."""
-    return prod(copies + 1 for copies in puzzle.domino_counts.values())
+    return _points_count(puzzle.domino_counts.values())
+
+
+def _points_count(copies: Iterable[int]) -> int:
+    return prod(number + 1 for number in copies)
 
 
 def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None) -> Sweep:
@@ -97,7 +98,7 @@ def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int |
         for (ahead, states, left), source in levels[-1].items():
             built += 1
             if built % CHECK_EVERY == 0:
-                _check(deadline, memory_cap)
+                check_search(0, deadline, memory_cap, None)
             if ahead & 1:
                 target = following.setdefault((ahead >> 1, states, left), len(following))
                 between[source, target][-1] += 1  # the step that lays nothing: weight 1
@@ -130,8 +131,7 @@ def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int |
 def _pruned(levels: list[dict[tuple, int]], steps_between: list[dict[tuple[int, int], dict[int, int]]],
             copies: tuple[int, ...]) -> Sweep:
     """The states that reach the covered board, numbered in sweep order, and their incoming edges."""
-    alive = [set(level.values()) for level in levels]
-    alive[-1] = {state for key, state in levels[-1].items() if key[0] == 0}
+    alive = [set(level.values()) for level in levels]  # the last level: the covered board, or nothing
     for depth in range(len(steps_between) - 1, -1, -1):
         alive[depth] = {source for source, target in steps_between[depth] if target in alive[depth + 1]}
     number: list[dict[int, int]] = []
@@ -156,12 +156,6 @@ def _pruned(levels: list[dict[tuple, int]], steps_between: list[dict[tuple[int, 
     return Sweep(copies, tuple(forms), first, sources, edge_forms, final)
 
 
-def _check(deadline: float | None, memory_cap: int | None) -> None:
-    if has_passed(deadline):
-        raise SearchTimeout()
-    check_memory(memory_cap)
-
-
 def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | None = None,
                 on_progress: ProgressCallback | None = None) -> int:
     """sum over the points k of prod_t (-1)^(m_t - k_t) C(m_t, k_t) P(k), modulo 2^128; `on_progress` hears
@@ -173,10 +167,10 @@ def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | No
     mask = (1 << MODULUS_BITS) - 1
     # signs[t][k]: (-1)^(m - k) C(m, k) for the type's m copies, modulo 2^128.
     signs = [[(-1) ** (m - k) * comb(m, k) & mask for k in range(m + 1)] for m in sweep.copies]
-    points, reported = sweep.points, [time.monotonic()]
+    points, reported = _points_count(sweep.copies), [time.monotonic()]
 
     def check(done: int) -> None:  # the clock and the progress, for the core as for the twin
-        _check(deadline, None)
+        check_search(0, deadline, None, None)
         if on_progress is not None and time.monotonic() - reported[0] >= PROGRESS_EVERY:
             reported[0] = time.monotonic()
             on_progress(0, done / points)
@@ -184,8 +178,9 @@ def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | No
     if compiled:
         halves = [half for row in signs for sign in row for half in (sign & (1 << 64) - 1, sign >> 64)]
         forms = [[number for pair in form for number in pair] for form in sweep.forms]
-        return int(_core.total(list(sweep.copies), halves, forms, sweep.first, sweep.sources,  # type: ignore[union-attr]  # compiled is only true with a core
-                               sweep.edge_forms, sweep.final, check, COMPILED_CHECK_EVERY))
+        low, high = _core.total(list(sweep.copies), halves, forms, sweep.first, sweep.sources,  # type: ignore[union-attr]  # compiled is only true with a core
+                                sweep.edge_forms, sweep.final, check, COMPILED_CHECK_EVERY)
+        return int(high) << 64 | int(low)
     total = 0
     for done, point in enumerate(_points(sweep.copies)):
         check(done)
@@ -231,10 +226,8 @@ def count(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None 
                      "below which its sums modulo 2^128 are exact")
     try:
         total = sweep_total(build_sweep(puzzle, deadline, memory_cap), deadline, compiled, on_progress)
-    except (SearchTimeout, MemoryCapReached, KeyboardInterrupt) as stop:
-        why = "timeout" if isinstance(stop, SearchTimeout) else "memory" if isinstance(stop, MemoryCapReached) \
-            else "interrupt"
-        raise CountInterrupted(CountResult(0, False, Distinct.PLACEMENTS, "inclusion-exclusion", None, 0.0,
-                                           why)) from None
+    except STOPS as stop:
+        raise CountInterrupted(replace(stopped(0, stop, Distinct.PLACEMENTS).result, method="inclusion-exclusion")) \
+            from None
     odd = divisor >> twos
     return (total >> twos) * pow(odd, -1, exact_below) % exact_below
