@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import time
 from itertools import islice
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -11,11 +13,12 @@ from puzzle_factory import puzzles
 
 from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover import load, load_one, problems, solve
-from pipscover.engines import get_backend
+from pipscover.engines import dancing_links, get_backend
 from pipscover.engines.dancing_links import (
     CompiledSearch,
     ExactCoverProblem,
     NodeBudgetExceeded,
+    _Search,
     compiled_by_default,
     compiled_links,
     covers,
@@ -113,6 +116,18 @@ def test_every_link_is_restored_after_a_search(make, item_heap, compiled):
     before = snapshot(problem)
     list(problem.search(Sane(problem), item_heap=item_heap, compiled=compiled))
     assert snapshot(problem) == before and problem.sanity() == []
+
+
+def test_both_searches_label_their_steps_m1_to_m9_and_the_cores_table_names_functions_that_exist():
+    # Knuth's Algorithm M labels, in the twin and in the core; each row of the core's header table names the
+    # functions of one step, and every one of them is defined in the file.
+    source = Path(dancing_links.__file__).with_name("_dancing_links.c").read_text()
+    header = source[:source.index("*/")]
+    rows = re.findall(r"^ +(M\d) .*?  +(\w+(?:, \w+)*)$", header, re.MULTILINE)
+    defined = set(re.findall(r"^static [^(=;]*?\b(\w+)\(", source, re.MULTILINE))
+    assert [label for label, _ in rows] == [f"M{step}" for step in range(1, 10)]
+    assert {name for _, names in rows for name in names.split(", ")} <= defined
+    assert all(f"M{step} " in (_Search.__doc__ or "") for step in range(1, 10))
 
 
 def test_the_compiled_core_is_built():

@@ -3,15 +3,22 @@
    The Python module builds the lists (flat arrays of C ints, shared through the buffer protocol, so that
    `sanity()`, the restarts' shuffle and the tests read and write the very memory this core dances on) and
    documents the node layout, the order of the dance, item choice, dom/wdeg, the heap and restarts. This file
-   follows that text and Knuth's steps for Algorithm X with multiplicities (TAOCP 7.2.2.1, Algorithm M; in
-   the words of xcover's C1-C11):
+   follows that text and Knuth's Algorithm M (TAOCP 7.2.2.1: exact covering with multiplicities, here without
+   colours), whose step labels it carries, as the Python search does; the functions of each step:
 
-     C1 initialise (Core_new)            C2 enter a level: a cover when no item is left (descend)
-     C3 choose an item (choose_item)     C4 cover it, or prepare to branch on its uses (enter_level)
-     C5 try the next option (try_next)   C6 use its other items, then ask the propagator (try_option)
-     C7 undo that option (retract)       C8 no option left: leave the level (leave)
-     C9 back up a level (the loop)       C10 restart from the root after a budget (restart)
-     C11 stop: done, out of time or out of nodes (check_limits)
+     M1 initialise                                                   Core_new
+     M2 enter a level: a search node; a cover when no item is left   advance, visit
+     M3 choose an item (one with no option left ends the level)      scan_choice, heap_choice, dead_end
+     M4 prepare to branch on it                                      enter_level
+     M5 possibly tweak: hide the option for the later branches       try_option
+     M6 try the option: use its other items                          try_option, use_others
+     M7 try again: undo it, on to the next option                    retract, next_option
+     M8 restore the item                                             leave
+     M9 leave the level (at the root, the search ends)               next_option, advance
+
+   Not in Algorithm M, and so without an M-number: the propagator (propagate, unpropagate: the region pruner
+   below or a Python object), the failure weights (blame, dead_end: dom/wdeg), randomised restarts (restart,
+   unwind) and the limits (check_limits: the deadline, the node budget and Ctrl-C).
 
    Node counts, covers and their order are those of the Python search: tests/test_dlx.py runs both on the
    same problems. The propagator is either any Python object (choose/unchoose called back) or the region
@@ -529,7 +536,7 @@ static inline void unhide_whole(Core *c, int option) {
     c->gone[option] = 0;
 }
 
-/* C6, first half: the option at `node` uses each of its other items once; an item used up is covered. */
+/* M6: the option at `node` uses each of its other items once; an item used up is covered. */
 static inline void use_others(Core *c, int node) {
     int option = c->option_of[node];
     for (int other = c->first_node[option]; other < c->first_node[option + 1]; other++) {
@@ -550,8 +557,8 @@ static inline void unuse_others(Core *c, int node) {
     }
 }
 
-/* Propagators: the region pruner in C, or a Python object called back. Both hide the options they rule out
-   through rule_out, which skips those already gone and keeps the rest on the trail (C6, second half). */
+/* Propagators (not in Algorithm M): the region pruner in C, or a Python object called back. Both hide the
+   options they rule out through rule_out, which skips those already gone and keeps the rest on the trail. */
 
 static int rule_out(Core *c, int option) {
     if (c->gone[option]) return 0;
@@ -604,7 +611,8 @@ static int unpropagate(Core *c, int option) {
     return done ? 0 : -1;
 }
 
-/* C7: undo the option of `node`, tried last at the level that branched on `item`. */
+/* M7, its undoing: the option of `node`, tried last at the level that branched on `item`, taken back (the
+   propagator's hidden options and its record first, then M6 and M5 backwards). */
 static int retract(Core *c, int item, int node, int mark, int tried) {
     while (c->trail.n > mark) unhide_whole(c, c->trail.v[--c->trail.n]);
     if ((c->pruner || c->propagator) && unpropagate(c, c->option_of[node]) < 0) return -1;
@@ -616,7 +624,8 @@ static int retract(Core *c, int item, int node, int mark, int tried) {
     return 0;
 }
 
-/* C8: leave the level that branched on `item`, once no option of it is in place. */
+/* M8: restore `item` once every option of it was tried: uncover it, or bring back the options tried (Knuth's
+   untweak). */
 static void leave(Core *c, int item, int tried) {
     if (tried >= 0) {
         while (c->tried.n > tried) unhide_whole(c, c->tried.v[--c->tried.n]);
@@ -692,7 +701,7 @@ static inline int refresh(Core *c, int item) {
     return c->right[c->left[item]] == item ? heap_push(c, key_of(c, item), item) : 0;
 }
 
-/* C3 from the heap: the item the scan would choose, after bringing the heap up to date. */
+/* M3 from the heap: the item the scan would choose, after bringing the heap up to date. */
 static int heap_choice(Core *c) {
     for (Py_ssize_t k = 0; k < c->covered_log.n; k++) {
         int item = c->covered_log.v[k];
@@ -725,8 +734,8 @@ static int heap_choice(Core *c) {
     }
 }
 
-/* C3 by a scan: minimum remaining values, the first count of 0 or 1 at once, else the smallest count per
-   unit of weight (dom/wdeg), compared without division. */
+/* M3 by a scan: minimum remaining values (Knuth's branching degree), the first count of 0 or 1 at once, else
+   the smallest count per unit of weight (dom/wdeg, not in Algorithm M), compared without division. */
 static int scan_choice(Core *c) {
     int best = 0, item;
     long long best_count = -1, best_weight = 1;
@@ -740,6 +749,7 @@ static int scan_choice(Core *c) {
     return best;
 }
 
+/* One more failure for `item`: M3 turns to it sooner (dom/wdeg, not in Algorithm M). */
 static void blame(Core *c, int item) {
     c->weight[item]++;
     if (c->use_heap) push(&c->changed_log, item);
@@ -772,7 +782,8 @@ static int stop_with(Core *c, PyObject *error) {
     return error ? -1 : 0;
 }
 
-/* C11: the clock, the node budget (which may be lifted while the search runs) and Ctrl-C. */
+/* The limits (not in Algorithm M): the clock, the node budget (which may be lifted while the search runs)
+   and Ctrl-C. */
 static int check_limits(Core *c) {
     if (PyErr_CheckSignals() < 0) { stop_with(c, NULL); return -1; }
     if (!c->watched) return 0;
@@ -789,7 +800,8 @@ static int check_limits(Core *c) {
     return over ? stop_with(c, c->budget_error) : 0;
 }
 
-/* C10: after a run's budget, back to the root and a new random order (drawn by the Python module). */
+/* A randomised restart (not in Algorithm M): after a run's budget, back to the root and a new random order
+   (drawn by the Python module). */
 static int restart(Core *c) {
     if (unwind(c) < 0) return -1;
     PyObject *done = PyObject_CallNoArgs(c->reshuffle);
@@ -801,73 +813,95 @@ static int restart(Core *c) {
     return 0;
 }
 
+/* M3 met `item` with no option left (the level ends, M9); and, not in Algorithm M, blame it and the choice
+   that led here (dom/wdeg). */
+static void dead_end(Core *c, int item) {
+    blame(c, item);
+    if (c->frame_item.n) blame(c, c->frame_item.v[c->frame_item.n - 1]);
+}
+
+/* M4: prepare to branch on `item`, the item M3 chose: cover it when it is needed once more only, or branch
+   on its uses when it is needed more than once. With no option left, M3 ends the level instead (dead_end,
+   then M9). 0, or -1 on an error. */
+static int enter_level(Core *c, int item) {
+    if ((long long)c->length[item] - c->needed[item] + 1 <= 0) {
+        dead_end(c, item);
+        return 0;
+    }
+    int several = c->needed[item] > 1;
+    if (!several) cover(c, item);
+    return push_frame(c, item, item, (int)c->trail.n, several ? (int)c->tried.n : -1);
+}
+
+/* M5: when `item` is needed more than once, hide the option of `node` for the later branches (Knuth's tweak)
+   and count one use of `item`; M6: use the option's other items. Then, not in Algorithm M, ask the
+   propagator, whose veto blames `item`. 1 when the option holds (the search then enters M2), 0 when it is
+   vetoed, -1 on an error. */
+static int try_option(Core *c, int item, int node, int tried) {
+    int option = c->option_of[node];
+    if (tried >= 0) {
+        hide_whole(c, option);
+        if (push(&c->tried, option) < 0) return -1;
+        c->needed[item]--;
+    }
+    use_others(c, node);
+    if (!c->pruner && !c->propagator) return 1;
+    int answer = propagate(c, option);
+    if (answer == 0) blame(c, item);
+    return answer;
+}
+
+/* M7 at the deepest level (undo the option tried last, retract) and on to its item's next option (the first
+   one, on a level M4 just entered): M5 and M6 on it (try_option); M8 and M9 when none is left. 1 when it
+   reached a new search node, 0 when not, -1 on an error. */
+static int next_option(Core *c) {
+    Py_ssize_t top = c->frame_item.n - 1;
+    int item = c->frame_item.v[top], node = c->frame_node.v[top];
+    int mark = c->frame_mark.v[top], tried = c->frame_tried.v[top];
+    if (node != item && retract(c, item, node, mark, tried) < 0) return -1;
+    node = c->frame_node.v[top] = c->down[node];
+    if (node == item) {
+        leave(c, item, tried);
+        pop_frame(c);
+        return 0;
+    }
+    return try_option(c, item, node, tried);
+}
+
+/* M2's visit: a cover, counted, and handed over as the list of its options in the order chosen (*chosen, when
+   chosen is not NULL). 1, or -1 on an error. */
+static int visit(Core *c, PyObject **chosen) {
+    c->run_limit = -1;  /* this run is now the complete search */
+    c->descend = 0;
+    c->found++;
+    if (!chosen) return 1;
+    if (stop_with(c, NULL) < 0 || !(*chosen = PyList_New(c->frame_node.n))) return -1;
+    for (Py_ssize_t k = 0; k < c->frame_node.n; k++)
+        PyList_SET_ITEM(*chosen, k, PyLong_FromLong(c->option_of[c->frame_node.v[k]]));
+    return 1;
+}
+
 /* Search on to the next cover: 1 when found (*chosen the list of its options in the order chosen, when
-   chosen is not NULL), 0 when the search is done, -1 on an error. */
+   chosen is not NULL), 0 when the search is done, -1 on an error. The loop is M2 (and M9 at the root) and
+   calls the other steps. */
 static int advance(Core *c, PyObject **chosen) {
     if (c->finished) return 0;
     for (;;) {
         if (c->descend) {
-            /* C2: a new search node. */
-            c->nodes++;
+            c->nodes++;  /* M2: a new search node */
             if (c->run_limit >= 0 && (double)c->nodes > c->run_limit && restart(c) < 0) return -1;
             if (c->nodes % DEADLINE_CHECK_INTERVAL == 1 && check_limits(c) < 0) return -1;
-            if (c->right[0] == 0) {
-                c->run_limit = -1;  /* this run is now the complete search */
-                c->descend = 0;
-                c->found++;
-                if (!chosen) return 1;
-                if (stop_with(c, NULL) < 0 || !(*chosen = PyList_New(c->frame_node.n))) return -1;
-                for (Py_ssize_t k = 0; k < c->frame_node.n; k++)
-                    PyList_SET_ITEM(*chosen, k, PyLong_FromLong(c->option_of[c->frame_node.v[k]]));
-                return 1;
-            }
-            /* C3, C4 */
-            int best = c->use_heap ? heap_choice(c) : scan_choice(c);
-            if (best < 0) return -1;
-            if ((long long)c->length[best] - c->needed[best] + 1 <= 0) {
-                /* A dead end: blame the empty item and the choice that led here. */
-                blame(c, best);
-                if (c->frame_item.n) blame(c, c->frame_item.v[c->frame_item.n - 1]);
-                c->descend = 0;
-            } else {
-                int several = c->needed[best] > 1;
-                if (!several) cover(c, best);
-                if (push_frame(c, best, best, (int)c->trail.n, several ? (int)c->tried.n : -1) < 0) return -1;
-            }
+            if (c->right[0] == 0) return visit(c, chosen);  /* M2: no item left, a cover (then M9) */
+            int best = c->use_heap ? heap_choice(c) : scan_choice(c);  /* M3 */
+            if (best < 0 || enter_level(c, best) < 0) return -1;  /* M4 */
         }
-        /* C9 */
-        if (!c->frame_item.n) {
-            c->finished = 1;  /* the run searched every branch within its budget: a complete search */
+        if (!c->frame_item.n) {  /* M9 at the root: the run searched every branch within its budget */
+            c->finished = 1;
             return stop_with(c, NULL);
         }
-        Py_ssize_t top = c->frame_item.n - 1;
-        int item = c->frame_item.v[top], node = c->frame_node.v[top];
-        int mark = c->frame_mark.v[top], tried = c->frame_tried.v[top];
-        if (node != item && retract(c, item, node, mark, tried) < 0) return -1;  /* C7 */
-        node = c->down[node];  /* C5 */
-        c->frame_node.v[top] = node;
-        if (node == item) {
-            leave(c, item, tried);  /* C8: every option of this item has been tried */
-            pop_frame(c);
-            c->descend = 0;
-            continue;
-        }
-        int option = c->option_of[node];
-        if (tried >= 0) {
-            hide_whole(c, option);
-            if (push(&c->tried, option) < 0) return -1;
-            c->needed[item]--;
-        }
-        use_others(c, node);  /* C6 */
-        c->descend = 1;
-        if (c->pruner || c->propagator) {
-            int answer = propagate(c, option);
-            if (answer < 0) return -1;
-            if (answer == 0) {
-                blame(c, item);
-                c->descend = 0;
-            }
-        }
+        int reached = next_option(c);  /* M7, then M5 and M6 (or M8 and M9) */
+        if (reached < 0) return -1;
+        c->descend = reached;
     }
 }
 
@@ -912,7 +946,7 @@ static void Core_dealloc(Core *c) {
 
 static PyTypeObject CoreType;
 
-/* C1: Search(problem, arrays, propagator, pruner_tables, deadline, restart_unit, reshuffle, use_heap,
+/* M1: Search(problem, arrays, propagator, pruner_tables, deadline, restart_unit, reshuffle, use_heap,
    timeout_error, budget_error). `arrays` are the problem's left, right, top, up, down, length, option_of,
    needed and gone (array('i')); `propagator` is a Python propagator or None; `pruner_tables` the region
    pruner's tables (used instead of `propagator`) or None; `deadline` a time.monotonic() or None;
@@ -992,7 +1026,7 @@ static PyTypeObject CoreType = {
     .tp_methods = Core_methods,
 };
 
-/* ---------------------------------------------------------------- the lists, built (C1's set-up) */
+/* ---------------------------------------------------------------- the lists, built (M1's set-up) */
 
 static PyObject *array_type;  /* array.array */
 

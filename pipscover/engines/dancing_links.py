@@ -1,4 +1,4 @@
-"""Dancing Links: Knuth's Algorithm X for exact cover, iterative, with item multiplicities and a pruning hook.
+"""Dancing Links: Knuth's Algorithm M (exact cover with item multiplicities), iterative, with a pruning hook.
 
 The engine knows nothing about Pips. It covers items 0..n-1 (item i exactly `multiplicity[i]` times) with
 options (tuples of item numbers) and lets a `Propagator` veto a partial solution or hide options that can no
@@ -46,10 +46,13 @@ fresh entry, and an entry found out of date when it comes to the top is replaced
 dropped. Both ways choose the same item (ties go to the item earlier in the list), so they visit the same
 nodes; below the limit the scan is the cheaper.
 
-The compiled core (`_dancing_links.c`, built by `pip install`) runs this same search in C, step for step (the
-steps carry xcover's labels C1-C11 in both), over these lists turned into shared arrays of C ints, with the
-region pruner inside it: it is the default, about ten times faster, and finds the same covers in the same
-order with the same node counts; this module's search is its twin and its fallback, and the tests run both
+The steps follow Knuth's Algorithm M (TAOCP 7.2.2.1, exact covering with multiplicities, here without
+colours) and carry its labels M1-M9 (see `_Search`); what Algorithm M does not have (the propagator, the
+failure weights, restarts, the deadline and the node budget) is named for what it is and has no M-number.
+The compiled core (`_dancing_links.c`, built by `pip install`) runs this same search in C, step for step and
+with the same labels, over these lists turned into shared arrays of C ints, with the region pruner inside
+it: it is the default, about ten times faster, and finds the same covers in the same order with the same
+node counts; this module's search is its twin and its fallback, and the tests run both
 (encodings/exact-cover.md says why C).
 """
 
@@ -329,12 +332,23 @@ class ExactCoverProblem:
 
 
 class _Search:
-    """One search in Python, step for step the compiled core's, with its steps named and labelled as there
-    (xcover's C1-C11): C1 `__init__`; C2 and C9 the loop of `covers` (a new search node, a cover when no item
-    is left; the end when no level is); C3 the item choice (`_ItemScan` or `_ItemHeap`, by dom/wdeg); C4
-    `enter_level` (or `dead_end`); C5 `next_option`; C6 `try_option` (its other items used, then `propagate`);
-    C7 `retract`; C8 `leave`; C10 `restart`; C11 `check_limits`. Under them, the dance: `cover`, `uncover`,
-    `hide`, `unhide_since`, `use_others`, `unuse_others`.
+    """One search in Python, step for step the compiled core's, its steps named and labelled after Knuth's
+    Algorithm M as there:
+
+    - M1 initialise: `__init__`;
+    - M2 enter a level (a search node; a cover when no item is left): the loop of `covers`;
+    - M3 choose an item: `_ItemScan.choice` or `_ItemHeap.choice`; an item with no option left ends the level
+      (`dead_end`, then M9);
+    - M4 prepare to branch on it: `enter_level`;
+    - M5 possibly tweak (hide an option of an item needed more than once for the later branches) and
+      M6 try the option (`use_others`): `try_option`, reached through `next_option`;
+    - M7 try again: `retract`, then `next_option` goes on to the next option;
+    - M8 restore the item: `leave`; M9 leave the level: `next_option` pops it, and `covers` ends at the root.
+
+    What Algorithm M does not have is named for what it is and has no M-number: the propagator (`propagate`,
+    and its undoing in `retract`), the failure weights (`blame`, `dead_end`: dom/wdeg), randomised restarts
+    (`restart`, `unwind`) and the limits (`check_limits`: the deadline and the node budget). Under the steps,
+    the dance: `cover`, `uncover`, `hide`, `unhide_since`, `use_others`, `unuse_others`.
 
     `frames` has one per level: [item branched on, node of the option being tried, trail length before the
     propagator's hidden options, and the options tried so far when the item was needed more than once (they
@@ -344,7 +358,7 @@ class _Search:
 
     def __init__(self, problem: ExactCoverProblem, propagator: Propagator | None, deadline: float | None,
                  restart_seed: int | None, use_heap: bool) -> None:
-        """C1: set up over the problem's lists."""
+        """M1: set up over the problem's lists (which `python_links` or the core's `links` built)."""
         self.problem = problem
         self.left, self.right, self.top, self.up = problem.left, problem.right, problem.top, problem.up
         self.down, self.length, self.option_of = problem.down, problem.length, problem.option_of
@@ -369,9 +383,9 @@ class _Search:
         self.items: _ItemHeap | _ItemScan = _ItemHeap(self) if use_heap else _ItemScan(self)
 
     def covers(self) -> Iterator[list[int]]:
-        """Every cover, as the options chosen in order. The loop is C2 and C9 and calls the other steps; what
-        it alone changes (the search nodes so far, the run's node budget, whether the last step reached a new
-        node) it keeps in local variables, the fast place in Python."""
+        """Every cover, as the options chosen in order. The loop is M2 (and M9 at the root) and calls the
+        other steps; what it alone changes (the search nodes so far, the run's node budget, whether the last
+        step reached a new node) it keeps in local variables, the fast place in Python."""
         problem, frames, right, option_of = self.problem, self.frames, self.right, self.option_of
         choose_item, enter_level, next_option = self.items.choice, self.enter_level, self.next_option
         watched = self.deadline is not None or problem.node_limit is not None
@@ -379,27 +393,28 @@ class _Search:
         nodes, descend = 0, True
         while True:
             if descend:
-                nodes += 1  # C2: a new search node
+                nodes += 1  # M2: a new search node
                 if run_limit is not None and nodes > run_limit:
                     run_limit = self.restart(nodes)
                 if watched and nodes % DEADLINE_CHECK_INTERVAL == 1:
                     self.check_limits(nodes)
-                if right[0] == 0:  # no item left: a cover
+                if right[0] == 0:  # M2: no item left, a cover (then M9, as after a dead end)
                     problem.nodes, problem.found = nodes, problem.found + 1
                     run_limit = None  # this run is now the complete search
                     yield [option_of[frame[1]] for frame in frames]
                 else:
-                    enter_level(choose_item())
-            if not frames:  # C9: back at the root; the run searched every branch within its budget
+                    enter_level(choose_item())  # M3, M4
+            if not frames:  # M9 at the root: the run searched every branch within its budget
                 problem.nodes = nodes
                 return
-            descend = next_option()
+            descend = next_option()  # M7, then M5 and M6 (or M8 and M9)
 
     # ---------------------------------------------------------------- the steps
 
     def enter_level(self, item: int) -> None:
-        """C4: cover `item`, or prepare to branch on its uses when it is needed more than once; a dead end
-        when it has no option left."""
+        """M4: prepare to branch on `item`, the item M3 chose: cover it when it is needed once more only, or
+        branch on its uses when it is needed more than once. With no option left, M3 ends the level instead
+        (`dead_end`, then M9)."""
         needed = self.needed[item]
         if self.length[item] - needed + 1 <= 0:
             self.dead_end(item)
@@ -409,19 +424,21 @@ class _Search:
         self.frames.append([item, item, len(self.trail), [] if needed > 1 else None])
 
     def dead_end(self, item: int) -> None:
-        """`item` has no option left: blame it and the choice that led here (dom/wdeg)."""
+        """M3 met `item` with no option left (the level ends, M9); and, not in Algorithm M, blame it and the
+        choice that led here (dom/wdeg)."""
         self.blame(item)
         if self.frames:
             self.blame(self.frames[-1][0])
 
     def blame(self, item: int) -> None:
-        """One more failure for `item`: the item choice turns to it sooner (dom/wdeg)."""
+        """One more failure for `item`: the item choice (M3) turns to it sooner (dom/wdeg, not in Algorithm M)."""
         self.weight[item] += 1
         self.changed_log.append(item)
 
     def next_option(self) -> bool:
-        """C5: the next option of the deepest level's item, once the one tried last is undone (C7); C8 when
-        none is left. Whether it reached a new search node."""
+        """M7 at the deepest level (undo the option tried last, `retract`) and on to its item's next option
+        (the first one, on a level M4 just entered): M5 and M6 on it (`try_option`); M8 and M9 when none is
+        left. Whether it reached a new search node."""
         frame = self.frames[-1]
         item, node, mark, tried = frame
         if node != item:
@@ -434,8 +451,9 @@ class _Search:
         return self.try_option(item, node, tried)
 
     def try_option(self, item: int, node: int, tried: list[int] | None) -> bool:
-        """C6: choose the option of `node` (hidden for the later branches when `item` is needed more than
-        once): use its other items, then ask the propagator, whose veto blames `item`. Whether it holds."""
+        """M5: when `item` is needed more than once, hide the option of `node` for the later branches (Knuth's
+        tweak) and count one use of `item`; M6: use the option's other items. Then, not in Algorithm M, ask
+        the propagator, whose veto blames `item`. Whether the option holds (the search then enters M2)."""
         option = self.option_of[node]
         if tried is not None:
             self.hide((option,), tried)
@@ -447,8 +465,8 @@ class _Search:
         return False
 
     def propagate(self, option: int) -> bool:
-        """C6, second half: whether the propagator accepts `option`; the options it rules out are hidden
-        (those still in play, kept on the trail for C7)."""
+        """Not in Algorithm M: whether the propagator accepts `option`; the options it rules out are hidden
+        (those still in play, kept on the trail for `retract`)."""
         if self.choose is None:
             return True
         hidden = self.choose(option)
@@ -458,7 +476,8 @@ class _Search:
         return True
 
     def retract(self, item: int, node: int, mark: int, tried: list[int] | None) -> None:
-        """C7: undo the option of `node`, tried last at the level that branched on `item`."""
+        """M7, its undoing: the option of `node`, tried last at the level that branched on `item`, taken
+        back (the propagator's hidden options and its record first, then M6 and M5 backwards)."""
         self.unhide_since(self.trail, mark)
         if self.unchoose is not None:
             self.unchoose(self.option_of[node])
@@ -468,15 +487,16 @@ class _Search:
             self.changed_log.append(item)
 
     def leave(self, item: int, tried: list[int] | None) -> None:
-        """C8: leave the level that branched on `item`, once no option of it is in place."""
+        """M8: restore `item` once every option of it was tried: uncover it, or bring back the options
+        tried (Knuth's untweak)."""
         if tried is not None:
             self.unhide_since(tried, 0)
         else:
             self.uncover(item)
 
     def restart(self, nodes: int) -> int:
-        """C10: after a run's budget, back to the root and a new random order; the next run's node budget
-        (a Luby term's worth more)."""
+        """A randomised restart (not in Algorithm M): after a run's budget, back to the root and a new random
+        order; the next run's node budget (a Luby term's worth more)."""
         assert self.rng is not None  # a run has a budget only with restarts
         self.unwind()
         _shuffle(self.problem, self.rng)
@@ -494,8 +514,8 @@ class _Search:
             self.leave(item, tried)
 
     def check_limits(self, nodes: int) -> None:
-        """C11: stop when the clock passed the deadline or the search its node budget (which may be lifted
-        while it runs)."""
+        """The limits (not in Algorithm M): stop when the clock passed the deadline or the search its node
+        budget (which may be lifted while it runs)."""
         problem = self.problem
         if self.deadline is not None and time.monotonic() > self.deadline:
             problem.nodes = nodes
@@ -578,7 +598,7 @@ class _Search:
             gone[option] = False
 
     def use_others(self, node: int) -> None:
-        """C6, first half: the option at `node` uses each of its other items once; an item used up is covered."""
+        """M6: the option at `node` uses each of its other items once; an item used up is covered."""
         top, needed = self.top, self.needed
         for other in self.members[self.option_of[node]]:
             if other != node:
@@ -600,8 +620,8 @@ class _Search:
 
 
 class _ItemScan:
-    """C3 by a scan of the items left: minimum remaining values, the first count of 0 or 1 at once, else the
-    smallest count per unit of failure weight (dom/wdeg)."""
+    """M3 by a scan of the items left: minimum remaining values (Knuth's branching degree), the first count of
+    0 or 1 at once, else the smallest count per unit of failure weight (dom/wdeg, not in Algorithm M)."""
 
     def __init__(self, search: _Search) -> None:
         # The lists it reads, not the search (which holds this: no reference cycle left for the collector).
@@ -626,7 +646,7 @@ class _ItemScan:
 
 
 class _ItemHeap:
-    """C3 from a heap of the items left, keyed by (count / weight, place in the item list) and brought up to
+    """M3 from a heap of the items left, keyed by (count / weight, place in the item list) and brought up to
     date lazily from the search's logs (see the module's top): it chooses the item the scan would."""
 
     def __init__(self, search: _Search) -> None:

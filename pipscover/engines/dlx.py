@@ -22,7 +22,8 @@ BYTES_PER_OPTION = 400  # an option's three nodes in the six link lists, and its
 
 
 class DlxBackend(Backend):
-    """Algorithm X with dancing links over cells and dominoes; region rules prune during the search."""
+    """Algorithm M (Algorithm X with multiplicities) by dancing links over cells and dominoes; region rules
+    prune during the search."""
 
     name = "dlx"
     description = "exact cover by Dancing Links, with region pruning during the search (compiled core)"
