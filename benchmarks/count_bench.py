@@ -151,15 +151,17 @@ def _ganak(puzzle) -> int:
 
 def run(method: str, path: Path, timeout: float) -> dict:
     """One measurement in a process of its own (killed with its workers at the timeout), with its peak memory."""
+    from pipscover.runtime.deadlines import deadline_after, has_passed
+
     with tempfile.TemporaryFile("w+") as out:
         process = subprocess.Popen([sys.executable, __file__, "--measure", method, str(path)], stdout=out,
                                    stderr=subprocess.DEVNULL, start_new_session=True)
-        deadline = time.monotonic() + timeout
+        deadline = deadline_after(timeout)
         while True:
             pid, status, usage = os.wait4(process.pid, os.WNOHANG)
             if pid:
                 break
-            if time.monotonic() > deadline:
+            if has_passed(deadline):
                 os.killpg(process.pid, signal.SIGKILL)
                 _, status, usage = os.wait4(process.pid, 0)
                 return {"count": "", "exact": False, "seconds": None, "answered": "timeout",

@@ -787,7 +787,8 @@ static int stop_with(Core *c, PyObject *error) {
 static int check_limits(Core *c) {
     if (PyErr_CheckSignals() < 0) { stop_with(c, NULL); return -1; }
     if (!c->watched) return 0;
-    if (c->deadline == c->deadline && monotonic() > c->deadline) return stop_with(c, c->timeout_error);
+    /* past the deadline as pipscover.runtime.deadlines.has_passed says: at it or after */
+    if (c->deadline == c->deadline && monotonic() >= c->deadline) return stop_with(c, c->timeout_error);
     PyObject *limit = PyObject_GetAttr(c->problem, node_limit_name);
     if (!limit) return -1;
     int over = 0;

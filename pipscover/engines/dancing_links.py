@@ -60,7 +60,6 @@ from __future__ import annotations
 
 import heapq
 import random
-import time
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
@@ -68,9 +67,9 @@ from functools import cached_property, partial
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pipscover.model.results import SearchTimeout
 from pipscover.runtime.cores import compiled_by_default as cores_by_default
 from pipscover.runtime.cores import load_core
+from pipscover.runtime.deadlines import SearchTimeout, has_passed
 
 if TYPE_CHECKING:
     from pipscover.engines._dancing_links import Search
@@ -517,7 +516,7 @@ class _Search:
         """The limits (not in Algorithm M): stop when the clock passed the deadline or the search its node
         budget (which may be lifted while it runs)."""
         problem = self.problem
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        if has_passed(self.deadline):
             problem.nodes = nodes
             raise SearchTimeout
         if problem.node_limit is not None and nodes > problem.node_limit:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from pipscover.model import Puzzle, Solution
+from pipscover.runtime.deadlines import SearchTimeout  # raised below the model, answered here
 
 
 class Status(StrEnum):
@@ -30,10 +31,6 @@ def long_numbers() -> Iterator[None]:
         yield
     finally:
         sys.set_int_max_str_digits(previous)
-
-
-class SearchTimeout(Exception):
-    """Raised inside an engine when its deadline passes; `solve` and the counters turn it into a status."""
 
 
 class SearchGaveUp(SearchTimeout):

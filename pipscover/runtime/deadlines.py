@@ -19,6 +19,11 @@ import time
 CLOCK_EVERY = 1024  # cheap steps between two looks at the clock
 
 
+class SearchTimeout(Exception):
+    """Raised inside an engine when its deadline passes; `solve` and the counters turn it into a status
+    (`pipscover.model.results`, where callers usually import it from)."""
+
+
 def deadline_after(timeout: float | None, start: float | None = None) -> float | None:
     """The `time.monotonic()` value `timeout` seconds after `start` (now); None for no limit or an infinite one."""
     if timeout is None or math.isinf(timeout):

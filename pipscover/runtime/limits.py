@@ -18,10 +18,9 @@ from __future__ import annotations
 import os
 import resource
 import sys
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from pipscover.errors import PipsError
-from pipscover.model import Puzzle
 
 MEMORY_LIMIT = 2 * 2**30  # bytes one structure may take (a list of clauses, a DLX matrix, a counter's cache)
 STEP_LIMIT = 10**10  # elementary steps (about 25 ns each in pure Python: minutes) a run without --timeout may take
@@ -38,22 +37,32 @@ class TooBig(PipsError):
     """A guard's refusal: the puzzle is valid, but this engine cannot take it (another one may)."""
 
 
-def guard(puzzle: Puzzle, what: str, needs_bytes: int = 0, steps: int = 0, deadline: float | None = None) -> None:
-    """Raise `TooBig` when `what` would need more than `MEMORY_LIMIT` bytes, or more than `STEP_LIMIT`
-    steps with no deadline.
+class Described(Protocol):
+    """What a refusal names: anything that can say what it is (a `Puzzle` says where it came from). A protocol,
+    so that this module, below the model, imports nothing from it."""
 
-    >>> from pipscover.model import Puzzle
-    >>> guard(Puzzle((), ()), "the dlx search", needs_bytes=10**12)
+    def describe(self) -> str: ...
+
+
+def guard(subject: Described, what: str, needs_bytes: int = 0, steps: int = 0, deadline: float | None = None
+          ) -> None:
+    """Raise `TooBig`, naming `subject`, when `what` would need more than `MEMORY_LIMIT` bytes, or more than
+    `STEP_LIMIT` steps with no deadline.
+
+    >>> class Board:
+    ...     def describe(self) -> str:
+    ...         return "puzzle"
+    >>> guard(Board(), "the dlx search", needs_bytes=10**12)
     Traceback (most recent call last):
     ...
     pipscover.runtime.limits.TooBig: puzzle: the dlx search would need about 931 GiB of memory (the limit is 2 GiB)
     """
     if needs_bytes > MEMORY_LIMIT:
-        raise TooBig(f"{puzzle.describe()}: {what} would need about {needs_bytes / 2**30:,.0f} GiB of memory "
-                        f"(the limit is {MEMORY_LIMIT // 2**30} GiB)")
+        raise TooBig(f"{subject.describe()}: {what} would need about {needs_bytes / 2**30:,.0f} GiB of memory "
+                     f"(the limit is {MEMORY_LIMIT // 2**30} GiB)")
     if deadline is None and steps > STEP_LIMIT:
-        raise TooBig(f"{puzzle.describe()}: {what} would take about {steps:.0e} steps (hours); "
-                        "give --timeout to try it anyway")
+        raise TooBig(f"{subject.describe()}: {what} would take about {steps:.0e} steps (hours); "
+                     "give --timeout to try it anyway")
 
 
 class Remembered(dict[K, V]):

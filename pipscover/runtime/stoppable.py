@@ -24,7 +24,7 @@ from contextlib import suppress
 from functools import cache, partial
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from pipscover.model.results import SearchTimeout
+from pipscover.runtime.deadlines import SearchTimeout, has_passed
 
 if TYPE_CHECKING:  # multiprocessing loads when a worker starts, not with every command that might start one
     from multiprocessing.connection import Connection
@@ -69,7 +69,7 @@ def race(producers: Mapping[str, Callable[[], Iterator[Item]]], deadline: float 
     goes to `on_drop` before the KeyboardInterrupt is raised here: a counter's partial count, say. What a
     producer sends with `report` before the first answer goes to `on_report(name, what)`: its progress.
     """
-    if deadline is not None and time.monotonic() >= deadline:
+    if has_passed(deadline):
         raise SearchTimeout
     workers: dict[str, _Worker] = {}
     try:
