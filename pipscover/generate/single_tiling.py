@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from pipscover.model import Cell, Domino, Solution, solution_from_grid
+from pipscover.model.geometry import forward_neighbours
 from pipscover.model.results import SearchTimeout
 from pipscover.runtime.deadlines import CLOCK_EVERY, has_passed
 
@@ -53,7 +54,7 @@ class _Layout:
         self.cross = [
             (cell, other, tile_of[cell], tile_of[other])
             for cell in sorted(tile_of)
-            for other in ((cell[0], cell[1] + 1), (cell[0] + 1, cell[1]))
+            for other in forward_neighbours(cell)
             if other in tile_of and tile_of[other] != tile_of[cell]
         ]
         self.around: list[list[int]] = [[] for _ in tiling]  # the cross pairs touching each tile
@@ -173,7 +174,7 @@ def other_tiling(hidden: Solution) -> Solution | None:
     from pysat.solvers import Solver
 
     grid = hidden.grid
-    pairs = [(a, b) for a in sorted(grid) for b in ((a[0], a[1] + 1), (a[0] + 1, a[1])) if b in grid]
+    pairs = [(a, b) for a in sorted(grid) for b in forward_neighbours(a) if b in grid]
     counts = Counter(shown(grid, pair) for pair in (p.cells for p in hidden.placements))
     pairs = [pair for pair in pairs if shown(grid, pair) in counts]
     by_cell: dict[Cell, list[int]] = {cell: [] for cell in grid}

@@ -1,12 +1,14 @@
 """The puzzle model and what is said of it: one immutable `Puzzle` flows from the readers to every engine.
 
-- `puzzle`: cells, dominoes, regions, placements, solutions and the `Puzzle` itself, validated once;
+- `geometry`: cells, which cells are side by side (`are_adjacent`, `neighbours`, `forward_neighbours`) and
+  the groups they make;
+- `puzzle`: dominoes, regions, placements, solutions and the `Puzzle` itself, validated once;
 - `results`: what the engines answer (a search's status and solutions, a count), one shape for every engine;
 - `check`: the independent solution checker, which shares no code with any engine.
 """
 
+from pipscover.model.geometry import Cell, are_adjacent
 from pipscover.model.puzzle import (
-    Cell,
     Difficulty,
     Domino,
     Origin,
@@ -15,7 +17,6 @@ from pipscover.model.puzzle import (
     Region,
     RegionKind,
     Solution,
-    are_adjacent,
     domino_key,
     solution_from_grid,
 )

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipscover.model import Placement, Puzzle, Solution, are_adjacent, domino_key
+from pipscover.model import Placement, Puzzle, Solution, domino_key
+from pipscover.model.geometry import are_adjacent
 
 
 def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...], partial: bool = False) -> list[str]:

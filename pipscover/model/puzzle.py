@@ -19,9 +19,9 @@ from functools import cached_property
 from typing import TypeGuard, cast
 
 from pipscover.errors import PipsError, shown
+from pipscover.model.geometry import Cell, forward_neighbours
 from pipscover.regions import RegionKind, RegionRule
 
-Cell = tuple[int, int]
 Domino = tuple[int, int]
 
 
@@ -122,10 +122,6 @@ def domino_key(domino: Domino) -> Domino:
     return (domino[0], domino[1]) if domino[0] <= domino[1] else (domino[1], domino[0])
 
 
-def are_adjacent(a: Cell, b: Cell) -> bool:
-    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
-
-
 @dataclass(frozen=True)
 class Puzzle:
     """A validated Pips puzzle. Build it with `Puzzle.build` or a reader; both validate."""
@@ -171,12 +167,7 @@ class Puzzle:
     def adjacent_pairs(self) -> tuple[tuple[Cell, Cell], ...]:
         """Every unordered pair of adjacent board cells, smaller cell first."""
         board = self.region_index
-        return tuple(
-            (cell, other)
-            for cell in self.cells
-            for other in ((cell[0], cell[1] + 1), (cell[0] + 1, cell[1]))
-            if other in board
-        )
+        return tuple((cell, other) for cell in self.cells for other in forward_neighbours(cell) if other in board)
 
     @cached_property
     def domino_counts(self) -> Counter[Domino]:
