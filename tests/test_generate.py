@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from brute_force import brute_force_solutions
@@ -15,9 +17,10 @@ from puzzle_factory import puzzles
 from pipscover.engines.dlx import counted_solutions
 from pipscover.errors import PipsError
 from pipscover.formats import parse
+from pipscover.generate import generator
 from pipscover.generate.generator import Shape, extra_nodes, generate, other_solution
 from pipscover.hints.rating import rate
-from pipscover.model import Difficulty
+from pipscover.model import Difficulty, RegionKind
 from pipscover.model.check import problems
 from pipscover.solving import solve
 
@@ -136,3 +139,11 @@ def test_whole_board_question_agrees_with_brute_force(puzzle):
         cell = min(puzzle.cells)
         moved = other_solution(puzzle, hidden, differ=[cell])
         assert (moved is None) == all(s.grid[cell] == hidden.grid[cell] for s in every)
+
+
+def test_the_generator_asks_the_region_kinds_and_names_none():
+    # Which kind starts a region, which one is the last resort and which ones merge is each kind's to say.
+    assert re.findall(r"RegionKind\.[A-Z]+", Path(generator.__file__).read_text()) == []
+    assert (generator.NO_RULE, generator.LAST_RESORT) == (RegionKind.EMPTY, RegionKind.SUM)
+    assert [kind for kind in RegionKind if kind.rule.merges] == [RegionKind.SUM]
+    assert RegionKind.SUM.rule.merged_target(3, 4) == 7

@@ -10,13 +10,15 @@
    other solution breaks it: an `empty` region gets a rule that the hidden solution keeps and the other
    breaks (each kind offers a target, `RegionRule.targets_for`, and one is drawn by the kinds'
    `generator_weight`, roughly the NYT's frequencies); a region whose rule cannot be tightened that way
-   becomes `sum`, and then splits into smaller `sum` regions.
+   becomes `sum`, and then splits into smaller `sum` regions (`sum` is the kind whose rule `splits`: the
+   generator asks the kinds' rules and names none).
    Regions only move forward along empty -> rule -> sum -> split, so this ends. When the other solution has
    the same pips everywhere (another tiling of the same grid), no rule can tell them apart, so before any
    region is made the dominoes are laid again, on the same tiles, until no other tiling fits their grid
    (`pipscover.generate.single_tiling`).
-5. Loosening: neighbouring `sum` regions are merged, and rules dropped, wherever the counter still proves
-   one solution; neighbouring regions left without a rule become one `empty` region.
+5. Loosening: neighbouring `sum` regions are merged (a kind whose rule `merges`, by its `merged_target`),
+   and rules dropped, wherever the counter still proves one solution; neighbouring regions left without a
+   rule become one `empty` region.
 
 The counter, cheapest first: an other solution found before that keeps the puzzle's rules; Dancing Links
 within `NODE_BUDGET` search nodes; then one incremental SAT solver per board (`pipscover.generate.incremental.
@@ -95,6 +97,10 @@ LOOSEN_CONFLICTS = 5_000
 LOOSEN_GIVE_UP = 10
 NEIGHBOURHOODS = (2, 4)  # steps from a loosened region within which dominoes may move, before the whole board
 WINDOW = 6  # side of the squares in which the counter first looks for another solution
+# The kinds the generator starts and ends with, found by what their rules say, so that it names none: every
+# region starts without a rule (`empty`), and one that no drawn rule tightens takes the kind that `splits`.
+NO_RULE = next(kind for kind in RegionKind if not kind.rule.constrains)
+LAST_RESORT = next(kind for kind in RegionKind if kind.rule.splits)
 
 
 class Shape(StrEnum):
@@ -118,7 +124,7 @@ class GeneratedPuzzle:
 
     @property
     def constrained_regions(self) -> int:
-        return sum(region.kind is not RegionKind.EMPTY for region in self.puzzle.regions)
+        return sum(region.rule.constrains for region in self.puzzle.regions)
 
 
 def extra_nodes(puzzle: Puzzle, limit: int | None = None) -> int | None:
@@ -259,7 +265,7 @@ def generate(
                 if rng.random() < RULED_AT_START:
                     _give_rule(region, grid, None, rng)
             return GeneratedPuzzle(_build(regions, hidden, origin), hidden, False, 0, restart, time.monotonic() - start)
-        board = Puzzle.build([(RegionKind.EMPTY, sorted(grid), None)], drawn)
+        board = Puzzle.build([(NO_RULE, sorted(grid), None)], drawn)
         with PuzzleSession(board, SAT_BACKEND, deadline=deadline) as session:
             counter = _Counter(session, deadline)
             made = _made_unique(counter, tiling, grid, origin, rng)
@@ -341,7 +347,7 @@ def _unique_regions(
             return False
         # Break the other solution where it costs least: a region without a rule, then a rule that can
         # become `sum`, and only then split a `sum` region.
-        cost = {c: _tightening_cost(_region_of(regions, c), grid, other.grid) for c in differing}
+        cost = {c: _tightening_cost(_region_of(regions, c), grid, other.grid, rng) for c in differing}
         cell = rng.choice([c for c in differing if cost[c] == min(cost.values())])
         regions.extend(_tighten(_region_of(regions, cell), cell, grid, other.grid, rng))
     return True
@@ -350,7 +356,8 @@ def _unique_regions(
 def _loosen(
     regions: list[_Region], hidden: Solution, origin: Origin, counter: _Counter, rng: random.Random
 ) -> list[_Region]:
-    """Merge neighbouring `sum` regions and drop rules wherever the puzzle stays unique (each change proved)."""
+    """Merge neighbouring regions of a kind that `merges` (`sum`) and drop rules wherever the puzzle stays
+    unique (each change proved)."""
 
     undecided = 0  # loosening questions in a row that ran out of conflicts
 
@@ -370,24 +377,24 @@ def _loosen(
         return kept
 
     for first in rng.sample(regions, len(regions)):
-        if first not in regions or first.kind is not RegionKind.SUM:
+        if first not in regions or not first.kind.rule.merges:
             continue
-        for second in [r for r in regions if r is not first and r.kind is RegionKind.SUM and _touch(first, r)]:
-            assert first.target is not None and second.target is not None  # sum regions have targets
-            merged = _Region(RegionKind.SUM, first.cells + second.cells, first.target + second.target)
+        for second in [r for r in regions if r is not first and r.kind is first.kind and _touch(first, r)]:
+            target = first.kind.rule.merged_target(first.target, second.target)
+            merged = _Region(first.kind, first.cells + second.cells, target)
             candidate = [r for r in regions if r is not first and r is not second] + [merged]
             if keeps(candidate, merged.cells):
                 regions = candidate
                 break
     for region in rng.sample(regions, len(regions)):
-        if region.kind is not RegionKind.EMPTY:
-            candidate = [r if r is not region else _Region(RegionKind.EMPTY, r.cells) for r in regions]
+        if region.kind.rule.constrains:
+            candidate = [r if r is not region else _Region(NO_RULE, r.cells) for r in regions]
             if keeps(candidate, region.cells):
                 regions = candidate
     # Neighbouring regions without a rule are one region: their borders change no solution.
-    ruled = [r for r in regions if r.kind is not RegionKind.EMPTY]
-    empty = components([c for r in regions if r.kind is RegionKind.EMPTY for c in r.cells])
-    return ruled + [_Region(RegionKind.EMPTY, cells) for cells in empty]
+    ruled = [r for r in regions if r.kind.rule.constrains]
+    free = components([c for r in regions if not r.kind.rule.constrains for c in r.cells])
+    return ruled + [_Region(NO_RULE, cells) for cells in free]
 
 
 def _windows(board: dict[Cell, int] | set[Cell]) -> list[set[Cell]]:
@@ -423,11 +430,12 @@ def _region_of(regions: Sequence[_Region], cell: Cell) -> _Region:
     return next(region for region in regions if cell in region.cells)
 
 
-def _tightening_cost(region: _Region, grid: dict[Cell, int], other: dict[Cell, int]) -> int:
-    if region.kind is RegionKind.EMPTY:
+def _tightening_cost(region: _Region, grid: dict[Cell, int], other: dict[Cell, int], rng: random.Random) -> int:
+    """What `_tighten` does to `region`: 0, give it a rule; 1, turn it into the last resort; 2, split it."""
+    if not region.kind.rule.constrains:
         return 0
-    keeps_sum = sum(grid[c] for c in region.cells) == sum(other[c] for c in region.cells)
-    return 2 if region.kind is RegionKind.SUM or keeps_sum else 1
+    keeps_last_resort = LAST_RESORT.rule.holds([other[c] for c in region.cells], _read_off(region.cells, grid, rng))
+    return 2 if region.kind is LAST_RESORT or keeps_last_resort else 1
 
 
 def _build(regions: Sequence[_Region], hidden: Solution, origin: Origin) -> Puzzle:
@@ -438,21 +446,28 @@ def _build(regions: Sequence[_Region], hidden: Solution, origin: Origin) -> Puzz
 def _tighten(
     region: _Region, cell: Cell, grid: dict[Cell, int], other: dict[Cell, int], rng: random.Random
 ) -> list[_Region]:
-    """Make `region` break the `other` pips, splitting it from `cell` on when need be.
+    """Make `region` break the `other` pips, splitting it from `cell` on when need be: a region without a rule
+    gets one; else it takes the last resort's kind when that breaks them; else it splits into regions of that
+    kind.
 
     Returns the regions split off it, if any.
     """
-    if region.kind is RegionKind.EMPTY and _give_rule(region, grid, other, rng):
+    if not region.kind.rule.constrains and _give_rule(region, grid, other, rng):
         return []
-    hidden_sum = sum(grid[c] for c in region.cells)
-    if region.kind is not RegionKind.SUM and hidden_sum != sum(other[c] for c in region.cells):
-        region.kind, region.target = RegionKind.SUM, hidden_sum
+    hidden = _read_off(region.cells, grid, rng)
+    if region.kind is not LAST_RESORT and not LAST_RESORT.rule.holds([other[c] for c in region.cells], hidden):
+        region.kind, region.target = LAST_RESORT, hidden
         return []
-    # A sum both solutions keep: split off a connected part around `cell`, each part keeping its own sum.
+    # A rule both solutions keep: split off a connected part around `cell`, each part with its own target.
     part = _grow([cell], set(region.cells), max(1, len(region.cells) // 2), rng)
     pieces = [part, *components([c for c in region.cells if c not in part])]
-    region.kind, region.cells, region.target = RegionKind.SUM, pieces[0], sum(grid[c] for c in pieces[0])
-    return [_Region(RegionKind.SUM, piece, sum(grid[c] for c in piece)) for piece in pieces[1:]]
+    region.kind, region.cells, region.target = LAST_RESORT, pieces[0], _read_off(pieces[0], grid, rng)
+    return [_Region(LAST_RESORT, piece, _read_off(piece, grid, rng)) for piece in pieces[1:]]
+
+
+def _read_off(cells: Sequence[Cell], grid: dict[Cell, int], rng: random.Random) -> int | None:
+    """The target of the last resort's kind that the hidden pips on `cells` keep (a `sum` region's sum)."""
+    return LAST_RESORT.rule.targets_for([grid[c] for c in cells], None, rng)[0]
 
 
 def _give_rule(region: _Region, grid: dict[Cell, int], other: dict[Cell, int] | None, rng: random.Random) -> bool:
@@ -552,14 +567,14 @@ def _grown_tiling(count: int, compact: bool, rng: random.Random) -> list[Pair]:
 
 
 def _partition(cells: list[Cell], rng: random.Random) -> list[_Region]:
-    """Small connected regions (1 to 5 cells, pairs most often) covering the board, all `empty`."""
+    """Small connected regions (1 to 5 cells, pairs most often) covering the board, all without a rule."""
     free = set(cells)
     regions = []
     for cell in cells:
         if cell in free:
             part = _grow([cell], free, rng.choices((1, 2, 3, 4, 5), weights=(2, 4, 3, 2, 1))[0], rng)
             free.difference_update(part)
-            regions.append(_Region(RegionKind.EMPTY, part))
+            regions.append(_Region(NO_RULE, part))
     return regions
 
 

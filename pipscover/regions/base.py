@@ -12,7 +12,8 @@ none). The methods come in groups, one per user, so that a kind's whole story is
 - the CNF: `narrow`, `pair_possible`, `clauses` (`pipscover.cnf.placements`);
 - the OPB file's linear constraints: `pb_constraints` (`pipscover.cnf.opb`);
 - CP-SAT: `constrain` (`pipscover.engines.cpsat`);
-- the generator: `targets_for` and `generator_weight` (`pipscover.generate.generator`); planted puzzles:
+- the generator: `targets_for`, `generator_weight`, `merges` with `merged_target`, and `splits`
+  (`pipscover.generate.generator`, which names no kind and asks these instead); planted puzzles:
   `planted_grows`, `planted_targets` and `planted_instead` (`pipscover.generate.planted`);
 - local search: `violation`, how far a filled region is from keeping the rule (`pipscover.engines.local_search`);
 - hints: `hint_rule`, the hint rule that tells the kind's arithmetic, and the words, `hint_noun` and
@@ -123,6 +124,10 @@ class RegionRule(ABC, Generic[Target]):
     constrains: ClassVar[bool] = True  # False for `empty`: no rule to prune, draw or encode
     exact_sums: ClassVar[bool] = False  # `allowed` reads the supply's exact sums (`PipSupply.reach`)
     generator_weight: ClassVar[int] = 0  # how often the generator draws this rule (0: never)
+    merges: ClassVar[bool] = False  # the generator may merge two touching regions of this kind (`merged_target`)
+    # The generator's last resort (`sum`): a region whose rule cannot break another solution takes this kind,
+    # its target read off the hidden pips (`targets_for`), and then splits into smaller regions of this kind.
+    splits: ClassVar[bool] = False
     keyword: ClassVar[str | None] = None  # the text format's word for it (None: the format cannot hold it)
     planted_instead: ClassVar[str | None] = None  # the kind a planted region takes when this one cannot hold
     hint_rule: ClassVar[HintRule | None] = None  # the hint rule that tells its arithmetic (None: none does)
@@ -203,6 +208,11 @@ class RegionRule(ABC, Generic[Target]):
         """The target to give a region whose hidden pips are `values` so that they keep this rule (and the
         pips `other`, when given, may break it), as a list of one; empty when the rule does not fit."""
         return []
+
+    def merged_target(self, first: Target, second: Target) -> Target:
+        """The target of one region made of two touching regions of this kind, whose targets are `first` and
+        `second`: any pips that keep both keep it (asked only of the kinds that `merges`)."""
+        raise NotImplementedError(f"the generator does not merge {self.name} regions")
 
     # Planted puzzles (`pipscover.generate.planted`): a region grows over a planted grid, then gets a target.
 

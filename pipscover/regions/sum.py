@@ -19,6 +19,8 @@ class Sum(LinearRule):
     name = "sum"
     exact_sums = True
     generator_weight = 45
+    merges = True
+    splits = True
     keyword = "SUM"
     hint_rule = HintRule("region-sum", "sum against the pips left", 1)
 
@@ -70,6 +72,9 @@ class Sum(LinearRule):
 
     def targets_for(self, values: Sequence[int], other: Sequence[int] | None, rng: Random) -> list[int | None]:
         return [sum(values)]
+
+    def merged_target(self, first: int, second: int) -> int:
+        return first + second
 
     def planted_targets(self, values: Sequence[int], rng: Random) -> list[int | None]:
         return [sum(values)]
