@@ -59,6 +59,7 @@ from pipscover.engines.dlx import counted_solutions
 from pipscover.engines.sat_enumeration import Undecided, ask_by_deadline
 from pipscover.errors import PipsError
 from pipscover.generate.incremental import PuzzleSession, hidden_phases
+from pipscover.generate.planted import rectangle_tiling
 from pipscover.generate.single_tiling import lay_single_tiling
 from pipscover.hints.rating import difficulty as rated_difficulty
 from pipscover.model import Cell, Difficulty, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
@@ -524,24 +525,10 @@ def _tiling(shape: Shape, count: int, rng: random.Random) -> list[Pair]:
 
 
 def _rectangle_tiling(count: int, rng: random.Random) -> list[Pair]:
-    """A rows x columns rectangle of 2*count cells, as square as possible, tiled at random."""
+    """A rows x columns rectangle of 2*count cells, as square as possible, tiled at random (as planted boards are)."""
     area = 2 * count
     rows = max(r for r in range(1, isqrt(area) + 1) if area % r == 0)
-    columns = area // rows
-    if columns % 2 == 0:
-        tiles = {((r, c), (r, c + 1)) for r in range(rows) for c in range(0, columns, 2)}
-    else:
-        tiles = {((r, c), (r + 1, c)) for r in range(0, rows, 2) for c in range(columns)}
-    for _ in range(20 * count):  # turn a 2 x 2 block covered by two parallel dominoes
-        r, c = rng.randrange(max(1, rows - 1)), rng.randrange(max(1, columns - 1))
-        across = (((r, c), (r, c + 1)), ((r + 1, c), (r + 1, c + 1)))
-        down = (((r, c), (r + 1, c)), ((r, c + 1), (r + 1, c + 1)))
-        for old, new in ((across, down), (down, across)):
-            if all(t in tiles for t in old):
-                tiles.difference_update(old)
-                tiles.update(new)
-                break
-    return sorted(tiles)
+    return rectangle_tiling(rows, area // rows, rng)
 
 
 def _grown_tiling(count: int, compact: bool, rng: random.Random) -> list[Pair]:
