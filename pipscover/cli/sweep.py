@@ -5,9 +5,10 @@ Nothing of Dask is imported here: `pipscover.sweep` brings it in only when a swe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -29,6 +30,9 @@ from pipscover.errors import PipsError
 from pipscover.generate.generator import Shape
 from pipscover.model import Difficulty
 from pipscover.sweep.jobs import ROW_STATUSES
+
+if TYPE_CHECKING:
+    from pipscover.sweep import Job, Progress, Settings, Summary
 
 TaskName = StrEnum("TaskName", ["solve", "count", "grids", "bench", "rate", "generate"])  # values: the names
 RowStatus = StrEnum("RowStatus", ROW_STATUSES)  # type: ignore[misc]  # members from a tuple, as TaskName
@@ -90,46 +94,64 @@ def sweep_command(
 
       pipscover sweep generate --seeds 1-10000 -n 20 -o generated.csv --json
     """
-    from pipscover.sweep import Settings, SweepInterrupted, make_jobs, sweep
+    from pipscover.sweep import Settings
 
     settings = Settings(
         timeout=timeout, limit=None if every else limit, repeat=repeat, dominoes=dominoes, max_pip=max_pip,
         shape=str(shape), unique=True, difficulty=None if difficulty is None else str(difficulty),
     )
-    for name in backends or ():  # refused here, in one line, rather than in a row per puzzle
-        engine = get_backend(name)
-        if task in (TaskName.count, TaskName.grids) and engine.capabilities.counter != "blocking":
-            raise PipsError(f"sweep {task}: -b names a SAT solver counting by blocking clauses, not {name!r}; "
-                            "without -b the exact counter counts")
+    _check_backends(task, backends or ())
     if scheduler is not None and jobs is not None:
         raise PipsError("--jobs sets the workers of this machine; a --scheduler's cluster has its own")
-    if task is TaskName.generate:
-        if inputs:
-            raise PipsError("sweep generate: takes --seeds, not puzzle files")
-        if seeds is None:
-            raise PipsError("sweep generate: needs --seeds, e.g. --seeds 1-100")
-        work = make_jobs(str(task), seeds=parse_seeds(seeds), backends=backends or ())
-    else:
-        if not inputs:
-            raise PipsError(f"sweep {task}: give puzzle files, folders or dates")
-        puzzles = load_puzzles(inputs, difficulty)  # as every command reads them
-        work = make_jobs(str(task), puzzles, backends=backends or ())
-    with progress_bar(f"sweep {task}", total=len(work)) as update:
-        def show(progress) -> None:
-            update(advance=0, total=progress.total, completed=progress.done, description=(
-                f"{task}: {progress.done} done, {progress.failed} failed, {progress.timeouts} timeout, "
-                f"{progress.running} running, {progress.workers} worker{'s' if progress.workers != 1 else ''}"))
-
-        try:
-            statuses = [str(status) for status in retry or ()]
-            summary = sweep(str(task), work, settings, output, scheduler, jobs, statuses, show)
-        except SweepInterrupted as stop:
-            summary = stop.summary
+    work = _jobs(task, inputs, seeds, difficulty, backends or ())
+    summary = _run(task, work, settings, output, scheduler, jobs, [str(status) for status in retry or ()])
     print_json(summary.as_json()) if as_json else typer.echo(summary.describe())
     if summary.interrupted:
         exit_with(EXIT_INTERRUPTED)
     stopped = summary.statuses.get("timeout") or summary.statuses.get("unknown")
     exit_with(EXIT_NO if summary.statuses.get("error") else EXIT_TIMEOUT if stopped else 0)
+
+
+def _check_backends(task: TaskName, backends: Sequence[str]) -> None:
+    """Refuse, here in one line rather than in a row per puzzle, a backend that cannot do `task`."""
+    for name in backends:
+        engine = get_backend(name)
+        if task in (TaskName.count, TaskName.grids) and engine.capabilities.counter != "blocking":
+            raise PipsError(f"sweep {task}: -b names a SAT solver counting by blocking clauses, not {name!r}; "
+                            "without -b the exact counter counts")
+
+
+def _jobs(task: TaskName, inputs: list[Path] | None, seeds: str | None, difficulty: Difficulty | None,
+          backends: Sequence[str]) -> list[Job]:
+    """The sweep's jobs: one per seed for `generate`, else one per puzzle read as every command reads them."""
+    from pipscover.sweep import make_jobs
+
+    if task is TaskName.generate:
+        if inputs:
+            raise PipsError("sweep generate: takes --seeds, not puzzle files")
+        if seeds is None:
+            raise PipsError("sweep generate: needs --seeds, e.g. --seeds 1-100")
+        return make_jobs(str(task), seeds=parse_seeds(seeds), backends=backends)
+    if not inputs:
+        raise PipsError(f"sweep {task}: give puzzle files, folders or dates")
+    return make_jobs(str(task), load_puzzles(inputs, difficulty), backends=backends)
+
+
+def _run(task: TaskName, work: list[Job], settings: Settings, output: Path, scheduler: str | None,
+         jobs: int | None, retry: list[str]) -> Summary:
+    """The sweep, with its progress on a terminal; its summary, also when Ctrl-C stopped it."""
+    from pipscover.sweep import SweepInterrupted, sweep
+
+    with progress_bar(f"sweep {task}", total=len(work)) as update:
+        def show(progress: Progress) -> None:
+            update(advance=0, total=progress.total, completed=progress.done, description=(
+                f"{task}: {progress.done} done, {progress.failed} failed, {progress.timeouts} timeout, "
+                f"{progress.running} running, {progress.workers} worker{'s' if progress.workers != 1 else ''}"))
+
+        try:
+            return sweep(str(task), work, settings, output, scheduler, jobs, retry, show)
+        except SweepInterrupted as stop:
+            return stop.summary
 
 
 def parse_seeds(text: str) -> list[int]:

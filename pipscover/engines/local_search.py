@@ -99,28 +99,119 @@ def walk(board: LocalBoard, seed: int, moves: int, deadline: float | None = None
     Raises `SearchTimeout` once `time.monotonic()` passes `deadline`.
     """
     rng = random.Random(seed)
-    puzzle, neighbours, region_of, members = board.puzzle, board.neighbours, board.region_of, board.members
-    cells = puzzle.cells
-    tiles: list[Tile] = [list(tile) for tile in board.tiling]
-    tile_of = [0] * len(cells)
-    for number, (a, b) in enumerate(tiles):
-        tile_of[a] = tile_of[b] = number
-    value = [0] * len(cells)
-    dominoes = list(puzzle.dominoes)
-    rng.shuffle(dominoes)
-    for (a, b), (first, second) in zip(tiles, dominoes):
-        value[a], value[b] = (first, second) if rng.random() < 0.5 else (second, first)
+    state = _Walk(board, rng)
+    # A move starts from a random cell of a region that does not hold; its tile's change is proposed, then
+    # taken or not. (The state's lists, bound here once, change in place.)
+    failing, members, tile_of = state.failing, board.members, state.tile_of
+    propose, settle = state.propose, state.settle
+    for move in range(moves):
+        if not failing:
+            break
+        if move % CLOCK_EVERY == 0 and has_passed(deadline):
+            raise SearchTimeout
+        proposed = propose(tile_of[rng.choice(members[failing.choice(rng)])])
+        if proposed is not None:
+            settle(*proposed)
+    return state.solution()
 
-    regions = puzzle.regions
-    violations = [region.rule.violation for region in regions]
-    targets = [region.target for region in regions]
-    sizes = [len(cells_of) for cells_of in members]
-    totals = [sum(value[cell] for cell in cells_of) for cells_of in members]
-    counts = [Counter(value[cell] for cell in cells_of) for cells_of in members]
-    cost = [violations[r](sizes[r], totals[r], counts[r], targets[r]) for r in range(len(regions))]
-    failing = _IndexedSet(r for r in range(len(regions)) if cost[r])
 
-    def assign(changes: list[tuple[int, int]]) -> None:
+Change = list[tuple[int, int]]  # (cell, the pip a move puts on it), for each cell it changes
+Turn = tuple[int, int, Tile, Tile]  # a turned 2 x 2 square: its two tiles' numbers, then their new cells
+
+
+class _Walk:
+    """One walk's state: a pip on every cell, the tiles they lie on (`tile_of` each cell's), and each region's
+    sum, pip counts and cost, with the regions that do not hold (`failing`)."""
+
+    def __init__(self, board: LocalBoard, rng: random.Random) -> None:
+        """Every domino laid on a tile of the board's tiling, in a random order and either way round."""
+        self.board, self.rng = board, rng
+        cells = board.puzzle.cells
+        self.tiles: list[Tile] = [list(tile) for tile in board.tiling]
+        self.tile_of = [0] * len(cells)
+        for number, (a, b) in enumerate(self.tiles):
+            self.tile_of[a] = self.tile_of[b] = number
+        self.value = [0] * len(cells)
+        dominoes = list(board.puzzle.dominoes)
+        rng.shuffle(dominoes)
+        for (a, b), (first, second) in zip(self.tiles, dominoes):
+            self.value[a], self.value[b] = (first, second) if rng.random() < 0.5 else (second, first)
+        regions, members = board.puzzle.regions, board.members
+        self.violations = [region.rule.violation for region in regions]
+        self.targets = [region.target for region in regions]
+        self.sizes = [len(cells_of) for cells_of in members]
+        self.totals = [sum(self.value[cell] for cell in cells_of) for cells_of in members]
+        self.counts = [Counter(self.value[cell] for cell in cells_of) for cells_of in members]
+        self.cost = [self.region_cost(r) for r in range(len(regions))]
+        self.failing = _IndexedSet(r for r in range(len(regions)) if self.cost[r])
+
+    def region_cost(self, region: int) -> int:
+        """How far `region` is from keeping its rule now."""
+        return self.violations[region](self.sizes[region], self.totals[region], self.counts[region],
+                                       self.targets[region])
+
+    def propose(self, tile: int) -> tuple[Change, Turn | None] | None:
+        """A move of `tile`: turn a 2 x 2 square, turn its domino round, or swap its domino with another
+        tile's; None when the drawn move cannot be made."""
+        value, tiles = self.value, self.tiles
+        a, b = tiles[tile]
+        kind = self.rng.random()
+        if kind < TURN_SQUARE:
+            return self.turn_square(tile)
+        if kind < TURN_SQUARE + TURN_DOMINO:
+            return [(a, value[b]), (b, value[a])], None
+        other = self.rng.randrange(len(tiles))
+        if other == tile:
+            return None
+        x, y = tiles[other]
+        (pa, pb), (px, py) = self.either_way((value[x], value[y])), self.either_way((value[a], value[b]))
+        return [(a, pa), (b, pb), (x, px), (y, py)], None
+
+    def turn_square(self, tile: int) -> tuple[Change, Turn] | None:
+        """`tile`, a-b, and a parallel neighbour x-y turned into a-x and b-y, the four pips dealt at random;
+        None when the tile has no parallel neighbour."""
+        neighbours, tiles, tile_of, value = self.board.neighbours, self.tiles, self.tile_of, self.value
+        a, b = tiles[tile]
+        squares = [(x, y) for x in neighbours[a] if x != b for y in tiles[tile_of[x]] if y != x and y in neighbours[b]]
+        if not squares:
+            return None
+        x, y = self.rng.choice(squares)
+        first_pair, second_pair = self.either_way(((value[a], value[b]), (value[x], value[y])))
+        (pa, px), (pb, py) = self.either_way(first_pair), self.either_way(second_pair)
+        return [(a, pa), (x, px), (b, pb), (y, py)], (tile, tile_of[x], [a, x], [b, y])
+
+    def either_way(self, pair: tuple[Either, Either]) -> tuple[Either, Either]:
+        return pair if self.rng.random() < 0.5 else (pair[1], pair[0])
+
+    def settle(self, changes: Change, turned: Turn | None) -> None:
+        """Make the move, and keep it when it costs no more, or more by the Metropolis rule; else undo it."""
+        value, cost, region_of = self.value, self.cost, self.board.region_of
+        violations, sizes, totals, counts, targets = self.violations, self.sizes, self.totals, self.counts, self.targets
+        undo = [(cell, value[cell]) for cell, _ in changes]
+        self.assign(changes)
+        touched = {region_of[cell] for cell, _ in changes}
+        new_cost = {r: violations[r](sizes[r], totals[r], counts[r], targets[r]) for r in touched}
+        worse = sum(new_cost[r] - cost[r] for r in touched)
+        if not (worse <= 0 or (worse <= UPHILL_LIMIT and self.rng.random() < math.exp(-worse / TEMPERATURE))):
+            self.assign(undo)
+            return
+        failing = self.failing
+        for r, c in new_cost.items():
+            cost[r] = c
+            if c:
+                failing.add(r)
+            else:
+                failing.discard(r)
+        if turned is not None:
+            tile, other, first, second = turned
+            self.tiles[tile], self.tiles[other] = first, second
+            for number in (tile, other):
+                for member in self.tiles[number]:
+                    self.tile_of[member] = number
+
+    def assign(self, changes: Change) -> None:
+        """Put each pip on its cell, keeping the regions' sums and pip counts."""
+        value, totals, counts, region_of = self.value, self.totals, self.counts, self.board.region_of
         for cell, pip in changes:
             old = value[cell]
             region = region_of[cell]
@@ -133,61 +224,12 @@ def walk(board: LocalBoard, seed: int, moves: int, deadline: float | None = None
             tally[pip] += 1
             value[cell] = pip
 
-    def either_way(pair: tuple[Either, Either]) -> tuple[Either, Either]:
-        return pair if rng.random() < 0.5 else (pair[1], pair[0])
-
-    for move in range(moves):
-        if not failing:
-            break
-        if move % CLOCK_EVERY == 0 and has_passed(deadline):
-            raise SearchTimeout
-        cell = rng.choice(members[failing.choice(rng)])
-        tile = tile_of[cell]
-        a, b = tiles[tile]
-        kind = rng.random()
-        turned: tuple[int, Tile, Tile] | None = None
-        if kind < TURN_SQUARE:
-            squares = [
-                (x, y) for x in neighbours[a] if x != b for y in tiles[tile_of[x]] if y != x and y in neighbours[b]
-            ]
-            if not squares:
-                continue
-            x, y = rng.choice(squares)
-            first_pair, second_pair = either_way(((value[a], value[b]), (value[x], value[y])))
-            (pa, px), (pb, py) = either_way(first_pair), either_way(second_pair)
-            changes = [(a, pa), (x, px), (b, pb), (y, py)]
-            turned = (tile_of[x], [a, x], [b, y])
-        elif kind < TURN_SQUARE + TURN_DOMINO:
-            changes = [(a, value[b]), (b, value[a])]
-        else:
-            other = rng.randrange(len(tiles))
-            if other == tile:
-                continue
-            x, y = tiles[other]
-            (pa, pb), (px, py) = either_way((value[x], value[y])), either_way((value[a], value[b]))
-            changes = [(a, pa), (b, pb), (x, px), (y, py)]
-        undo = [(cell, value[cell]) for cell, _ in changes]
-        assign(changes)
-        touched = {region_of[cell] for cell, _ in changes}
-        new_cost = {r: violations[r](sizes[r], totals[r], counts[r], targets[r]) for r in touched}
-        worse = sum(new_cost[r] - cost[r] for r in touched)
-        if worse <= 0 or (worse <= UPHILL_LIMIT and rng.random() < math.exp(-worse / TEMPERATURE)):
-            for r, c in new_cost.items():
-                cost[r] = c
-                if c:
-                    failing.add(r)
-                else:
-                    failing.discard(r)
-            if turned is not None:
-                other, tiles[tile], tiles[other] = turned
-                for number in (tile, other):
-                    for member in tiles[number]:
-                        tile_of[member] = number
-        else:
-            assign(undo)
-    if failing:
-        return None
-    return Solution(tuple(Placement((value[a], value[b]), (cells[a], cells[b])) for a, b in tiles))
+    def solution(self) -> Solution | None:
+        """The solution the walk stands on, or None while a region does not hold."""
+        if self.failing:
+            return None
+        cells, value = self.board.puzzle.cells, self.value
+        return Solution(tuple(Placement((value[a], value[b]), (cells[a], cells[b])) for a, b in self.tiles))
 
 
 class _IndexedSet:

@@ -118,6 +118,22 @@ def _read_puzzle(lines: _Lines) -> Puzzle:
     label = None
     if lines.more() and lines.lines[lines.number].strip() in DIFFICULTIES:
         label = lines.next("a difficulty").strip()
+    letter_cells, free_cells = _read_board(lines)
+    constraints = _read_constraints(lines)
+    dominoes = _read_dominoes(lines)
+    for letter, cells in letter_cells.items():
+        if letter not in constraints:
+            raise PipsError(f"{file}: cell {list(cells[0])} is in region {letter}, which has no constraint line")
+    for letter in constraints:
+        if letter not in letter_cells:
+            raise PipsError(f"{file}: region {letter} has a constraint but no cells on the board")
+    regions = [(kind, letter_cells[letter], target) for letter, (kind, target) in constraints.items()]
+    regions += [(RegionKind.EMPTY, group, None) for group in components(free_cells)]
+    return Puzzle.build(regions, dominoes, Origin(file, None, label))
+
+
+def _read_board(lines: _Lines) -> tuple[dict[str, list[tuple[int, int]]], list[tuple[int, int]]]:
+    """The board's rows: the cells of each region letter, and the `#` cells (no constraint)."""
     rows = [lines.next(f"board row {r + 1}") for r in range(lines.next_count("the number of board rows"))]
     letter_cells: dict[str, list[tuple[int, int]]] = {}
     free_cells: list[tuple[int, int]] = []
@@ -128,7 +144,12 @@ def _read_puzzle(lines: _Lines) -> Puzzle:
             elif mark.isalpha():
                 letter_cells.setdefault(mark, []).append((r, c))
             elif mark not in ". ":
-                raise PipsError(f"{file}: board row {r + 1} has {shown(mark)}; use '.', '#' or a region letter")
+                raise PipsError(f"{lines.file}: board row {r + 1} has {shown(mark)}; use '.', '#' or a region letter")
+    return letter_cells, free_cells
+
+
+def _read_constraints(lines: _Lines) -> dict[str, tuple[RegionKind, int | None]]:
+    """The constraint lines: each region letter's kind and target."""
     constraints: dict[str, tuple[RegionKind, int | None]] = {}
     for _ in range(lines.next_count("the number of constraints")):
         words = lines.next_words("a constraint line")
@@ -144,21 +165,18 @@ def _read_puzzle(lines: _Lines) -> Puzzle:
         if len(words) == 3 and not is_whole_number(words[2]):
             raise lines.fail(f"the target {shown(words[2])} is not a whole number >= 0")
         constraints[letter] = (kind, int(words[2]) if len(words) == 3 else None)
+    return constraints
+
+
+def _read_dominoes(lines: _Lines) -> list[tuple[int, int]]:
+    """The domino lines."""
     dominoes = []
     for _ in range(lines.next_count("the number of dominoes")):
         words = lines.next_words("a domino line")
         if len(words) != 2 or not all(is_whole_number(w) for w in words):
             raise lines.fail(f"expected a domino 'a b' with whole pips >= 0, found {shown(' '.join(words))}")
         dominoes.append((int(words[0]), int(words[1])))
-    for letter, cells in letter_cells.items():
-        if letter not in constraints:
-            raise PipsError(f"{file}: cell {list(cells[0])} is in region {letter}, which has no constraint line")
-    for letter in constraints:
-        if letter not in letter_cells:
-            raise PipsError(f"{file}: region {letter} has a constraint but no cells on the board")
-    regions = [(kind, letter_cells[letter], target) for letter, (kind, target) in constraints.items()]
-    regions += [(RegionKind.EMPTY, group, None) for group in components(free_cells)]
-    return Puzzle.build(regions, dominoes, Origin(file, None, label))
+    return dominoes
 
 
 def write_texts(puzzles: Sequence[Puzzle]) -> str:

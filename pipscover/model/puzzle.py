@@ -188,41 +188,56 @@ class Puzzle:
 
 def _validate(puzzle: Puzzle) -> None:
     """Raise `PipsError` on the first problem that makes the puzzle meaningless."""
-    where = puzzle.origin.describe()
+    problem = _region_problem(puzzle.regions) or _domino_problem(puzzle)
+    if problem is not None:
+        raise PipsError(f"{puzzle.origin.describe()}: {problem}")
 
-    def fail(problem: str) -> None:
-        raise PipsError(f"{where}: {problem}")
 
+def _region_problem(regions: Sequence[Region]) -> str | None:
+    """The first problem of the regions (their kinds, targets and cells), or None."""
     owner: dict[Cell, int] = {}
-    for index, region in enumerate(puzzle.regions):
+    for index, region in enumerate(regions):
         name = f"region {index} ({region.kind})"
         if not isinstance(region.kind, RegionKind):
-            fail(f"region {index} has unknown type {shown(region.kind)}")
+            return f"region {index} has unknown type {shown(region.kind)}"
         if not region.cells:
-            fail(f"{name} has no cells")
-        if region.kind.has_target:
-            if region.target is None:
-                fail(f"{name} needs a target")
-            if not _is_whole_number(region.target) or region.target < 0:
-                fail(f"{name} has target {shown(region.target)}; targets are whole numbers >= 0")
-        elif region.target is not None:
-            fail(f"{name} takes no target, but has target {shown(region.target)}")
+            return f"{name} has no cells"
+        problem = _target_problem(name, region)
+        if problem is not None:
+            return problem
         for cell in region.cells:
             if not _is_pair_of_whole_numbers(cell):
-                fail(f"{name} has a malformed cell {shown(list(cell))}; cells are [row, column], both >= 0")
+                return f"{name} has a malformed cell {shown(list(cell))}; cells are [row, column], both >= 0"
             if cell in owner:
                 if owner[cell] == index:
-                    fail(f"{name} lists cell {list(cell)} twice")
-                fail(f"cell {list(cell)} is in region {owner[cell]} and region {index}")
+                    return f"{name} lists cell {list(cell)} twice"
+                return f"cell {list(cell)} is in region {owner[cell]} and region {index}"
             owner[cell] = index
+    return None
+
+
+def _domino_problem(puzzle: Puzzle) -> str | None:
+    """A domino that is not two whole pips, or a board that is not two cells per domino (its regions being
+    valid), or None."""
     for domino in puzzle.dominoes:
         if not _is_pair_of_whole_numbers(domino):
-            fail(f"domino {shown(list(domino))} must have two whole pip counts >= 0")
-    if len(owner) != 2 * len(puzzle.dominoes):
-        fail(
-            f"the board has {len(owner)} cells but {len(puzzle.dominoes)} dominoes cover "
-            f"{2 * len(puzzle.dominoes)}; it needs exactly two cells per domino"
-        )
+            return f"domino {shown(list(domino))} must have two whole pip counts >= 0"
+    cells, dominoes = sum(len(region.cells) for region in puzzle.regions), len(puzzle.dominoes)
+    if cells != 2 * dominoes:
+        return (f"the board has {cells} cells but {dominoes} dominoes cover {2 * dominoes}; it needs exactly two "
+                "cells per domino")
+    return None
+
+
+def _target_problem(name: str, region: Region) -> str | None:
+    """What is wrong with a region's target for its kind (named `name`), or None."""
+    if not region.kind.has_target:
+        return None if region.target is None else f"{name} takes no target, but has target {shown(region.target)}"
+    if region.target is None:
+        return f"{name} needs a target"
+    if not _is_whole_number(region.target) or region.target < 0:
+        return f"{name} has target {shown(region.target)}; targets are whole numbers >= 0"
+    return None
 
 
 def _pair(values: Iterable[int]) -> tuple[int, int]:
