@@ -75,10 +75,9 @@ def one_in_three_command(
     """
     instance = read_one_in_three(cnf_file)
     puzzle, mapping = reduce_one_in_three(instance, connected=connected)
-    _write_puzzle(puzzle, output, solve_it)
-    if not solve_it:
+    result = _write_and_solve(puzzle, output, solve_it, backend, timeout)
+    if result is None:
         return
-    result = solve(puzzle, backend, limit=1, timeout=timeout)
     assignment = recover_assignment(result.solutions[0], mapping) if result.solutions else None
     if as_json:
         answer = None if assignment is None else [x for x, value in sorted(assignment.items()) if value]
@@ -115,10 +114,9 @@ def subset_sum_command(
         raise PipsError(f"--numbers {numbers!r}: expected whole numbers separated by commas, like 3,5,7") from None
     instance = SubsetSumInstance(values, target)
     puzzle, mapping = reduce_subset_sum(instance)
-    _write_puzzle(puzzle, output, solve_it)
-    if not solve_it:
+    result = _write_and_solve(puzzle, output, solve_it, backend, timeout)
+    if result is None:
         return
-    result = solve(puzzle, backend, limit=1, timeout=timeout)
     chosen = recover_subset(result.solutions[0], mapping) if result.solutions else None
     if as_json:
         subset = None if chosen is None else [values[i] for i in chosen]
@@ -130,11 +128,14 @@ def subset_sum_command(
     _exit_for(result)
 
 
-def _write_puzzle(puzzle: Puzzle, output: str | None, solving: bool) -> None:
-    if output is None and solving:
-        return
-    output_format(output, PUZZLE_JSON)
-    write_output(output or "-", json.dumps(puzzle_to_nyt(puzzle), separators=(",", ":")) + "\n")
+def _write_and_solve(puzzle: Puzzle, output: str | None, solving: bool, backend: str, timeout: float | None
+                     ) -> SolveResult | None:
+    """Write the puzzle (unless it is solved and no --output is given), then, with --solve, search for its
+    first solution."""
+    if output is not None or not solving:
+        output_format(output, PUZZLE_JSON)
+        write_output(output or "-", json.dumps(puzzle_to_nyt(puzzle), separators=(",", ":")) + "\n")
+    return solve(puzzle, backend, limit=1, timeout=timeout) if solving else None
 
 
 def _summary(puzzle: Puzzle, result: SolveResult) -> dict[str, Any]:

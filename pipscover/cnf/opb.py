@@ -30,8 +30,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from pipscover.cnf.header import header_lines
-from pipscover.cnf.placements import FamilySize, PlacementBlocks, prune
-from pipscover.model import Cell, Placement, Puzzle, RegionKind
+from pipscover.cnf.placements import FamilySize, PlacementBlocks, prune, regions_by_kind
+from pipscover.model import Cell, Placement, Puzzle
 
 ENCODINGS_LINE = "encodings opb: linear constraints over the placement and value variables, no auxiliary ones"
 # A constraint no assignment meets, for a sum of no terms that cannot reach its bound: `x1 >= 2`.
@@ -81,12 +81,10 @@ def encode_opb(puzzle: Puzzle) -> PbEncoding:
     with writer.family("value"):
         for value, var in value_var.items():
             writer.linear([*((1, placement) for placement in support[value]), (-1, var)], "=", 0)
-    for kind in RegionKind:
-        if kind.rule.constrains:
-            with writer.family(str(kind)):
-                for region in puzzle.regions:
-                    if region.kind is kind:
-                        kind.rule.pb_constraints(writer, region.cells, region.target, domains, value_var)
+    for kind, regions in regions_by_kind(puzzle):
+        with writer.family(str(kind)):
+            for region in regions:
+                kind.rule.pb_constraints(writer, region.cells, region.target, domains, value_var)
     return PbEncoding(puzzle, placements, values, tuple(writer.constraints), tuple(writer.sizes))
 
 

@@ -26,7 +26,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from pipscover.errors import PipsError
-from pipscover.model import Cell, Placement, Puzzle, RegionKind, Solution
+from pipscover.model import Cell, Placement, Puzzle, Region, RegionKind, Solution
 from pipscover.runtime.limits import BYTES_PER_CLAUSE, PB_WEIGHT_LIMIT, guard
 
 if TYPE_CHECKING:
@@ -388,12 +388,16 @@ class _Family:
 
 def write_regions(writer: FormulaWriter, puzzle: Puzzle, domains: dict[Cell, set[int]], value_var: dict) -> None:
     """Every region's rule over the value variables, one family per kind (both CNF forms write them so)."""
-    for kind in RegionKind:
-        if kind.rule.constrains:
-            with writer.family(str(kind)):
-                for region in puzzle.regions:
-                    if region.kind is kind:
-                        kind.rule.clauses(writer, region.cells, region.target, domains, value_var)
+    for kind, regions in regions_by_kind(puzzle):
+        with writer.family(str(kind)):
+            for region in regions:
+                kind.rule.clauses(writer, region.cells, region.target, domains, value_var)
+
+
+def regions_by_kind(puzzle: Puzzle) -> list[tuple[RegionKind, list[Region]]]:
+    """Each kind with a rule, in the registry's order (the formulas' families follow it), and its regions."""
+    return [(kind, [region for region in puzzle.regions if region.kind is kind])
+            for kind in RegionKind if kind.rule.constrains]
 
 
 def _key(placement: Placement) -> tuple[int, int]:

@@ -105,6 +105,8 @@ LAST_RESORT = next(kind for kind in RegionKind if kind.rule.splits)
 
 
 class Shape(StrEnum):
+    """The board's shape (`--shape`): see step 1 at the top."""
+
     NYT = "nyt"
     RECT = "rect"
     RANDOM = "random"

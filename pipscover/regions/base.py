@@ -303,11 +303,8 @@ class LinearRule(RegionRule[int]):
                              if self.allows_sum_between(target, others_low + pip, others_high + pip)}
 
     def pair_possible(self, target: int, first: int, second: int, others: Sequence[set[int]]) -> bool:
-        if not all(others):
-            return False
-        low = first + second + sum(min(domain) for domain in others)
-        high = first + second + sum(max(domain) for domain in others)
-        return self.allows_sum_between(target, low, high)
+        low, high = bounds_of(others)
+        return low <= high and self.allows_sum_between(target, first + second + low, first + second + high)
 
     def clauses(self, writer: ClauseWriter, cells: Sequence[Cell], target: int, domains: Domains,
                 value_var: dict[tuple[Cell, int], int]) -> None:
@@ -329,18 +326,17 @@ class LinearRule(RegionRule[int]):
         if needed is None:
             return
         least, most = needed
-        if least > most:
-            writer.linear([], ">=", 1)
-            return
         terms = [(pip, value_var[cell, pip]) for cell in cells for pip in sorted(domains[cell]) if pip]
         low, high = sum_bounds(cells, domains)
-        if least == most:
+        if least > most:  # a cell can hold no pip: a constraint that always fails
+            writer.linear([], ">=", 1)
+        elif least == most:
             writer.linear(terms, "=", least)
-            return
-        if least > low:
-            writer.linear(terms, ">=", least)
-        if most < high:
-            writer.linear(terms, "<=", most)
+        else:
+            if least > low:
+                writer.linear(terms, ">=", least)
+            if most < high:
+                writer.linear(terms, "<=", most)
 
     def _needed(self, cells: Sequence[Cell], target: int, domains: Domains) -> tuple[int, int] | None:
         """The bounds on the sum that an encoding must write, None when pruning already guarantees them;
@@ -367,6 +363,15 @@ class LinearRule(RegionRule[int]):
 
 def sum_bounds(cells: Sequence[Cell], domains: Domains) -> tuple[int, int]:
     """The smallest and largest sum the cells can still make; (0, -1) when a cell can hold nothing."""
-    if not all(domains[cell] for cell in cells):
+    return bounds_of([domains[cell] for cell in cells])
+
+
+def bounds_of(pips: Sequence[set[int]]) -> tuple[int, int]:
+    """The smallest and largest sum of one pip from each set; (0, -1) when a set is empty.
+
+    >>> bounds_of([{1, 3}, {2}]), bounds_of([]), bounds_of([{1}, set()])
+    ((3, 5), (0, 0), (0, -1))
+    """
+    if not all(pips):
         return 0, -1
-    return sum(min(domains[cell]) for cell in cells), sum(max(domains[cell]) for cell in cells)
+    return sum(min(choices) for choices in pips), sum(max(choices) for choices in pips)
