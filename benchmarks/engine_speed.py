@@ -20,12 +20,12 @@ The peers are built by whoever runs this, from their public sources, outside thi
 encodings/benchmarks.md says which sources and what each build replaced.
 
     python benchmarks/engine_speed.py --nyt ../shared/puzzles/nyt --old-python OLD/bin/python \\
-        --mcc PEERS/cover/bin/mcc --mcc-instances PEERS/instances --java "java -cp PEERS/classes ListAll"
+        --mcc PEERS/cover/bin/mcc --mcc-instances PEERS/instances --java "java -cp PEERS/classes ListAll PEERS/sketch"
 
-The per-file loop (`pipscover count DAY.json -d D`, one process per puzzle) over the first 40 days against the
+The per-file loop (`pipscover count DAY.json -d D`, one process per puzzle) over the first 10 days against the
 C++ peer's loop, 3 rounds:
 
-    python benchmarks/engine_speed.py --nyt ../shared/puzzles/nyt --only loop --loop-days 40 \\
+    python benchmarks/engine_speed.py --nyt ../shared/puzzles/nyt --only loop --loop-days 10 --loop-cpu-limit 20 \\
         --mcc PEERS/cover/bin/mcc --peer-main PEERS/pips-solver-dancing-links/main.py --peer-python python3.12
 """
 
