@@ -1,29 +1,32 @@
-"""The engine and start-up rows of encodings/benchmarks.md: pipscover against a previous release and the peers.
+"""The engine rows of encodings/benchmarks.md: pipscover against a previous release and the peers.
 
 Every row runs whole processes, alternating the contenders in each round, and reports the median wall and
-CPU (user + system of the children) seconds of `--rounds` rounds. Contenders:
+CPU (user + system of the children) seconds of `--rounds` rounds. Every process is stopped after
+`--cpu-limit` seconds of CPU (the kernel's RLIMIT_CPU); a contender stopped is shown as `> LIMIT` and is not
+run again in that row. Contenders:
 
 - `new`: the `pipscover` of this virtual environment (`python -m pipscover`);
 - `old`: a previous release, given as the Python of another environment (`--old-python`, e.g. a venv with
   `pip install pipscover==...` or `pip install -e` of an older checkout);
-- `c++`: kshitijl/pips-solver-dancing-links (Knuth's Algorithm M), given as its `mcc` binary and the folder of
-  its generated instances (`--mcc`, `--mcc-instances`), for the listing rows; for the per-file loop, also its
-  generator (`--peer-main`: its main.py, run by `--peer-python`, a Python >= 3.12 as its pyproject asks),
-  each puzzle as its justfile's `count-solutions` recipe does it: `main.py DAY.json -d D > INSTANCE`, then
-  `mcc -v0 INSTANCE`;
-- `java`: DonoG/NYTPips4Processing, given as a command line (`--java`, run with the day and difficulty).
+- `c++`: kshitijl/pips-solver-dancing-links, given as the `mcc` binary it runs (`--mcc`) and a folder of the
+  instances its generator writes, named DAY-DIFFICULTY (`--mcc-instances`), for the listing rows; for the
+  per-file loop, also its generator (`--peer-main`: its main.py, run by `--peer-python`, a Python >= 3.12 as
+  its pyproject asks), each puzzle as its justfile's `count-solutions` recipe does it: `main.py DAY.json -d D
+  > INSTANCE`, then `mcc -v0 INSTANCE`;
+- `java`: DonoG/NYTPips4Processing, given as a command line (`--java`) that lists every solution of the puzzle
+  named by the two arguments appended to it, the day (YYYY-MM-DD) and the difficulty, for the listing rows.
 
-Peers are built by whoever runs this, from their public sources, outside this repository.
+The peers are built by whoever runs this, from their public sources, outside this repository;
+encodings/benchmarks.md says which sources and what each build replaced.
 
-    python benchmarks/engine_speed.py --nyt ../shared/puzzles/nyt --old-python /tmp/old/bin/python \\
-        --mcc /work/scratch/peers/mcc/bin/mcc --mcc-instances /work/scratch/peers/mcc/inst
+    python benchmarks/engine_speed.py --nyt ../shared/puzzles/nyt --old-python OLD/bin/python \\
+        --mcc PEERS/cover/bin/mcc --mcc-instances PEERS/instances --java "java -cp PEERS/classes ListAll PEERS/sketch"
 
-The per-file loop (`pipscover count DAY.json -d D`, one process per puzzle) over the whole archive against the
+The per-file loop (`pipscover count DAY.json -d D`, one process per puzzle) over the first 10 days against the
 C++ peer's loop, 3 rounds:
 
-    python benchmarks/engine_speed.py --nyt ../shared/puzzles/nyt --only loop --loop-days all \\
-        --mcc /work/scratch/peers/mcc/bin/mcc --peer-main /work/scratch/peers/kshitijl/main.py \\
-        --peer-python /root/.pyenv/versions/3.12.1/bin/python3.12
+    python benchmarks/engine_speed.py --nyt ../shared/puzzles/nyt --only loop --loop-days 10 --loop-cpu-limit 20 \\
+        --mcc PEERS/cover/bin/mcc --peer-main PEERS/pips-solver-dancing-links/main.py --peer-python python3.12
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shlex
 import signal
 import statistics
 import subprocess
@@ -49,7 +53,7 @@ FIRST_SOLUTIONS = (
 
 
 def rows(nyt: Path) -> list[tuple[str, list[str], str | None]]:
-    """(row, arguments after `python`, the C++ peer's instance for it or None)."""
+    """(row, arguments after `python`, the puzzle the peers list for it, DAY-DIFFICULTY, or None)."""
     day = str(nyt / "2025-09-15.json")
     return [
         ("pipscover --help", ["-m", "pipscover", "--help"], None),
@@ -74,6 +78,7 @@ NEUTRAL_FOLDER = tempfile.gettempdir()
 
 # One process of a loop: its command line and the file its output goes to (None: discarded).
 Step = tuple[list[str], Path | None]
+Times = dict[str, tuple[float, float]]  # contender: median wall and CPU seconds
 
 
 def timed(command: list[str], output: Path | None = None, cpu_limit: int = 0) -> tuple[float, float, bool]:
@@ -92,10 +97,13 @@ def timed(command: list[str], output: Path | None = None, cpu_limit: int = 0) ->
                               cwd=NEUTRAL_FOLDER, preexec_fn=limited if cpu_limit else None)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cut = done.returncode == -signal.SIGXCPU
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    # SIGXCPU at the soft limit; a process that ignores it (Java's) is killed at the hard one.
+    cut = bool(cpu_limit) and (done.returncode == -signal.SIGXCPU or
+                               done.returncode == -signal.SIGKILL and cpu >= cpu_limit - 1)
     if done.returncode and not cut:
         raise subprocess.CalledProcessError(done.returncode, command)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), cut
+    return wall, cpu, cut
 
 
 def loop_puzzles(nyt: Path, days: str) -> list[tuple[Path, str]]:
@@ -131,6 +139,9 @@ def main() -> None:
     parser.add_argument("--mcc-instances", type=Path, help="the C++ peer's generated-mcc-instances folder")
     parser.add_argument("--peer-main", help="the C++ peer's generator, its main.py (for the per-file loop)")
     parser.add_argument("--peer-python", default=sys.executable, help="the Python that runs --peer-main (>= 3.12)")
+    parser.add_argument("--java", help="the Java peer: a command line that lists every solution of DAY DIFFICULTY")
+    parser.add_argument("--cpu-limit", type=int, default=120,
+                        help="stop a row's process after this many seconds of CPU (its time: a lower bound)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--loop-days", default="0", help="also time a per-file loop over this many days (or all)")
     parser.add_argument("--loop-cpu-limit", type=int, default=60,
@@ -148,13 +159,12 @@ def main() -> None:
         options.old_python = os.path.abspath(options.old_python)
     pythons = {"new": sys.executable, **({"old": options.old_python} if options.old_python else {})}
     table = []
-    for name, arguments, instance in rows(options.nyt):
+    for name, arguments, puzzle in rows(options.nyt):
         if options.only and options.only not in name:
             continue
         commands = {label: [python, *arguments] for label, python in pythons.items()}
-        if options.mcc and instance and options.mcc_instances and (options.mcc_instances / instance).exists():
-            commands["c++"] = [options.mcc, str(options.mcc_instances / instance)]
-        table.append((name, measure(commands, options.rounds)))
+        commands.update(peer_commands(options, puzzle))
+        table.append((name, measure(commands, options.rounds, options.cpu_limit)))
     loop_row = "per-file loop: count each puzzle in its own process"
     if options.loop_days != "0" and (not options.only or options.only in loop_row):
         puzzles = loop_puzzles(options.nyt, options.loop_days)
@@ -168,21 +178,50 @@ def main() -> None:
             names = ", ".join(f"{puzzles[index][0].stem} {puzzles[index][1]}" for index in sorted(cut))
             print(f"stopped at {options.loop_cpu_limit} s of CPU (their loops' times are lower bounds): {names}")
             table.append((f"the same without the {len(cut)} cut", rest))
-    print("| work | " + " | ".join(f"{label} wall / CPU s" for label in [*pythons, "c++"]) + " |")
-    print("|---|" + "---|" * (len(pythons) + 1))
+    print_table(table, [*pythons, "c++", "java"], options.cpu_limit)
+
+
+def peer_commands(options: argparse.Namespace, puzzle: str | None) -> dict[str, list[str]]:
+    """The peers' command lines that list every solution of `puzzle` (DAY-DIFFICULTY), for those given."""
+    if puzzle is None:
+        return {}
+    commands = {}
+    if options.mcc and options.mcc_instances and (options.mcc_instances / puzzle).exists():
+        commands["c++"] = [options.mcc, "-v0", str(options.mcc_instances / puzzle)]
+    if options.java:
+        day, difficulty = puzzle.rsplit("-", 1)
+        commands["java"] = [*shlex.split(options.java), day, difficulty]
+    return commands
+
+
+def print_table(table: list[tuple[str, Times]], labels: list[str], cpu_limit: int) -> None:
+    """The rows as Markdown: median wall / CPU seconds per contender, `> LIMIT` where the limit stopped one."""
+    shown = [label for label in labels if any(label in found for _, found in table)]
+    print("| work | " + " | ".join(f"{label} wall / CPU s" for label in shown) + " |")
+    print("|---|" + "---|" * len(shown))
     for name, found in table:
-        cells = [f"{found[label][0]:.2f} / {found[label][1]:.2f}" if label in found else "-"
-                 for label in [*pythons, "c++"]]
+        cells = ["-" if label not in found else f"> {cpu_limit} CPU" if found[label][1] < 0
+                 else f"{found[label][0]:.2f} / {found[label][1]:.2f}" for label in shown]
         print(f"| {name} | " + " | ".join(cells) + " |")
 
 
-def measure(commands: dict[str, list[str]], rounds: int) -> dict[str, tuple[float, float]]:
-    """Median wall and CPU of each contender, the contenders alternating in every round."""
+def measure(commands: dict[str, list[str]], rounds: int, cpu_limit: int) -> Times:
+    """Median wall and CPU of each contender, the contenders alternating in every round; a contender that the
+    CPU limit stopped is not run again and gets (-1, -1)."""
     runs: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
+    stopped: set[str] = set()
     for _ in range(rounds):
         for label, command in commands.items():
-            runs[label].append(timed(command)[:2])
-    return {label: (statistics.median(w for w, _ in found), statistics.median(c for _, c in found))
+            if label in stopped:
+                continue
+            wall, cpu, cut = timed(command, cpu_limit=cpu_limit)
+            print(f"{label} {wall:.2f} s wall, {cpu:.2f} s CPU{' (stopped)' if cut else ''}, "
+                  f"load {os.getloadavg()[0]:.1f}: {shlex.join(command)[:100]}", file=sys.stderr, flush=True)
+            if cut:
+                stopped.add(label)
+            runs[label].append((wall, cpu))
+    return {label: (-1.0, -1.0) if label in stopped else
+            (statistics.median(w for w, _ in found), statistics.median(c for _, c in found))
             for label, found in runs.items()}
 
 
@@ -194,9 +233,6 @@ def timed_steps(steps: list[Step], cpu_limit: int) -> list[tuple[float, float, b
         if times[-1][2]:
             break
     return times
-
-
-Times = dict[str, tuple[float, float]]  # contender: median wall and CPU seconds
 
 
 def measure_loops(loops: dict[str, list[list[Step]]], rounds: int, cpu_limit: int) -> tuple[Times, set[int], Times]:

@@ -52,7 +52,7 @@ Step = Callable[[int, int, int], "int | None"]
 StateAllowed = Callable[[int, int, PipSupply], int]
 
 
-# Planted `less` and `greater` targets miss the region's sum by 1 + up to this much (`RegionRule.plant`).
+# Planted `less` and `greater` targets miss the region's sum by 1 + up to this much (`RegionRule.planted_targets`).
 PLANTED_SLACK = 2
 
 
