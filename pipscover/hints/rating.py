@@ -12,10 +12,11 @@ more did not agree better (see the README).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pipscover.hints import Rule, hint_chain
+from pipscover.hints.chain import deadline_of
 from pipscover.model import Puzzle, Solution
 from pipscover.model.check import problems
 from pipscover.model.results import SearchTimeout, Status
@@ -30,7 +31,7 @@ MEDIUM_STEPS = 43
 class Rating:
     """A puzzle's difficulty (None when it has no solution) and the chain's figures it comes from."""
 
-    puzzle: Puzzle
+    puzzle: Puzzle = field(repr=False)  # a repr of the figures, not of the whole board
     difficulty: str | None
     hardest: Rule | None
     guesses: int
@@ -56,15 +57,19 @@ def difficulty_of(steps: int) -> str:
     return "easy" if steps <= EASY_STEPS else "medium" if steps <= MEDIUM_STEPS else "hard"
 
 
-def rate(puzzle: Puzzle, solution: Solution | None = None, deadline: float | None = None) -> Rating:
+def rate(
+    puzzle: Puzzle, solution: Solution | None = None, timeout: float | None = None, *, deadline: float | None = None
+) -> Rating:
     """Rate `puzzle`, guessing along `solution` (default: the published one when valid, else one the solver finds).
-    Raises `SearchTimeout` once `time.monotonic()` passes `deadline`.
+    Raises `SearchTimeout` when `timeout` seconds pass first (`deadline=`, a `time.monotonic()` value, is the
+    old name: deprecated).
 
     >>> from pipscover import load_one
     >>> rating = rate(load_one("examples/first.txt"))
     >>> rating.difficulty, rating.guesses
     ('hard', 0)
     """
+    deadline = deadline_of(timeout, deadline, "rate")
     follow = solution or _published(puzzle)
     if follow is None:
         found = solve(puzzle, timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))

@@ -16,11 +16,12 @@ from pipscover.model.puzzle import (
     RegionKind,
     Solution,
     are_adjacent,
+    difficulty_named,
     domino_key,
     solution_from_grid,
 )
 
 __all__ = [
     "Cell", "Difficulty", "Domino", "Origin", "Placement", "Puzzle", "Region", "RegionKind", "Solution",
-    "are_adjacent", "domino_key", "solution_from_grid",
+    "are_adjacent", "difficulty_named", "domino_key", "solution_from_grid",
 ]
