@@ -106,6 +106,7 @@ def test_the_difficulty_is_the_enum_whichever_reader_made_it(tmp_path):
     read = [pipscover.load_one(day, "hard"), *pipscover.load(day), pipscover.load(day, "easy")[0]]
     assert [type(puzzle.origin.difficulty) for puzzle in read] == [pipscover.Difficulty] * 4
     assert read[0].origin.difficulty == "hard"
+    assert type(pipscover.rate(read[0]).difficulty) is pipscover.Difficulty  # the rating's band too
 
 
 def test_a_generated_puzzle_names_the_difficulty_it_was_rated():

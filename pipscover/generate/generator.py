@@ -268,7 +268,7 @@ def generate(
             if has_passed(deadline):
                 raise SearchTimeout
             puzzle, hidden = made
-            rated = Difficulty(rated_difficulty(puzzle, hidden))
+            rated = rated_difficulty(puzzle, hidden)
             puzzle = replace(puzzle, origin=replace(origin, difficulty=rated))
             if difficulty in (None, rated):
                 return GeneratedPuzzle(puzzle, hidden, True, calls, restart, time.monotonic() - start,

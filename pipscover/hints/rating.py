@@ -17,7 +17,7 @@ from typing import Any
 
 from pipscover.hints import Rule, hint_chain
 from pipscover.hints.chain import deadline_of
-from pipscover.model import Puzzle, Solution
+from pipscover.model import Difficulty, Puzzle, Solution
 from pipscover.model.check import problems
 from pipscover.model.results import SearchTimeout, Status
 from pipscover.solving import solve
@@ -32,7 +32,7 @@ class Rating:
     """A puzzle's difficulty (None when it has no solution) and the chain's figures it comes from."""
 
     puzzle: Puzzle = field(repr=False)  # a repr of the figures, not of the whole board
-    difficulty: str | None
+    difficulty: Difficulty | None
     hardest: Rule | None
     guesses: int
     steps: int
@@ -48,13 +48,15 @@ class Rating:
         }
 
 
-def difficulty_of(steps: int) -> str:
-    """The band of a chain of `steps` steps.
+def difficulty_of(steps: int) -> Difficulty:
+    """The band of a chain of `steps` steps: a `Difficulty`, as the readers give the NYT's labels.
 
-    >>> difficulty_of(15), difficulty_of(30), difficulty_of(60)
-    ('easy', 'medium', 'hard')
+    >>> [str(difficulty_of(steps)) for steps in (15, 30, 60)]
+    ['easy', 'medium', 'hard']
     """
-    return "easy" if steps <= EASY_STEPS else "medium" if steps <= MEDIUM_STEPS else "hard"
+    if steps <= EASY_STEPS:
+        return Difficulty.EASY
+    return Difficulty.MEDIUM if steps <= MEDIUM_STEPS else Difficulty.HARD
 
 
 def rate(
@@ -66,8 +68,8 @@ def rate(
 
     >>> from pipscover import load_one
     >>> rating = rate(load_one("examples/first.txt"))
-    >>> rating.difficulty, rating.guesses
-    ('hard', 0)
+    >>> rating.difficulty == "hard", rating.guesses
+    (True, 0)
     """
     deadline = deadline_of(timeout, deadline, "rate")
     follow = solution or _published(puzzle)
@@ -82,7 +84,7 @@ def rate(
     return Rating(puzzle, difficulty_of(len(chain.steps)), chain.hardest, chain.guesses, len(chain.steps))
 
 
-def difficulty(puzzle: Puzzle, solution: Solution) -> str:
+def difficulty(puzzle: Puzzle, solution: Solution) -> Difficulty:
     """The band `rate` gives `puzzle`, guessing along `solution`, without following the chain past the
     steps that make it hard (on a 40-domino puzzle, rating it in full took 18 s of the generator's 60 s).
 
