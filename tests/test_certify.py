@@ -4,6 +4,7 @@ sharing no code with the solver accepts; puzzles with more solutions say so; uns
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,9 @@ def test_nyt_puzzles_with_one_solution_get_certificates_the_checker_accepts():
 def test_a_certificate_path_must_be_named_cnf(run_cli, tmp_path):
     assert run_cli("certify", FIRST, "-o", Path(tmp_path) / "first.txt").code == 2
     assert run_cli("certify", FIRST).code == 2
+
+
+@pytest.mark.skipif(shutil.which("drat-trim") is None, reason="drat-trim is not on the PATH")
+def test_drat_trim_accepts_the_certificate_where_it_is_installed():
+    made = certify(load_one(FIRST))
+    assert check(made.cnf, made.proof, "first.cnf").verdicts["drat-trim"] is True

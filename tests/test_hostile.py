@@ -960,6 +960,8 @@ def test_certify_check_refuses_a_cnf_without_the_header_or_with_a_changed_one(ru
     cnf.write_text(BAD_HEADERS["puzzle-changed"](text))
     assert_one_line_error(run_cli("certify", "--check", cnf, proof), cnf, "SHA-256")
     assert_one_line_error(run_cli("certify", "--check", tmp_path / "none.cnf"), tmp_path / "none.cnf")
+    assert run_cli("encode", FIRST, "-o", tmp_path / "first.opb").code == 0
+    assert_one_line_error(run_cli("certify", "--check", tmp_path / "first.opb", proof), "first.opb", "OPB")
     assert_one_line_error(run_cli("certify", "--check", write(tmp_path, "ok.cnf", text)), tmp_path / "ok.drat")
 
 

@@ -137,9 +137,12 @@ def check(cnf: str, proof: str, source: str) -> Checked:
     that holds no puzzle; a certificate that proves nothing is `Checked` with a reason, not an error.
     """
     header = read_header(cnf, source)
-    if header is None or header.format != "dimacs" or header.puzzle is None:
-        raise PipsError(f"{source}: not a certificate: a DIMACS file without pipscover's header, which carries "
-                        "the puzzle; only `pipscover certify` writes certificates")
+    if header is None:
+        raise PipsError(f"{source}: not a certificate: a file without pipscover's header, which carries the "
+                        "puzzle; `pipscover certify` writes certificates")
+    if header.format != "dimacs" or header.puzzle is None:
+        raise PipsError(f"{source}: not a certificate: " + ("an OPB file; certificates are DIMACS" if
+                        header.format != "dimacs" else "its header names the puzzle's file but does not carry it"))
     puzzle = header.puzzle
     encoding = encode_cnf(puzzle, Encodings(header.card, header.pb, header.form))
     clauses = _clauses(cnf, source)
@@ -198,6 +201,9 @@ def _drat_trim(cnf: str, proof: str) -> bool | str | None:
         formula, steps = Path(folder) / "certificate.cnf", Path(folder) / "certificate.drat"
         formula.write_text(cnf)
         steps.write_text(proof)
-        done = subprocess.run([program, str(formula), str(steps)], capture_output=True, text=True,
-                              timeout=DRAT_TRIM_SECONDS, check=False)
+        try:
+            done = subprocess.run([program, str(formula), str(steps)], capture_output=True, text=True,
+                                  timeout=DRAT_TRIM_SECONDS, check=False)
+        except subprocess.TimeoutExpired:
+            return f"gave no verdict within {DRAT_TRIM_SECONDS} s"
     return True if "s VERIFIED" in done.stdout else "the proof does not check"
