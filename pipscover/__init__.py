@@ -1,5 +1,12 @@
 """pipscover: Pips puzzles as exact cover and SAT.
 
+Read puzzles with `load_one` / `load` / `parse` (NYT JSON, the text format, or a `.cnf` / `.opb` that
+`encode` wrote), answer with `solve`, `solutions`, `count`, `hint` and `rate`, check with `problems` /
+`is_valid`, make puzzles with `generate`, fetch NYT days with `fetch`. For SAT research: `encoding(puzzle)`
+is the CNF as an object (`Encoding`: its PySAT `CNF`, the variables' meaning, the projection sets, `decode`,
+`block`, `assumptions`), `encode` / `decode` the DIMACS text and a solver's answer. Every name has an example
+in its docstring:
+
     >>> from pipscover import count, hint, load_one, problems, solve
     >>> puzzle = load_one("examples/first.txt")
     >>> result = solve(puzzle)
@@ -21,9 +28,12 @@ from pipscover.errors import PipsError
 from pipscover.version import __version__
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
 
     from pipscover.cnf import Encodings
+    from pipscover.cnf.forms import AnyEncoding
+    from pipscover.cnf.placements import Encoding
     from pipscover.counting import count
     from pipscover.formats import load, load_one, parse
     from pipscover.formats.fetch import puzzle_files
@@ -45,6 +55,7 @@ _LAZY = {
     "parse": "pipscover.formats", "is_valid": "pipscover.model.check", "problems": "pipscover.model.check",
     "solutions": "pipscover.solving", "solve": "pipscover.solving", "hint": "pipscover.hints",
     "rate": "pipscover.hints.rating", "puzzle_files": "pipscover.formats.fetch",
+    "Encoding": "pipscover.cnf.placements", "Encodings": "pipscover.cnf.placements",
 }
 
 
@@ -57,6 +68,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'pipscover' has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    """The public names (`__all__`), which `dir`, `help` and tab completion list without importing them."""
+    return sorted({*__all__, *(name for name in globals() if name.startswith("__"))})
+
+
 def _show_in_notebooks() -> None:
     """Give the model its notebook pictures (`pipscover.render.notebook`): at once inside IPython, else when
     a public name is first used, so that the command line does not load the drawings to start."""
@@ -66,43 +82,70 @@ def _show_in_notebooks() -> None:
 
 
 def encode(puzzle: Puzzle, encodings: Encodings | None = None, project: Distinct | str = "placements") -> str:
-    """The puzzle as a self-describing DIMACS CNF (`pipscover encode`), for a SAT solver or model counter.
+    """The puzzle as a self-describing DIMACS CNF (`pipscover encode`), for a SAT solver or model counter: the
+    text of `encoding(puzzle, encodings)`, its projection set (`c ind`) the `project` one.
 
     >>> from pipscover import load_one
     >>> text = encode(load_one("examples/first.txt"))
     >>> text.startswith("c "), text.count("p cnf ")
     (True, 1)
     """
-    from pipscover.cnf import Encodings
-    from pipscover.cnf import encode as encode_cnf
     from pipscover.cnf.dimacs import write_dimacs
 
-    return write_dimacs(encode_cnf(puzzle, encodings or Encodings()), project)
+    return write_dimacs(encoding(puzzle, encodings), project)
 
 
-def decode(puzzle: Puzzle, answer: str, encodings: Encodings | None = None, source: str = "answer") -> Solution | None:
-    """The solution a SAT solver's `answer` (its `s`/`v` lines, or bare literals) gives to `encode(puzzle,
-    encodings)` (`pipscover decode`); None when the solver found none. `source` names it in errors.
+def encoding(puzzle: Puzzle, encodings: Encodings | None = None) -> AnyEncoding:
+    """The puzzle's CNF as an object, the one `encode` writes as DIMACS: its PySAT `CNF` (`.cnf`), the
+    meaning of its variables, its projection sets (`.projection("placements")`, `.projection("grids")`), and
+    `decode(model)`, `block(solution)` and `assumptions(fixed=..., forbidden=...)` for PySAT solvers (see
+    `Encoding`). Counting by blocking clauses:
+
+    >>> from pysat.solvers import Solver
+    >>> from pipscover import load_one
+    >>> cnf = encoding(load_one("examples/first.txt"))
+    >>> with Solver(bootstrap_with=cnf.cnf) as solver:
+    ...     solutions = 0
+    ...     while solver.solve():
+    ...         solutions += 1
+    ...         solver.add_clause(cnf.block(solver.get_model()))
+    >>> solutions
+    1
+    """
+    from pipscover.cnf import Encodings
+    from pipscover.cnf import encode as encode_cnf
+
+    return encode_cnf(puzzle, encodings or Encodings())
+
+
+def decode(
+    puzzle: Puzzle, answer: str | Sequence[int], encodings: Encodings | None = None, source: str = "answer"
+) -> Solution | None:
+    """The solution that a SAT solver's `answer` gives to `encode(puzzle, encodings)` (`pipscover decode`):
+    its model as a list of literals (PySAT's `get_model()`), or its printed output (`s`/`v` lines, or bare
+    literals); None when the output says it found none. `source` names the answer in errors.
 
     >>> from pysat.formula import CNF
     >>> from pysat.solvers import Solver
     >>> from pipscover import load_one, problems
     >>> puzzle = load_one("examples/first.txt")
-    >>> with Solver(bootstrap_with=CNF(from_string=encode(puzzle)).clauses) as solver:
+    >>> with Solver(bootstrap_with=CNF(from_string=encode(puzzle))) as solver:
     ...     found = solver.solve()
-    ...     answer = "s SATISFIABLE\\nv " + " ".join(map(str, solver.get_model())) + " 0"
-    >>> problems(puzzle, decode(puzzle, answer))
+    ...     model = solver.get_model()
+    >>> problems(puzzle, decode(puzzle, model))
     []
+    >>> decode(puzzle, "s UNSATISFIABLE") is None
+    True
     """
-    from pipscover.cnf import Encodings
-    from pipscover.cnf import encode as encode_cnf
-    from pipscover.cnf.dimacs import decode_model, read_model
+    from pipscover.cnf.dimacs import read_model
     from pipscover.model.results import Status
 
-    said = read_model(answer, source)
-    if said.status is not Status.SOLVED:
-        return None
-    return decode_model(encode_cnf(puzzle, encodings or Encodings()), said.literals, source)
+    if isinstance(answer, str):
+        said = read_model(answer, source)
+        if said.status is not Status.SOLVED:
+            return None
+        answer = said.literals
+    return encoding(puzzle, encodings).decode(answer, source)
 
 
 def fetch(day: str, cache: str | Path | None = None, base_url: str | None = None) -> Path:
@@ -126,8 +169,8 @@ if "IPython" in sys.modules:
     _show_in_notebooks()
 
 __all__ = [
-    "Cell", "CountResult", "Difficulty", "Distinct", "Domino", "Origin", "PipsError", "Placement", "Puzzle", "Region",
-    "RegionKind", "Solution", "SolveResult", "Status", "__version__", "count", "decode", "encode", "fetch",
-    "generate", "hint", "is_valid", "load", "load_one", "parse", "problems", "puzzle_files", "rate", "solutions",
-    "solve",
+    "Cell", "CountResult", "Difficulty", "Distinct", "Domino", "Encoding", "Encodings", "Origin", "PipsError",
+    "Placement", "Puzzle", "Region", "RegionKind", "Solution", "SolveResult", "Status", "__version__", "count",
+    "decode", "encode", "encoding", "fetch", "generate", "hint", "is_valid", "load", "load_one", "parse", "problems",
+    "puzzle_files", "rate", "solutions", "solve",
 ]

@@ -8,7 +8,15 @@ import reprlib
 
 
 class PipsError(Exception):
-    """Bad input: a puzzle, solution or model file that cannot be used as given."""
+    """Bad input: a puzzle, solution or model file that cannot be used as given; the message says where and why.
+
+    >>> from pipscover import parse
+    >>> try:
+    ...     parse('{"dominoes": [[1, 2]]}', "bad.json")
+    ... except PipsError as error:
+    ...     print(error)
+    bad.json: the puzzle is blank or incomplete: it needs 'dominoes' and 'regions'
+    """
 
 
 def shown(value: object) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 
@@ -43,3 +45,122 @@ def test_the_api_hint_is_the_first_step_of_the_cli_hint(run_cli):
     step = pipscover.hint(pipscover.load_one(EXAMPLES / "first.txt"))
     shown = run_cli("hint", EXAMPLES / "first.txt")
     assert shown.code == 0 and step.reason in " ".join(shown.out.split())
+
+
+README = EXAMPLES.parent / "README.md"
+TYPE_ALIASES = {"Cell", "Domino", "__version__"}  # tuples and a string: no docstring of their own
+
+
+def test_dir_lists_every_public_name_without_importing_them():
+    code = ("import sys, pipscover; names = dir(pipscover); "
+            "print(set(pipscover.__all__) <= set(names), {'sys', 'import_module', 'Any'} & set(names), "
+            "sorted({m.split('.')[0] for m in sys.modules} & {'pysat', 'httpx', 'dask', 'matplotlib'}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "True set() []"
+
+
+def test_help_lists_the_public_functions_with_their_signatures():
+    import pydoc
+
+    shown = pydoc.render_doc(pipscover, renderer=pydoc.plaintext)
+    for name in ("solve(puzzle", "count(puzzle", "load_one(path", "hint(puzzle", "encoding(puzzle", "solutions("):
+        assert name in shown
+
+
+def test_generate_shows_the_signature_of_the_generator():
+    import inspect
+
+    parameters = inspect.signature(pipscover.generate).parameters
+    assert list(parameters)[:3] == ["dominoes", "max_pip", "shape"]
+    assert "_CallablePackage" not in str(inspect.signature(pipscover.generate))
+
+
+@pytest.mark.parametrize("name", sorted(set(pipscover.__all__) - TYPE_ALIASES))
+def test_every_public_name_has_a_runnable_example(name):
+    assert ">>> " in (getattr(pipscover, name).__doc__ or "")
+
+
+def test_reprs_are_short():
+    puzzle = pipscover.load_one(EXAMPLES / "first.txt")
+    for value in (pipscover.rate(puzzle), pipscover.encoding(puzzle), pipscover.generate(dominoes=4, seed=3)):
+        shown = repr(value)
+        assert len(shown) < 300 and "function" not in shown and "regions=" not in shown, shown
+
+
+def test_hint_and_rate_take_a_timeout_and_still_the_old_deadline_with_a_warning():
+    import time
+
+    puzzle = pipscover.load_one(EXAMPLES / "first.txt")
+    assert pipscover.hint(puzzle, timeout=10) == pipscover.hint(puzzle)
+    assert pipscover.rate(puzzle, timeout=10).steps == pipscover.rate(puzzle).steps
+    with pytest.warns(DeprecationWarning, match="timeout"):
+        assert pipscover.hint(puzzle, deadline=time.monotonic() + 10) == pipscover.hint(puzzle)
+    with pytest.warns(DeprecationWarning, match="timeout"):
+        pipscover.rate(puzzle, deadline=time.monotonic() + 10)
+
+
+def test_the_difficulty_is_the_enum_whichever_reader_made_it(tmp_path):
+    day = tmp_path / "day.json"
+    one = {"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "sum", "target": 3}]}
+    day.write_text(json.dumps({"printDate": "2025-09-15", "easy": one, "hard": one}))
+    read = [pipscover.load_one(day, "hard"), *pipscover.load(day), pipscover.load(day, "easy")[0]]
+    assert [type(puzzle.origin.difficulty) for puzzle in read] == [pipscover.Difficulty] * 4
+    assert read[0].origin.difficulty == "hard"
+    assert type(pipscover.rate(read[0]).difficulty) is pipscover.Difficulty  # the rating's band too
+
+
+def test_a_generated_puzzle_names_the_difficulty_it_was_rated():
+    made = pipscover.generate(dominoes=4, seed=3)
+    assert made.difficulty is not None and made.puzzle.origin.difficulty is made.difficulty
+
+
+def test_the_encoding_counts_by_blocking_clauses_and_solves_under_assumptions():
+    from pysat.solvers import Solver
+
+    puzzle = pipscover.load_one(EXAMPLES / "first.txt")
+    only = pipscover.solve(puzzle).solutions[0]
+    cnf = pipscover.encoding(puzzle)
+    with Solver(bootstrap_with=cnf.cnf) as solver:
+        assert solver.solve(assumptions=cnf.assumptions(fixed=only.placements[:3]))
+        assert cnf.decode(solver.get_model()) == only
+        assert not solver.solve(assumptions=cnf.assumptions(forbidden=only.placements[-1:]))
+        solver.add_clause(cnf.block(only))
+        assert not solver.solve()
+    assert set(cnf.projection("placements")) == set(cnf.placement_var.values())
+    assert set(cnf.projection("grids")) == set(cnf.value_var.values())
+
+
+def test_decode_takes_a_model_as_a_list_of_literals():
+    from pysat.solvers import Solver
+
+    puzzle = pipscover.load_one(EXAMPLES / "first.txt")
+    with Solver(bootstrap_with=pipscover.encoding(puzzle).cnf) as solver:
+        assert solver.solve()
+        model = solver.get_model()
+    assert pipscover.decode(puzzle, model) == pipscover.decode(puzzle, " ".join(map(str, model)))
+
+
+def test_the_readme_counts_by_blocking_clauses_in_a_few_lines(capsys, monkeypatch):
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+    counting = next(block for block in blocks if ".block(solver.get_model())" in block)
+    monkeypatch.chdir(README.parent)
+    exec(compile(counting, "README.md", "exec"), {})
+    assert capsys.readouterr().out == "1\n"
+
+
+@pytest.mark.parametrize("suffix", ["cnf", "opb"])
+def test_load_reads_the_puzzle_an_encoded_file_carries(run_cli, tmp_path, suffix):
+    encoded = tmp_path / f"first.{suffix}"
+    assert run_cli("encode", EXAMPLES / "first.txt", "-o", encoded).code == 0
+    assert pipscover.load_one(encoded) == pipscover.load_one(EXAMPLES / "first.txt")
+    assert pipscover.load_one(encoded).describe() == str(encoded)
+
+
+@pytest.mark.parametrize("suffix", ["cnf", "opb"])
+@pytest.mark.parametrize("command", ["solve", "count", "show", "hint", "rate"])
+def test_every_command_reads_an_encoded_file(run_cli, tmp_path, command, suffix):
+    encoded = tmp_path / f"first.{suffix}"
+    assert run_cli("encode", EXAMPLES / "first.txt", "-o", encoded).code == 0
+    direct, through = run_cli(command, EXAMPLES / "first.txt", "--json"), run_cli(command, encoded, "--json")
+    assert through.code == direct.code == 0, through.err
+    assert json.loads(through.out.splitlines()[0])["puzzle"]["file"] == str(encoded)

@@ -116,8 +116,8 @@ def test_variables_are_placements_then_values_then_auxiliary():
     puzzle = Puzzle.build([("sum", [(0, 0), (0, 1), (0, 2), (0, 3)], 6)], [(1, 2), (3, 0)])
     encoding = encode(puzzle)
     assert list(encoding.solution_vars) == list(range(1, len(encoding.placements) + 1))
-    assert encoding.projection.start == len(encoding.placements) + 1
-    assert sorted(encoding.value_var.values()) == list(encoding.projection)
+    assert encoding.grid_vars.start == len(encoding.placements) + 1
+    assert sorted(encoding.value_var.values()) == list(encoding.grid_vars)
 
 
 def test_identical_dominoes_share_their_placement_variables():

@@ -12,11 +12,11 @@ from pysat.solvers import Solver
 
 from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover.cnf import Encodings, chosen_form, encode, encode_compact
-from pipscover.cnf.dimacs import decode_model, read_model, write_dimacs
-from pipscover.cnf.header import read_header
+from pipscover.cnf.dimacs import read_model, write_dimacs
 from pipscover.counting.blocking import count_by_blocking
 from pipscover.engines import get_backend
 from pipscover.formats import load
+from pipscover.formats.header import read_header
 from pipscover.model import Puzzle
 from pipscover.model.check import problems
 from pipscover.solving import solve
@@ -121,7 +121,7 @@ def test_a_compact_dimacs_file_names_its_form_and_decodes():
         assert solver.solve()
         answer = read_model("v " + " ".join(map(str, solver.get_model())) + " 0", "out")
     chosen = Encodings(header.card, header.pb, header.form)
-    solution = decode_model(encode(puzzle, chosen), answer.literals, "out")
+    solution = encode(puzzle, chosen).decode(answer.literals, "out")
     assert problems(puzzle, solution) == []
 
 

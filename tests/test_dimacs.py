@@ -11,10 +11,10 @@ from pysat.solvers import Solver
 
 from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover.cnf import encode
-from pipscover.cnf.dimacs import SolverAnswer, decode_model, read_model, write_dimacs
-from pipscover.cnf.header import read_header
+from pipscover.cnf.dimacs import SolverAnswer, read_model, write_dimacs
 from pipscover.errors import PipsError
 from pipscover.formats import load, load_one
+from pipscover.formats.header import read_header
 from pipscover.model import Puzzle
 from pipscover.model.check import problems
 from pipscover.model.results import Status
@@ -53,7 +53,7 @@ def test_comments_give_the_meaning_of_every_placement_and_value_variable():
 def test_the_projection_set_is_the_placements_or_the_value_variables(project):
     encoding = encode(load_one(FIRST))
     text = write_dimacs(encoding, project)
-    expected = list(encoding.solution_vars if project == "placements" else encoding.projection)
+    expected = list(encoding.solution_vars if project == "placements" else encoding.grid_vars)
     ind = [var for line in comment_fields(text, "ind") for var in line]
     show = [line for line in text.splitlines() if line.startswith("c p show ")]
     assert ind[-1] == 0 and [v for v in ind if v] == expected
@@ -86,7 +86,7 @@ def test_nyt_puzzles_round_trip_through_pysat_reading_the_file():
         with Solver("glucose4", bootstrap_with=cnf.clauses) as solver:
             assert solver.solve()
             answer = read_model("s SATISFIABLE\nv " + " ".join(map(str, solver.get_model())) + " 0\n", "model")
-        assert problems(puzzle, decode_model(encoding, answer.literals, "model")) == []
+        assert problems(puzzle, encoding.decode(answer.literals, "model")) == []
 
 
 EXTERNAL = {
@@ -115,7 +115,7 @@ def test_nyt_puzzles_round_trip_through_an_external_solver(name, tmp_path):
         cnf_path.write_text(write_dimacs(encoding))
         answer = read_model(run_external(name, cnf_path, tmp_path), name)
         assert answer.status is Status.SOLVED
-        assert problems(puzzle, decode_model(encoding, answer.literals, name)) == []
+        assert problems(puzzle, encoding.decode(answer.literals, name)) == []
 
 
 @pytest.mark.parametrize("name", sorted(EXTERNAL))
@@ -154,11 +154,11 @@ def test_a_model_of_another_puzzle_is_an_error():
     puzzle = load_one(FIRST)
     encoding = encode(puzzle)
     with pytest.raises(PipsError, match="not a solution|has variable|unassigned"):
-        decode_model(encoding, tuple(-var for var in range(1, encoding.num_vars + 1)), "out")
+        encoding.decode(tuple(-var for var in range(1, encoding.num_vars + 1)), "out")
     with pytest.raises(PipsError, match="has variable"):
-        decode_model(encoding, (encoding.num_vars + 1,), "out")
+        encoding.decode((encoding.num_vars + 1,), "out")
     with pytest.raises(PipsError, match="unassigned"):
-        decode_model(encoding, (1, 2), "out")
+        encoding.decode((1, 2), "out")
 
 
 def test_cli_encode_then_decode_prints_the_solve_json(tmp_path, run_cli):

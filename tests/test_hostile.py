@@ -907,3 +907,78 @@ def test_serve_on_a_port_in_use_says_so_in_one_line(run_cli):
 
 def test_serve_refuses_a_port_out_of_range(run_cli):
     assert run_cli("serve", "--port", "70000").code == 2
+
+
+def certificate(run_cli, tmp_path: Path) -> tuple[Path, Path]:
+    """A good certificate of examples/first.txt and its proof, written by `certify`."""
+    cnf = tmp_path / "first.cnf"
+    assert run_cli("certify", FIRST, "-o", cnf).code == 0
+    return cnf, cnf.with_suffix(".drat")
+
+
+# A proof that does not check is rejected (exit code 1), whatever is wrong with it.
+BAD_PROOFS = {
+    "empty": lambda proof: "",
+    "cut-short": lambda proof: "".join(proof.splitlines(keepends=True)[:-3]),
+    "cut-mid-line": lambda proof: proof[: len(proof) // 2],
+    "not-drat": lambda proof: "hello world\n",
+    "empty-clause-at-once": lambda proof: "0\n",
+    "an-unsound-lemma-first": lambda proof: "-1 0\n" + proof,
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_PROOFS))
+def test_certify_check_rejects_a_proof_that_does_not_check(run_cli, tmp_path, name):
+    cnf, proof = certificate(run_cli, tmp_path)
+    proof.write_text(BAD_PROOFS[name](proof.read_text()))
+    checked = run_cli("certify", "--check", cnf, proof)
+    assert checked.code == 1 and checked.out.startswith(f"{cnf}: rejected: ") and checked.err == ""
+
+
+# A certificate whose CNF is not the puzzle's plus one blocking clause proves nothing: rejected too.
+BAD_CERTIFICATE_CLAUSES = {
+    "a-clause-that-blocks-no-solution": lambda text: re.sub(r"\n([^\n]*) 0\n$", "\n1 0\n", text),
+    "two-clauses-more": lambda text: re.sub(r"p cnf (\d+) (\d+)", lambda m: f"p cnf {m[1]} {int(m[2]) + 1}",
+                                            text) + "1 2 0\n",
+    "a-clause-of-the-encoding-dropped": lambda text: re.sub(r"\n(-?\d+ )+0\n(?=(-?\d+ )+0\n)", "\n", text, count=1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_CERTIFICATE_CLAUSES))
+def test_certify_check_rejects_a_cnf_that_is_not_the_puzzle_plus_a_blocking_clause(run_cli, tmp_path, name):
+    cnf, proof = certificate(run_cli, tmp_path)
+    cnf.write_text(BAD_CERTIFICATE_CLAUSES[name](cnf.read_text()))
+    checked = run_cli("certify", "--check", cnf, proof)
+    assert checked.code == 1 and f"{cnf}: rejected: pipscover: " in checked.out
+
+
+def test_certify_check_refuses_a_cnf_without_the_header_or_with_a_changed_one(run_cli, tmp_path):
+    cnf, proof = certificate(run_cli, tmp_path)
+    text = cnf.read_text()
+    plain = write(tmp_path, "plain.cnf", "\n".join(line for line in text.splitlines() if line[:2] != "c ") + "\n")
+    assert_one_line_error(run_cli("certify", "--check", plain, proof), plain, "header")
+    cnf.write_text(BAD_HEADERS["puzzle-changed"](text))
+    assert_one_line_error(run_cli("certify", "--check", cnf, proof), cnf, "SHA-256")
+    assert_one_line_error(run_cli("certify", "--check", tmp_path / "none.cnf"), tmp_path / "none.cnf")
+    assert run_cli("encode", FIRST, "-o", tmp_path / "first.opb").code == 0
+    assert_one_line_error(run_cli("certify", "--check", tmp_path / "first.opb", proof), "first.opb", "OPB")
+    assert_one_line_error(run_cli("certify", "--check", write(tmp_path, "ok.cnf", text)), tmp_path / "ok.drat")
+
+
+@pytest.mark.parametrize("command", sorted(FILE_COMMANDS))
+def test_a_dimacs_file_without_pipscover_header_is_refused_as_a_puzzle(run_cli, tmp_path, command):
+    path = write(tmp_path, "plain.cnf", "p cnf 2 1\n1 -2 0\n")
+    solution = write(tmp_path, "solution.json", GOOD_SOLUTION)
+    model = write(tmp_path, "model.txt", "s SATISFIABLE\nv 1 0\n")
+    args = [{"PUZZLE": path, "SOLUTION": solution, "MODEL": model}.get(arg, arg) for arg in FILE_COMMANDS[command]]
+    assert_one_line_error(run_cli(*args), path, "header")
+
+
+@pytest.mark.parametrize("command", ["solve", "count", "show", "certify"])
+@pytest.mark.parametrize("name", ["puzzle-changed", "hash-removed"])
+def test_an_encoded_file_whose_puzzle_was_changed_is_refused(run_cli, tmp_path, command, name):
+    encoded = tmp_path / "first.cnf"
+    assert run_cli("encode", FIRST, "-o", encoded).code == 0
+    encoded.write_text(BAD_HEADERS[name](encoded.read_text()))
+    extra = ["-o", tmp_path / "out.cnf"] if command == "certify" else []
+    assert_one_line_error(run_cli(command, encoded, *extra), encoded)

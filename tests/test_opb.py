@@ -16,7 +16,6 @@ from puzzle_factory import puzzles
 
 from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover import solutions
-from pipscover.cnf.dimacs import decode_model
 from pipscover.cnf.opb import encode_opb, write_opb
 from pipscover.counting import count
 from pipscover.formats import load_one
@@ -142,5 +141,5 @@ def test_an_opb_answer_decodes_to_the_solution_its_placements_make():
     solution = next(solutions(puzzle))
     true = set(encoding.solution_literals(solution)) | {encoding.value_var[item] for item in solution.grid.items()}
     literals = tuple(var if var in true else -var for var in range(1, encoding.num_vars + 1))
-    assert decode_model(encoding, literals, "answer") == Solution(solution.placements)
+    assert encoding.decode(literals, "answer") == Solution(solution.placements)
     assert problems(puzzle, solution) == []

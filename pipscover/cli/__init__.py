@@ -45,6 +45,9 @@ COMMANDS = {
     "decode": ("decode", (
         "Read a SAT or PB solver's output for `pipscover encode`'s file, check the solution and draw it."
     )),
+    "certify": ("certify", (
+        "Prove a puzzle's answer to anyone: write a DIMACS file and a DRAT proof that it has no model."
+    )),
     "backends": ("backends", (
         "List the backends `solve -b` accepts: a one-line description each, what each can do, and the "
         "command that installs the ones that are missing."

@@ -20,12 +20,12 @@ from pipscover.cli.common import (
     solve_json,
 )
 from pipscover.cnf import DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, AnyEncoding, Encodings, encode
-from pipscover.cnf.dimacs import decode_model, read_model
-from pipscover.cnf.header import Header, read_header
+from pipscover.cnf.dimacs import read_model
 from pipscover.cnf.opb import PbEncoding, encode_opb
 from pipscover.errors import PipsError
 from pipscover.formats import read_text_file
 from pipscover.formats.fetch import day_file
+from pipscover.formats.header import Header, read_header
 from pipscover.model import Difficulty, Puzzle, Solution
 from pipscover.model.results import SolveResult, Status
 
@@ -80,7 +80,7 @@ def decode_command(
     solutions: tuple[Solution, ...] = ()
     if answer.status is Status.SOLVED:
         encoding: AnyEncoding | PbEncoding = encode_opb(puzzle) if file_format == "opb" else encode(puzzle, encodings)
-        solutions = (decode_model(encoding, answer.literals, model_file),)
+        solutions = (encoding.decode(answer.literals, model_file),)
     result = SolveResult(answer.status, solutions, BACKEND_NAME, time.monotonic() - start)
     if as_json:
         print_json(solve_json(puzzle, result))

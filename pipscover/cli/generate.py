@@ -6,6 +6,7 @@ import json
 import random
 import sys
 import time
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -21,9 +22,10 @@ from pipscover.cli.common import (
     progress_bar,
     write_output,
 )
+from pipscover.errors import PipsError
 from pipscover.formats import puzzle_to_nyt
-from pipscover.generate.generator import MAX_RESTARTS, Shape, generate
-from pipscover.model import Difficulty
+from pipscover.generate.generator import MAX_RESTARTS, GeneratedPuzzle, Shape, generate
+from pipscover.model import Difficulty, Puzzle
 from pipscover.model.results import SearchGaveUp, SearchTimeout
 
 MAX_PIP = 10**9  # beyond it, the pseudo-boolean encodings of the counter's SAT fallback cannot write the sums
@@ -54,6 +56,10 @@ def generate_command(
     output: Annotated[str, typer.Option("--output", "-o", help="Write the puzzle (NYT JSON) here.")] = "-",
     timeout: TimeoutOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+    certified: Annotated[bool, typer.Option(
+        "--certify", help="Also write NAME.cnf and NAME.drat beside -o NAME.json: its certificate "
+        "(`pipscover certify`), which anyone can check.",
+    )] = False,
 ) -> None:
     """Make a puzzle (an NYT puzzle object with its `solution`) and report how many regions it needed.
 
@@ -66,6 +72,8 @@ def generate_command(
       pipscover generate -n 10 --shape rect --seed 42 --difficulty hard -o p.json
     """
     output_format(output, PUZZLE_JSON)
+    if certified and output == "-":
+        raise PipsError("generate --certify: the certificate goes beside the puzzle; give -o NAME.json")
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     began = time.monotonic()
@@ -106,16 +114,33 @@ def generate_command(
         "restarts": made.restarts,
         "seconds": round(made.seconds, 6),
     }
+    certificate = _certificate(made.puzzle, output) if certified else None
+    if certificate is not None:
+        report["certificate"] = certificate
     if as_json and output != "-":
         print_json(report)
         return
-    text = json.dumps(report) if as_json else (
-        f"seed {seed}: {dominoes} dominoes, {report['region_count']} regions "
-        f"({report['constrained_regions']} with a rule), "
+    text = json.dumps(report) if as_json else _summary(made, seed, certificate)
+    (sys.stderr if output == "-" else sys.stdout).write(text + "\n")
+
+
+def _summary(made: GeneratedPuzzle, seed: int, certificate: dict[str, str | None] | None) -> str:
+    """The report as one line for people."""
+    return (
+        f"seed {seed}: {len(made.puzzle.dominoes)} dominoes, {len(made.puzzle.regions)} regions "
+        f"({made.constrained_regions} with a rule), "
         f"{'unique' if made.unique else 'uniqueness not checked'}"
         + (f", rated {made.difficulty} (pipscover rate)" if made.unique else "")
         + f"; {made.counter_calls} counter calls, "
         f"{made.restarts} restarts, {made.seconds:.3f} s"
+        + (f"; certificate: {certificate['claim']}, in {certificate['cnf']}" if certificate else "")
     )
-    (sys.stderr if output == "-" else sys.stdout).write(text + "\n")
 
+
+def _certificate(puzzle: Puzzle, output: str) -> dict[str, str | None]:
+    """Certify the puzzle written to `output` into NAME.cnf and NAME.drat beside it: what the report says."""
+    from pipscover.cli.certify import certificate_json, write_certificate
+
+    path = str(Path(output).with_suffix(".cnf"))
+    written = certificate_json(write_certificate(puzzle, path), path)
+    return {key: written[key] for key in ("claim", "cnf", "proof")}

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pipscover.cnf.compact import CompactEncoding, encode_compact
-    from pipscover.cnf.dimacs import SolverAnswer, decode_model, read_model, write_dimacs
+    from pipscover.cnf.dimacs import SolverAnswer, read_model, write_dimacs
     from pipscover.cnf.forms import AnyEncoding, chosen_form, encode
     from pipscover.cnf.placements import (
         CARD_ENCODINGS,
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 # choices of --card, --pb, --form) for every command, the encoders and DIMACS only for the SAT ones.
 _MODULE_OF = {
     **dict.fromkeys(["CompactEncoding", "encode_compact"], "pipscover.cnf.compact"),
-    **dict.fromkeys(["SolverAnswer", "decode_model", "read_model", "write_dimacs"], "pipscover.cnf.dimacs"),
+    **dict.fromkeys(["SolverAnswer", "read_model", "write_dimacs"], "pipscover.cnf.dimacs"),
     **dict.fromkeys(["AnyEncoding", "chosen_form", "encode"], "pipscover.cnf.forms"),
     **dict.fromkeys(["CARD_ENCODINGS", "DEFAULT_CARD", "DEFAULT_FORM", "DEFAULT_PB", "FAMILIES", "FORMS",
                      "PB_ENCODINGS", "Encoding", "Encodings", "FamilySize", "candidate_placements",
@@ -58,6 +58,6 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "CARD_ENCODINGS", "DEFAULT_CARD", "DEFAULT_FORM", "DEFAULT_PB", "FAMILIES", "FORMS", "PB_ENCODINGS", "AnyEncoding",
     "CompactEncoding", "Encoding", "Encodings", "FamilySize", "SolverAnswer", "candidate_placements", "card_encoding",
-    "chosen_form", "decode_model", "encode", "encode_compact", "encode_placements", "prune",
+    "chosen_form", "encode", "encode_compact", "encode_placements", "prune",
     "read_model", "write_dimacs",
 ]

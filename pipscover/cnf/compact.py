@@ -24,8 +24,9 @@ kind's `clauses`, through `encoding.write_regions`).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from pipscover.cnf.placements import (
@@ -33,6 +34,7 @@ from pipscover.cnf.placements import (
     FamilySize,
     FormulaWriter,
     VariableBlocks,
+    in_no_solution,
     placement_possible,
     write_regions,
 )
@@ -45,7 +47,7 @@ Pair = tuple[Cell, Cell]
 Orientations = dict[Pair, list[Domino]]  # pair -> the (pip on first cell, pip on second cell) it can hold
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CompactEncoding(VariableBlocks):
     """A puzzle's compact CNF with the meaning of its variables.
 
@@ -84,22 +86,19 @@ class CompactEncoding(VariableBlocks):
                 grid[cell] = pip
         return Solution(tuple(Placement((grid[a], grid[b]), (a, b)) for a, b in tiles))
 
-    def solution_literals(self, solution: Solution) -> list[int]:
-        """The tile and value variables that are true in the model of `solution`."""
-        tile_var = {pair: var for var, pair in enumerate(self.tiles, start=1)}
-        value_var = self.value_var
-        tiles = [tile_var[placement.cells] for placement in solution.placements]
-        return tiles + [value_var[cell, pip] for cell, pip in sorted(solution.grid.items())]
+    @cached_property
+    def tile_var(self) -> dict[Pair, int]:
+        """pair of cells (in sorted order) -> its tile variable."""
+        return {pair: var for var, pair in enumerate(self.tiles, start=1)}
 
-    def placement_blocker(self, model: Sequence[int]) -> list[int]:
-        """A clause that rules out this model's tiling-and-grid and nothing else."""
-        last = len(self.tiles) + len(self.values)
-        return [-lit for lit in model if 0 < lit <= last]
-
-    def grid_blocker(self, model: Sequence[int]) -> list[int]:
-        """A clause that rules out every solution with this model's pip grid."""
-        projection = self.projection
-        return [-lit for lit in model if lit > 0 and lit in projection]
+    def placement_literals(self, placement: Placement) -> list[int]:
+        """The placement's tile and its two cells' values; `PipsError` for a placement no solution has."""
+        placement = placement.canonical()
+        held = [self.tile_var.get(placement.cells)]
+        held += [self.value_var.get(value) for value in zip(placement.cells, placement.domino)]
+        if None in held:
+            raise in_no_solution(self.puzzle, placement)
+        return [lit for lit in held if lit is not None]
 
     def describe_variables(self) -> list[str]:
         """One line per tile, value and carrier variable, for the DIMACS comments."""

@@ -1,14 +1,14 @@
 """DIMACS export and model decoding: the CNF for stock SAT solvers and model counters, and the way back.
 
 `write_dimacs` writes a standard DIMACS CNF (PySAT's writer) preceded by comment lines that make it
-self-describing (`pipscover.cnf.header`: the pipscover version, the puzzle itself with its hash, the
+self-describing (`pipscover.formats.header`: the pipscover version, the puzzle itself with its hash, the
 encodings), the meaning of every placement and value variable (`c placement VAR domino A B cells R1 C1 R2
 C2`, `c value VAR cell R C pip P`), the size of every clause family, and the projection set (`c ind ... 0`
 for MIS-style counters, `c p show ... 0` for d4 / GANAK style) that a projected model counter counts over.
 
 `read_model` reads what a solver prints (`s SATISFIABLE` with `v` lines, `s UNSATISFIABLE`, MiniSat's
 `SAT`/`UNSAT` result file, or a bare list of literals), and what a pseudo-Boolean solver prints for the OPB
-form (`v x1 -x2 ...`, `s OPTIMUM FOUND`); `decode_model` turns a model into a checked solution.
+form (`v x1 -x2 ...`, `s OPTIMUM FOUND`); the encoding's `decode` turns the model into a checked solution.
 """
 
 from __future__ import annotations
@@ -16,17 +16,11 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from pipscover.cnf.forms import AnyEncoding
-from pipscover.cnf.header import header_lines
 from pipscover.errors import PipsError, shown
-from pipscover.model import Solution
-from pipscover.model.check import problems
+from pipscover.formats.header import header_lines
 from pipscover.model.results import Distinct, Status
-
-if TYPE_CHECKING:
-    from pipscover.cnf.opb import PbEncoding
 
 IND_PER_LINE = 10  # value variables per `c ind` line, to keep lines short
 
@@ -66,11 +60,10 @@ def _comments(encoding: AnyEncoding, project: Distinct) -> list[str]:
     lines += [f"c {line}" for line in encoding.describe_variables()]
     for family in encoding.families:
         lines.append(f"c family {family.name} clauses {family.clauses} aux {family.aux_vars}")
+    projection = list(encoding.projection(project))
     if project is Distinct.PLACEMENTS:
-        projection = list(encoding.solution_vars)
         lines.append("c projection placements: a projected model count is the number of solutions (placements)")
     else:
-        projection = list(encoding.projection)
         lines.append("c projection grids: a projected model count is the number of distinct pip grids")
     for start in range(0, len(projection), IND_PER_LINE):
         lines.append("c ind " + " ".join(map(str, projection[start:start + IND_PER_LINE])) + " 0")
@@ -131,34 +124,3 @@ def read_model(text: str, source: str) -> SolverAnswer:
     if status is Status.SOLVED and not literals:
         raise PipsError(f"{source}: says satisfiable but holds no literals (`v` lines)")
     return SolverAnswer(status, tuple(literals) if status is Status.SOLVED else ())
-
-
-def decode_model(encoding: AnyEncoding | PbEncoding, literals: tuple[int, ...], source: str) -> Solution:
-    """The solution a model of `encoding` describes; `PipsError` when the model does not fit the encoding."""
-    where = f"{source}: {encoding.puzzle.describe()}"
-    assigned: dict[int, bool] = {}
-    for literal in literals:
-        var = abs(literal)
-        if var > encoding.num_vars:
-            raise PipsError(
-                f"{where}: the model has variable {var} but the encoding ({encoding.describe()}) has "
-                f"{encoding.num_vars}; decode with the file it came from (or the puzzle and its --encoding/--card/--pb)"
-            )
-        if assigned.get(var, literal > 0) != (literal > 0):
-            raise PipsError(f"{where}: the model sets variable {var} both true and false")
-        assigned[var] = literal > 0
-    missing = [var for var in encoding.solution_vars if var not in assigned]
-    if missing:
-        name = encoding.blocks[0][0] if missing[0] <= encoding.blocks[0][1] else "value"
-        raise PipsError(f"{where}: the model leaves {name} variable {missing[0]} unassigned ({len(missing)} in all)")
-    solution = encoding.solution([var for var, value in assigned.items() if value])
-    wrong = problems(encoding.puzzle, solution)
-    if wrong:
-        raise PipsError(f"{where}: the model is not a solution of this puzzle: {wrong[0]}")
-    grid = solution.grid
-    for (cell, pip), var in encoding.value_var.items():
-        if var in assigned and assigned[var] != (grid[cell] == pip):
-            raise PipsError(
-                f"{where}: value variable {var} (pip {pip} on cell {list(cell)}) contradicts the placements"
-            )
-    return solution

@@ -12,9 +12,9 @@ in this order, encodings/opb.md has each line's shape and the sizes against the 
 - one family per region kind, each kind's `pb_constraints` (`sum 7`: `+1 x41 +2 x42 ... = 7`).
 
 The file starts with the competition's `* #variable= N #constraint= M` line, then the self-describing header
-(`pipscover.cnf.header`) and the meaning of every variable as `*` comments. Only `>=` and `=` are written
+(`pipscover.formats.header`) and the meaning of every variable as `*` comments. Only `>=` and `=` are written
 (the competitions' format has no `<=`): a `<=` is written as `>=` with every sign turned. A solver's answer
-(`v x1 -x2 ...`) decodes like a SAT model, by `pipscover.cnf.dimacs.decode_model`.
+(`v x1 -x2 ...`) decodes like a SAT model, by the encoding's `decode`.
 
     >>> from pipscover import load_one
     >>> encoding = encode_opb(load_one("examples/first.txt"))
@@ -29,8 +29,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from pipscover.cnf.header import header_lines
 from pipscover.cnf.placements import FamilySize, PlacementBlocks, prune, regions_by_kind
+from pipscover.formats.header import header_lines
 from pipscover.model import Cell, Placement, Puzzle
 
 ENCODINGS_LINE = "encodings opb: linear constraints over the placement and value variables, no auxiliary ones"
@@ -38,7 +38,7 @@ ENCODINGS_LINE = "encodings opb: linear constraints over the placement and value
 NEVER = ((1, 1),), 2
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PbEncoding(PlacementBlocks):
     """A puzzle's OPB form: its placements and values (numbered as in the placements CNF) and its constraints,
     each a tuple of (coefficient, variable) terms and a bound, read `sum >= bound` or, when `equal`, `=`."""

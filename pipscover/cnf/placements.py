@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING
 
 from pipscover.errors import PipsError
 from pipscover.model import Cell, Placement, Puzzle, Region, RegionKind, Solution
+from pipscover.model.check import problems
+from pipscover.model.results import Distinct
 from pipscover.runtime.limits import BYTES_PER_CLAUSE, PB_WEIGHT_LIMIT, guard
 
 if TYPE_CHECKING:
@@ -60,7 +62,12 @@ FAMILIES = (
 
 @dataclass(frozen=True)
 class Encodings:
-    """Which form the CNF takes, and which PySAT encoding writes its cardinality and pseudo-boolean constraints."""
+    """Which form the CNF takes, and which PySAT encoding writes its cardinality and pseudo-boolean constraints.
+
+    >>> from pipscover import encoding, load_one
+    >>> encoding(load_one("examples/first.txt"), Encodings(card="totalizer", form="placements")).describe()
+    'encoding=placements card=totalizer pb=best'
+    """
 
     card: str = DEFAULT_CARD
     pb: str = DEFAULT_PB
@@ -88,9 +95,15 @@ class FamilySize:
 
 
 class VariableBlocks(ABC):
-    """What both CNF forms share: the formula's size, and the value variables, numbered right after the first
-    block of `blocks` (placements, or tiles)."""
+    """What both CNF forms share: the formula's size, the value variables (numbered right after the first
+    block of `blocks`: placements, or tiles), the projection sets, and the way between models and solutions.
 
+    A model is what a PySAT solver's `get_model()` returns, a list of literals: `decode` turns it into a
+    checked `Solution`, `block` gives the clause that forbids a solution (or every solution with its pip grid),
+    and `assumptions` the literals that fix or forbid placements, for `solver.solve(assumptions=...)`.
+    """
+
+    puzzle: Puzzle
     cnf: CNF
     encodings: Encodings
     values: tuple[tuple[Cell, int], ...]
@@ -101,6 +114,19 @@ class VariableBlocks(ABC):
         """The named variable blocks, in numbering order (auxiliary variables follow)."""
 
     @property
+    @abstractmethod
+    def solution_vars(self) -> range:
+        """The variables that fix the solution (its placements): the `placements` projection."""
+
+    @abstractmethod
+    def solution(self, model: Iterable[int]) -> Solution:
+        """The solution a model describes, read from its `solution_vars`, unchecked (`decode` checks it)."""
+
+    @abstractmethod
+    def placement_literals(self, placement: Placement) -> list[int]:
+        """The literals that are all true exactly when `placement` is part of the solution."""
+
+    @property
     def num_vars(self) -> int:
         return self.cnf.nv
 
@@ -109,20 +135,141 @@ class VariableBlocks(ABC):
         return len(self.cnf.clauses)
 
     @property
-    def projection(self) -> range:
+    def grid_vars(self) -> range:
         """The value variables: two models agree on them exactly when they give the same pip grid."""
         first = self.blocks[0][1] + 1
         return range(first, first + len(self.values))
+
+    def projection(self, distinct: Distinct | str = "placements") -> range:
+        """The projection set named by `distinct`, as `pipscover count --distinct` names it: `placements`
+        (`solution_vars`: a projected model count is the number of solutions) or `grids` (`grid_vars`: the
+        number of distinct pip grids). The DIMACS file's `c ind` lines hold the same set.
+
+        >>> from pipscover import encoding, load_one
+        >>> found = encoding(load_one("examples/first.txt"))
+        >>> found.projection("placements") == found.solution_vars, found.projection("grids") == found.grid_vars
+        (True, True)
+        """
+        return self.solution_vars if Distinct(distinct) is Distinct.PLACEMENTS else self.grid_vars
 
     def describe(self) -> str:
         """The form and encodings, for messages."""
         return self.encodings.describe()
 
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {self.puzzle.describe()}: {self.describe()}, {self.num_vars} variables>"
+
     @cached_property
     def value_var(self) -> dict[tuple[Cell, int], int]:
         """(cell, pip) -> its variable."""
-        first = self.projection.start
+        first = self.grid_vars.start
         return {value: first + j for j, value in enumerate(self.values)}
+
+    def solution_literals(self, solution: Solution) -> list[int]:
+        """The `solution_vars` that are true in the model of `solution`."""
+        literals = {lit for placement in solution.placements for lit in self.placement_literals(placement)}
+        return sorted(literals)
+
+    def placement_blocker(self, model: Sequence[int]) -> list[int]:
+        """A clause that rules out this model's tiling-and-grid and nothing else."""
+        return [-lit for lit in model if lit > 0 and lit in self.solution_vars]
+
+    def grid_blocker(self, model: Sequence[int]) -> list[int]:
+        """A clause that rules out every solution with this model's pip grid."""
+        return [-lit for lit in model if lit > 0 and lit in self.grid_vars]
+
+    def block(self, found: Solution | Sequence[int], distinct: Distinct | str = "placements") -> list[int]:
+        """The clause that rules out `found` (a `Solution`, or a model as `get_model()` gives it) and nothing
+        else, or with `distinct="grids"` every solution with its pip grid: add it to count by blocking clauses.
+
+        >>> from pysat.solvers import Solver
+        >>> from pipscover import encoding, load_one
+        >>> found = encoding(load_one("examples/first.txt"))
+        >>> with Solver(bootstrap_with=found.cnf) as solver:
+        ...     first = solver.solve()
+        ...     solver.add_clause(found.block(solver.get_model()))
+        ...     second = solver.solve()
+        >>> first, second
+        (True, False)
+        """
+        grids = Distinct(distinct) is Distinct.GRIDS
+        if isinstance(found, Solution):
+            true = ([self.value_var[value] for value in sorted(found.grid.items())] if grids
+                    else self.solution_literals(found))
+            return [-lit for lit in true]
+        return self.grid_blocker(found) if grids else self.placement_blocker(found)
+
+    def assumptions(self, fixed: Iterable[Placement] = (), forbidden: Iterable[Placement] = ()) -> list[int]:
+        """The literals to pass as `solver.solve(assumptions=...)` to ask for a solution that has every `fixed`
+        placement and none of the `forbidden` ones (a domino either way round on its cells, which identical
+        dominoes share); `solver.get_core()` names the assumptions an unsatisfiable answer needed. A fixed
+        placement no solution has (it broke a rule on its own) is refused with `PipsError`, since no literal
+        says it.
+
+        >>> from pysat.solvers import Solver
+        >>> from pipscover import encoding, load_one, solve
+        >>> puzzle = load_one("examples/first.txt")
+        >>> found = encoding(puzzle)
+        >>> first = solve(puzzle).solutions[0].placements[0]  # its only solution's
+        >>> with Solver(bootstrap_with=found.cnf) as solver:
+        ...     solver.solve(assumptions=found.assumptions(forbidden=[first]))
+        False
+        """
+        literals = [lit for placement in fixed for lit in self.placement_literals(placement)]
+        for placement in forbidden:
+            try:
+                held = self.placement_literals(placement)
+            except PipsError:  # in no solution: forbidden already
+                continue
+            if len(held) != 1:
+                raise PipsError(f"{self.puzzle.describe()}: forbidding a placement takes one literal, which the "
+                                f"{self.encodings.form} form has not; use Encodings(form='placements')")
+            literals.append(-held[0])
+        return literals
+
+    def decode(self, model: Iterable[int], source: str = "model") -> Solution:
+        """The solution a model describes (`get_model()`'s list of literals, or a solver's `v` line as
+        integers), checked by the independent checker; `PipsError`, naming `source`, when the model does not
+        fit the encoding or is not a solution.
+
+        >>> from pysat.solvers import Solver
+        >>> from pipscover import encoding, load_one, problems
+        >>> found = encoding(load_one("examples/first.txt"))
+        >>> with Solver(bootstrap_with=found.cnf) as solver:
+        ...     _ = solver.solve()
+        ...     solution = found.decode(solver.get_model())
+        >>> problems(found.puzzle, solution)
+        []
+        """
+        where = f"{source}: {self.puzzle.describe()}"
+        assigned: dict[int, bool] = {}
+        for literal in model:
+            var = abs(literal)
+            if var > self.num_vars:
+                raise PipsError(
+                    f"{where}: the model has variable {var} but the encoding ({self.describe()}) has "
+                    f"{self.num_vars}; decode with the file it came from (or the puzzle and its --encoding/--card/--pb)"
+                )
+            if assigned.get(var, literal > 0) != (literal > 0):
+                raise PipsError(f"{where}: the model sets variable {var} both true and false")
+            assigned[var] = literal > 0
+        missing = [var for var in self.solution_vars if var not in assigned]
+        if missing:
+            name = self.blocks[0][0] if missing[0] <= self.blocks[0][1] else "value"
+            raise PipsError(
+                f"{where}: the model leaves {name} variable {missing[0]} unassigned ({len(missing)} in all)"
+            )
+        solution = self.solution([var for var, value in assigned.items() if value])
+        wrong = problems(self.puzzle, solution)
+        if wrong:
+            raise PipsError(f"{where}: the model is not a solution of this puzzle: {wrong[0]}")
+        grid = solution.grid
+        for (cell, pip), var in self.value_var.items():
+            if var in assigned and assigned[var] != (grid[cell] == pip):
+                raise PipsError(
+                    f"{where}: value variable {var} (pip {pip} on cell {list(cell)}) contradicts the placements"
+                )
+        return solution
 
 
 class PlacementBlocks(VariableBlocks):
@@ -141,15 +288,23 @@ class PlacementBlocks(VariableBlocks):
         """The placement variables, which fix the solution."""
         return range(1, len(self.placements) + 1)
 
+    @cached_property
+    def placement_var(self) -> dict[Placement, int]:
+        """placement (cells in sorted order, `Placement.canonical`) -> its variable."""
+        return {placement: var for var, placement in enumerate(self.placements, start=1)}
+
     def solution(self, model: Iterable[int]) -> Solution:
         """The solution a model (a list of literals) describes, read from its placement variables."""
         last = len(self.placements)
         return Solution(tuple(self.placements[lit - 1] for lit in model if 0 < lit <= last))
 
-    def solution_literals(self, solution: Solution) -> list[int]:
-        """The placement variables that are true in the model of `solution`."""
-        placement_var = {placement: var for var, placement in enumerate(self.placements, start=1)}
-        return [placement_var[placement] for placement in solution.placements]
+    def placement_literals(self, placement: Placement) -> list[int]:
+        """The placement's variable; `PipsError` for a placement no solution has (pruned, or not of this
+        puzzle)."""
+        var = self.placement_var.get(placement.canonical())
+        if var is None:
+            raise in_no_solution(self.puzzle, placement)
+        return [var]
 
     def describe_variables(self) -> list[str]:
         """One line per placement and value variable, for the comments of DIMACS and OPB files."""
@@ -162,12 +317,27 @@ class PlacementBlocks(VariableBlocks):
         return lines
 
 
-@dataclass(frozen=True)
-class Encoding(PlacementBlocks):
-    """A puzzle's CNF with the meaning of its variables.
+def in_no_solution(puzzle: Puzzle, placement: Placement) -> PipsError:
+    """The error for a placement that has no literal: it was pruned (it breaks a rule on its own) or does
+    not fit the puzzle."""
+    (a, b), cells = placement.domino, [list(cell) for cell in placement.cells]
+    return PipsError(f"{puzzle.describe()}: no solution has the [{a}|{b}] on {cells[0]}-{cells[1]}")
 
-    Variable `i + 1` is `placements[i]`; variable `len(placements) + j + 1` is `values[j]`, the pip
-    `values[j][1]` on cell `values[j][0]`. Higher variables are auxiliary.
+
+@dataclass(frozen=True, repr=False)
+class Encoding(PlacementBlocks):
+    """A puzzle's CNF with the meaning of its variables: what `pipscover.encoding(puzzle)` gives a PySAT user.
+
+    `cnf` is the PySAT `CNF` (`Solver(bootstrap_with=encoding.cnf)`); variable `i + 1` is `placements[i]`
+    (`placement_var` maps back), variable `len(placements) + j + 1` is `values[j]`, the pip `values[j][1]` on
+    cell `values[j][0]` (`value_var`); higher variables are auxiliary. `projection("placements")` and
+    `projection("grids")` are the two projection sets; `decode`, `block` and `assumptions` go between models
+    and solutions (`VariableBlocks`).
+
+    >>> from pipscover import encoding, load_one
+    >>> found = encoding(load_one("examples/first.txt"))
+    >>> found.placements[0], found.placement_var[found.placements[0]], found.num_clauses
+    (Placement(domino=(0, 3), cells=((0, 0), (0, 1))), 1, 1745)
     """
 
     puzzle: Puzzle
@@ -176,16 +346,6 @@ class Encoding(PlacementBlocks):
     values: tuple[tuple[Cell, int], ...]
     cnf: CNF
     families: tuple[FamilySize, ...]
-
-    def placement_blocker(self, model: Sequence[int]) -> list[int]:
-        """A clause that rules out this model's tiling-and-grid and nothing else."""
-        last = len(self.placements)
-        return [-lit for lit in model if 0 < lit <= last]
-
-    def grid_blocker(self, model: Sequence[int]) -> list[int]:
-        """A clause that rules out every solution with this model's pip grid."""
-        projection = self.projection
-        return [-lit for lit in model if lit > 0 and lit in projection]
 
 
 def encode_placements(puzzle: Puzzle, encodings: Encodings = Encodings(form="placements")) -> Encoding:

@@ -94,6 +94,11 @@ def count(
     reads the puzzle); `memory` (bytes; None: no cap) stops a method whose process holds more. A stopped count
     has `exact=False` and is a lower bound. Ctrl-C raises `CountInterrupted`.
     `backend` is the SAT solver for `blocking` (default: `pipscover.counting.blocking`'s).
+
+    >>> from pipscover import load_one
+    >>> found = count(load_one("examples/first.txt"), distinct="grids")
+    >>> found.count, found.exact
+    (1, True)
     """
     distinct = Distinct(distinct)
     if method not in METHODS:

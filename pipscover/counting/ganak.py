@@ -60,7 +60,7 @@ def _ganak_count(puzzle: Puzzle, distinct: Distinct, memory_cap: int | None) -> 
     counter = pyganak.Counter()
     counter.new_vars(encoding.cnf.nv)
     counter.add_clauses(encoding.cnf.clauses)
-    counter.set_sampling_set(list(encoding.solution_vars if distinct is Distinct.PLACEMENTS else encoding.projection))
+    counter.set_sampling_set(list(encoding.projection(distinct)))
     if memory_cap is not None:
         _limit_address_space(memory_cap)
     yield counter.count()

@@ -19,10 +19,22 @@ __all__ = [
 ]
 
 
+ENCODED_SUFFIXES = frozenset({".cnf", ".dimacs", ".opb"})  # and a first line no puzzle format starts with
+
+
 def parse(text: str, file: str, difficulty: str | None = None) -> list[Puzzle]:
-    """The puzzles in `text`: JSON when it starts with `{` or `[`, the text format otherwise."""
+    """The puzzles in `text`: JSON when it starts with `{` or `[`, the puzzle in the header of a DIMACS or OPB
+    file that `pipscover encode` wrote (`.cnf`, `.opb`), the text format otherwise; `file` names it in errors.
+
+    >>> [puzzle.describe() for puzzle in parse("2\\nAA\\nBB\\n2\\nA SUM 3\\nB EQ\\n2\\n1 2\\n4 4\\n", "two.txt")]
+    ['two.txt']
+    """
     if text.lstrip()[:1] in ("{", "["):
         return read_nyt(text, file, difficulty)
+    if Path(file).suffix in ENCODED_SUFFIXES or text.lstrip()[:2] in ("c ", "c\n", "p ", "* ", "*\n"):
+        from pipscover.formats.header import encoded_puzzle  # lazy: hashing is for these files only
+
+        return [encoded_puzzle(text, file, difficulty)]
     return read_text(text, file, difficulty)
 
 
@@ -74,6 +86,9 @@ def load(path: str | Path, difficulty: str | None = None) -> list[Puzzle]:
 
     A day that is not a file (`2025-09-15`, `today`) is read from the fetch cache, and downloaded first when
     missing; `-` is standard input.
+
+    >>> [str(puzzle.origin.difficulty) for puzzle in load("examples/first.txt")]
+    ['None']
     """
     path = path if str(path) == "-" else day_file(Path(path))
     return parse(read_text_file(path), str(path), difficulty)

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from pipscover.errors import PipsError, shown
-from pipscover.model import Difficulty, Origin, Placement, Puzzle, Solution
+from pipscover.model import Difficulty, Origin, Placement, Puzzle, Solution, difficulty_named
 
 
 def parse_json(text: str, file: str) -> Any:
@@ -34,7 +34,7 @@ def read_nyt(text: str, file: str, difficulty: str | None = None) -> list[Puzzle
     if not isinstance(document, dict):
         raise PipsError(f"{file}: expected a JSON object (an NYT day or puzzle), found {type(document).__name__}")
     if "regions" in document or "dominoes" in document:
-        return [_read_puzzle(document, Origin(file, None, difficulty))]
+        return [_read_puzzle(document, Origin(file, None, difficulty_named(difficulty, file)))]
     date = document.get("printDate") if isinstance(document.get("printDate"), str) else None
     present: list[str] = [d for d in Difficulty if d in document]
     if not present:
@@ -43,7 +43,7 @@ def read_nyt(text: str, file: str, difficulty: str | None = None) -> list[Puzzle
         if difficulty not in document:
             raise PipsError(f"{file}: has no {shown(difficulty)} puzzle (it has {', '.join(present)})")
         present = [difficulty]
-    return [_read_puzzle(document[d], Origin(file, date, d)) for d in present]
+    return [_read_puzzle(document[d], Origin(file, date, difficulty_named(d, file))) for d in present]
 
 
 def _read_puzzle(raw: Any, origin: Origin) -> Puzzle:

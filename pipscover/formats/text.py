@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pipscover.errors import PipsError, shown
-from pipscover.model import Difficulty, Origin, Puzzle, RegionKind
+from pipscover.model import Difficulty, Origin, Puzzle, RegionKind, difficulty_named
 from pipscover.model.geometry import components
 
 # The format's keyword for each kind it can hold, the kind's own (`empty` regions are `#` cells, not a keyword).
@@ -129,7 +129,7 @@ def _read_puzzle(lines: _Lines) -> Puzzle:
             raise PipsError(f"{file}: region {letter} has a constraint but no cells on the board")
     regions = [(kind, letter_cells[letter], target) for letter, (kind, target) in constraints.items()]
     regions += [(RegionKind.EMPTY, group, None) for group in components(free_cells)]
-    return Puzzle.build(regions, dominoes, Origin(file, None, label))
+    return Puzzle.build(regions, dominoes, Origin(file, None, difficulty_named(label, file)))
 
 
 def _read_board(lines: _Lines) -> tuple[dict[str, list[tuple[int, int]]], list[tuple[int, int]]]:
@@ -204,7 +204,7 @@ def write_text(puzzle: Puzzle) -> str:
     if height * width > MAX_BOARD_CHARACTERS:
         raise PipsError(f"{puzzle.describe()}: the text format writes every cell from row 0, column 0: "
                         f"{height:,} x {width:,} is too large; use JSON")
-    lines = [puzzle.origin.difficulty] if puzzle.origin.difficulty in DIFFICULTIES else []
+    lines = [str(puzzle.origin.difficulty)] if puzzle.origin.difficulty in DIFFICULTIES else []
     lines.append(str(height))
     lines += ["".join(mark.get((r, c), ".") for c in range(width)) for r in range(height)]
     lines.append(str(len(constrained)))

@@ -14,18 +14,34 @@ package itself answers the call:
     >>> made = pipscover.generate(dominoes=4, seed=3)
     >>> made.unique, len(made.puzzle.dominoes)
     (True, 4)
+    >>> import inspect
+    >>> list(inspect.signature(pipscover.generate).parameters)[:3]
+    ['dominoes', 'max_pip', 'shape']
 """
 
 import sys
+from inspect import Signature
 from types import ModuleType
 from typing import Any
 
 
 class _CallablePackage(ModuleType):
+    """This package, callable as `generator.generate`, and showing that function's signature to `help`,
+    `inspect.signature` and editors (the call imports the generator; importing the package does not)."""
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """A puzzle around a hidden solution: `pipscover.generate.generator.generate`, whose docstring says more."""
         from pipscover.generate.generator import generate
 
         return generate(*args, **kwargs)
+
+    @property
+    def __signature__(self) -> Signature:
+        from inspect import signature
+
+        from pipscover.generate.generator import generate
+
+        return signature(generate)
 
 
 sys.modules[__name__].__class__ = _CallablePackage

@@ -47,7 +47,7 @@ import bisect
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from math import isqrt
 
@@ -114,10 +114,10 @@ class Shape(StrEnum):
 
 @dataclass(frozen=True)
 class GeneratedPuzzle:
-    """A generated puzzle, its hidden solution, and what it took to make."""
+    """A generated puzzle, its hidden solution, and what it took to make (the repr shows the figures)."""
 
-    puzzle: Puzzle
-    solution: Solution
+    puzzle: Puzzle = field(repr=False)
+    solution: Solution = field(repr=False)
     unique: bool  # proved by the counter (only when asked for)
     counter_calls: int
     restarts: int
@@ -277,7 +277,8 @@ def generate(
             if has_passed(deadline):
                 raise SearchTimeout
             puzzle, hidden = made
-            rated = Difficulty(rated_difficulty(puzzle, hidden))
+            rated = rated_difficulty(puzzle, hidden)
+            puzzle = replace(puzzle, origin=replace(origin, difficulty=rated))
             if difficulty in (None, rated):
                 return GeneratedPuzzle(puzzle, hidden, True, calls, restart, time.monotonic() - start,
                                        extra_nodes(puzzle, NODE_BUDGET), rated)

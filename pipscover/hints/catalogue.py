@@ -8,7 +8,7 @@ is specified in its family's module and in encodings/hints.md.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 from pipscover.hints import dominoes, region_rules, tiling, trial
@@ -24,7 +24,8 @@ class Rule:
     name: str
     level: int
     title: str
-    find: Callable[[Board], Iterator[Deduction]] | None  # None: `GUESS` and `NO_SOLUTION`, never searched for
+    # None: `GUESS` and `NO_SOLUTION`, never searched for; left out of the repr, which names the rule
+    find: Callable[[Board], Iterator[Deduction]] | None = field(repr=False)
     exhaustive: bool = True
 
     @property

@@ -15,8 +15,9 @@ checker's words, or else the contradiction the rules meet from the dominoes that
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
@@ -29,7 +30,7 @@ from pipscover.model.check import problems
 from pipscover.model.results import SearchTimeout
 from pipscover.render.notebook import fresh_ids
 from pipscover.render.svg import draw_svg
-from pipscover.runtime.deadlines import has_passed
+from pipscover.runtime.deadlines import deadline_after, has_passed
 
 # The rules grouped by level, easiest first.
 LEVELS = tuple(tuple(rule for rule in RULES if rule.level == level) for level in sorted({r.level for r in RULES}))
@@ -63,7 +64,7 @@ class Step:
 class Chain:
     """The steps for one puzzle; `complete` when they solve it."""
 
-    puzzle: Puzzle
+    puzzle: Puzzle = field(repr=False)  # a repr of the figures, not of the whole board
     steps: tuple[Step, ...]
     complete: bool
 
@@ -92,18 +93,37 @@ class Chain:
         return draw_svg(self.puzzle, highlight=first, ids=fresh_ids()) + f"<ol>{steps}</ol>"
 
 
-def hint(puzzle: Puzzle, placed: Sequence[Placement] = (), deadline: float | None = None) -> Step | None:
+def hint(
+    puzzle: Puzzle, placed: Sequence[Placement] = (), timeout: float | None = None, *, deadline: float | None = None
+) -> Step | None:
     """The next hint from the position `placed` (default: the empty board), or a `wrong-placement` step when
-    no solution keeps the dominoes placed; None when the board is full and right. Raises `SearchTimeout` once
-    `time.monotonic()` passes `deadline`.
+    no solution keeps the dominoes placed; None when the board is full and right. Raises `SearchTimeout` when
+    `timeout` seconds pass first (`deadline=`, a `time.monotonic()` value, is the old name: deprecated).
 
     >>> from pipscover.model import Placement, Puzzle
     >>> puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 5), ("empty", [(1, 0), (1, 1)], None)], [(1, 4), (2, 2)])
     >>> hint(puzzle, [Placement((2, 2), ((0, 0), (0, 1)))]).reason
     'The [2|2] on [0, 0]-[0, 1] is wrong: region 0 (sum 5) breaks its rule with pips [2, 2].'
     """
-    steps = hint_chain(puzzle, limit=1, placed=placed, deadline=deadline).steps
+    steps = hint_chain(puzzle, limit=1, placed=placed, deadline=deadline_of(timeout, deadline, "hint")).steps
     return steps[0] if steps else None
+
+
+def deadline_of(timeout: float | None, deadline: float | None, name: str) -> float | None:
+    """The deadline `timeout` seconds from now, as `solve` and `count` take it; `deadline`, the old keyword of
+    `hint` and `rate` (a `time.monotonic()` value), still works, with a `DeprecationWarning`.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     deadline_of(None, 5.0, "hint"), str(caught[0].message)
+    (5.0, 'hint(deadline=...) is deprecated: pass timeout=SECONDS, as solve and count take it')
+    """
+    if deadline is None:
+        return deadline_after(timeout)
+    warnings.warn(f"{name}(deadline=...) is deprecated: pass timeout=SECONDS, as solve and count take it",
+                  DeprecationWarning, stacklevel=3)
+    return deadline
 
 
 def hint_chain(

@@ -12,11 +12,12 @@ more did not agree better (see the README).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pipscover.hints import Rule, hint_chain
-from pipscover.model import Puzzle, Solution
+from pipscover.hints.chain import deadline_of
+from pipscover.model import Difficulty, Puzzle, Solution
 from pipscover.model.check import problems
 from pipscover.model.results import SearchTimeout, Status
 from pipscover.solving import solve
@@ -30,8 +31,8 @@ MEDIUM_STEPS = 43
 class Rating:
     """A puzzle's difficulty (None when it has no solution) and the chain's figures it comes from."""
 
-    puzzle: Puzzle
-    difficulty: str | None
+    puzzle: Puzzle = field(repr=False)  # a repr of the figures, not of the whole board
+    difficulty: Difficulty | None
     hardest: Rule | None
     guesses: int
     steps: int
@@ -47,24 +48,30 @@ class Rating:
         }
 
 
-def difficulty_of(steps: int) -> str:
-    """The band of a chain of `steps` steps.
+def difficulty_of(steps: int) -> Difficulty:
+    """The band of a chain of `steps` steps: a `Difficulty`, as the readers give the NYT's labels.
 
-    >>> difficulty_of(15), difficulty_of(30), difficulty_of(60)
-    ('easy', 'medium', 'hard')
+    >>> [str(difficulty_of(steps)) for steps in (15, 30, 60)]
+    ['easy', 'medium', 'hard']
     """
-    return "easy" if steps <= EASY_STEPS else "medium" if steps <= MEDIUM_STEPS else "hard"
+    if steps <= EASY_STEPS:
+        return Difficulty.EASY
+    return Difficulty.MEDIUM if steps <= MEDIUM_STEPS else Difficulty.HARD
 
 
-def rate(puzzle: Puzzle, solution: Solution | None = None, deadline: float | None = None) -> Rating:
+def rate(
+    puzzle: Puzzle, solution: Solution | None = None, timeout: float | None = None, *, deadline: float | None = None
+) -> Rating:
     """Rate `puzzle`, guessing along `solution` (default: the published one when valid, else one the solver finds).
-    Raises `SearchTimeout` once `time.monotonic()` passes `deadline`.
+    Raises `SearchTimeout` when `timeout` seconds pass first (`deadline=`, a `time.monotonic()` value, is the
+    old name: deprecated).
 
     >>> from pipscover import load_one
     >>> rating = rate(load_one("examples/first.txt"))
-    >>> rating.difficulty, rating.guesses
-    ('hard', 0)
+    >>> rating.difficulty == "hard", rating.guesses
+    (True, 0)
     """
+    deadline = deadline_of(timeout, deadline, "rate")
     follow = solution or _published(puzzle)
     if follow is None:
         found = solve(puzzle, timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
@@ -77,7 +84,7 @@ def rate(puzzle: Puzzle, solution: Solution | None = None, deadline: float | Non
     return Rating(puzzle, difficulty_of(len(chain.steps)), chain.hardest, chain.guesses, len(chain.steps))
 
 
-def difficulty(puzzle: Puzzle, solution: Solution) -> str:
+def difficulty(puzzle: Puzzle, solution: Solution) -> Difficulty:
     """The band `rate` gives `puzzle`, guessing along `solution`, without following the chain past the
     steps that make it hard (on a 40-domino puzzle, rating it in full took 18 s of the generator's 60 s).
 

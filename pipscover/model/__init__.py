@@ -17,11 +17,12 @@ from pipscover.model.puzzle import (
     Region,
     RegionKind,
     Solution,
+    difficulty_named,
     domino_key,
     solution_from_grid,
 )
 
 __all__ = [
     "Cell", "Difficulty", "Domino", "Origin", "Placement", "Puzzle", "Region", "RegionKind", "Solution",
-    "are_adjacent", "domino_key", "solution_from_grid",
+    "are_adjacent", "difficulty_named", "domino_key", "solution_from_grid",
 ]

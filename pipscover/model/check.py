@@ -59,4 +59,11 @@ def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...], partial
 
 
 def is_valid(puzzle: Puzzle, solution: Solution) -> bool:
+    """Whether `solution` solves `puzzle`, by the independent checker (`problems` says what is wrong).
+
+    >>> from pipscover import load_one, solve
+    >>> puzzle = load_one("examples/first.txt")
+    >>> is_valid(puzzle, solve(puzzle).solutions[0]), is_valid(puzzle, Solution(()))
+    (True, False)
+    """
     return not problems(puzzle, solution)

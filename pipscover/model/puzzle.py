@@ -26,21 +26,44 @@ Domino = tuple[int, int]
 
 
 class Difficulty(StrEnum):
-    """The NYT's three puzzles a day (`-d` in every command), and the generator's bands of the same names."""
+    """The NYT's three puzzles a day (`-d` in every command), and the generator's bands of the same names; a
+    `StrEnum`, so each equals its name:
+
+    >>> Difficulty("hard") is Difficulty.HARD, Difficulty.HARD == "hard"
+    (True, True)
+    """
 
     EASY = "easy"
     MEDIUM = "medium"
     HARD = "hard"
 
 
+def difficulty_named(name: str | None, where: str) -> Difficulty | None:
+    """The `Difficulty` of that name (a `Difficulty` is its own name); `PipsError` naming `where` for another."""
+    if name is None or isinstance(name, Difficulty):
+        return name
+    if name not in set(Difficulty):
+        raise PipsError(f"{where}: unknown difficulty {shown(name)}; choose one of: {', '.join(Difficulty)}")
+    return Difficulty(name)
+
+
 @dataclass(frozen=True)
 class Origin:
-    """Where a puzzle came from, for messages and JSON output."""
+    """Where a puzzle came from, for messages and JSON output. `difficulty` is a `Difficulty` whichever reader
+    made it (a name given as a string is turned into one), so it equals its name as a string too:
+
+    >>> origin = Origin("day.json", "2025-09-15", "hard")
+    >>> origin.difficulty is Difficulty.HARD, origin.difficulty == "hard"
+    (True, True)
+    """
 
     file: str | None = None
     date: str | None = None
-    difficulty: str | None = None
+    difficulty: Difficulty | None = None
     number: int | None = None  # its place in a file of several puzzles that no difficulty tells apart
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "difficulty", difficulty_named(self.difficulty, self.file or "puzzle"))
 
     def describe(self) -> str:
         """`file (hard)`, `file (puzzle 2)`, `file`, or `puzzle` when nothing is known."""
@@ -57,7 +80,12 @@ class Origin:
 
 @dataclass(frozen=True)
 class Region:
-    """Cells that share one constraint; the kind (`pipscover.regions`) says what the constraint means."""
+    """Cells that share one constraint; the kind (`pipscover.regions`) says what the constraint means.
+
+    >>> region = Region(RegionKind.SUM, ((0, 0), (0, 1)), 5)
+    >>> region.describe(), region.holds([1, 4]), region.holds([2, 2])
+    ('sum 5', True, False)
+    """
 
     kind: RegionKind
     cells: tuple[Cell, ...]
@@ -84,7 +112,11 @@ class Region:
 
 @dataclass(frozen=True, order=True)
 class Placement:
-    """A domino on two adjacent cells: `domino[0]` lies on `cells[0]`, `domino[1]` on `cells[1]`."""
+    """A domino on two adjacent cells: `domino[0]` lies on `cells[0]`, `domino[1]` on `cells[1]`.
+
+    >>> Placement((4, 3), ((0, 1), (0, 0))).canonical()
+    Placement(domino=(3, 4), cells=((0, 0), (0, 1)))
+    """
 
     domino: Domino
     cells: tuple[Cell, Cell]
@@ -101,7 +133,12 @@ class Placement:
 
 @dataclass(frozen=True)
 class Solution:
-    """A set of placements, compared by the tiling and pip grid they make."""
+    """A set of placements, compared by the tiling and pip grid they make.
+
+    >>> one = Solution((Placement((1, 2), ((0, 0), (0, 1))),))
+    >>> one == Solution((Placement((2, 1), ((0, 1), (0, 0))),)), one.grid
+    (True, {(0, 0): 1, (0, 1): 2})
+    """
 
     placements: tuple[Placement, ...]
 
@@ -124,7 +161,12 @@ def domino_key(domino: Domino) -> Domino:
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A validated Pips puzzle. Build it with `Puzzle.build` or a reader; both validate."""
+    """A validated Pips puzzle. Build it with `Puzzle.build` or a reader; both validate.
+
+    >>> puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 3)], [(1, 2)])
+    >>> puzzle.cells, puzzle.dominoes, puzzle.regions[0].describe()
+    (((0, 0), (0, 1)), ((1, 2),), 'sum 3')
+    """
 
     regions: tuple[Region, ...]
     dominoes: tuple[Domino, ...]

@@ -13,6 +13,13 @@ from pipscover.runtime.deadlines import SearchTimeout  # raised below the model,
 
 
 class Status(StrEnum):
+    """How a search ended, the same for every backend; a `StrEnum`, so it equals its name:
+
+    >>> from pipscover import load_one, solve
+    >>> solve(load_one("examples/first.txt")).status == Status.SOLVED == "solved"
+    True
+    """
+
     SOLVED = "solved"
     UNSATISFIABLE = "unsatisfiable"
     TIMEOUT = "timeout"
@@ -41,7 +48,13 @@ class SearchGaveUp(SearchTimeout):
 
 @dataclass(frozen=True)
 class SolveResult:
-    """The solutions a backend found. With status `timeout` or `interrupted`, the ones found before it stopped."""
+    """The solutions a backend found. With status `timeout` or `interrupted`, the ones found before it stopped.
+
+    >>> from pipscover import load_one, solve
+    >>> result = solve(load_one("examples/first.txt"), backend="dlx", limit=None)
+    >>> result.status, len(result.solutions), result.backend
+    (<Status.SOLVED: 'solved'>, 1, 'dlx')
+    """
 
     status: Status
     solutions: tuple[Solution, ...]
@@ -50,7 +63,11 @@ class SolveResult:
 
 
 class Distinct(StrEnum):
-    """What a count counts: placements (the usual semantics) or distinct pip grids."""
+    """What a count counts: placements (the usual semantics) or distinct pip grids.
+
+    >>> Distinct("grids") is Distinct.GRIDS, Distinct.PLACEMENTS == "placements"
+    (True, True)
+    """
 
     PLACEMENTS = "placements"
     GRIDS = "grids"
@@ -60,7 +77,13 @@ class Distinct(StrEnum):
 class CountResult:
     """A count of solutions; `exact` is False when a limit, timeout or interrupt cut it short, and then
     `stopped_by` says which when the counter knows: "memory" (the method reached its memory cap), "timeout",
-    "nodes" (a node budget, inside `auto`) or "interrupt" (Ctrl-C)."""
+    "nodes" (a node budget, inside `auto`) or "interrupt" (Ctrl-C).
+
+    >>> from pipscover import count, load_one
+    >>> result = count(load_one("examples/first.txt"))
+    >>> result.count, result.exact, result.stopped_by
+    (1, True, None)
+    """
 
     count: int
     exact: bool

@@ -30,7 +30,11 @@ from pipscover.regions.unequal import Unequal
 
 class RegionKind(StrEnum):
     """The region kinds, named as in the NYT JSON; `kind.rule` is the kind's `RegionRule`. The members'
-    order is the engines' (the CNF's clause families follow it) and the planted puzzles' draw."""
+    order is the engines' (the CNF's clause families follow it) and the planted puzzles' draw.
+
+    >>> RegionKind("sum").rule.holds([2, 3], 5), RegionKind.EQUALS == "equals"
+    (True, True)
+    """
 
     _value_: str
     rule: RegionRule[Any]

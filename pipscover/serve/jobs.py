@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from pipscover.errors import PipsError
@@ -74,7 +74,7 @@ class Jobs:
     def _run(job: Job) -> None:
         try:
             made = generate(dominoes=job.dominoes, seed=job.seed, difficulty=job.difficulty, timeout=SECONDS)
-            job.result = view(made.puzzle.with_origin(replace(made.puzzle.origin, difficulty=job.difficulty)))
+            job.result = view(made.puzzle)  # its origin names the difficulty it was rated
         except SearchTimeout:
             job.error = f"No puzzle was found within {SECONDS:g} s; try fewer dominoes or another difficulty."
         except PipsError as error:

@@ -24,7 +24,6 @@ from pipscover.model import Placement, Puzzle, are_adjacent
 from pipscover.model.check import problems
 from pipscover.model.results import SearchTimeout
 from pipscover.render.svg import EMPTY_FILL, PALETTE, region_colours
-from pipscover.runtime.deadlines import deadline_after
 
 # Seconds each kind of question may take; past them the answer is a `TooLong` (HTTP 503).
 SECONDS = {"hint": 10.0, "check": 10.0, "reveal": 10.0, "stats": 20.0}
@@ -75,7 +74,7 @@ def read_request(document: Any) -> tuple[Puzzle, tuple[Placement, ...]]:
 
 def hint_for(puzzle: Puzzle, placed: tuple[Placement, ...]) -> dict[str, Any]:
     """The next hint from the position, or the wrong placement named (`step` is None when the board is full)."""
-    return {"step": _step(_within("hint", lambda deadline: hint(puzzle, placed, deadline)))}
+    return {"step": _step(_within("hint", lambda deadline: hint(puzzle, placed, timeout=deadline - time.monotonic())))}
 
 
 def check(puzzle: Puzzle, placed: tuple[Placement, ...]) -> dict[str, Any]:
@@ -104,11 +103,11 @@ def reveal(puzzle: Puzzle, placed: tuple[Placement, ...], every: bool) -> dict[s
 def stats(puzzle: Puzzle) -> dict[str, Any]:
     """How many solutions and distinct grids the puzzle has, and its rating; a count the deadline cut short
     is a lower bound (`exact` false)."""
-    deadline = deadline_after(SECONDS["stats"])
+    began = time.monotonic()
     solutions = count(puzzle, timeout=SECONDS["stats"] / 3)
     grids = count(puzzle, distinct="grids", timeout=SECONDS["stats"] / 3)
     try:
-        rating = rate(puzzle, deadline=deadline)
+        rating = rate(puzzle, timeout=SECONDS["stats"] - (time.monotonic() - began))
         rated: dict[str, Any] = {"rating": rating.difficulty, "steps": rating.steps, "guesses": rating.guesses,
                                  "hardest_rule": None if rating.hardest is None else rating.hardest.name}
     except SearchTimeout:

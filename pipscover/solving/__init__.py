@@ -61,6 +61,11 @@ def solve(
 
 
 def solutions(puzzle: Puzzle, backend: str | Backend = DEFAULT_BACKEND) -> Iterator[Solution]:
-    """Every solution of `puzzle`, one at a time, with no time limit."""
+    """Every solution of `puzzle`, one at a time, with no time limit.
+
+    >>> from pipscover import load_one
+    >>> len(list(solutions(load_one("examples/first.txt"), backend="cadical")))
+    1
+    """
     engine = get_backend(backend) if isinstance(backend, str) else backend
     return engine.solutions(puzzle)

@@ -23,10 +23,9 @@ import json
 import re
 from dataclasses import dataclass, replace
 
-from pipscover.errors import PipsError
-from pipscover.formats import read_nyt
-from pipscover.formats.nyt import puzzle_to_nyt
-from pipscover.model import Origin, Puzzle
+from pipscover.errors import PipsError, shown
+from pipscover.formats.nyt import puzzle_to_nyt, read_nyt
+from pipscover.model import Origin, Puzzle, difficulty_named
 from pipscover.version import __version__
 
 JSON_PER_LINE = 1000  # characters of the puzzle's JSON per comment line: no tool meets a line it cannot read
@@ -95,7 +94,7 @@ def read_header(text: str, source: str) -> Header | None:
     if named is None:
         raise PipsError(f"{source}: a pipscover header that lacks the 'puzzle file' line")
     file, date, difficulty = (None if word == "-" else word for word in named.groups())
-    puzzle = _embedded_puzzle(lines, source, Origin(file, date, difficulty))
+    puzzle = _embedded_puzzle(lines, source, Origin(file, date, difficulty_named(difficulty, source)))
     if FORMAT_NAMES[kind.group(1)] == "opb":
         return Header("opb", puzzle, file, difficulty)
     encodings = _line(lines, r"encodings (?:form (\S+) )?card (\S+) pb (\S+)")
@@ -122,3 +121,25 @@ def _embedded_puzzle(lines: list[str], source: str, origin: Origin) -> Puzzle | 
     if len(puzzles) != 1:
         raise PipsError(f"{source}: the header holds {len(puzzles)} puzzles; encode one puzzle per file")
     return replace(puzzles[0], origin=origin)
+
+
+def encoded_puzzle(text: str, source: str, difficulty: str | None = None) -> Puzzle:
+    """The puzzle a file `pipscover encode` wrote carries in its header, checked against its hash and named
+    after `source`; `PipsError` for a DIMACS or OPB file without that header.
+
+    >>> from pipscover import encode, load_one
+    >>> encoded_puzzle(encode(load_one("examples/first.txt")), "first.cnf") == load_one("examples/first.txt")
+    True
+    """
+    header = read_header(text, source)
+    if header is None:
+        raise PipsError(f"{source}: a DIMACS or OPB file without pipscover's header, so it holds no puzzle; "
+                        "only the files `pipscover encode` writes do")
+    if header.puzzle is None:
+        raise PipsError(f"{source}: written before pipscover put the puzzle in the header (it names "
+                        f"{header.file or 'no file'}); encode the puzzle again")
+    puzzle = header.puzzle
+    held = puzzle.origin.difficulty
+    if difficulty is not None and held is not None and held != difficulty:
+        raise PipsError(f"{source}: has no {shown(difficulty)} puzzle (it holds the {held} one)")
+    return replace(puzzle, origin=replace(puzzle.origin, file=source))
