@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 
-def measure(paths: list[str], twin: bool, grids: bool) -> None:
+def measure(paths: list[str], twin: bool, grids: bool, structural: bool) -> None:
     """In the worker: one JSON line per puzzle, with what the interpreter's pipscover counts."""
     from pipscover import load
     from pipscover.counting import count
@@ -27,7 +27,8 @@ def measure(paths: list[str], twin: bool, grids: bool) -> None:
         for puzzle in load(path):
             answer = count(puzzle)
             row: dict[str, object] = {"puzzle": puzzle.describe(), "auto": [answer.count, answer.exact, answer.method]}
-            runs = [("ways", True), ("sweep", True)] + ([("ways", False), ("sweep", False)] if twin else [])
+            runs = [("ways", True), ("sweep", True)] if structural else []
+            runs += [("ways", False), ("sweep", False)] if twin else []
             for order, compiled in runs:
                 counter = StructuralCounter(puzzle, order, compiled=compiled)
                 row[f"{order}-{'core' if compiled else 'twin'}"] = [counter.count(), counter.nodes]
@@ -43,8 +44,11 @@ def main() -> int:
     parser.add_argument("puzzles", nargs="+")
     parser.add_argument("--twin", action="store_true", help="also the Python twin of the structural counter")
     parser.add_argument("--grids", action="store_true", help="also the structural count of distinct grids")
+    parser.add_argument("--auto-only", action="store_true",
+                        help="only `count` (auto): the structural counter alone takes minutes on unique puzzles")
     options = parser.parse_args()
-    flags = [flag for flag, on in (("--twin", options.twin), ("--grids", options.grids)) if on]
+    flags = [flag for flag, on in (("--twin", options.twin), ("--grids", options.grids),
+                                   ("--auto-only", options.auto_only)) if on]
     rows = []
     for python in (options.old, options.new):
         ran = subprocess.run([python, __file__, "--measure", *flags, *options.puzzles], capture_output=True,
@@ -62,6 +66,7 @@ def main() -> int:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--measure"]:
         arguments = sys.argv[2:]
-        measure([a for a in arguments if not a.startswith("--")], "--twin" in arguments, "--grids" in arguments)
+        measure([a for a in arguments if not a.startswith("--")], "--twin" in arguments, "--grids" in arguments,
+                "--auto-only" not in arguments)
     else:
         sys.exit(main())
