@@ -31,7 +31,6 @@ from pipscover.counting.base import CountingCapabilities, CountingMethod
 from pipscover.counting.budget import INTERRUPT, Budget
 from pipscover.counting.listing import count_by_listing
 from pipscover.counting.methods import continue_structurally, stopped_structurally
-from pipscover.counting.portfolio import race_counts, racer_progress
 from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct
 
@@ -74,7 +73,7 @@ class AutoMethod(CountingMethod):
         from pipscover.counting.grids import guard_grid_counter
 
         guard_grid_counter(puzzle, budget.deadline)  # here, before a racer lists a board too big to count
-        racing = budget.shared(2, racer_progress)
+        racing = _racers_budget(budget, 2)
         return _race({"structural": partial(_count_grids_by_plan, puzzle, racing),
                       "blocking": partial(_count_by_blocking_racer, puzzle, distinct, racing)},
                      distinct, budget, 0)
@@ -93,14 +92,14 @@ def _count_placements(puzzle: Puzzle, budget: Budget) -> CountResult:
             return _auto(stopped_structurally(stop, budget))
         floor = stop.result.count
     if floor < LIST_UNLESS_FOUND:
-        racing = budget.shared(2, racer_progress)
+        racing = _racers_budget(budget, 2)
         return _race({"structural": partial(continue_structurally, counter, racing),
                       "blocking": partial(_count_by_blocking_racer, puzzle, Distinct.PLACEMENTS, racing)},
                      Distinct.PLACEMENTS, budget, floor)
     from pipscover.counting.inclusion_exclusion import points_of
 
     sweeps = points_of(puzzle) <= RACE_IE_POINTS  # listing cannot win: the counters that do not list race
-    racing = budget.shared(3 if sweeps else 2, racer_progress)
+    racing = _racers_budget(budget, 3 if sweeps else 2)
     racers = {"structural": partial(continue_structurally, counter, racing),
               "structural-sweep": partial(continue_structurally, StructuralCounter(puzzle, "sweep"), racing)}
     if sweeps:
@@ -113,6 +112,8 @@ def _race(racers: Mapping[str, Callable[[], CountResult]], distinct: Distinct, b
           floor: int) -> CountResult:
     """Auto's answer from a race of `racers` (`pipscover.counting.portfolio`); `floor` is a lower bound found
     before it (the structural count's finished branches), the answer when the race stops before it knows more."""
+    from pipscover.counting.portfolio import race_counts
+
     try:
         raced = race_counts(racers, budget.deadline, budget.on_progress)
     except CountInterrupted as stop:
@@ -125,6 +126,14 @@ def _race(racers: Mapping[str, Callable[[], CountResult]], distinct: Distinct, b
     if not raced.exact:
         raced = replace(raced, count=max(raced.count, floor))
     return _auto(budget.timed(raced))
+
+
+def _racers_budget(budget: Budget, racers: int) -> Budget:
+    """The budget of each of `racers` racers: its share of the memory, its progress sent to the race. (The race
+    is imported only when one is run: the NYT puzzles never get there.)"""
+    from pipscover.counting.portfolio import racer_progress
+
+    return budget.shared(racers, racer_progress)
 
 
 def _count_by_blocking_racer(puzzle: Puzzle, distinct: Distinct, budget: Budget) -> CountResult:

@@ -16,7 +16,6 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 from pipscover.counting.budget import Budget
-from pipscover.engines.base import installed
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.model.results import CountResult, Distinct
@@ -46,6 +45,8 @@ class CountingCapabilities:
 
     @property
     def available(self) -> bool:
+        from pipscover.engines.base import installed  # (the engines' registry, not needed to count)
+
         return installed(self.requires)
 
 
