@@ -222,7 +222,6 @@ class StructuralSearch(Search):
         self.dominoes = counter.dominoes
         self.cell_region = counter.cell_region
         self.neighbours: list[list[tuple[int, int]]] = []  # built past the first closed form (`cell_tables`)
-        self.bit_index: dict[int, int] = {}
         self.sweep_rank = counter.sweep_rank() if counter.order == "sweep" else None
         # By the dominoes left (an int): their supply, and the ways to cover a pair of cells given the pips
         # each may take (see `choose_cell`); both depend on nothing else, so every node with those dominoes
@@ -237,9 +236,10 @@ class StructuralSearch(Search):
         if known is not None:
             return known
         self.visit()
-        total = self.close(uncovered, remaining)
+        bound = self.bound_regions()
+        total = self.close(uncovered, remaining, bound)
         if total is None:
-            region_pips = self.allowed_pips(remaining)
+            region_pips = self.allowed_pips(remaining, bound[0])
             if region_pips is None:
                 total = 0
             else:
@@ -259,27 +259,27 @@ class StructuralSearch(Search):
                     bound.append(region)
         return bound, unfinished
 
-    def close(self, uncovered: int, remaining: int) -> int | None:
+    def close(self, uncovered: int, remaining: int, regions: tuple[list[int], int]) -> int | None:
         """The count in closed form when the rest is free (no region can fail, or one region is left), else
         None. The closed form needs no supply: a free region takes any pip, and `accepts` checks a last region
-        exactly."""
-        bound, unfinished = self.bound_regions()
+        exactly. `regions` are the `bound_regions`."""
+        bound, unfinished = regions
         if bound and unfinished != 1:
             return None
         last = bound[0] if bound else None
         return self.counter.closed_form(uncovered, remaining, last, None if last is None else self.states[last])
 
-    def allowed_pips(self, remaining: int) -> list[int] | None:
+    def allowed_pips(self, remaining: int, bound: list[int]) -> list[int] | None:
         """What each unfinished region may still take (a free one: any pip left; the finished ones are never
-        read); None when a region can take nothing, which ends the branch."""
+        read; the `bound` ones by their rule); None when a region can take nothing, which ends the branch."""
         if not self.neighbours:
-            self.neighbours, self.bit_index = self.counter.cell_tables(self.budget.deadline)
+            self.neighbours = self.counter.cell_tables(self.budget.deadline)[0]
         supply = self.supplies.get(remaining)
         if supply is None:
             supply = self.supplies[remaining] = self.rules.supply(tuple(self.halves))
         region_pips = [supply.present] * len(self.left)
         allowed_of, states, left = self.rules.allowed_of, self.states, self.left
-        for region in self.bound_regions()[0]:
+        for region in bound:
             mask = allowed_of[region](states[region], left[region], supply)
             if not mask:
                 return None
@@ -290,50 +290,36 @@ class StructuralSearch(Search):
         """The uncovered cell to cover next and its ways to be covered (counting partner, domino, orientation):
         forced cells first; then, in the `ways` order, cells of small regions already begun, since a finished
         region drops out of the cache key, and the fewest ways; in the `sweep` order, the first cell of the
-        sweep. (-1, 0) when a cell cannot be covered."""
-        sizes, left, cell_region, bit_index = self.rules.sizes, self.left, self.cell_region, self.bit_index
-        partners = self.dominoes.partners(remaining)
+        sweep. (-1, 0) when a cell cannot be covered. (The ways of each cell are counted here, not in a
+        method of their own: this loop is most of the Python search's time.)"""
+        sizes, left, cell_region = self.rules.sizes, self.left, self.cell_region
+        neighbours, pip_count, partners = self.neighbours, self.dominoes.pip_count, self.dominoes.partners(remaining)
         pair_ways = self.ways_by_left.get(remaining)  # (pips allowed here, pips allowed there) -> ways
         if pair_ways is None:
             pair_ways = self.ways_by_left[remaining] = {}
         best, best_ways, best_rank = -1, 0, 1 << 62
-        rest = uncovered
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            index = bit_index[bit]
-            ways = self.ways_to_cover(index, uncovered, region_pips, partners, pair_ways)
+        for index in set_bits(uncovered):
+            mine = region_pips[cell_region[index]]
+            ways = 0
+            for other, other_bit in neighbours[index]:
+                if other_bit & uncovered:
+                    theirs = region_pips[cell_region[other]]
+                    found = pair_ways.get(mine << pip_count | theirs)
+                    if found is None:
+                        found = pair_ways[mine << pip_count | theirs] = pair_count(mine, theirs, partners)
+                    ways += found
             if ways == 0:
                 return -1, 0
             if ways == 1:
-                rank = 1
-            elif self.sweep_rank is not None:
+                return index, 1  # forced: no cell ranks lower (a dead cell, if any, is met on this branch)
+            if self.sweep_rank is not None:
                 rank = self.sweep_rank[index]
             else:
                 region = cell_region[index]
                 rank = ways + (1000 if left[region] == sizes[region] or sizes[region] > BEGUN_REGION_SIZE else 100)
             if rank < best_rank:
                 best, best_ways, best_rank = index, ways, rank
-                if ways == 1:  # forced: no cell ranks lower (a dead cell, if any, is met on this branch)
-                    break
         return best, best_ways
-
-    def ways_to_cover(self, index: int, uncovered: int, region_pips: list[int], partners: list[int],
-                      pair_ways: dict[int, int]) -> int:
-        """The ways to cover cell `index` with a neighbour, given the pips each may take and the `partners`
-        of each pip among the dominoes left; `pair_ways` remembers them by the pair of pip masks."""
-        pip_count, cell_region = self.dominoes.pip_count, self.cell_region
-        mine = region_pips[cell_region[index]]
-        ways = 0
-        for other, other_bit in self.neighbours[index]:
-            if other_bit & uncovered:
-                theirs = region_pips[cell_region[other]]
-                pair = mine << pip_count | theirs
-                found = pair_ways.get(pair)
-                if found is None:
-                    found = pair_ways[pair] = sum((partners[pip] & theirs).bit_count() for pip in set_bits(mine))
-                ways += found
-        return ways
 
     def branch(self, uncovered: int, remaining: int, depth: int, cell: int, ways: int, region_pips: list[int]) -> int:
         """The sum of the counts of the positions after each domino that covers `cell` (a neighbour, the pip
@@ -377,3 +363,14 @@ class StructuralSearch(Search):
         except STOPS as stop:
             raise stopped(total, stop, Distinct.PLACEMENTS) from None
         return total
+
+
+def pair_count(mine: int, theirs: int, partners: list[int]) -> int:
+    """The dominoes left (with their orientation) that put a pip of `mine` on one cell and a pip of `theirs`
+    on the other: `partners[a]` is the bit set of the b with a domino (a, b) left."""
+    found = 0
+    while mine:
+        low = mine & -mine
+        mine ^= low
+        found += (partners[low.bit_length() - 1] & theirs).bit_count()
+    return found
