@@ -138,11 +138,13 @@ def test_a_race_in_which_every_racer_fails_raises_the_failure():
 
 def _structural_count_of_many() -> CountResult:
     """A structural count of 7,870,990,272 solutions (about 10 s), as auto's racers run it."""
-    from pipscover.counting import _continue_structurally
+    from pipscover.counting.budget import Budget
+    from pipscover.counting.methods import continue_structurally
+    from pipscover.counting.portfolio import racer_progress
     from pipscover.counting.structural import StructuralCounter
 
     counter = StructuralCounter(load_one(GENERATED / "no-unique-16-seed1.json"))
-    return _continue_structurally(counter, None, time.monotonic(), None)
+    return continue_structurally(counter, Budget.of(memory=None, on_progress=racer_progress))
 
 
 def test_ctrl_c_in_a_race_raises_the_largest_lower_bound_the_racers_found():

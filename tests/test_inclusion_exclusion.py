@@ -15,6 +15,7 @@ from puzzle_factory import puzzles
 
 from pipscover import load_one
 from pipscover.counting import inclusion_exclusion
+from pipscover.counting.budget import UNLIMITED, Budget
 from pipscover.counting.inclusion_exclusion import POINTS_LIMIT, build_sweep, points_of, sweep_total
 from pipscover.counting.inclusion_exclusion import count as count_by_inclusion_exclusion
 from pipscover.counting.structural import StructuralCounter
@@ -101,7 +102,7 @@ def test_it_refuses_so_many_copies_that_their_factorial_holds_2_to_the_128():
 
 def test_a_deadline_stops_it_with_nothing_counted():
     with pytest.raises(CountInterrupted) as stop:
-        count_by_inclusion_exclusion(load_one(BENCHMARKS / "planted-6x6-s1.json"), deadline=0.0)
+        count_by_inclusion_exclusion(load_one(BENCHMARKS / "planted-6x6-s1.json"), Budget(start=0.0, deadline=0.0))
     assert (stop.value.result.count, stop.value.result.exact, stop.value.result.stopped_by) == (0, False, "timeout")
 
 
@@ -124,7 +125,7 @@ def test_its_progress_is_the_share_of_the_sweeps_done(monkeypatch):
     monkeypatch.setattr(inclusion_exclusion, "PROGRESS_EVERY", 0.0)
     reports: list[tuple[int, float | None]] = []
     puzzle = load_one(BENCHMARKS / "planted-2x12-s1.json")  # 2,304 sweeps
-    assert count_by_inclusion_exclusion(puzzle, on_progress=lambda found, share: reports.append((found, share)))
+    assert count_by_inclusion_exclusion(puzzle, UNLIMITED.heard_by(lambda found, share: reports.append((found, share))))
     shares = [share for found, share in reports if found == 0 and share is not None]
     assert len(shares) == len(reports) >= 2304 // 16 - 1 and shares == sorted(shares)
     assert all(0 <= share < 1 for share in shares)

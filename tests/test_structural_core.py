@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES, needs_nyt, nyt_files
+from pipscover.counting.budget import UNLIMITED, Budget
 from pipscover.counting.structural import CHECK_EVERY, ORDERS, StructuralCounter
 from pipscover.formats import load, load_one
 from pipscover.model import Puzzle
@@ -22,13 +23,14 @@ QUICK = ["no-unique-10-s1", "no-unique-12-s1", "planted-4x4-s1", "subset-sum-sat
          "unique-20-rect-s1"]
 
 
-def both(puzzle: Puzzle, order: str, **limits) -> list[tuple[int, bool, str | None, int]]:
+def both(puzzle: Puzzle, order: str, budget: Budget = UNLIMITED,
+         node_limit: int | None = None) -> list[tuple[int, bool, str | None, int]]:
     """(count, exact, what stopped it, search nodes) of the Python search and of the compiled core."""
     found = []
     for compiled in (False, True):
         counter = StructuralCounter(puzzle, order, compiled=compiled)
         try:
-            found.append((counter.count(**limits), True, None, counter.nodes))
+            found.append((counter.count(budget, node_limit), True, None, counter.nodes))
         except CountInterrupted as stop:
             found.append((stop.result.count, stop.result.exact, stop.result.stopped_by, counter.nodes))
     return found
@@ -70,7 +72,7 @@ def test_a_count_stopped_by_its_node_budget_is_the_same_lower_bound_and_goes_on_
 
 def test_a_deadline_stops_both_at_the_same_node():
     puzzle = load_one(BENCHMARK / "no-unique-12-s1.json")
-    python, compiled = both(puzzle, "ways", deadline=0.0)
+    python, compiled = both(puzzle, "ways", Budget(start=0.0, deadline=0.0))
     assert python == compiled and python[2:] == ("timeout", CHECK_EVERY)
 
 
@@ -89,7 +91,7 @@ def test_ctrl_c_in_a_progress_report_gives_the_same_lower_bound(monkeypatch):
                 raise KeyboardInterrupt
 
         with pytest.raises(CountInterrupted) as stopped:
-            StructuralCounter(puzzle, compiled=compiled).count(on_progress=interrupt)
+            StructuralCounter(puzzle, compiled=compiled).count(UNLIMITED.heard_by(interrupt))
         bounds.append((stopped.value.result.count, stopped.value.result.stopped_by))
     assert reports[0] == reports[1] and len(reports[0]) == 40
     assert bounds[0] == bounds[1] and bounds[0][1] == "interrupt"
@@ -98,7 +100,7 @@ def test_ctrl_c_in_a_progress_report_gives_the_same_lower_bound(monkeypatch):
 def test_a_memory_cap_stops_the_compiled_core_with_a_lower_bound():
     puzzle = load_one(BENCHMARK / "no-unique-12-s1.json")
     with pytest.raises(CountInterrupted) as stopped:
-        StructuralCounter(puzzle, compiled=True).count(memory_cap=1)
+        StructuralCounter(puzzle, compiled=True).count(Budget(start=0.0, memory=1))
     assert stopped.value.result.stopped_by == "memory" and stopped.value.result.count < 11_243_520
 
 
@@ -115,8 +117,8 @@ def test_counts_past_128_bits_are_exact(monkeypatch):
         counter = StructuralCounter(puzzle, compiled=compiled)
         seen: list[tuple[int, float | None]] = []
         reports.append(seen)
-        counts.append((counter.count(on_progress=lambda found, fraction, seen=seen: seen.append((found, fraction))),
-                       counter.nodes, counter.count(), counter.nodes))
+        listening = UNLIMITED.heard_by(lambda found, fraction, seen=seen: seen.append((found, fraction)))
+        counts.append((counter.count(listening), counter.nodes, counter.count(), counter.nodes))
     assert counts[0] == counts[1] and counts[0][0] > 2**160 and counts[0][3] == 0
     assert reports[0] == reports[1] and reports[0][-1] == (counts[0][0], 1.0) and len(reports[0]) > 2
 
@@ -136,11 +138,13 @@ def test_at_its_memory_cap_the_compiled_core_forgets_cached_counts_and_stays_exa
     allocator keeps) moves the resident size: in CI this count once finished without forgetting, and in a
     full local run it once stopped at its cap."""
     script = (
+        "from pipscover.counting.budget import Budget\n"
         "from pipscover.counting.structural import StructuralCounter\n"
         "from pipscover.formats import load_one\n"
         "from pipscover.runtime.limits import resident_bytes\n"
         f"counter = StructuralCounter(load_one({str(GENERATED / 'no-unique-16-seed1.json')!r}), compiled=True)\n"
-        "print(counter.count(memory_cap=resident_bytes() + 12 * 2**20), counter._core.forgotten, counter.nodes)\n"
+        "found = counter.count(Budget(start=0.0, memory=resident_bytes() + 12 * 2**20))\n"
+        "print(found, counter._core.forgotten, counter.nodes)\n"
     )
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr

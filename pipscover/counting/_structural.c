@@ -1,9 +1,10 @@
 /* The compiled core of pipscover.counting.structural: the same counting search, node for node, in C.
 
    structural.py documents the search (encodings/counting.md says why it is exact) and keeps its Python twin,
-   which this file follows line by line: the same cache key (uncovered cells, dominoes left, region states),
-   the same closed forms, the same pruning and the same choice of cell (forced cells first, then the `ways` or
-   the `sweep` order), so both count the same and visit the same nodes (tests/test_structural_core.py).
+   `StructuralSearch`, which this file follows step by step, each a function of the twin's method's name:
+   look_up (the cache key: uncovered cells, dominoes left, region states), close_form (the closed forms),
+   allowed_pips (the pruning), choose_cell (forced cells first, then the `ways` or the `sweep` order), branch,
+   and cache_put to store; so both count the same and visit the same nodes (tests/test_structural_core.py).
 
    What stays in Python: the region rules and the closed forms. A region's step, its allowed pips and a
    supply of pips are asked of Python once per distinct question and remembered here (Memo2); a closed form
@@ -669,11 +670,14 @@ static int progress_report(Counter *s, int depth, long long done, const Count *t
     return 0;
 }
 
-/* N(U, L, sigma) of the position; the twin's `search`. -1 on an exception (the finished branches added to
-   s->partial). */
-static int search(Counter *s, int depth, Count *out) {
+/* ---------------------------------------------------------------- the search, in the twin's steps */
+
+static int search(Counter *s, int depth, Count *out);
+
+/* Look up: the position's cache key (its interned position and the dominoes left) into `key`; 1 when the
+   cache holds its count (put into *out), 0 when not, -1 on an exception. */
+static int look_up(Counter *s, u64 *key, Count *out) {
     int kw = s->key_words, regions = s->regions;
-    u64 *key = s->keys + (size_t)depth * kw;
     memcpy(s->position, s->state, regions * sizeof(u32));
     memcpy(s->position + regions, s->uncovered, s->words_cells * sizeof(u64));
     long long position = vecset_intern(&s->positions, s->position, mix64(s->sigma_hash + s->uncovered_hash));
@@ -683,136 +687,202 @@ static int search(Counter *s, int depth, Count *out) {
     pack_bits(key, 32, s->remaining, s->copies_total);
     out->small = 0; out->big = NULL;
     u64 *slot = cache_find(&s->cache, key);
-    if (slot_used(slot)) {
-        u64 word = slot[kw];
-        if (word & BIG_FLAG) {
-            out->big = PyList_GET_ITEM(s->bigs, word & ~BIG_FLAG);
-            Py_INCREF(out->big);
-        } else {
-            out->small = word;
-        }
-        return 0;
+    if (!slot_used(slot)) return 0;
+    u64 word = slot[kw];
+    if (word & BIG_FLAG) {
+        out->big = PyList_GET_ITEM(s->bigs, word & ~BIG_FLAG);
+        Py_INCREF(out->big);
+    } else {
+        out->small = word;
     }
-    s->nodes++;
-    if (s->nodes % s->check_every == 0 && check(s) < 0) return -1;
-    int open_regions = 0, first_bound = -1;
-    for (int r = 0; r < regions; r++)
+    return 1;
+}
+
+/* The twin's `bound_regions`: how many regions are unfinished; *first_bound the first whose rule can still
+   fail (-1: none). */
+static int bound_regions(const Counter *s, int *first_bound) {
+    int unfinished = 0;
+    *first_bound = -1;
+    for (int r = 0; r < s->regions; r++)
         if (s->left[r]) {
-            open_regions++;
-            if (first_bound < 0 && !(s->free_kind[r] || s->state[r] == s->decided)) first_bound = r;
+            unfinished++;
+            if (*first_bound < 0 && !(s->free_kind[r] || s->state[r] == s->decided)) *first_bound = r;
         }
-    if (first_bound < 0 || open_regions == 1) {  /* the closed form (a Python call) */
-        PyObject *cells = bits_to_long(s->uncovered, s->words_cells), *left = NULL, *value = NULL;
-        if (cells && (left = bits_to_long(s->remaining, s->words_left)))
-            value = first_bound < 0
-                ? PyObject_CallFunction(s->closed_form, "OOOO", cells, left, Py_None, Py_None)
-                : PyObject_CallFunction(s->closed_form, "OOiO", cells, left, first_bound,
-                                        PyList_GET_ITEM(s->state_values, s->state[first_bound]));
-        Py_XDECREF(cells); Py_XDECREF(left);
-        if (!value) return -1;
-        int failed = count_from_long(value, out) < 0;
-        Py_DECREF(value);
-        if (failed) return -1;
-        if (cache_put(s, key, out) < 0) { count_add(&s->partial, out); count_clear(out); return -1; }
-        return 0;
-    }
+    return unfinished;
+}
+
+/* Close: the closed form (a Python call, `StructuralCounter.closed_form`) when the rest is free, stored
+   under `key`; 1 when closed (the count in *out), 0 when the position needs a search, -1 on an exception. */
+static int close_form(Counter *s, const u64 *key, int *first_bound, Count *out) {
+    if (bound_regions(s, first_bound) != 1 && *first_bound >= 0) return 0;
+    PyObject *cells = bits_to_long(s->uncovered, s->words_cells), *left = NULL, *value = NULL;
+    if (cells && (left = bits_to_long(s->remaining, s->words_left)))
+        value = *first_bound < 0
+            ? PyObject_CallFunction(s->closed_form, "OOOO", cells, left, Py_None, Py_None)
+            : PyObject_CallFunction(s->closed_form, "OOiO", cells, left, *first_bound,
+                                    PyList_GET_ITEM(s->state_values, s->state[*first_bound]));
+    Py_XDECREF(cells); Py_XDECREF(left);
+    if (!value) return -1;
+    int failed = count_from_long(value, out) < 0;
+    Py_DECREF(value);
+    if (failed) return -1;
+    if (cache_put(s, key, out) < 0) { count_add(&s->partial, out); count_clear(out); return -1; }
+    return 1;
+}
+
+/* The twin's `allowed_pips`: what each unfinished region may still take, into region_pips (a free one: any
+   pip left); 1, 0 when a region can take nothing, -1 on an exception. */
+static int allowed_pips(Counter *s, int first_bound, u64 *region_pips) {
     if (!s->have_neighbours && load_neighbours(s) < 0) return -1;
     long long supply = supply_id(s);
     if (supply < 0) return -1;
-    u64 *region_pips = s->region_pips + (size_t)depth * regions;
-    for (int r = 0; r < regions; r++) region_pips[r] = s->present;
-    for (int r = first_bound; r < regions; r++) {
+    for (int r = 0; r < s->regions; r++) region_pips[r] = s->present;
+    for (int r = first_bound; r < s->regions; r++) {
         if (!s->left[r] || s->free_kind[r] || s->state[r] == s->decided) continue;
         if (allowed(s, r, supply, region_pips + r) < 0) return -1;
-        if (!region_pips[r]) return cache_dead_end(s, key, out);
+        if (!region_pips[r]) return 0;
     }
-    /* The uncovered cell with the fewest ways to be covered; forced cells first (as the twin ranks them). */
+    return 1;
+}
+
+/* The twin's `ways_to_cover`: the ways to cover `cell` with an uncovered neighbour. */
+static long long ways_to_cover(const Counter *s, int cell, const u64 *region_pips) {
+    u64 mine = region_pips[s->cell_region[cell]];
+    long long ways = 0;
+    for (int k = 0; k < 4; k++) {
+        int other = s->neighbours[4 * cell + k];
+        if (other < 0) break;
+        if (!cell_uncovered(s, other)) continue;
+        u64 theirs = region_pips[s->cell_region[other]];
+        for (u64 pips = mine; pips; pips &= pips - 1)
+            ways += bit_count(s->partners[__builtin_ctzll(pips)] & theirs);
+    }
+    return ways;
+}
+
+/* The twin's `choose_cell`: the uncovered cell to cover next (forced cells first, then the `ways` or the
+   `sweep` order), its ways into *ways; -1 when a cell cannot be covered. */
+static int choose_cell(const Counter *s, const u64 *region_pips, long long *ways_out) {
     int best = -1;
-    long long best_ways = 0, best_rank = 1LL << 62;
+    long long best_rank = 1LL << 62;
     for (int w = 0; w < s->words_cells && best_rank > 1; w++) {
         for (u64 bits = s->uncovered[w]; bits; bits &= bits - 1) {
-            int cell = w * 64 + __builtin_ctzll(bits);
-            u64 mine = region_pips[s->cell_region[cell]];
-            long long ways = 0;
-            for (int k = 0; k < 4; k++) {
-                int other = s->neighbours[4 * cell + k];
-                if (other < 0) break;
-                if (!cell_uncovered(s, other)) continue;
-                u64 theirs = region_pips[s->cell_region[other]];
-                for (u64 pips = mine; pips; pips &= pips - 1)
-                    ways += bit_count(s->partners[__builtin_ctzll(pips)] & theirs);
-            }
-            if (ways == 0) return cache_dead_end(s, key, out);
-            long long rank;
-            int region = s->cell_region[cell];
+            int cell = w * 64 + __builtin_ctzll(bits), region = s->cell_region[cell];
+            long long ways = ways_to_cover(s, cell, region_pips), rank;
+            if (ways == 0) return -1;
             if (ways == 1) rank = 1;
             else if (s->by_sweep) rank = s->sweep_rank[cell];
             else rank = ways + (s->left[region] == s->sizes[region] || s->sizes[region] > 8 ? 1000 : 100);
             if (rank < best_rank) {
-                best = cell; best_ways = ways; best_rank = rank;
+                best = cell; *ways_out = ways; best_rank = rank;
                 if (ways == 1) break;
             }
         }
     }
-    int reporting = depth < s->tracked;  /* the twin's first levels report their progress */
-    if (reporting && progress_begin(s, depth, best_ways) < 0) return -1;
-    int region = s->cell_region[best];
-    u64 mine = region_pips[region];
-    Count total = {0, NULL};
+    return best;
+}
+
+/* One branch: the domino (pip on `cell`, other_pip on `other`) laid, the position after it counted into
+   *branch, the domino lifted again; the other region's state is already stepped to `other_next`. */
+static int lay_and_count(Counter *s, int depth, int cell, int pip, int other, int other_pip, u32 other_next,
+                         Count *branch) {
+    int other_region = s->cell_region[other];
+    u32 other_old = s->state[other_region];
+    set_state(s, other_region, other_next);
+    s->left[other_region]--;
+    take_domino(s, pip, other_pip, 0);
+    flip_cell(s, cell); flip_cell(s, other);
+    int failed = search(s, depth + 1, branch);
+    flip_cell(s, cell); flip_cell(s, other);
+    take_domino(s, pip, other_pip, 1);
+    s->left[other_region]++;
+    set_state(s, other_region, other_old);
+    return failed ? -1 : 0;
+}
+
+/* The branches with `pip` on `cell` and a partner on `other`, summed into *total (the twin's inner loops of
+   `branch`); *done counts them for the progress. -1 on an exception. */
+static int branch_pair(Counter *s, int depth, int cell, int pip, int other, const u64 *region_pips, Count *total,
+                       long long *done) {
+    int other_region = s->cell_region[other];
+    for (u64 other_pips = s->partners[pip] & region_pips[other_region]; other_pips; other_pips &= other_pips - 1) {
+        int other_pip = __builtin_ctzll(other_pips);
+        u32 other_next;
+        if (step(s, other_region, other_pip, s->left[other_region] - 1, &other_next) < 0) return -1;
+        if (other_next != FAIL_ID) {
+            Count branch;
+            if (lay_and_count(s, depth, cell, pip, other, other_pip, other_next, &branch) < 0) return -1;
+            int failed = count_add(total, &branch);
+            count_clear(&branch);
+            if (failed) return -1;
+        }
+        ++*done;
+        if (depth < s->tracked && progress_report(s, depth, *done, total) < 0) return -1;
+    }
+    return 0;
+}
+
+/* Branch: the sum of the counts after each domino that covers `cell`, into *total; -1 on an exception (the
+   finished branches added to s->partial). */
+static int branch(Counter *s, int depth, int cell, long long ways, const u64 *region_pips, Count *total) {
+    if (depth < s->tracked && progress_begin(s, depth, ways) < 0) return -1;
+    int region = s->cell_region[cell];
     long long done = 0;
+    total->small = 0; total->big = NULL;
     for (int k = 0; k < 4; k++) {
-        int other = s->neighbours[4 * best + k];
+        int other = s->neighbours[4 * cell + k];
         if (other < 0) break;
         if (!cell_uncovered(s, other)) continue;
-        int other_region = s->cell_region[other];
-        u64 theirs = region_pips[other_region];
-        for (u64 pips = mine; pips; pips &= pips - 1) {
+        for (u64 pips = region_pips[region]; pips; pips &= pips - 1) {
             int pip = __builtin_ctzll(pips);
-            u32 next, other_next;
+            u32 next, old = s->state[region];
             if (step(s, region, pip, s->left[region] - 1, &next) < 0) goto stop;
             if (next == FAIL_ID) continue;
-            u32 old = s->state[region];
             set_state(s, region, next);
             s->left[region]--;
-            for (u64 other_pips = s->partners[pip] & theirs; other_pips; other_pips &= other_pips - 1) {
-                int other_pip = __builtin_ctzll(other_pips);
-                if (step(s, other_region, other_pip, s->left[other_region] - 1, &other_next) < 0) goto stop;
-                if (other_next != FAIL_ID) {
-                    u32 other_old = s->state[other_region];
-                    Count branch;
-                    set_state(s, other_region, other_next);
-                    s->left[other_region]--;
-                    take_domino(s, pip, other_pip, 0);
-                    flip_cell(s, best); flip_cell(s, other);
-                    int failed = search(s, depth + 1, &branch);
-                    flip_cell(s, best); flip_cell(s, other);
-                    take_domino(s, pip, other_pip, 1);
-                    s->left[other_region]++;
-                    set_state(s, other_region, other_old);
-                    if (failed) goto stop;
-                    failed = count_add(&total, &branch);
-                    count_clear(&branch);
-                    if (failed) goto stop;
-                }
-                done++;
-                if (reporting && progress_report(s, depth, done, &total) < 0) goto stop;
-            }
+            int failed = branch_pair(s, depth, cell, pip, other, region_pips, total, &done);
             s->left[region]++;
             set_state(s, region, old);
+            if (failed) goto stop;
         }
     }
-    if (cache_put(s, key, &total) < 0) goto stop;
-    *out = total;
     return 0;
 stop: {  /* this level's finished branches join the lower bound, the exception kept as it is */
         PyObject *type, *value, *traceback;
         PyErr_Fetch(&type, &value, &traceback);
-        count_add(&s->partial, &total);
+        count_add(&s->partial, total);
         PyErr_Clear();
         PyErr_Restore(type, value, traceback);
+        count_clear(total);
+        return -1;
+    }
+}
+
+/* N(U, L, sigma) of the position; the twin's `StructuralSearch.count`: look up, close, prune, choose a cell,
+   branch, store. -1 on an exception (the finished branches added to s->partial). */
+static int search(Counter *s, int depth, Count *out) {
+    u64 *key = s->keys + (size_t)depth * s->key_words;
+    int found = look_up(s, key, out), first_bound;
+    if (found) return found < 0 ? -1 : 0;
+    s->nodes++;
+    if (s->nodes % s->check_every == 0 && check(s) < 0) return -1;
+    int closed = close_form(s, key, &first_bound, out);
+    if (closed) return closed < 0 ? -1 : 0;
+    u64 *region_pips = s->region_pips + (size_t)depth * s->regions;
+    int allowed_any = allowed_pips(s, first_bound, region_pips);
+    if (allowed_any <= 0) return allowed_any < 0 ? -1 : cache_dead_end(s, key, out);
+    long long ways = 0;
+    int cell = choose_cell(s, region_pips, &ways);
+    if (cell < 0) return cache_dead_end(s, key, out);
+    Count total;
+    if (branch(s, depth, cell, ways, region_pips, &total) < 0) return -1;
+    if (cache_put(s, key, &total) < 0) {
+        count_add(&s->partial, &total);
         count_clear(&total);
         return -1;
     }
+    *out = total;
+    return 0;
 }
 
 /* ---------------------------------------------------------------- the Python type */

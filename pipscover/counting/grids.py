@@ -15,18 +15,28 @@ at the end. `encodings/counting.md` explains why this is exact.
 
 from __future__ import annotations
 
-import sys
+from functools import partial
 
-from pipscover.counting.progress import Progress, ProgressCallback, tracked_levels
+from pipscover.counting.budget import UNLIMITED, Budget
 from pipscover.counting.region_states import FAIL, RegionRules
-from pipscover.counting.structural import CHECK_EVERY, STOPS, Dominoes, check_search, stopped
-from pipscover.counting.tilings import longer_side_order
+from pipscover.counting.search import STOPS, Search, stopped
+from pipscover.counting.structural import Dominoes
+from pipscover.counting.tilings import longer_side_order, set_bits
 from pipscover.model import Puzzle
 from pipscover.model.geometry import neighbours
 from pipscover.model.results import Distinct
+from pipscover.runtime.limits import guard
 
 # A partial tiling: (pending half-dominoes as sorted (cell, pip) pairs, dominoes left as copy bits).
 PartialTiling = tuple[tuple[tuple[int, int], ...], int]
+
+
+def guard_grid_counter(puzzle: Puzzle, deadline: float | None) -> None:
+    """Refuse a board too big for the grid counter. Its residual subproblems are keyed by a bit mask of the
+    uncovered cells: about one per cell on a long board. (The placements counter guards itself once it needs
+    such masks: `StructuralCounter.cell_tables`.)"""
+    cells = len(puzzle.cells)
+    guard(puzzle, "the grid counter", needs_bytes=cells * cells // 4, steps=cells * cells, deadline=deadline)
 
 
 class GridCounter:
@@ -62,73 +72,71 @@ class GridCounter:
                     after.add((tuple(sorted((*pending, (other, pip)))), remaining))
         return frozenset(after)
 
-    def count(self, deadline: float | None = None, on_progress: ProgressCallback | None = None,
-              memory_cap: int | None = None) -> int:
-        """The exact number of distinct pip grids. Raises `CountInterrupted` (a lower bound) on timeout or Ctrl-C,
-        or once the process holds more than `memory_cap` bytes."""
-        rules, cell_region, step = self.rules, self.cell_region, self.step
-        steps, allowed_of = rules.steps, rules.allowed_of
-        states = rules.initial_states()
-        left = list(rules.sizes)
-        halves = list(self.dominoes.halves(self.dominoes.full))
-        cell_count = len(self.order)
-        cache: dict[tuple, int] = {}
-        nodes = 0
-        progress = Progress(on_progress)
-        tracked = tracked_levels(on_progress)
+    def count(self, budget: Budget = UNLIMITED) -> int:
+        """The exact number of distinct pip grids. Raises `CountInterrupted` (a lower bound) at the budget's
+        deadline or on Ctrl-C, or once the process holds more than its memory cap."""
+        search = GridSearch(self, budget)
+        return search.run(partial(search.count, 0, frozenset({((), self.dominoes.full)})), len(self.order))
 
-        def search(cell: int, tilings: frozenset[PartialTiling]) -> int:
-            nonlocal nodes
-            if cell == cell_count:
-                return 1 if any(not pending for pending, _ in tilings) else 0
-            key = (cell, tilings, *states)
-            known = cache.get(key)
-            if known is not None:
-                return known
-            nodes += 1
-            if nodes % CHECK_EVERY == 0:
-                check_search(nodes, deadline, memory_cap, None)
-            supply = rules.supply(tuple(halves))
-            for other in range(len(left)):  # a region that can no longer hold ends the branch
-                if left[other] and not allowed_of[other](states[other], left[other], supply):
-                    cache[key] = 0
-                    return 0
-            region = cell_region[cell]
-            pips = allowed_of[region](states[region], left[region], supply)
-            branches, done = pips.bit_count(), 0
-            if cell < tracked:
-                progress.begin(cell, branches)
-            total = 0
-            try:
-                while pips:
-                    low = pips & -pips
-                    pips ^= low
-                    pip = low.bit_length() - 1
-                    done += 1
-                    state = steps[region](states[region], pip, left[region] - 1)
-                    if state is FAIL:
-                        continue
-                    following = step(tilings, cell, pip)
-                    if not following:
-                        continue
-                    old = states[region]
-                    states[region] = state
-                    left[region] -= 1
-                    halves[pip] -= 1
-                    total += search(cell + 1, following)
-                    halves[pip] += 1
-                    left[region] += 1
-                    states[region] = old
-                    if cell < tracked:
-                        progress.report(cell, done, total)
-            except STOPS as stop:
-                raise stopped(total, stop, Distinct.GRIDS) from None
-            cache[key] = total
-            return total
 
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, cell_count + 1000))
+class GridSearch(Search):
+    """One count of distinct grids, in the steps of `pipscover.counting.search`: look up the cell, its partial
+    tilings and the region states; prune when a region can no longer hold; branch on the pips the cell may
+    take; store. (No closed form: pips on free cells still tell grids apart.)"""
+
+    def __init__(self, counter: GridCounter, budget: Budget) -> None:
+        dominoes = counter.dominoes
+        super().__init__(counter.rules, dominoes.halves(dominoes.full), {}, budget)
+        self.counter = counter
+
+    def count(self, cell: int, tilings: frozenset[PartialTiling]) -> int:
+        """The completions of the grid from `cell` on, given the partial tilings of the cells before it."""
+        if cell == len(self.counter.order):
+            return 1 if any(not pending for pending, _ in tilings) else 0
+        key = (cell, tilings, *self.states)
+        known = self.cache.get(key)
+        if known is not None:
+            return known
+        self.visit()
+        pips = self.allowed_pips(cell)
+        return self.store(key, 0 if pips is None else self.branch(cell, tilings, pips))
+
+    def allowed_pips(self, cell: int) -> int | None:
+        """The pips `cell` may take, or None when some region can no longer hold."""
+        rules, states, left = self.rules, self.states, self.left
+        supply = rules.supply(tuple(self.halves))
+        for other in range(len(left)):
+            if left[other] and not rules.allowed_of[other](states[other], left[other], supply):
+                return None
+        region = self.counter.cell_region[cell]
+        return rules.allowed_of[region](states[region], left[region], supply)
+
+    def branch(self, cell: int, tilings: frozenset[PartialTiling], pips: int) -> int:
+        """The sum of the completions after each pip `cell` may take, each state updated and put back around
+        its branch."""
+        states, left, halves = self.states, self.left, self.halves
+        region = self.counter.cell_region[cell]
+        if cell < self.tracked:
+            self.progress.begin(cell, pips.bit_count())
+        total = done = 0
         try:
-            return search(0, frozenset({((), self.dominoes.full)}))
-        finally:
-            sys.setrecursionlimit(limit)
+            for pip in set_bits(pips):
+                done += 1
+                state = self.rules.steps[region](states[region], pip, left[region] - 1)
+                if state is FAIL:
+                    continue
+                following = self.counter.step(tilings, cell, pip)
+                if not following:
+                    continue
+                old, states[region] = states[region], state
+                left[region] -= 1
+                halves[pip] -= 1
+                total += self.count(cell + 1, following)
+                halves[pip] += 1
+                left[region] += 1
+                states[region] = old
+                if cell < self.tracked:
+                    self.progress.report(cell, done, total)
+        except STOPS as stop:
+            raise stopped(total, stop, Distinct.GRIDS) from None
+        return total

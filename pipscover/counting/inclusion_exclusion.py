@@ -26,9 +26,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from math import comb, factorial, prod
 
+from pipscover.counting.budget import UNLIMITED, Budget
 from pipscover.counting.progress import PROGRESS_EVERY, ProgressCallback
 from pipscover.counting.region_states import FAIL, RegionRules
-from pipscover.counting.structural import STOPS, check_search, stopped
+from pipscover.counting.search import STOPS, check_search, stopped
 from pipscover.counting.tilings import TilingCounter, arrangements, longer_side_order
 from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, Distinct
@@ -207,8 +208,7 @@ def _points(copies: tuple[int, ...]) -> Iterator[list[int]]:
             return
 
 
-def count(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None,
-          compiled: bool | None = None, on_progress: ProgressCallback | None = None) -> int:
+def count(puzzle: Puzzle, budget: Budget = UNLIMITED, compiled: bool | None = None) -> int:
     """The exact number of solutions (placements). Raises `TooBig` when the sweeps or the count are past
     what it takes on, `CountInterrupted` (nothing counted) at the deadline or the memory cap."""
     points = points_of(puzzle)
@@ -225,7 +225,8 @@ def count(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None 
         raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its count may pass 2^{max(MODULUS_BITS - twos, 0)}, "
                      "below which its sums modulo 2^128 are exact")
     try:
-        total = sweep_total(build_sweep(puzzle, deadline, memory_cap), deadline, compiled, on_progress)
+        total = sweep_total(build_sweep(puzzle, budget.deadline, budget.memory), budget.deadline, compiled,
+                            budget.on_progress)
     except STOPS as stop:
         raise CountInterrupted(replace(stopped(0, stop, Distinct.PLACEMENTS).result, method="inclusion-exclusion")) \
             from None

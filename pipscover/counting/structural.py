@@ -17,25 +17,24 @@ its twin and its fallback, and the tests run both.
 
 from __future__ import annotations
 
-import sys
 import weakref
 from functools import partial
 from typing import Any
 
 from pipscover.counting import progress as reports
-from pipscover.counting.progress import Progress, ProgressCallback, tracked_levels
+from pipscover.counting.budget import UNLIMITED, Budget
+from pipscover.counting.progress import tracked_levels
 from pipscover.counting.region_states import DECIDED, FAIL, RegionRules
-from pipscover.counting.tilings import TilingCounter, arrangements, longer_side_order
+from pipscover.counting.search import CHECK_EVERY, STOPS, Search, check_search, stopped
+from pipscover.counting.tilings import TilingCounter, arrangements, longer_side_order, set_bits
 from pipscover.model import Puzzle
-from pipscover.model.results import CountInterrupted, CountResult, Distinct, SearchTimeout
+from pipscover.model.results import Distinct
 from pipscover.regions import PipSupply, pip_values
 from pipscover.runtime.cores import compiled_by_default, load_core
-from pipscover.runtime.deadlines import CLOCK_EVERY, has_passed
-from pipscover.runtime.limits import MemoryCapReached, Remembered, check_memory, guard, resident_bytes
+from pipscover.runtime.limits import MemoryCapReached, Remembered, guard, resident_bytes
 
 _core = load_core("pipscover.counting._structural", "the Python counting search (about ten times slower)")
 
-CHECK_EVERY = CLOCK_EVERY  # search nodes between two looks at the clock and at the memory held
 # Regions up to this size are finished first once begun (measured on the NYT archive: larger ones, such as
 # a 16-cell sum, are better left to the closed form at the end).
 BEGUN_REGION_SIZE = 8
@@ -51,35 +50,6 @@ ORDERS = ("ways", "sweep")
 # to this many dominoes it stays within 4 MB of the usual 8 MB; beyond, the Python search (no C stack) counts.
 COMPILED_DEPTH = 10_000
 SWEEP_RANK = 1 << 20  # a sweep position's rank: past every count of ways, so a forced cell still comes first
-
-class NodeBudgetSpent(Exception):
-    """The search passed the node budget it was given (`count(node_limit=...)`)."""
-
-
-# What stops a structural search, and how its partial count names it (`CountResult.stopped_by`).
-STOPPED_BY: dict[type[BaseException], str] = {
-    SearchTimeout: "timeout", KeyboardInterrupt: "interrupt", MemoryCapReached: "memory", NodeBudgetSpent: "nodes",
-}
-STOPS: tuple[type[BaseException], ...] = (*STOPPED_BY, CountInterrupted)
-
-
-def stopped(found: int, stop: BaseException, distinct: Distinct) -> CountInterrupted:
-    """What a search level raises when `stop` (one of `STOPS`) reaches it with `found` solutions in its
-    finished branches: the partial count, not yet timed (the caller knows its clock)."""
-    if isinstance(stop, CountInterrupted):
-        return stop.adding(found)
-    why = next(name for kind, name in STOPPED_BY.items() if isinstance(stop, kind))
-    return CountInterrupted(CountResult(found, False, distinct, "structural", None, 0.0, why))
-
-
-def check_search(nodes: int, deadline: float | None, memory_cap: int | None, node_limit: int | None) -> None:
-    """Raise what stops a search after `nodes` nodes: its deadline passed, its memory cap or its node budget."""
-    if has_passed(deadline):
-        raise SearchTimeout()
-    if node_limit is not None and nodes > node_limit:
-        raise NodeBudgetSpent()
-    check_memory(memory_cap)
-
 
 class Dominoes:
     """The dominoes of a puzzle as bits of an int, one bit per copy; copies of one domino sit side by side
@@ -146,7 +116,8 @@ class Dominoes:
 
 
 class StructuralCounter:
-    """The counting search for one puzzle; `count()` gives the number of solutions (placements semantics)."""
+    """The counting search for one puzzle; `count()` gives the number of solutions (placements semantics).
+    The Python search is `StructuralSearch`; the compiled core takes the same steps."""
 
     def __init__(self, puzzle: Puzzle, order: str = "ways", compiled: bool | None = None) -> None:
         """`compiled` runs the search in the compiled core (default: when it is built and `PIPSCOVER_PURE_PYTHON`
@@ -198,183 +169,24 @@ class StructuralCounter:
             return 0
         return self.tilings.count(uncovered) * self.dominoes.arrangements(remaining)
 
-    def count(self, deadline: float | None = None, on_progress: ProgressCallback | None = None,
-              memory_cap: int | None = None, node_limit: int | None = None) -> int:
-        """The exact number of solutions. Raises `CountInterrupted` (a lower bound) on timeout or Ctrl-C, once
-        the process holds more than `memory_cap` bytes, or past `node_limit` new search nodes."""
+    def count(self, budget: Budget = UNLIMITED, node_limit: int | None = None) -> int:
+        """The exact number of solutions. Raises `CountInterrupted` (a lower bound) at the budget's deadline or
+        on Ctrl-C, once the process holds more than its memory cap, or past `node_limit` new search nodes."""
         if self.compiled:
-            return self._count_compiled(deadline, on_progress, memory_cap, node_limit)
-        rules, dominoes = self.rules, self.dominoes
-        states = rules.initial_states()
-        left = list(rules.sizes)
-        region_count = len(left)
-        cache = self.cache
-        nodes = 0
-        cell_region, steps, allowed_of = self.cell_region, rules.steps, rules.allowed_of
-        number, masks = dominoes.number, dominoes.masks
-        neighbours: list[list[tuple[int, int]]] | None = None  # built past the first closed form
-        bit_index: dict[int, int] = {}
-        sizes = rules.sizes
-        pip_count = dominoes.pip_count
-        free_kind = rules.free_kind
-        halves = list(dominoes.halves(dominoes.full))  # of the dominoes left, kept up to date by the search
-        # By the dominoes left (an int): their supply, and the ways to cover a pair of cells given the pips
-        # each may take (see below); both depend on nothing else, so every node with those dominoes shares them.
-        supplies: dict[int, PipSupply] = {}
-        ways_by_left: dict[int, dict[int, int]] = {}
-        progress = Progress(on_progress)
-        tracked = tracked_levels(on_progress)
-        by_sweep = self.order == "sweep"
-        sweep_rank = self.sweep_rank()
-
-        def search(uncovered: int, remaining: int, depth: int) -> int:
-            nonlocal nodes, neighbours, bit_index
-            key = (uncovered, remaining, *states)
-            known = cache.get(key)
-            if known is not None:
-                return known
-            nodes += 1
-            if nodes % CHECK_EVERY == 0:
-                check_search(nodes, deadline, memory_cap, node_limit)
-            open_regions = 0
-            bound = []  # the unfinished regions whose rule can still fail
-            for region in range(region_count):
-                if left[region]:
-                    open_regions += 1
-                    if not (free_kind[region] or states[region] == DECIDED):
-                        bound.append(region)
-            # The closed form needs no supply: a free region takes any pip, and `accepts` checks a last region exactly.
-            if not bound or open_regions == 1:
-                last = bound[0] if bound else None
-                total = self.closed_form(uncovered, remaining, last, None if last is None else states[last])
-                cache[key] = total
-                return total
-            if neighbours is None:
-                neighbours, bit_index = self.cell_tables(deadline)
-            # What each unfinished region may still take (a free one: any pip left; the finished ones are never
-            # read); a region that can take nothing ends the branch.
-            supply = supplies.get(remaining)
-            if supply is None:
-                supply = supplies[remaining] = rules.supply(tuple(halves))
-            region_pips = [supply.present] * region_count
-            for region in bound:
-                mask = allowed_of[region](states[region], left[region], supply)
-                if not mask:
-                    cache[key] = 0
-                    return 0
-                region_pips[region] = mask
-            # The uncovered cell with the fewest ways to be covered (counting partner, domino, orientation).
-            partners = dominoes.partners(remaining)
-            pair_ways = ways_by_left.get(remaining)  # (pips allowed here, pips allowed there) -> ways
-            if pair_ways is None:
-                pair_ways = ways_by_left[remaining] = {}
-            best, best_ways, best_rank = -1, 0, 1 << 62
-            rest = uncovered
-            while rest:
-                bit = rest & -rest
-                rest ^= bit
-                index = bit_index[bit]
-                mine = region_pips[cell_region[index]]
-                ways = 0
-                for other, other_bit in neighbours[index]:
-                    if other_bit & uncovered:
-                        theirs = region_pips[cell_region[other]]
-                        pair = mine << pip_count | theirs
-                        found = pair_ways.get(pair)
-                        if found is None:
-                            found = 0
-                            pips = mine
-                            while pips:
-                                low = pips & -pips
-                                pips ^= low
-                                found += (partners[low.bit_length() - 1] & theirs).bit_count()
-                            pair_ways[pair] = found
-                        ways += found
-                if ways == 0:
-                    cache[key] = 0
-                    return 0
-                # Forced cells first; then, in the `ways` order, cells of small regions already begun, since a
-                # finished region drops out of the cache key, and the fewest ways; in the `sweep` order, the
-                # first cell of the sweep.
-                if ways == 1:
-                    rank = 1
-                elif by_sweep:
-                    rank = sweep_rank[index]
-                else:
-                    region = cell_region[index]
-                    rank = ways + (1000 if left[region] == sizes[region] or sizes[region] > BEGUN_REGION_SIZE
-                                   else 100)
-                if rank < best_rank:
-                    best, best_ways, best_rank = index, ways, rank
-                    if ways == 1:  # forced: no cell ranks lower (a dead cell, if any, is met on this branch)
-                        break
-            if depth < tracked:
-                progress.begin(depth, best_ways)
-            region = cell_region[best]
-            mine = region_pips[region]
-            total = 0
-            done = 0
-            try:
-                for other, other_bit in neighbours[best]:
-                    if not other_bit & uncovered:
-                        continue
-                    other_region = cell_region[other]
-                    theirs = region_pips[other_region]
-                    pips = mine
-                    while pips:
-                        low = pips & -pips
-                        pips ^= low
-                        pip = low.bit_length() - 1
-                        state = steps[region](states[region], pip, left[region] - 1)
-                        if state is FAIL:
-                            continue
-                        old = states[region]
-                        states[region] = state
-                        left[region] -= 1
-                        other_pips = partners[pip] & theirs
-                        while other_pips:
-                            other_low = other_pips & -other_pips
-                            other_pips ^= other_low
-                            other_pip = other_low.bit_length() - 1
-                            other_state = steps[other_region](states[other_region], other_pip, left[other_region] - 1)
-                            if other_state is not FAIL:
-                                other_old = states[other_region]
-                                states[other_region] = other_state
-                                left[other_region] -= 1
-                                available = remaining & masks[number[pip, other_pip]]
-                                halves[pip] -= 1
-                                halves[other_pip] -= 1
-                                total += search(uncovered ^ (1 << best) ^ other_bit,
-                                                remaining ^ (available & -available), depth + 1)
-                                halves[pip] += 1
-                                halves[other_pip] += 1
-                                left[other_region] += 1
-                                states[other_region] = other_old
-                            done += 1
-                            if depth < tracked:
-                                progress.report(depth, done, total)
-                        left[region] += 1
-                        states[region] = old
-            except STOPS as stop:
-                raise stopped(total, stop, Distinct.PLACEMENTS) from None
-            cache[key] = total
-            return total
-
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 2 * self.cell_count + 1000))
+            return self._count_compiled(budget, node_limit)
+        search = StructuralSearch(self, budget, node_limit)
         try:
-            return search((1 << self.cell_count) - 1, dominoes.full, 0)
+            return search.run(partial(search.count, (1 << self.cell_count) - 1, self.dominoes.full, 0),
+                              2 * self.cell_count)
         finally:
-            sys.setrecursionlimit(limit)
-            self.nodes = nodes
+            self.nodes = search.nodes
 
     def sweep_rank(self) -> list[int]:
         """Each cell's rank in the `sweep` order: its place in the sweep, past every count of ways."""
         position = {cell: place for place, cell in enumerate(longer_side_order(self.puzzle.cells))}
         return [SWEEP_RANK + position[cell] for cell in self.puzzle.cells]
 
-    def _count_compiled(self, deadline: float | None, on_progress: ProgressCallback | None, memory_cap: int | None,
-                        node_limit: int | None) -> int:
+    def _count_compiled(self, budget: Budget, node_limit: int | None) -> int:
         """`count` by the compiled core: the same search, its region rules and closed forms called back here."""
         if self._core is None:
             rules = self.rules
@@ -389,9 +201,176 @@ class StructuralCounter:
                 resident_bytes, MemoryCapReached, CHECK_EVERY)
         core = self._core
         try:
-            return int(core.count(deadline, memory_cap, node_limit, on_progress, tracked_levels(on_progress),
-                                  reports.PROGRESS_EVERY))
+            return int(core.count(budget.deadline, budget.memory, node_limit, budget.on_progress,
+                                  tracked_levels(budget.on_progress), reports.PROGRESS_EVERY))
         except STOPS as stop:
             raise stopped(core.partial, stop, Distinct.PLACEMENTS) from None
         finally:
             self.nodes = core.nodes
+
+
+class StructuralSearch(Search):
+    """One count of the Python search, in the steps of the module's docstring: look the position up (`count`),
+    close it in closed form (`close`), prune by what each region may still take (`allowed_pips`), choose the
+    cell to cover (`choose_cell`), branch on the dominoes that cover it (`branch`), store the count. The
+    compiled core's `search` takes the same steps (`_structural.c`)."""
+
+    def __init__(self, counter: StructuralCounter, budget: Budget, node_limit: int | None) -> None:
+        super().__init__(counter.rules, counter.dominoes.halves(counter.dominoes.full), counter.cache, budget,
+                         node_limit)
+        self.counter = counter
+        self.dominoes = counter.dominoes
+        self.cell_region = counter.cell_region
+        self.neighbours: list[list[tuple[int, int]]] = []  # built past the first closed form (`cell_tables`)
+        self.sweep_rank = counter.sweep_rank() if counter.order == "sweep" else None
+        # By the dominoes left (an int): their supply, and the ways to cover a pair of cells given the pips
+        # each may take (see `choose_cell`); both depend on nothing else, so every node with those dominoes
+        # shares them.
+        self.supplies: dict[int, PipSupply] = {}
+        self.ways_by_left: dict[int, dict[int, int]] = {}
+
+    def count(self, uncovered: int, remaining: int, depth: int) -> int:
+        """N(uncovered, remaining, states): the count of the position, looked up or searched and stored."""
+        key = (uncovered, remaining, *self.states)
+        known = self.cache.get(key)
+        if known is not None:
+            return known
+        self.visit()
+        bound = self.bound_regions()
+        total = self.close(uncovered, remaining, bound)
+        if total is None:
+            region_pips = self.allowed_pips(remaining, bound[0])
+            if region_pips is None:
+                total = 0
+            else:
+                cell, ways = self.choose_cell(uncovered, remaining, region_pips)
+                total = 0 if ways == 0 else self.branch(uncovered, remaining, depth, cell, ways, region_pips)
+        return self.store(key, total)
+
+    def bound_regions(self) -> tuple[list[int], int]:
+        """The unfinished regions whose rule can still fail, and how many regions are unfinished."""
+        rules, states, left = self.rules, self.states, self.left
+        unfinished = 0
+        bound = []
+        for region, cells_left in enumerate(left):
+            if cells_left:
+                unfinished += 1
+                if not (rules.free_kind[region] or states[region] == DECIDED):
+                    bound.append(region)
+        return bound, unfinished
+
+    def close(self, uncovered: int, remaining: int, regions: tuple[list[int], int]) -> int | None:
+        """The count in closed form when the rest is free (no region can fail, or one region is left), else
+        None. The closed form needs no supply: a free region takes any pip, and `accepts` checks a last region
+        exactly. `regions` are the `bound_regions`."""
+        bound, unfinished = regions
+        if bound and unfinished != 1:
+            return None
+        last = bound[0] if bound else None
+        return self.counter.closed_form(uncovered, remaining, last, None if last is None else self.states[last])
+
+    def allowed_pips(self, remaining: int, bound: list[int]) -> list[int] | None:
+        """What each unfinished region may still take (a free one: any pip left; the finished ones are never
+        read; the `bound` ones by their rule); None when a region can take nothing, which ends the branch."""
+        if not self.neighbours:
+            self.neighbours = self.counter.cell_tables(self.budget.deadline)[0]
+        supply = self.supplies.get(remaining)
+        if supply is None:
+            supply = self.supplies[remaining] = self.rules.supply(tuple(self.halves))
+        region_pips = [supply.present] * len(self.left)
+        allowed_of, states, left = self.rules.allowed_of, self.states, self.left
+        for region in bound:
+            mask = allowed_of[region](states[region], left[region], supply)
+            if not mask:
+                return None
+            region_pips[region] = mask
+        return region_pips
+
+    def choose_cell(self, uncovered: int, remaining: int, region_pips: list[int]) -> tuple[int, int]:
+        """The uncovered cell to cover next and its ways to be covered (counting partner, domino, orientation):
+        forced cells first; then, in the `ways` order, cells of small regions already begun, since a finished
+        region drops out of the cache key, and the fewest ways; in the `sweep` order, the first cell of the
+        sweep. (-1, 0) when a cell cannot be covered. (The ways of each cell are counted here, not in a
+        method of their own: this loop is most of the Python search's time.)"""
+        sizes, left, cell_region = self.rules.sizes, self.left, self.cell_region
+        neighbours, pip_count, partners = self.neighbours, self.dominoes.pip_count, self.dominoes.partners(remaining)
+        pair_ways = self.ways_by_left.get(remaining)  # (pips allowed here, pips allowed there) -> ways
+        if pair_ways is None:
+            pair_ways = self.ways_by_left[remaining] = {}
+        best, best_ways, best_rank = -1, 0, 1 << 62
+        for index in set_bits(uncovered):
+            mine = region_pips[cell_region[index]]
+            ways = 0
+            for other, other_bit in neighbours[index]:
+                if other_bit & uncovered:
+                    theirs = region_pips[cell_region[other]]
+                    found = pair_ways.get(mine << pip_count | theirs)
+                    if found is None:
+                        found = pair_ways[mine << pip_count | theirs] = pair_count(mine, theirs, partners)
+                    ways += found
+            if ways == 0:
+                return -1, 0
+            if ways == 1:
+                return index, 1  # forced: no cell ranks lower (a dead cell, if any, is met on this branch)
+            if self.sweep_rank is not None:
+                rank = self.sweep_rank[index]
+            else:
+                region = cell_region[index]
+                rank = ways + (1000 if left[region] == sizes[region] or sizes[region] > BEGUN_REGION_SIZE else 100)
+            if rank < best_rank:
+                best, best_ways, best_rank = index, ways, rank
+        return best, best_ways
+
+    def branch(self, uncovered: int, remaining: int, depth: int, cell: int, ways: int, region_pips: list[int]) -> int:
+        """The sum of the counts of the positions after each domino that covers `cell` (a neighbour, the pip
+        here, the pip there), each state updated and put back around its branch."""
+        if depth < self.tracked:
+            self.progress.begin(depth, ways)
+        steps, states, left, halves = self.rules.steps, self.states, self.left, self.halves
+        partners, number, masks = self.dominoes.partners(remaining), self.dominoes.number, self.dominoes.masks
+        region = self.cell_region[cell]
+        total = done = 0
+        try:
+            for other, other_bit in self.neighbours[cell]:
+                if not other_bit & uncovered:
+                    continue
+                other_region = self.cell_region[other]
+                for pip in set_bits(region_pips[region]):
+                    state = steps[region](states[region], pip, left[region] - 1)
+                    if state is FAIL:
+                        continue
+                    old, states[region] = states[region], state
+                    left[region] -= 1
+                    for other_pip in set_bits(partners[pip] & region_pips[other_region]):
+                        other_state = steps[other_region](states[other_region], other_pip, left[other_region] - 1)
+                        if other_state is not FAIL:
+                            other_old, states[other_region] = states[other_region], other_state
+                            left[other_region] -= 1
+                            available = remaining & masks[number[pip, other_pip]]
+                            halves[pip] -= 1
+                            halves[other_pip] -= 1
+                            total += self.count(uncovered ^ (1 << cell) ^ other_bit,
+                                                remaining ^ (available & -available), depth + 1)
+                            halves[pip] += 1
+                            halves[other_pip] += 1
+                            left[other_region] += 1
+                            states[other_region] = other_old
+                        done += 1
+                        if depth < self.tracked:
+                            self.progress.report(depth, done, total)
+                    left[region] += 1
+                    states[region] = old
+        except STOPS as stop:
+            raise stopped(total, stop, Distinct.PLACEMENTS) from None
+        return total
+
+
+def pair_count(mine: int, theirs: int, partners: list[int]) -> int:
+    """The dominoes left (with their orientation) that put a pip of `mine` on one cell and a pip of `theirs`
+    on the other: `partners[a]` is the bit set of the b with a domino (a, b) left."""
+    found = 0
+    while mine:
+        low = mine & -mine
+        mine ^= low
+        found += (partners[low.bit_length() - 1] & theirs).bit_count()
+    return found

@@ -44,12 +44,17 @@ class Capabilities:
     @property
     def available(self) -> bool:
         """Whether what it needs is installed (looked up, not imported, so listing backends stays fast)."""
-        if self.requires is None:
-            return True
-        try:
-            return find_spec(self.requires) is not None
-        except (ImportError, ValueError):  # a broken or blocked install
-            return False
+        return installed(self.requires)
+
+
+def installed(module: str | None) -> bool:
+    """Whether `module` (None: nothing) can be imported, looked up without importing it."""
+    if module is None:
+        return True
+    try:
+        return find_spec(module) is not None
+    except (ImportError, ValueError):  # a broken or blocked install
+        return False
 
 
 class Backend(ABC):

@@ -1,0 +1,79 @@
+"""Counting by listing every solution with Dancing Links (the `dlx` method), deduplicating pip grids for
+`Distinct.GRIDS`; `auto` lists this way within a node budget first, since on puzzles with few solutions it is
+up to 50 times faster than the structural counter."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pipscover.counting.budget import INTERRUPT, Budget
+from pipscover.counting.progress import ProgressCallback
+from pipscover.model import Puzzle
+from pipscover.model.results import CountInterrupted, CountResult, Distinct, SearchTimeout
+
+
+def count_by_listing(puzzle: Puzzle, distinct: Distinct, budget: Budget, node_limit: int | None = None,
+                     solution_limit: int | None = None) -> CountResult | None:
+    """The count by listing with dlx, stopped after `budget.limit` solutions; None when the search passes
+    `node_limit` nodes or finds more than `solution_limit` solutions."""
+    from pipscover.engines.dancing_links import NodeBudgetExceeded
+    from pipscover.engines.dlx import DlxBackend, counted_covers
+
+    grids: set[tuple[tuple[tuple[int, int], int], ...]] = set()
+    found, exact, limit = 0, True, budget.limit
+    # Restarts speed up a first solution, not a listing of every one; within a node budget they only spend
+    # it again (the archive's budgeted listings visit 8% more nodes with them and take 12% longer).
+    restart_seed = DlxBackend.seed if node_limit is None else None
+    covers, search, cover = counted_covers(puzzle, budget.deadline, node_limit, restart_seed)
+    try:
+        if distinct is Distinct.PLACEMENTS:
+            counted = _count_covers(covers, limit, solution_limit, budget.on_progress)
+            if counted is None:
+                return None
+            exact = limit is None or search.found <= limit  # the search found one past the limit: more exist
+            return budget.result(counted, exact, distinct, "dlx", "dlx")
+        for chosen in covers:
+            if limit is not None and found >= limit:
+                exact = False  # one more solution exists
+                break
+            if solution_limit is not None and found >= solution_limit:
+                return None
+            grid = tuple(sorted(cover.solution(chosen).grid.items()))
+            if grid in grids:
+                continue
+            grids.add(grid)
+            found += 1
+            if budget.on_progress is not None and found % 1000 == 0:
+                budget.on_progress(found, None)
+    except SearchTimeout:
+        found, exact = search.found if distinct is Distinct.PLACEMENTS else found, False
+    except NodeBudgetExceeded:
+        return None
+    except KeyboardInterrupt:
+        found = search.found if distinct is Distinct.PLACEMENTS else found
+        raise CountInterrupted(budget.result(found, False, distinct, "dlx", "dlx", INTERRUPT)) from None
+    return budget.result(found, exact, distinct, "dlx", "dlx")
+
+
+def _count_covers(covers: Iterator[list[int]], limit: int | None, solution_limit: int | None,
+                  on_progress: ProgressCallback | None) -> int | None:
+    """The number of `covers`, passed without building them (see `dancing_links.skip`), reported every
+    1000; `limit` when there are more than `limit` (one past it is enough to know), None when there are more
+    than `solution_limit`."""
+    from pipscover.engines.dancing_links import skip
+
+    bounds = [bound for bound in (limit, solution_limit) if bound is not None]
+    bound = min(bounds) if bounds else None
+    found = 0
+    while True:
+        step = 1000 - found % 1000  # up to the next report
+        if bound is not None:
+            step = min(step, bound + 1 - found)
+        passed = skip(covers, step)
+        if bound is not None and found + passed > bound:
+            return bound if limit == bound else None
+        found += passed
+        if passed < step:
+            return found
+        if on_progress is not None and found % 1000 == 0:
+            on_progress(found, None)
