@@ -10,7 +10,8 @@ checker before the chain calls the puzzle solved.
 
 The chain can start from a player's position (`placed`: the dominoes on the board so far, see `position`).
 A position no solution keeps gets one `wrong-placement` step instead, naming the domino and why: the
-checker's words, or else the contradiction the rules meet from the dominoes that cannot go together.
+checker's words, or else each placed domino that no solution keeps, one by one, with the contradiction the
+rules meet from it; only when each alone is in some solution, the smallest set that cannot go together.
 """
 
 from __future__ import annotations
@@ -164,16 +165,24 @@ def wrong_placement(puzzle: Puzzle, placed: Sequence[Placement], deadline: float
     if found is not None:
         placement, problem = found
         return Step(WRONG, f"{_capital(describe(placement))} is wrong: {problem}.", placement.cells)
-    core = keeping(puzzle, placed, deadline).core
-    if not core:
+    kept = keeping(puzzle, placed, deadline)
+    if kept.alone:
+        sentences = [f"{_capital(describe(placement))} is in no solution{_because(puzzle, (placement,), deadline)}"
+                     for placement in kept.alone]
+        cells = tuple(cell for placement in kept.alone for cell in placement.cells)
+        return Step(WRONG, " ".join(sentences), cells)
+    if not kept.together:
         return None
-    why = _contradiction(board_of(puzzle, core), deadline)
-    because = f": {why}." if why else " (the rules alone do not show it yet)."
-    cells = tuple(cell for placement in core for cell in placement.cells)
-    if len(core) == 1:
-        return Step(WRONG, f"{_capital(describe(core[0]))} is in no solution{because}", cells)
-    names = ", ".join(describe(placement) for placement in core[:-1]) + f" and {describe(core[-1])}"
-    return Step(WRONG, f"No solution has {names} together{because}", cells)
+    names = ", ".join(describe(placement) for placement in kept.together[:-1]) + f" and {describe(kept.together[-1])}"
+    cells = tuple(cell for placement in kept.together for cell in placement.cells)
+    return Step(WRONG, f"Each alone is in some solution, but none has {names} together"
+                       f"{_because(puzzle, kept.together, deadline)}", cells)
+
+
+def _because(puzzle: Puzzle, placements: tuple[Placement, ...], deadline: float | None) -> str:
+    """`: why.` (the rules' contradiction from these placements), or why the rules cannot say yet."""
+    why = _contradiction(board_of(puzzle, placements), deadline)
+    return f": {why}." if why else " (the rules alone do not show it yet)."
 
 
 def _capital(text: str) -> str:
