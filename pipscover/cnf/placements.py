@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from pipscover.errors import PipsError
 from pipscover.model import Cell, Placement, Puzzle, RegionKind, Solution
 from pipscover.runtime.limits import BYTES_PER_CLAUSE, PB_WEIGHT_LIMIT, guard
+from pipscover.runtime.pysat_pool import thread_safe_formulas
 
 if TYPE_CHECKING:
     from pysat.formula import CNF
@@ -255,6 +256,7 @@ class FormulaWriter:
     def __init__(self, top: int, encodings: Encodings, puzzle: Puzzle) -> None:
         from pysat.pb import EncType as PbType  # lazy: see the class docstring
 
+        thread_safe_formulas()
         self.puzzle = puzzle
         # Plain lists: PySAT's CNF.append rescans every clause for its largest variable.
         self.clauses: list[Sequence[int]] = []

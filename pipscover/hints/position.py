@@ -22,6 +22,7 @@ from pipscover.model import Placement, Puzzle, Solution
 from pipscover.model.check import problems
 from pipscover.model.results import SearchTimeout
 from pipscover.runtime.deadlines import has_passed
+from pipscover.runtime.pysat_pool import thread_safe_formulas
 
 Key = tuple[tuple[tuple[int, int], int], ...]
 
@@ -99,6 +100,7 @@ def _smallest_conflict(clauses: list[list[int]], placed: Sequence[int]) -> list[
     from pysat.examples.optux import OptUx
     from pysat.formula import WCNF
 
+    thread_safe_formulas()
     formula = WCNF()
     formula.extend(clauses)
     for number in placed:
