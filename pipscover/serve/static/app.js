@@ -26,11 +26,11 @@ let difficulty = "easy";
 
 // ---- talking to the server ----
 
-async function api(path, body, raw) {
+async function api(path, body) {
   const options = body === undefined ? {} : {
     method: "POST",
-    headers: {"Content-Type": raw ? "text/plain" : "application/json"},
-    body: raw ? body : JSON.stringify(body),
+    headers: {"Content-Type": "application/json"},
+    body: JSON.stringify(body),
   };
   const response = await fetch(path, options);
   const answer = await response.json().catch(() => ({error: "The server's answer was not JSON."}));
@@ -649,8 +649,7 @@ $("file").addEventListener("change", () => {
   const file = $("file").files[0];
   if (!file) return;
   busy($("play-day"), async () => {
-    const query = `?name=${encodeURIComponent(file.name)}&difficulty=${difficulty}`;
-    start(await api("/api/open" + query, await file.text(), true));
+    start(await api("/api/open", {name: file.name, text: await file.text(), difficulty}));
     $("file").value = "";
   });
 });
