@@ -62,6 +62,9 @@ class Region:
     kind: RegionKind
     cells: tuple[Cell, ...]
     target: int | None = None
+    # The text format's letter for it, kept for messages and for writing the text again; a puzzle read from
+    # JSON has none, and still equals the same puzzle read from text.
+    letter: str | None = field(default=None, compare=False)
 
     @property
     def rule(self) -> RegionRule:
