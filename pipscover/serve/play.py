@@ -23,6 +23,7 @@ from pipscover.hints.position import keeping
 from pipscover.hints.rating import rate
 from pipscover.model import Placement, Puzzle, are_adjacent
 from pipscover.model.check import problems
+from pipscover.model.naming import name_region
 from pipscover.model.results import SearchTimeout
 from pipscover.render.svg import EMPTY_FILL, PALETTE, region_colours
 from pipscover.serve.shapes import Question
@@ -39,7 +40,8 @@ class TooLong(Exception):
 
 def view(puzzle: Puzzle) -> dict[str, Any]:
     """The puzzle for the page: the NYT object to send back with every question, where it came from, and how
-    to draw it (each region's cells, label, fill and outline colour; the same colours as the SVG drawings)."""
+    to draw it (each region's cells, label, name as the hints say it, fill and outline colour; the same colours
+    as the SVG drawings)."""
     if len(puzzle.dominoes) > MAX_DOMINOES:
         raise PipsError(f"{puzzle.describe()}: {len(puzzle.dominoes)} dominoes; the page plays up to {MAX_DOMINOES}")
     colours = region_colours(puzzle)
@@ -47,7 +49,8 @@ def view(puzzle: Puzzle) -> dict[str, Any]:
     for index, region in enumerate(puzzle.regions):
         fill, outline = PALETTE[colours[index]] if index in colours else (EMPTY_FILL, None)
         regions.append({"cells": [list(cell) for cell in region.cells], "label": region.label,
-                        "rule": region.describe(), "fill": fill, "outline": outline})
+                        "rule": region.describe(), "name": name_region(puzzle, index), "fill": fill,
+                        "outline": outline})
     return {"puzzle": puzzle_to_nyt(puzzle), "origin": puzzle.origin.as_json(), "title": puzzle.describe(),
             "regions": regions, "dominoes": [list(domino) for domino in puzzle.dominoes]}
 
