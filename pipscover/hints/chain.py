@@ -17,7 +17,7 @@ rules meet from it; only when each alone is in some solution, the smallest set t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from html import escape
 from typing import Any
 
@@ -38,13 +38,15 @@ LEVELS = tuple(tuple(rule for rule in RULES if rule.level == level) for level in
 
 @dataclass(frozen=True)
 class Step:
-    """One hint: the rule, the sentence, the cells it concerns, and the pips and pairs it settles."""
+    """One hint: the rule, the sentence, the cells it concerns, and the pips and pairs it settles; `puzzle`,
+    when `hint` gave it, the puzzle it is about (to draw it in a notebook), not compared."""
 
     rule: Rule
     reason: str
     cells: tuple[Cell, ...]
     pips: tuple[tuple[Cell, int], ...] = ()
     pairs: tuple[tuple[Cell, Cell], ...] = ()
+    puzzle: Puzzle | None = field(default=None, compare=False, repr=False)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -56,8 +58,15 @@ class Step:
         }
 
     def _repr_html_(self) -> str:
-        """In a notebook: the rule's name in bold, then its sentence."""
-        return f"<p><b>{escape(self.rule.name)}</b>: {escape(self.reason)}</p>"
+        """In a notebook: the board with the step's cells highlighted (when the step knows its puzzle), then the
+        rule's name in bold and its sentence.
+
+        >>> from pipscover import load_one
+        >>> hint(load_one("examples/first.txt"))._repr_html_().startswith("<svg")
+        True
+        """
+        board = "" if self.puzzle is None else draw_svg(self.puzzle, highlight=self.cells, ids=fresh_ids())
+        return f"{board}<p><b>{escape(self.rule.name)}</b>: {escape(self.reason)}</p>"
 
 
 @dataclass(frozen=True)
@@ -104,7 +113,7 @@ def hint(puzzle: Puzzle, placed: Sequence[Placement] = (), deadline: float | Non
     'The [2|2] on [0, 0]-[0, 1] is wrong: region 0 (sum 5) breaks its rule with pips [2, 2].'
     """
     steps = hint_chain(puzzle, limit=1, placed=placed, deadline=deadline).steps
-    return steps[0] if steps else None
+    return replace(steps[0], puzzle=puzzle) if steps else None
 
 
 def hint_chain(

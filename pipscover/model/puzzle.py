@@ -104,9 +104,11 @@ class Placement:
 
 @dataclass(frozen=True)
 class Solution:
-    """A set of placements, compared by the tiling and pip grid they make."""
+    """A set of placements, compared by the tiling and pip grid they make. `puzzle`, when `solve` found it, is
+    the puzzle it solves (for its drawing in a notebook: on its regions, with their rules), not compared."""
 
     placements: tuple[Placement, ...]
+    puzzle: Puzzle | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "placements", tuple(sorted(p.canonical() for p in self.placements)))
