@@ -169,7 +169,7 @@ def test_a_domino_no_solution_keeps_is_named_with_the_rule_it_breaks():
     # The [1|4] across the bottom row leaves the [2|2] for the sum-5 region: the rules see it at once.
     puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 5), ("empty", [(1, 0), (1, 1)], None)], [(1, 4), (2, 2)])
     step = hint(puzzle, [Placement((1, 4), ((1, 0), (1, 1)))])
-    assert step.rule is WRONG and step.reason.startswith("The [1|4] on [1, 0]-[1, 1] is in no solution: ")
+    assert step.rule is WRONG and step.reason.startswith("The [1|4] on row 2, columns 1 and 2 is in no solution: ")
 
 
 def test_a_right_position_gets_the_next_deduction_and_a_full_one_none():

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pipscover.hints.board import Board, Change, pair
 from pipscover.model import Placement, Puzzle, Solution
 from pipscover.model.check import problems
+from pipscover.model.naming import name_cells
 from pipscover.model.results import SearchTimeout
 from pipscover.runtime.deadlines import has_passed
 from pipscover.runtime.pysat_pool import thread_safe_formulas
@@ -28,9 +29,10 @@ Key = tuple[tuple[tuple[int, int], int], ...]
 
 
 def describe(placement: Placement) -> str:
-    """`the [3|5] on [0, 1]-[0, 2]`: a placed domino as the hints name it."""
-    (a, b), (first, second) = placement.domino, placement.cells
-    return f"the [{a}|{b}] on {list(first)}-{list(second)}"
+    """`the [3|5] on row 1, columns 2 and 3`: a placed domino as the hints name it, its cells counted from 1 as
+    a player counts (`pipscover.model.naming`)."""
+    (a, b) = placement.domino
+    return f"the [{a}|{b}] on {name_cells(placement.cells)}"
 
 
 def checker_problem(puzzle: Puzzle, placed: Sequence[Placement]) -> tuple[Placement, str] | None:
