@@ -15,8 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from serving import DAY, MIRRORED
 
+from conftest import NYT_FOLDER, needs_nyt
+from pipscover.formats import load, puzzle_to_nyt
 from pipscover.model import Placement
 from pipscover.model.check import problems
+from pipscover.serve import play
 
 
 @pytest.fixture(scope="module")
@@ -309,3 +312,16 @@ def test_no_json_body_makes_any_post_fail_with_a_5xx(server, hard, path, data):
         return
     assert response.status_code < 500, response.text
     assert response.status_code in (200, 202) or response.json()["error"].endswith(".")
+
+
+@needs_nyt
+def test_stats_count_grids_as_exactly_as_the_command_line(server):
+    """2025-09-15 hard has 1,025,428 distinct grids (`pipscover count --distinct grids`); the page once said
+    "at least 0", or a lower bound that changed with each try."""
+    path = NYT_FOLDER / "2025-09-15.json"
+    if not path.exists():
+        pytest.skip(f"no {path}")
+    (puzzle,) = [p for p in load(path) if p.origin.difficulty == "hard"]
+    asked = {"puzzle": puzzle_to_nyt(puzzle), "placed": []}
+    stats = server.post("/api/stats", json=asked, timeout=play.SECONDS["stats"] + 10).json()
+    assert stats["grids"] == {"count": "1025428", "exact": True} and stats["solutions"]["exact"]

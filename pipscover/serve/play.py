@@ -29,7 +29,7 @@ from pipscover.render.svg import EMPTY_FILL, PALETTE, region_colours
 from pipscover.serve.shapes import Question
 
 # Seconds each kind of question may take from its arrival; past them the answer is a `TooLong` (HTTP 503).
-SECONDS = {"hint": 10.0, "check": 10.0, "reveal": 10.0, "stats": 20.0}
+SECONDS = {"hint": 10.0, "check": 10.0, "reveal": 10.0, "stats": 60.0}  # counts show their progress
 # The largest puzzle the page plays (drawing, hints and counts stay quick below it).
 MAX_DOMINOES = 100
 
