@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from serving import DAY, MIRRORED
 
 from conftest import NYT_FOLDER, needs_nyt
+from pipscover import count
 from pipscover.formats import load, puzzle_to_nyt
 from pipscover.model import Placement
 from pipscover.model.check import problems
@@ -322,6 +323,11 @@ def test_stats_count_grids_as_exactly_as_the_command_line(server):
     if not path.exists():
         pytest.skip(f"no {path}")
     (puzzle,) = [p for p in load(path) if p.origin.difficulty == "hard"]
+    started = time.monotonic()
+    grids = count(puzzle, distinct="grids")  # as `pipscover count --distinct grids` counts them
+    if time.monotonic() - started > play.SECONDS["stats"] / 4:
+        pytest.skip("the machine is too busy to judge a count against the server's deadline")
     asked = {"puzzle": puzzle_to_nyt(puzzle), "placed": []}
     stats = server.post("/api/stats", json=asked, timeout=play.SECONDS["stats"] + 10).json()
-    assert stats["grids"] == {"count": "1025428", "exact": True} and stats["solutions"]["exact"]
+    assert stats["grids"] == {"count": str(grids.count), "exact": True} == {"count": "1025428", "exact": True}
+    assert stats["solutions"]["exact"]
