@@ -23,18 +23,6 @@ from pipscover.model.check import problems
 from pipscover.serve import play
 
 
-@pytest.fixture(scope="module")
-def server(served):
-    # As the page sends every question (a POST of any other type is refused before any work: see below).
-    with httpx.Client(base_url=served[0], timeout=30, headers={"Content-Type": "application/json"}) as client:
-        yield client
-
-
-@pytest.fixture(scope="module")
-def hard(server):
-    return server.get(f"/api/day/{DAY}/hard").json()
-
-
 def ask(server, path, view, placed=(), **extra):
     return server.post(path, json={"puzzle": view["puzzle"], "placed": [p.as_json() for p in placed], **extra})
 

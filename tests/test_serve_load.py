@@ -11,24 +11,12 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import psutil
 import pytest
-from serving import DAY
 
 from pipscover.serve import play
 from pipscover.serve.work import Full, Work
 
 HEAVY = 16  # stats asked at once: more than the server runs and queues (work.WORKERS + work.WAITING)
 PAGE_FETCHES = 20
-
-
-@pytest.fixture(scope="module")
-def server(served):
-    with httpx.Client(base_url=served[0], timeout=60, headers={"Content-Type": "application/json"}) as client:
-        yield client
-
-
-@pytest.fixture(scope="module")
-def hard(server):
-    return server.get(f"/api/day/{DAY}/hard").json()
 
 
 def server_memory(server) -> int:
