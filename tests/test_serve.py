@@ -269,7 +269,8 @@ def test_several_clients_at_once_all_get_answers(server, hard, made):
     assert answers == [200] * 16
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+                    | st.text(max_size=8),
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
                     max_leaves=12)
 FIELDS = ["puzzle", "placed", "all", "dominoes", "difficulty", "seed", "text", "name", "domino", "cells"]
