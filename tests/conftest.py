@@ -78,3 +78,20 @@ def served(tmp_path_factory):
 @pytest.fixture(scope="module")
 def made(served):
     return served[1]
+
+
+@pytest.fixture(scope="module")
+def server(served):
+    """An HTTP client of the served app, sending JSON as the page does (a POST of any other type is refused)."""
+    import httpx
+
+    with httpx.Client(base_url=served[0], timeout=60, headers={"Content-Type": "application/json"}) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def hard(server):
+    """The served day's hard puzzle, as the page gets it."""
+    from serving import DAY
+
+    return server.get(f"/api/day/{DAY}/hard").json()

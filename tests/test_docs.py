@@ -26,7 +26,8 @@ FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
 SPAN = re.compile(r"`([^`\n]+)`")
 # A whole span that is a dotted name, maybe called: the name is the first group.
 DOTTED = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\(.*\))?")
-FILE_ENDINGS = {"py", "c", "h", "so", "md", "json", "csv", "toml", "cff", "png", "svg", "txt", "ipynb", "cnf", "opb", "drat"}
+FILE_ENDINGS = {"py", "c", "h", "so", "md", "json", "csv", "toml", "cff", "png", "svg", "txt", "ipynb",
+                "cnf", "opb", "drat"}
 # A path in the repository: the folder it starts with, then anything up to a space or `::`.
 PATH = re.compile(r"((?:pipscover|benchmarks|tests|encodings|examples)/[^\s:`]*)(?:::(\w+))?")
 # A source file cited by its name alone (`structural.py`, `test_sat.py::test_...`), wherever it is.

@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from itertools import combinations
 
 import pytest
 from brute_force import brute_force_solutions
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from puzzle_factory import FAMILIES, family, named, puzzles
 
@@ -18,7 +19,9 @@ from pipscover.formats import load, load_one, puzzle_to_nyt
 from pipscover.hints import DEDUCTIONS, GUESS, NO_SOLUTION, RULES, WRONG, hint, hint_chain
 from pipscover.hints.board import Board, Change, Contradiction, pair, single
 from pipscover.hints.chain import _next
+from pipscover.hints.position import keeping
 from pipscover.model import Placement, Puzzle, Solution
+from pipscover.model.check import problems
 
 
 def admits(board: Board, solution: Solution) -> bool:
@@ -166,7 +169,7 @@ def test_a_domino_no_solution_keeps_is_named_with_the_rule_it_breaks():
     # The [1|4] across the bottom row leaves the [2|2] for the sum-5 region: the rules see it at once.
     puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 5), ("empty", [(1, 0), (1, 1)], None)], [(1, 4), (2, 2)])
     step = hint(puzzle, [Placement((1, 4), ((1, 0), (1, 1)))])
-    assert step.rule is WRONG and step.reason.startswith("The [1|4] on [1, 0]-[1, 1] is in no solution: ")
+    assert step.rule is WRONG and step.reason.startswith("The [1|4] on row 2, columns 1 and 2 is in no solution: ")
 
 
 def test_a_right_position_gets_the_next_deduction_and_a_full_one_none():
@@ -314,3 +317,67 @@ def test_hint_command_given_a_malformed_position_says_so(run_cli, tmp_path):
     placed.write_text('[{"domino": [2]}]')
     result = run_cli("hint", EXAMPLES / "first.txt", "--given", placed)
     assert result.code == 2 and result.err.count("\n") == 1 and "malformed placement" in result.err
+
+
+def kept_by_some(solutions: set[Solution], placed: tuple[Placement, ...]) -> bool:
+    return any(keeps(solution, placed) for solution in solutions)
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions(max_dominoes=4))
+def test_each_domino_no_solution_keeps_is_named_alone_else_a_smallest_set(position):
+    puzzle, placed, solutions = position
+    assume(not problems(puzzle, placed, partial=True))  # what the checker finds is named before (its words)
+    kept = keeping(puzzle, placed)
+    if kept_by_some(solutions, placed):
+        assert kept.solution is not None and keeps(kept.solution, placed)
+        return
+    assert kept.solution is None
+    if not solutions:
+        assert kept.alone == kept.together == ()
+        return
+    assert kept.alone == tuple(p for p in placed if not kept_by_some(solutions, (p,)))
+    if kept.alone:
+        assert kept.together == ()
+        return
+    smallest = min(size for size in range(2, len(placed) + 1)
+                   if any(not kept_by_some(solutions, group) for group in combinations(placed, size)))
+    assert len(kept.together) == smallest and not kept_by_some(solutions, kept.together)
+
+
+def moved_positions(puzzle: Puzzle) -> list[tuple[tuple[Placement, ...], Placement]]:
+    """Positions from the one solution with one domino moved off its place: to the cells of another domino
+    (taken out), every other domino right. Each with the moved one."""
+    right = puzzle.published_solution.placements
+    found = []
+    for index in range(0, len(right) - 1, 3):
+        here, there = right[index], right[index + 1]
+        moved = Placement(here.domino, there.cells)
+        if moved.canonical() != there.canonical():
+            rest = tuple(p for p in right if p not in (here, there))
+            found.append(((*rest, moved), moved))
+    return found
+
+
+@needs_nyt
+@pytest.mark.parametrize("file", nyt_files()[::35])
+def test_on_nyt_puzzles_with_one_solution_the_moved_domino_alone_is_named(file):
+    from pipscover import count
+
+    for puzzle in load(file):
+        if count(puzzle).count != 1:
+            continue
+        for placed, moved in moved_positions(puzzle):
+            step = hint(puzzle, placed)
+            assert step.rule is WRONG and sorted(step.cells) == sorted(moved.cells), step.reason
+            assert "together" not in step.reason
+
+
+def test_two_dominoes_each_in_a_solution_but_not_together_are_named_as_a_set():
+    # A 2 x 3 board: a domino across the top left and one across the bottom right leave two cells apart.
+    cells = [(row, column) for row in range(2) for column in range(3)]
+    puzzle = Puzzle.build([("empty", cells, None)], [(1, 2), (3, 4), (5, 6)])
+    first, second = Placement((1, 2), ((0, 0), (0, 1))), Placement((3, 4), ((1, 1), (1, 2)))
+    step = hint(puzzle, [first, second])
+    assert step.rule is WRONG and step.reason.startswith("Each alone is in some solution, but none has ")
+    assert set(step.cells) == {*first.cells, *second.cells}

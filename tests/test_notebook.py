@@ -3,6 +3,8 @@ themselves: the puzzle and a solution as SVG, the results of solve, count and hi
 
 from __future__ import annotations
 
+from html import escape
+
 import nbformat
 import pytest
 
@@ -22,3 +24,21 @@ def test_the_tour_runs_and_its_objects_draw_themselves():
     assert sum(svg for svg, _ in kinds) == 2 and sum(html for _, html in kinds) >= 6
     assert not [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
                 if output.output_type == "error"]
+
+
+def test_a_solution_is_drawn_on_its_regions_with_their_rules():
+    from pipscover import load_one, solve
+
+    puzzle = load_one(EXAMPLES / "first.txt")
+    drawing = solve(puzzle).solutions[0]._repr_svg_()
+    assert drawing.count('class="label"') == sum(bool(region.label) for region in puzzle.regions)
+
+
+def test_a_hint_is_drawn_on_its_board_with_its_cells_highlighted():
+    from pipscover import load_one
+    from pipscover.hints import hint
+
+    step = hint(load_one(EXAMPLES / "first.txt"))
+    drawn = step._repr_html_()
+    assert drawn.startswith("<svg") and drawn.count('class="highlight"') == len(step.cells)
+    assert escape(step.reason) in drawn

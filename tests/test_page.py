@@ -14,6 +14,7 @@ import pytest
 from serving import DAY
 
 from pipscover.formats import puzzle_to_nyt
+from pipscover.model import Puzzle
 
 sync_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = Path("/usr/bin/chromium")
@@ -46,7 +47,10 @@ def page(browser, url):
     opened.set_default_timeout(10_000)
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
+    # A script or style the Content-Security-Policy refused shows as a console error.
+    opened.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     opened.goto(url)
+    opened.wait_for_selector("rect.cell")  # it opens on a puzzle
     yield opened
     context.close()
     assert errors == []
@@ -57,7 +61,7 @@ def open_file(page, made, tmp_path, difficulty="medium"):
     path = tmp_path / f"{difficulty}.json"
     path.write_text(json.dumps(puzzle_to_nyt(made[difficulty].puzzle)))
     page.set_input_files("#file", str(path))
-    page.wait_for_selector("rect.cell")
+    page.wait_for_selector(f"#title:has-text('{path.name}')")  # (the policy allows no wait_for_function)
     return made[difficulty]
 
 
@@ -96,7 +100,7 @@ def test_a_day_is_played_to_solved_by_clicks(page, made, tmp_path):
     page.fill("#day", DAY)
     page.click("[data-difficulty=hard]")
     page.click("#play-day")
-    page.wait_for_selector("rect.cell")
+    page.wait_for_selector("#title:has-text('(hard)')")  # in place of the easy one it opened on
     assert page.text_content("#title") == f"{DAY} (hard)"
     for number, turns, anchor in moves(made["hard"]):
         place_by_clicks(page, number, turns, anchor)
@@ -195,6 +199,8 @@ def test_the_page_fits_a_phone(browser, url, made, tmp_path):
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
     page = context.new_page()
     page.goto(url)
+    page.wait_for_selector("rect.cell")
+    page.click("#chooser-toggle")
     medium = open_file(page, made, tmp_path)
     place_by_clicks(page, *next(moves(medium)))
     width = page.evaluate("document.documentElement.scrollWidth")
@@ -207,10 +213,139 @@ def test_a_new_puzzle_is_made_with_its_progress_shown_then_revealed(page):
     page.select_option("#make-size", "5")
     page.click("#make-button")
     page.wait_for_selector("#progress:not([hidden])")
-    page.wait_for_selector("rect.cell", timeout=60_000)
-    assert page.locator(".tray-domino").count() == 5 and page.is_hidden("#progress")
+    page.wait_for_selector("#progress", state="hidden", timeout=60_000)  # the day it opened on is replaced
+    assert page.locator(".tray-domino").count() == 5 and page.text_content("#title") != f"{DAY} (easy)"
     page.click("#reveal-one")
     page.wait_for_selector("[data-placed]")
     assert page.locator("[data-placed]").count() == 1
     page.click("#reveal-all")
     assert_solved(page)
+
+
+def screenshots(browser, url, tmp_path, name, act):
+    """`act(page)` at 1280x800 and at 390x844 (touch), each then photographed; the pages, for more checks."""
+    pages = []
+    for width, height in ((1280, 800), (390, 844)):
+        context = browser.new_context(viewport={"width": width, "height": height}, has_touch=width < 500)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.goto(url)
+        page.wait_for_selector("rect.cell")
+        act(page)
+        page.screenshot(path=str(tmp_path / f"{name}-{width}x{height}.png"))
+        pages.append(page)
+    return pages
+
+
+def test_the_page_opens_on_the_newest_day_then_on_the_last_position(browser, url, made, tmp_path):
+    def act(page):
+        assert page.text_content("#title") == f"{DAY} (easy)" and page.locator(".tray-domino").count() == 5
+        place_by_clicks(page, *next(moves(made["easy"])))
+        page.reload()
+        page.wait_for_selector("[data-placed]")
+
+    for page in screenshots(browser, url, tmp_path, "opened", act):
+        assert page.locator("[data-placed]").count() == 1
+        page.context.close()
+
+
+def test_after_a_reload_the_difficulty_shown_is_the_puzzles(page, made):
+    page.evaluate(f"api('/api/day/{DAY}/hard').then(start)")
+    page.wait_for_selector("#title:has-text('(hard)')")
+    page.reload()
+    page.wait_for_selector("rect.cell")
+    assert page.get_attribute("[data-difficulty=hard]", "aria-checked") == "true"
+    assert page.get_attribute("[data-difficulty=easy]", "aria-checked") == "false"
+
+
+def test_escape_drops_the_domino_in_hand_after_a_click(page):
+    tile(page, 0).click()
+    assert page.locator(".tray-domino.held").count() == 1
+    page.keyboard.press("Escape")
+    assert page.locator(".tray-domino.held").count() == 0
+
+
+def test_on_a_phone_puzzles_opens_after_any_number_of_taps_on_a_difficulty(browser, url):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("rect.cell")
+    for taps in range(1, 4):
+        page.tap("#chooser-toggle")
+        assert page.is_visible("#pick-day")
+        for _ in range(taps):
+            page.tap("[data-difficulty=medium]")
+        page.tap("#chooser-toggle")
+        assert not page.is_visible("#pick-day"), f"after {taps} taps"
+    context.close()
+
+
+def test_the_wrong_box_goes_when_its_domino_is_taken_back(page, made, tmp_path):
+    medium = open_file(page, made, tmp_path)
+    number, turns, anchor = next(m for m in moves(medium) if len(set(medium.puzzle.dominoes[m[0]])) == 2)
+    other = (anchor[0] + TURNS[turns][0], anchor[1] + TURNS[turns][1])
+    place_by_clicks(page, number, (turns + 2) % 4, other)
+    page.click("#check")
+    page.wait_for_selector(".message.bad")
+    page.locator("[data-placed]").first.click()
+    assert page.locator(".message.bad").count() == 0 and page.locator(".wrong-cell").count() == 0
+
+
+def test_a_timer_runs_and_a_solved_screen_says_the_time(browser, url, made, tmp_path):
+    def act(page):
+        page.wait_for_selector("#timer:not(:text-is('0:00'))", timeout=5_000)
+        for move in moves(made["easy"]):
+            place_by_clicks(page, *move)
+        page.wait_for_selector("#solved:not([hidden])")
+
+    for page in screenshots(browser, url, tmp_path, "solved", act):
+        assert page.text_content("#solved-time").startswith(f"{DAY} (easy) in 0:0")
+        stopped = page.text_content("#timer")
+        page.click("#solved-close")
+        page.wait_for_timeout(1_200)
+        assert page.is_hidden("#solved") and page.text_content("#timer") == stopped
+        page.context.close()
+
+
+def test_a_regions_cells_meet_edge_to_edge(page):
+    boxes = {}
+    for region, cells in enumerate(page.evaluate("game.regions.map((r) => r.cells)")):
+        for where in cells:
+            boxes[tuple(where)] = (region, cell(page, where).bounding_box())
+    touching = 0
+    for (row, column), (region, box) in boxes.items():
+        right = boxes.get((row, column + 1))
+        if right and right[0] == region:
+            assert abs(box["x"] + box["width"] - right[1]["x"]) < 0.5  # no white gap between them
+            touching += 1
+    assert touching
+
+
+def test_a_16_domino_board_and_tray_fit_a_laptop_and_a_phone(browser, url, tmp_path):
+    board = [(row, column) for row in range(4) for column in range(8)]
+    puzzle = Puzzle.build([("empty", board, None)], [(a, b) for a in range(4) for b in range(a, 4)][:16] + [(5, 6)] * 6)
+    path = tmp_path / "sixteen.json"
+    path.write_text(json.dumps(puzzle_to_nyt(puzzle)))
+
+    def act(page):
+        if page.is_visible("#chooser-toggle"):
+            page.tap("#chooser-toggle")
+        page.set_input_files("#file", str(path))
+        page.wait_for_selector("#title:has-text('sixteen.json')")
+
+    laptop, phone = screenshots(browser, url, tmp_path, "sixteen", act)
+    assert laptop.locator(".tray-domino").count() == 16
+    assert cell(laptop, (0, 0)).bounding_box()["width"] > 45
+    last = laptop.locator(".tray-domino").last.bounding_box()
+    assert last["y"] + last["height"] <= 800  # the whole tray on the screen, without scrolling
+    assert cell(phone, (0, 0)).bounding_box()["width"] > 35
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    for page in (laptop, phone):
+        page.context.close()
+
+
+def test_a_count_not_finished_in_time_is_said_so(page):
+    assert page.evaluate("counted({count: '0', exact: false})") == "not counted in time"
+    assert page.evaluate("counted({count: '1200', exact: false})") == "at least 1,200 (not counted in time)"
+    assert page.evaluate("counted({count: '1025428', exact: true})") == "1,025,428"
+    page.wait_for_selector(".stats dd:text('1')")  # the day's counts, once counted

@@ -30,6 +30,7 @@ from pipscover.model import Cell, Placement, Puzzle, Region, RegionKind, Solutio
 from pipscover.model.check import problems
 from pipscover.model.results import Distinct
 from pipscover.runtime.limits import BYTES_PER_CLAUSE, PB_WEIGHT_LIMIT, guard
+from pipscover.runtime.pysat_pool import thread_safe_formulas
 
 if TYPE_CHECKING:
     from pysat.formula import CNF
@@ -415,6 +416,7 @@ class FormulaWriter:
     def __init__(self, top: int, encodings: Encodings, puzzle: Puzzle) -> None:
         from pysat.pb import EncType as PbType  # lazy: see the class docstring
 
+        thread_safe_formulas()
         self.puzzle = puzzle
         # Plain lists: PySAT's CNF.append rescans every clause for its largest variable.
         self.clauses: list[Sequence[int]] = []

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pipscover.errors import PipsError, shown
-from pipscover.model import Difficulty, Origin, Puzzle, RegionKind, difficulty_named
+from pipscover.model import Difficulty, Origin, Puzzle, Region, RegionKind, difficulty_named
 from pipscover.model.geometry import components
 
 # The format's keyword for each kind it can hold, the kind's own (`empty` regions are `#` cells, not a keyword).
@@ -127,9 +127,10 @@ def _read_puzzle(lines: _Lines) -> Puzzle:
     for letter in constraints:
         if letter not in letter_cells:
             raise PipsError(f"{file}: region {letter} has a constraint but no cells on the board")
-    regions = [(kind, letter_cells[letter], target) for letter, (kind, target) in constraints.items()]
-    regions += [(RegionKind.EMPTY, group, None) for group in components(free_cells)]
-    return Puzzle.build(regions, dominoes, Origin(file, None, difficulty_named(label, file)))
+    regions = [Region(kind, tuple(letter_cells[letter]), target, letter)
+               for letter, (kind, target) in constraints.items()]
+    regions += [Region(RegionKind.EMPTY, tuple(group)) for group in components(free_cells)]
+    return Puzzle(tuple(regions), tuple(dominoes), Origin(file, None, difficulty_named(label, file)))
 
 
 def _read_board(lines: _Lines) -> tuple[dict[str, list[tuple[int, int]]], list[tuple[int, int]]]:
@@ -196,8 +197,9 @@ def write_text(puzzle: Puzzle) -> str:
             f"{puzzle.describe()}: {len(constrained)} constrained regions; the text format has letters for "
             f"{len(REGION_LETTERS)}"
         )
+    letters = _letters(constrained)
     mark = dict.fromkeys(puzzle.cells, "#")
-    for letter, region in zip(REGION_LETTERS, constrained):
+    for letter, region in zip(letters, constrained):
         mark.update(dict.fromkeys(region.cells, letter))
     height = max(r for r, _ in puzzle.cells) + 1
     width = max(c for _, c in puzzle.cells) + 1
@@ -208,9 +210,23 @@ def write_text(puzzle: Puzzle) -> str:
     lines.append(str(height))
     lines += ["".join(mark.get((r, c), ".") for c in range(width)) for r in range(height)]
     lines.append(str(len(constrained)))
-    for letter, region in zip(REGION_LETTERS, constrained):
+    for letter, region in zip(letters, constrained):
         target = "" if region.target is None else f" {region.target}"
         lines.append(f"{letter} {CODE_BY_KIND[region.kind]}{target}")
     lines.append(str(len(puzzle.dominoes)))
     lines += [f"{a} {b}" for a, b in puzzle.dominoes]
     return "\n".join(lines) + "\n"
+
+
+def _letters(regions: Sequence[Region]) -> list[str]:
+    """A letter for each region: the one it was read with, else the first of `REGION_LETTERS` not taken, so
+    that a puzzle read from text is written with the letters its messages named."""
+    kept = {region.letter for region in regions if region.letter}
+    spare = (letter for letter in REGION_LETTERS if letter not in kept)
+    taken: set[str] = set()
+    letters = []
+    for region in regions:
+        letter = region.letter if region.letter and region.letter not in taken else next(spare)
+        taken.add(letter)
+        letters.append(letter)
+    return letters

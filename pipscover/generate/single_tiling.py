@@ -28,6 +28,7 @@ from pipscover.model import Cell, Domino, Solution, solution_from_grid
 from pipscover.model.geometry import forward_neighbours
 from pipscover.model.results import SearchTimeout
 from pipscover.runtime.deadlines import CLOCK_EVERY, has_passed
+from pipscover.runtime.pysat_pool import thread_safe_formulas
 
 Pair = tuple[Cell, Cell]
 MOVES_PER_DOMINO = 1_000  # annealing moves before the grid is left to `other_tiling`
@@ -173,6 +174,7 @@ def other_tiling(hidden: Solution) -> Solution | None:
     from pysat.card import CardEnc, EncType  # lazy: importing pysat.card costs every CLI command time
     from pysat.solvers import Solver
 
+    thread_safe_formulas()
     grid = hidden.grid
     pairs = [(a, b) for a in sorted(grid) for b in forward_neighbours(a) if b in grid]
     counts = Counter(shown(grid, pair) for pair in (p.cells for p in hidden.placements))

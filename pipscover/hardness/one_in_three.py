@@ -34,6 +34,7 @@ from pathlib import Path
 from pipscover.errors import PipsError, shown
 from pipscover.formats import read_text_file
 from pipscover.model import Cell, Origin, Puzzle, Solution, solution_from_grid
+from pipscover.runtime.pysat_pool import thread_safe_formulas
 
 ROW_STEP = 6  # rows between two clause bodies: room for a pendant that touches neither body
 COLUMN_STEP = 4  # columns between two branches: branches, tips and pendants never touch each other
@@ -80,6 +81,7 @@ def parse_one_in_three(text: str, file: str) -> OneInThreeInstance:
     try:
         from pysat.formula import CNF  # here, not at the top: every CLI command would load PySAT otherwise
 
+        thread_safe_formulas()
         cnf = CNF(from_string=text)
     except ValueError as error:
         raise PipsError(f"{file}: not a DIMACS CNF file ({error})") from None

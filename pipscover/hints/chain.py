@@ -10,14 +10,15 @@ checker before the chain calls the puzzle solved.
 
 The chain can start from a player's position (`placed`: the dominoes on the board so far, see `position`).
 A position no solution keeps gets one `wrong-placement` step instead, naming the domino and why: the
-checker's words, or else the contradiction the rules meet from the dominoes that cannot go together.
+checker's words, or else each placed domino that no solution keeps, one by one, with the contradiction the
+rules meet from it; only when each alone is in some solution, the smallest set that cannot go together.
 """
 
 from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import escape
 from typing import Any
 
@@ -38,13 +39,15 @@ LEVELS = tuple(tuple(rule for rule in RULES if rule.level == level) for level in
 
 @dataclass(frozen=True)
 class Step:
-    """One hint: the rule, the sentence, the cells it concerns, and the pips and pairs it settles."""
+    """One hint: the rule, the sentence, the cells it concerns, and the pips and pairs it settles; `puzzle`,
+    when `hint` gave it, the puzzle it is about (to draw it in a notebook), not compared."""
 
     rule: Rule
     reason: str
     cells: tuple[Cell, ...]
     pips: tuple[tuple[Cell, int], ...] = ()
     pairs: tuple[tuple[Cell, Cell], ...] = ()
+    puzzle: Puzzle | None = field(default=None, compare=False, repr=False)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -56,8 +59,15 @@ class Step:
         }
 
     def _repr_html_(self) -> str:
-        """In a notebook: the rule's name in bold, then its sentence."""
-        return f"<p><b>{escape(self.rule.name)}</b>: {escape(self.reason)}</p>"
+        """In a notebook: the board with the step's cells highlighted (when the step knows its puzzle), then the
+        rule's name in bold and its sentence.
+
+        >>> from pipscover import load_one
+        >>> hint(load_one("examples/first.txt"))._repr_html_().startswith("<svg")
+        True
+        """
+        board = "" if self.puzzle is None else draw_svg(self.puzzle, highlight=self.cells, ids=fresh_ids())
+        return f"{board}<p><b>{escape(self.rule.name)}</b>: {escape(self.reason)}</p>"
 
 
 @dataclass(frozen=True)
@@ -103,10 +113,10 @@ def hint(
     >>> from pipscover.model import Placement, Puzzle
     >>> puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 5), ("empty", [(1, 0), (1, 1)], None)], [(1, 4), (2, 2)])
     >>> hint(puzzle, [Placement((2, 2), ((0, 0), (0, 1)))]).reason
-    'The [2|2] on [0, 0]-[0, 1] is wrong: region 0 (sum 5) breaks its rule with pips [2, 2].'
+    'The [2|2] on row 1, columns 1 and 2 is wrong: region 0 (sum 5) breaks its rule with pips [2, 2].'
     """
     steps = hint_chain(puzzle, limit=1, placed=placed, deadline=deadline_of(timeout, deadline, "hint")).steps
-    return steps[0] if steps else None
+    return replace(steps[0], puzzle=puzzle) if steps else None
 
 
 def deadline_of(timeout: float | None, deadline: float | None, name: str) -> float | None:
@@ -184,16 +194,24 @@ def wrong_placement(puzzle: Puzzle, placed: Sequence[Placement], deadline: float
     if found is not None:
         placement, problem = found
         return Step(WRONG, f"{_capital(describe(placement))} is wrong: {problem}.", placement.cells)
-    core = keeping(puzzle, placed, deadline).core
-    if not core:
+    kept = keeping(puzzle, placed, deadline)
+    if kept.alone:
+        sentences = [f"{_capital(describe(placement))} is in no solution{_because(puzzle, (placement,), deadline)}"
+                     for placement in kept.alone]
+        cells = tuple(cell for placement in kept.alone for cell in placement.cells)
+        return Step(WRONG, " ".join(sentences), cells)
+    if not kept.together:
         return None
-    why = _contradiction(board_of(puzzle, core), deadline)
-    because = f": {why}." if why else " (the rules alone do not show it yet)."
-    cells = tuple(cell for placement in core for cell in placement.cells)
-    if len(core) == 1:
-        return Step(WRONG, f"{_capital(describe(core[0]))} is in no solution{because}", cells)
-    names = ", ".join(describe(placement) for placement in core[:-1]) + f" and {describe(core[-1])}"
-    return Step(WRONG, f"No solution has {names} together{because}", cells)
+    names = ", ".join(describe(placement) for placement in kept.together[:-1]) + f" and {describe(kept.together[-1])}"
+    cells = tuple(cell for placement in kept.together for cell in placement.cells)
+    return Step(WRONG, f"Each alone is in some solution, but none has {names} together"
+                       f"{_because(puzzle, kept.together, deadline)}", cells)
+
+
+def _because(puzzle: Puzzle, placements: tuple[Placement, ...], deadline: float | None) -> str:
+    """`: why.` (the rules' contradiction from these placements), or why the rules cannot say yet."""
+    why = _contradiction(board_of(puzzle, placements), deadline)
+    return f": {why}." if why else " (the rules alone do not show it yet)."
 
 
 def _capital(text: str) -> str:

@@ -6,7 +6,9 @@ given when some solution does. What is wrong with a position is found in this or
   or covered twice, a domino placed more often than the puzzle has it, a full region that breaks its rule),
   for the first placement after which the position fails;
 - `keeping`: a SAT solver asked for a solution that keeps every placed domino (assumptions on the CNF's
-  placement variables); when there is none, its core names the placed dominoes that cannot go together.
+  placement variables); when there is none, each placed domino is asked about alone, and those no solution
+  keeps are named one by one. Only when each alone is in some solution is a smallest set that cannot go
+  together named (a player then knows that one of them, not which, has to move).
 `board_of` turns a position into what a `Board` knows: each placed domino's pair of cells and its pips.
 """
 
@@ -18,14 +20,19 @@ from dataclasses import dataclass
 from pipscover.hints.board import Board, Change, pair
 from pipscover.model import Placement, Puzzle, Solution
 from pipscover.model.check import problems
+from pipscover.model.naming import name_cells
+from pipscover.model.results import SearchTimeout
+from pipscover.runtime.deadlines import has_passed
+from pipscover.runtime.pysat_pool import thread_safe_formulas
 
 Key = tuple[tuple[tuple[int, int], int], ...]
 
 
 def describe(placement: Placement) -> str:
-    """`the [3|5] on [0, 1]-[0, 2]`: a placed domino as the hints name it."""
-    (a, b), (first, second) = placement.domino, placement.cells
-    return f"the [{a}|{b}] on {list(first)}-{list(second)}"
+    """`the [3|5] on row 1, columns 2 and 3`: a placed domino as the hints name it, its cells counted from 1 as
+    a player counts (`pipscover.model.naming`)."""
+    (a, b) = placement.domino
+    return f"the [{a}|{b}] on {name_cells(placement.cells)}"
 
 
 def checker_problem(puzzle: Puzzle, placed: Sequence[Placement]) -> tuple[Placement, str] | None:
@@ -39,16 +46,19 @@ def checker_problem(puzzle: Puzzle, placed: Sequence[Placement]) -> tuple[Placem
 
 @dataclass(frozen=True)
 class Kept:
-    """A solution that keeps the placed dominoes; or, when none does, the placed dominoes that no solution keeps
-    together (a SAT solver's core: () when the puzzle has no solution at all)."""
+    """A solution that keeps the placed dominoes; or, when none does, what is wrong: the placed dominoes that no
+    solution keeps even alone (`alone`), or, when each alone is in some solution, the smallest set of them that
+    no solution keeps together (`together`). Both are () when the puzzle has no solution at all."""
 
     solution: Solution | None
-    core: tuple[Placement, ...] = ()
+    alone: tuple[Placement, ...] = ()
+    together: tuple[Placement, ...] = ()
 
 
 def keeping(puzzle: Puzzle, placed: Sequence[Placement], deadline: float | None = None) -> Kept:
-    """A solution keeping every placed domino, or the core of those no solution keeps (see `Kept`).
-    Raises `SearchTimeout` past `deadline`.
+    """A solution keeping every placed domino, or what is wrong with the position (see `Kept`): one SAT question
+    per placed domino (is there a solution with it?), and only when each has one, a smallest set that cannot go
+    together. Raises `SearchTimeout` past `deadline`.
 
     >>> from pipscover import load_one, solve
     >>> puzzle = load_one("examples/first.txt")
@@ -62,15 +72,43 @@ def keeping(puzzle: Puzzle, placed: Sequence[Placement], deadline: float | None 
 
     encoding = encode_placements(puzzle)
     var = {_key(placement): number for number, placement in enumerate(encoding.placements, start=1)}
-    missing = [placement for placement in placed if _key(placement) not in var]  # pruned: in no solution
-    if missing:
-        return Kept(None, (missing[0],))
-    by_var = {var[_key(placement)]: placement for placement in placed}
+    by_var = {var[_key(placement)]: placement for placement in placed if _key(placement) in var}
+    pruned = tuple(placement for placement in placed if _key(placement) not in var)  # in no solution: pruned
     with Solver(name="minisat22", bootstrap_with=encoding.cnf.clauses) as solver:
-        if ask_by_deadline(solver, deadline, list(by_var)):
+        if not pruned and ask_by_deadline(solver, deadline, list(by_var)):
             return Kept(encoding.solution(solver.get_model()))
-        core = solver.get_core() or []
-    return Kept(None, tuple(by_var[number] for number in sorted(core)))
+        if not ask_by_deadline(solver, deadline):
+            return Kept(None)
+        vouched = {number for number in solver.get_model() if number in by_var}  # kept by one solution
+        alone = list(pruned)
+        for number, placement in by_var.items():
+            if number in vouched:
+                continue
+            if ask_by_deadline(solver, deadline, [number]):
+                vouched.update(n for n in solver.get_model() if n in by_var)
+            else:
+                alone.append(placement)
+    if alone:
+        return Kept(None, alone=tuple(alone))
+    if has_passed(deadline):
+        raise SearchTimeout
+    smallest = _smallest_conflict(encoding.cnf.clauses, list(by_var))
+    return Kept(None, together=tuple(by_var[number] for number in smallest))
+
+
+def _smallest_conflict(clauses: list[list[int]], placed: Sequence[int]) -> list[int]:
+    """A smallest set of the placement variables `placed` that no model of `clauses` makes all true (PySAT's
+    OptUx: the smallest unsatisfiable subset of soft unit clauses, by implicit hitting sets)."""
+    from pysat.examples.optux import OptUx
+    from pysat.formula import WCNF
+
+    thread_safe_formulas()
+    formula = WCNF()
+    formula.extend(clauses)
+    for number in placed:
+        formula.append([number], weight=1)
+    with OptUx(formula, solver="m22") as smallest:
+        return sorted(placed[index - 1] for index in smallest.compute())
 
 
 def board_of(puzzle: Puzzle, placed: Sequence[Placement]) -> Board:

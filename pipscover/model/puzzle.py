@@ -90,6 +90,9 @@ class Region:
     kind: RegionKind
     cells: tuple[Cell, ...]
     target: int | None = None
+    # The text format's letter for it, kept for messages and for writing the text again; a puzzle read from
+    # JSON has none, and still equals the same puzzle read from text.
+    letter: str | None = field(default=None, compare=False)
 
     @property
     def rule(self) -> RegionRule:
@@ -133,7 +136,8 @@ class Placement:
 
 @dataclass(frozen=True)
 class Solution:
-    """A set of placements, compared by the tiling and pip grid they make.
+    """A set of placements, compared by the tiling and pip grid they make. `puzzle`, when `solve` found it, is
+    the puzzle it solves (for its drawing in a notebook: on its regions, with their rules), not compared.
 
     >>> one = Solution((Placement((1, 2), ((0, 0), (0, 1))),))
     >>> one == Solution((Placement((2, 1), ((0, 1), (0, 0))),)), one.grid
@@ -141,6 +145,7 @@ class Solution:
     """
 
     placements: tuple[Placement, ...]
+    puzzle: Puzzle | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "placements", tuple(sorted(p.canonical() for p in self.placements)))

@@ -1,4 +1,5 @@
-"""Pictures in Jupyter: a `Puzzle` shows as its SVG drawing, a `Solution` as its dominoes, the results of
+"""Pictures in Jupyter: a `Puzzle` shows as its SVG drawing, a `Solution` as its dominoes on the puzzle's regions
+(when `solve` found it), a hint as its board with its cells highlighted, the results of
 `solve` and `count` as a short table (with the solutions drawn).
 
 Jupyter asks an object for `_repr_svg_` / `_repr_html_`. The model sits below the drawings in the package's
@@ -46,7 +47,15 @@ def puzzle_svg(puzzle: Puzzle) -> str:
 
 
 def solution_svg(solution: Solution) -> str:
-    """The dominoes of a solution on a board without regions (a solution does not know its puzzle)."""
+    """The solution on its puzzle's regions, with their rules, when it knows its puzzle (`solve` tells it);
+    else its dominoes on a board without regions.
+
+    >>> from pipscover import load_one, solve
+    >>> 'class="label"' in solve(load_one("examples/first.txt")).solutions[0]._repr_svg_()
+    True
+    """
+    if solution.puzzle is not None:
+        return draw_svg(solution.puzzle, solution, ids=fresh_ids())
     cells = [cell for placement in solution.placements for cell in placement.cells]
     board = Puzzle.build([("empty", cells, None)], [p.domino for p in solution.placements])
     return draw_svg(board, solution, ids=fresh_ids())

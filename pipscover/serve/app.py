@@ -4,20 +4,21 @@ Routes (the README documents the API):
 - `GET /` the page; `GET /static/...` its script, style and icon, and nothing outside that folder;
 - `GET /api/days` the days in the fetch cache; `GET /api/day/{date}/{difficulty}` one of them, fetched first
   when missing (with `fetch`'s mirror and cache settings);
-- `POST /api/open` a puzzle file's text (at most `MAX_BODY` bytes); `POST /api/generate`, then
-  `GET /api/jobs/{id}` until it is done;
+- `POST /api/open` a puzzle file's text; `POST /api/generate`, then `GET /api/jobs/{id}` until it is done;
 - `POST /api/hint`, `/api/check`, `/api/reveal`, `/api/stats` with `{"puzzle": ..., "placed": [...]}`.
 
-Every refusal is a 4xx with `{"error": one sentence}`: a bad request never reaches a 500 or a traceback.
-Work runs in worker threads (`run_in_threadpool`) within the deadlines of `play`, so one request cannot
-hold the others, and several tabs play at once. Only the host names the server was started for are answered
-(a web page elsewhere cannot reach it through a name of its own: DNS rebinding).
+Every POST body has a declared shape (`shapes`), at most `MAX_BODY` bytes; every refusal is a 4xx with
+`{"error": one sentence}` (a 503 with Retry-After when the server is full): a bad request never reaches a
+500 or a traceback. `guard` refuses what other web pages could make the server do. Heavy questions run in
+worker processes (`work`), so the page's files and light questions never wait behind them.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,24 +26,25 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from pipscover.errors import PipsError
 from pipscover.formats import parse
 from pipscover.formats.fetch import cache_folder, fetch_day, is_day, parse_day
 from pipscover.formats.nyt import parse_json
-from pipscover.model import Difficulty, Placement, Puzzle
+from pipscover.model import Difficulty
 from pipscover.serve import play
+from pipscover.serve.guard import Guard
 from pipscover.serve.jobs import Busy, Jobs
+from pipscover.serve.shapes import NewPuzzle, OpenFile, Question, read
+from pipscover.serve.work import RETRY_AFTER, Full, Work
 
 STATIC = Path(__file__).parent / "static"
-# A question's answer from the puzzle, the placed dominoes and the whole request (for its options).
-Answer = Callable[[Puzzle, tuple[Placement, ...], dict[str, Any]], dict[str, Any]]
 MAX_BODY = 2**20  # bytes: an NYT day is 10-20 KB, a page's question a few KB
+Endpoint = Callable[[Request], Awaitable[Response]]
 
 
 def make_app(
@@ -50,7 +52,27 @@ def make_app(
 ) -> Starlette:
     """The app; `cache` and `base` as `pipscover fetch`'s --cache-dir and --base-url; `hosts`, the names it
     answers to."""
-    jobs = Jobs()
+    work = Work()
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        work.close()
+
+    routes = [Route("/", _index), Mount("/static", StaticFiles(directory=STATIC), name="static"),
+              *_day_routes(cache, base), *_job_routes(Jobs()),
+              *(Route(f"/api/{kind}", _question(work, kind), methods=["POST"]) for kind in play.SECONDS)]
+    handlers: dict[Any, Callable[..., Any]] = {HTTPException: _refused, PipsError: _refused, play.TooLong: _refused}
+    return Starlette(routes=routes, exception_handlers=handlers, middleware=[Middleware(Guard, hosts=hosts)],
+                     lifespan=lifespan)
+
+
+async def _index(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html")
+
+
+def _day_routes(cache: str | None, base: str | None) -> list[BaseRoute]:
+    """The days in the cache, one day's puzzle (fetched when missing) and a puzzle file opened."""
 
     async def days(request: Request) -> Response:
         folder = cache_folder(cache)
@@ -69,34 +91,28 @@ def make_app(
         return JSONResponse(play.view(puzzle))
 
     async def open_file(request: Request) -> Response:
-        name = request.query_params.get("name") or "the file"
-        try:
-            text = (await _body(request)).decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise PipsError(f"{name}: not a text file (not UTF-8)") from None
-        puzzles = parse(text, name)
+        opened = read(OpenFile, await _json(request))
+        puzzles = parse(opened.text.removeprefix("\ufeff"), opened.name)
         if len(puzzles) > 1:  # a day file: the page's difficulty chooses
-            difficulty = request.query_params.get("difficulty")
-            if not difficulty:
-                raise PipsError(f"{name} holds {len(puzzles)} puzzles; choose easy, medium or hard")
-            chosen = [p for p in puzzles if p.origin.difficulty == _difficulty(difficulty)]
-            if not chosen:
-                raise PipsError(f"{name} has no {difficulty} puzzle")
-            puzzles = chosen
+            if not opened.difficulty:
+                raise PipsError(f"{opened.name} holds {len(puzzles)} puzzles; choose easy, medium or hard")
+            puzzles = [p for p in puzzles if p.origin.difficulty == _difficulty(opened.difficulty)]
+            if not puzzles:
+                raise PipsError(f"{opened.name} has no {opened.difficulty} puzzle")
         return JSONResponse(play.view(puzzles[0]))
 
+    return [Route("/api/days", days), Route("/api/day/{date}/{difficulty}", day),
+            Route("/api/open", open_file, methods=["POST"])]
+
+
+def _job_routes(jobs: Jobs) -> list[BaseRoute]:
+    """A new puzzle made in the background, and how far it has come."""
+
     async def generate(request: Request) -> Response:
-        document = await _json(request)
-        dominoes, seed = document.get("dominoes", 8), document.get("seed")
-        if not isinstance(dominoes, int) or isinstance(dominoes, bool):
-            raise PipsError("'dominoes' must be a whole number")
-        if seed is None:
-            seed = random.randrange(10**6)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise PipsError("'seed' must be a whole number")
-        difficulty = document.get("difficulty")
-        job = jobs.start(dominoes, None if difficulty is None else _difficulty(difficulty), seed)
-        return JSONResponse({"job": job}, status_code=202)
+        asked = read(NewPuzzle, await _json(request))
+        seed = random.randrange(10**6) if asked.seed is None else asked.seed
+        difficulty = None if asked.difficulty is None else _difficulty(asked.difficulty)
+        return JSONResponse({"job": jobs.start(asked.dominoes, difficulty, seed)}, status_code=202)
 
     async def job(request: Request) -> Response:
         status = jobs.status(request.path_params["job"])
@@ -104,47 +120,31 @@ def make_app(
             raise HTTPException(404, "No such job: it finished long ago, or never started.")
         return JSONResponse(status)
 
-    def question(answer: Answer) -> Callable[[Request], Awaitable[Response]]:
-        """An endpoint that reads the puzzle and the placed dominoes, and answers in a worker thread."""
+    return [Route("/api/generate", generate, methods=["POST"]), Route("/api/jobs/{job}", job)]
 
-        async def endpoint(request: Request) -> Response:
-            document = await _json(request)
-            puzzle, placed = play.read_request(document)
-            return JSONResponse(await run_in_threadpool(answer, puzzle, placed, document))
 
-        return endpoint
+def _question(work: Work, kind: str) -> Endpoint:
+    """The endpoint of one of the page's heavy questions: read here, answered in a worker process by the
+    deadline counted from the request's arrival."""
 
-    def reveal(puzzle: Puzzle, placed: tuple[Placement, ...], asked: dict[str, Any]) -> dict[str, Any]:
-        return play.reveal(puzzle, placed, every=asked.get("all") is True)
+    async def endpoint(request: Request) -> Response:
+        deadline = time.monotonic() + play.SECONDS[kind]
+        asked = read(Question, await _json(request))
+        puzzle, placed = play.read_request(asked)
+        return JSONResponse(await work.run(play.answer, kind, puzzle, placed, deadline, asked.all))
 
-    async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html")
+    return endpoint
 
-    async def refused(request: Request, error: Exception) -> Response:
-        status = {Busy: 429, play.TooLong: 503}.get(type(error), 400)
-        if isinstance(error, HTTPException):
-            status = error.status_code
-            return JSONResponse({"error": _sentence(str(error.detail))}, status_code=status, headers=error.headers)
-        return JSONResponse({"error": _sentence(str(error))}, status_code=status)
 
-    routes = [
-        Route("/", index),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-        Route("/api/days", days),
-        Route("/api/day/{date}/{difficulty}", day),
-        Route("/api/open", open_file, methods=["POST"]),
-        Route("/api/generate", generate, methods=["POST"]),
-        Route("/api/jobs/{job}", job),
-        Route("/api/hint", question(lambda puzzle, placed, _: play.hint_for(puzzle, placed)), methods=["POST"]),
-        Route("/api/check", question(lambda puzzle, placed, _: play.check(puzzle, placed)), methods=["POST"]),
-        Route("/api/reveal", question(reveal), methods=["POST"]),
-        Route("/api/stats", question(lambda puzzle, _, __: play.stats(puzzle)), methods=["POST"]),
-    ]
-    handlers: dict[Any, Callable[..., Any]] = {
-        HTTPException: refused, PipsError: refused, play.TooLong: refused,
-    }
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))]
-    return Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
+async def _refused(request: Request, error: Exception) -> Response:
+    """A refusal as JSON, in one sentence: 503 (with Retry-After when asking again helps), else 4xx."""
+    if isinstance(error, HTTPException):
+        return JSONResponse({"error": _sentence(str(error.detail))}, status_code=error.status_code,
+                            headers=error.headers)
+    if isinstance(error, Full | Busy):
+        return JSONResponse({"error": _sentence(str(error))}, status_code=503,
+                            headers={"Retry-After": str(RETRY_AFTER)})
+    return JSONResponse({"error": _sentence(str(error))}, status_code=503 if isinstance(error, play.TooLong) else 400)
 
 
 def _difficulty(name: str) -> str:
@@ -167,11 +167,8 @@ async def _body(request: Request) -> bytes:
     return b"".join(chunks)
 
 
-async def _json(request: Request) -> dict[str, Any]:
-    document = parse_json((await _body(request)).decode("utf-8", errors="replace"), "the request")
-    if not isinstance(document, dict):
-        raise PipsError("the request must be a JSON object")
-    return document
+async def _json(request: Request) -> Any:
+    return parse_json((await _body(request)).decode("utf-8", errors="replace"), "the request")
 
 
 def _sentence(text: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from pipscover.counting import count
@@ -22,11 +23,13 @@ from pipscover.hints.position import keeping
 from pipscover.hints.rating import rate
 from pipscover.model import Placement, Puzzle, are_adjacent
 from pipscover.model.check import problems
+from pipscover.model.naming import name_region
 from pipscover.model.results import SearchTimeout
 from pipscover.render.svg import EMPTY_FILL, PALETTE, region_colours
+from pipscover.serve.shapes import Question
 
-# Seconds each kind of question may take; past them the answer is a `TooLong` (HTTP 503).
-SECONDS = {"hint": 10.0, "check": 10.0, "reveal": 10.0, "stats": 20.0}
+# Seconds each kind of question may take from its arrival; past them the answer is a `TooLong` (HTTP 503).
+SECONDS = {"hint": 10.0, "check": 10.0, "reveal": 10.0, "stats": 60.0}  # counts show their progress
 # The largest puzzle the page plays (drawing, hints and counts stay quick below it).
 MAX_DOMINOES = 100
 
@@ -37,7 +40,8 @@ class TooLong(Exception):
 
 def view(puzzle: Puzzle) -> dict[str, Any]:
     """The puzzle for the page: the NYT object to send back with every question, where it came from, and how
-    to draw it (each region's cells, label, fill and outline colour; the same colours as the SVG drawings)."""
+    to draw it (each region's cells, label, name as the hints say it, fill and outline colour; the same colours
+    as the SVG drawings)."""
     if len(puzzle.dominoes) > MAX_DOMINOES:
         raise PipsError(f"{puzzle.describe()}: {len(puzzle.dominoes)} dominoes; the page plays up to {MAX_DOMINOES}")
     colours = region_colours(puzzle)
@@ -45,20 +49,19 @@ def view(puzzle: Puzzle) -> dict[str, Any]:
     for index, region in enumerate(puzzle.regions):
         fill, outline = PALETTE[colours[index]] if index in colours else (EMPTY_FILL, None)
         regions.append({"cells": [list(cell) for cell in region.cells], "label": region.label,
-                        "rule": region.describe(), "fill": fill, "outline": outline})
+                        "rule": region.describe(), "name": name_region(puzzle, index), "fill": fill,
+                        "outline": outline})
     return {"puzzle": puzzle_to_nyt(puzzle), "origin": puzzle.origin.as_json(), "title": puzzle.describe(),
             "regions": regions, "dominoes": [list(domino) for domino in puzzle.dominoes]}
 
 
-def read_request(document: Any) -> tuple[Puzzle, tuple[Placement, ...]]:
+def read_request(question: Question) -> tuple[Puzzle, tuple[Placement, ...]]:
     """The puzzle and the placed dominoes of a question; `PipsError` with one sentence when either is malformed,
     a placed domino is not one of the puzzle's, or lies off the board or on cells that are not neighbours."""
-    if not isinstance(document, dict) or not isinstance(document.get("puzzle"), dict):
-        raise PipsError("the request must be a JSON object with a 'puzzle' (as /api/day returns it) and 'placed'")
-    (puzzle,) = read_nyt(json.dumps(document["puzzle"]), "the puzzle")
+    (puzzle,) = read_nyt(json.dumps(question.puzzle), "the puzzle")
     if len(puzzle.dominoes) > MAX_DOMINOES:
         raise PipsError(f"the puzzle has {len(puzzle.dominoes)} dominoes; the page plays up to {MAX_DOMINOES}")
-    placed = placements_in(document.get("placed", []), lambda problem: PipsError(f"placed: {problem}"))
+    placed = placements_in(question.placed, lambda problem: PipsError(f"placed: {problem}"))
     for placement in placed:
         (a, b), cells = placement.domino, [list(cell) for cell in placement.cells]
         where = f"placed: the [{a}|{b}] on {shown(cells)}"
@@ -72,27 +75,41 @@ def read_request(document: Any) -> tuple[Puzzle, tuple[Placement, ...]]:
     return puzzle, placed
 
 
-def hint_for(puzzle: Puzzle, placed: tuple[Placement, ...]) -> dict[str, Any]:
+def answer(kind: str, puzzle: Puzzle, placed: tuple[Placement, ...], deadline: float, every: bool) -> dict[str, Any]:
+    """The page's question `kind` (hint, check, reveal or stats) about the position, by `deadline` (a
+    `time.monotonic()` instant); one function to hand to a worker process."""
+    match kind:
+        case "hint":
+            return hint_for(puzzle, placed, deadline)
+        case "check":
+            return check(puzzle, placed, deadline)
+        case "reveal":
+            return reveal(puzzle, placed, deadline, every)
+        case _:
+            return stats(puzzle, deadline)
+
+
+def hint_for(puzzle: Puzzle, placed: tuple[Placement, ...], deadline: float) -> dict[str, Any]:
     """The next hint from the position, or the wrong placement named (`step` is None when the board is full)."""
-    return {"step": _step(_within("hint", lambda deadline: hint(puzzle, placed, timeout=deadline - time.monotonic())))}
+    return {"step": _step(_within("hint", lambda: hint(puzzle, placed, timeout=_left(deadline))))}
 
 
-def check(puzzle: Puzzle, placed: tuple[Placement, ...]) -> dict[str, Any]:
+def check(puzzle: Puzzle, placed: tuple[Placement, ...], deadline: float) -> dict[str, Any]:
     """`solved`, `right` (some solution keeps every domino placed so far) or `wrong` (with the wrong placement
     named as a hint names it)."""
     if len(placed) == len(puzzle.dominoes) and not problems(puzzle, placed):
         return {"status": "solved"}
-    wrong = _within("check", lambda deadline: wrong_placement(puzzle, placed, deadline))
+    wrong = _within("check", lambda: wrong_placement(puzzle, placed, deadline))
     return {"status": "right"} if wrong is None else {"status": "wrong", "step": _step(wrong)}
 
 
-def reveal(puzzle: Puzzle, placed: tuple[Placement, ...], every: bool) -> dict[str, Any]:
+def reveal(puzzle: Puzzle, placed: tuple[Placement, ...], deadline: float, every: bool) -> dict[str, Any]:
     """The dominoes of a solution that keeps the position: the next one (in reading order) or all that are
     missing; when no solution keeps the position, the wrong placement instead."""
-    wrong = _within("reveal", lambda deadline: wrong_placement(puzzle, placed, deadline))
+    wrong = _within("reveal", lambda: wrong_placement(puzzle, placed, deadline))
     if wrong is not None:
         return {"placements": [], "step": _step(wrong)}
-    kept = _within("reveal", lambda deadline: keeping(puzzle, placed, deadline))
+    kept = _within("reveal", lambda: keeping(puzzle, placed, deadline))
     if kept.solution is None:
         return {"placements": [], "message": "This puzzle has no solution."}
     have = {cell for placement in placed for cell in placement.cells}
@@ -100,14 +117,13 @@ def reveal(puzzle: Puzzle, placed: tuple[Placement, ...], every: bool) -> dict[s
     return {"placements": [p.as_json() for p in (missing if every else missing[:1])]}
 
 
-def stats(puzzle: Puzzle) -> dict[str, Any]:
-    """How many solutions and distinct grids the puzzle has, and its rating; a count the deadline cut short
-    is a lower bound (`exact` false)."""
-    began = time.monotonic()
-    solutions = count(puzzle, timeout=SECONDS["stats"] / 3)
-    grids = count(puzzle, distinct="grids", timeout=SECONDS["stats"] / 3)
+def stats(puzzle: Puzzle, deadline: float) -> dict[str, Any]:
+    """How many solutions and distinct grids the puzzle has (by the command line's method), and its rating;
+    each within what is left of the deadline. A count the deadline cut short is a lower bound (`exact` false)."""
+    solutions = count(puzzle, timeout=_left(deadline))
+    grids = count(puzzle, distinct="grids", timeout=_left(deadline))
     try:
-        rating = rate(puzzle, timeout=SECONDS["stats"] - (time.monotonic() - began))
+        rating = rate(puzzle, timeout=_left(deadline))
         rated: dict[str, Any] = {"rating": rating.difficulty, "steps": rating.steps, "guesses": rating.guesses,
                                  "hardest_rule": None if rating.hardest is None else rating.hardest.name}
     except SearchTimeout:
@@ -116,14 +132,18 @@ def stats(puzzle: Puzzle) -> dict[str, Any]:
             "grids": {"count": str(grids.count), "exact": grids.exact}, **rated}
 
 
+def _left(deadline: float) -> float:
+    return max(0.0, deadline - time.monotonic())
+
+
 def _step(step: Step | None) -> dict[str, Any] | None:
     return None if step is None else {**step.as_json(), "title": step.rule.title}
 
 
-def _within(question: str, ask: Any) -> Any:
-    """`ask(deadline)` with the question's deadline; `TooLong` when it passes."""
+def _within(question: str, ask: Callable[[], Any]) -> Any:
+    """`ask()`, which keeps the question's deadline; `TooLong` when it passes."""
     try:
-        return ask(time.monotonic() + SECONDS[question])
+        return ask()
     except SearchTimeout:
         seconds = SECONDS[question]
         raise TooLong(f"The {question} took longer than {seconds:g} s on this puzzle; try a smaller one.") from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from itertools import islice
 
 from pipscover.engines import DEFAULT_BACKEND, Backend, get_backend
@@ -57,7 +58,8 @@ def solve(
         status = Status.INTERRUPTED
     if status is Status.SOLVED and not found:
         status = Status.UNSATISFIABLE
-    return SolveResult(status, tuple(found), engine.answered_by(), time.monotonic() - start)
+    solved = tuple(replace(solution, puzzle=puzzle) for solution in found)  # drawn on its puzzle in a notebook
+    return SolveResult(status, solved, engine.answered_by(), time.monotonic() - start)
 
 
 def solutions(puzzle: Puzzle, backend: str | Backend = DEFAULT_BACKEND) -> Iterator[Solution]:

@@ -23,14 +23,16 @@ let hand = null;          // {tile, turn}: the domino being placed
 let cursor = null;        // the keyboard's cell
 let marked = null;        // {cells, kind: "hint" | "wrong"}
 let difficulty = "easy";
+let clock = {before: 0, since: Date.now(), done: null};  // seconds played before this visit; when; the solve's time
+let statsShown = 0;       // which stats request the list shows (a newer puzzle's replaces it)
 
 // ---- talking to the server ----
 
-async function api(path, body, raw) {
+async function api(path, body) {
   const options = body === undefined ? {} : {
     method: "POST",
-    headers: {"Content-Type": raw ? "text/plain" : "application/json"},
-    body: raw ? body : JSON.stringify(body),
+    headers: {"Content-Type": "application/json"},
+    body: JSON.stringify(body),
   };
   const response = await fetch(path, options);
   const answer = await response.json().catch(() => ({error: "The server's answer was not JSON."}));
@@ -57,7 +59,8 @@ function gameKey(view) {
 
 function save() {
   if (!game) return;
-  localStorage.setItem(gameKey(game), JSON.stringify({placed, undoStack, redoStack}));
+  localStorage.setItem(gameKey(game), JSON.stringify({placed, undoStack, redoStack, seconds: played(),
+                                                       done: clock.done}));
 }
 
 function restore(view) {
@@ -68,42 +71,77 @@ function restore(view) {
   return {placed: [], undoStack: [], redoStack: []};
 }
 
+// ---- the timer: seconds played on this puzzle, kept with the position; it stops when the puzzle is solved ----
+
+function played() {
+  return clock.done !== null ? clock.done : clock.before + Math.floor((Date.now() - clock.since) / 1000);
+}
+
+function minutes(seconds) {
+  return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+}
+
+function tick() {
+  if (game) $("timer").textContent = minutes(played());
+}
+
 // ---- starting a game ----
 
 function start(view) {
   game = view;
   const saved = restore(view);
   placed = saved.placed; undoStack = saved.undoStack; redoStack = saved.redoStack;
+  clock = {before: saved.seconds || 0, since: Date.now(), done: saved.done === undefined ? null : saved.done};
   hand = null; marked = null; cursor = null;
+  if (view.origin && view.origin.difficulty) chooseDifficulty(view.origin.difficulty);
+  if (view.origin && view.origin.date) $("day").value = view.origin.date;
   sessionStorage.setItem("pipscover:view", JSON.stringify(view));
   localStorage.setItem("pipscover:last", JSON.stringify(view));
   $("title").textContent = view.title;
   $("play").hidden = false;
   showChooser(false);
   $("solved").hidden = true;
+  $("timer").hidden = false;
   say("");
+  tick();
   draw();
   loadStats();
   if (placed.length === game.dominoes.length) checkPosition();
 }
 
+// A count as the page shows it: exact, a lower bound, or nothing when the deadline came first.
+function counted(c) {
+  const number = Number(c.count).toLocaleString("en-US");
+  if (c.exact) return number;
+  return c.count === "0" ? "not counted in time" : "at least " + number + " (not counted in time)";
+}
+
 async function loadStats() {
-  const shown = game;
+  const shown = ++statsShown;
   const list = $("stats");
-  list.innerHTML = "<dt>Solutions</dt><dd>counting…</dd><dt>Distinct grids</dt><dd>…</dd><dt>Rating</dt><dd>…</dd>";
+  const started = Date.now();
+  const progress = () => {
+    const seconds = Math.floor((Date.now() - started) / 1000);
+    list.replaceChildren(element("dt", {}, "Solutions"), element("dd", {class: "counting"}, "counting… " + seconds + " s"),
+                         element("dt", {}, "Distinct grids"), element("dd", {class: "counting"}, "…"),
+                         element("dt", {}, "Rating"), element("dd", {class: "counting"}, "…"));
+  };
+  progress();
+  const ticking = setInterval(() => { if (shown === statsShown) progress(); }, 1000);
   try {
     const stats = await api("/api/stats", {puzzle: game.puzzle, placed: []});
-    if (shown !== game) return;
-    const number = (c) => (c.exact ? "" : "at least ") + Number(c.count).toLocaleString("en-US");
+    if (shown !== statsShown) return;
     const rating = stats.rating ? stats.rating + " (" + stats.steps + " steps" +
       (stats.guesses ? ", " + stats.guesses + (stats.guesses === 1 ? " guess" : " guesses") : "") + ")" : "not rated in time";
-    list.innerHTML = "";
-    for (const [name, value] of [["Solutions", number(stats.solutions)], ["Distinct grids", number(stats.grids)],
+    list.replaceChildren();
+    for (const [name, value] of [["Solutions", counted(stats.solutions)], ["Distinct grids", counted(stats.grids)],
                                  ["Rating", rating]]) {
       list.append(element("dt", {}, name), element("dd", {}, value));
     }
   } catch (error) {
-    if (shown === game) list.innerHTML = "<dt>Counts</dt><dd>" + escapeText(error.message) + "</dd>";
+    if (shown === statsShown) list.replaceChildren(element("dt", {}, "Counts"), element("dd", {}, error.message));
+  } finally {
+    clearInterval(ticking);
   }
 }
 
@@ -121,10 +159,6 @@ function svg(name, attributes, parent) {
   for (const [k, v] of Object.entries(attributes)) made.setAttribute(k, v);
   if (parent) parent.append(made);
   return made;
-}
-
-function escapeText(text) {
-  return String(text).replace(/[&<>]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;"}[c]));
 }
 
 function boardCells() {
@@ -153,11 +187,15 @@ function drawBoard() {
   game.regions.forEach((region, index) => region.cells.forEach((cell) => owner.set(key(cell), index)));
   const defs = svg("defs", {}, picture);
   game.regions.forEach((region, index) => {
+    // One shape per region: its cells meet edge to edge, with a faint line between two of them.
+    let inner = "";
     for (const cell of region.cells) {
       const [x, y] = at(cell);
-      svg("rect", {x: x + 1.5, y: y + 1.5, width: CELL - 3, height: CELL - 3, rx: 5, fill: region.fill,
-                   class: "cell", "data-cell": key(cell)}, picture);
+      svg("rect", {x, y, width: CELL, height: CELL, fill: region.fill, class: "cell", "data-cell": key(cell)}, picture);
+      if (owner.get(key([cell[0], cell[1] + 1])) === index) inner += `M${x + CELL} ${y + 6}v${CELL - 12}`;
+      if (owner.get(key([cell[0] + 1, cell[1]])) === index) inner += `M${x + 6} ${y + CELL}h${CELL - 12}`;
     }
+    if (inner) svg("path", {d: inner, class: "cell-line"}, picture);
     if (!region.outline) return;
     const clip = svg("clipPath", {id: "clip-" + index}, defs);
     svg("path", {d: region.cells.map((c) => { const [x, y] = at(c); return `M${x} ${y}h${CELL}v${CELL}h-${CELL}z`; }).join("")}, clip);
@@ -205,7 +243,7 @@ function drawBoard() {
                     fill: region.outline}, group);
     const text = svg("text", {x: cx, y: cy + CELL * 0.09, "text-anchor": "middle", "font-size": CELL * 0.26}, group);
     text.textContent = region.label;
-    svg("title", {}, group).textContent = region.rule;
+    svg("title", {}, group).textContent = region.name || region.rule;
   });
   const board = $("board");
   board.replaceChildren(picture);
@@ -289,6 +327,7 @@ function remember() {
 }
 
 function changed() {
+  if (marked && marked.kind === "wrong") say("");  // the red box goes with the domino it named
   marked = null;
   $("solved").hidden = true;
   save();
@@ -405,9 +444,13 @@ async function checkPosition() {
   const answer = await question("/api/check").catch((error) => ({status: "error", error}));
   if (shown !== game) return;
   if (answer.status === "solved") {
+    if (clock.done === null) clock.done = played();
+    save();
+    tick();
     say("Every region holds.", "good", "Solved!");
+    $("solved-time").textContent = `${game.title} in ${minutes(clock.done)}`;
     $("solved").hidden = false;
-    setTimeout(() => { $("solved").hidden = true; }, 2500);
+    $("solved-close").focus();
   } else if (answer.status === "wrong") {
     showStep(answer.step);
   } else if (answer.status === "right") {
@@ -436,8 +479,7 @@ async function loadDays() {
 
 function chooseDifficulty(name) {
   difficulty = name;
-  $("chooser-toggle").addEventListener("click", () => showChooser($("chooser").classList.contains("folded")));
-for (const button of document.querySelectorAll("[data-difficulty]")) {
+  for (const button of document.querySelectorAll("[data-difficulty]")) {
     button.setAttribute("aria-checked", button.dataset.difficulty === name ? "true" : "false");
   }
 }
@@ -590,9 +632,6 @@ $("board").addEventListener("keydown", (event) => {
   } else if (event.key === "Delete" || event.key === "Backspace") {
     const index = placed.findIndex((p) => p.cells.some((c) => key(c) === key(cursor)));
     if (index >= 0) takeBack(index, false);
-  } else if (event.key === "Escape") {
-    hand = null;
-    draw();
   }
 });
 
@@ -608,8 +647,14 @@ document.addEventListener("keydown", (event) => {
   else if (command && event.key.toLowerCase() === "y") { event.preventDefault(); redo(); }
   else if (!command && (event.key === "r" || event.key === "R")) turnHand();
   else if (!command && (event.key === "h" || event.key === "H")) $("hint").click();
+  else if (event.key === "Escape") {  // wherever the focus is: after a click it is not on the board
+    $("solved").hidden = true;
+    if (hand !== null) { hand = null; draw(); }
+  }
 });
 
+$("chooser-toggle").addEventListener("click", () => showChooser($("chooser").classList.contains("folded")));
+$("solved-close").addEventListener("click", () => { $("solved").hidden = true; });
 $("turn").addEventListener("click", turnHand);
 $("undo").addEventListener("click", undo);
 $("redo").addEventListener("click", redo);
@@ -649,8 +694,7 @@ $("file").addEventListener("change", () => {
   const file = $("file").files[0];
   if (!file) return;
   busy($("play-day"), async () => {
-    const query = `?name=${encodeURIComponent(file.name)}&difficulty=${difficulty}`;
-    start(await api("/api/open" + query, await file.text(), true));
+    start(await api("/api/open", {name: file.name, text: await file.text(), difficulty}));
     $("file").value = "";
   });
 });
@@ -659,15 +703,28 @@ $("make").addEventListener("submit", (event) => {
   busy($("make-button"), () => makePuzzle(Number($("make-size").value), $("make-difficulty").value));
 });
 
-// ---- on load: this tab's puzzle, else the last one played, else a choice ----
+// ---- on load: this tab's puzzle, else the last one played, else the newest day in the cache (easy) ----
+
+async function openNewest() {
+  const {days} = await api("/api/days");
+  if (!days.length) {
+    $("title").textContent = "No puzzle yet";
+    say("Pick a day to fetch, open a puzzle file, or make a new puzzle.");
+    return;
+  }
+  chooseDifficulty("easy");
+  start(await api(`/api/day/${days[days.length - 1]}/easy`));
+}
 
 (function open() {
   loadDays();
+  setInterval(tick, 1000);
+  window.addEventListener("pagehide", save);
   for (const stored of [sessionStorage.getItem("pipscover:view"), localStorage.getItem("pipscover:last")]) {
     try {
       const view = JSON.parse(stored || "null");
       if (view && view.puzzle && view.regions) { start(view); return; }
     } catch (error) { /* ignore a damaged entry */ }
   }
-  say("Pick a day, open a puzzle file, or make a new puzzle.");
+  openNewest().catch((error) => say(error.message, "bad"));
 })();

@@ -1,0 +1,126 @@
+"""Cells and regions named as a player sees them, the same way in every message, hint and page.
+
+A cell is `row 3, column 1`, counted from 1 as a person counts (the files count from 0). A region is named
+by its rule and by the letter the text format gave it (`the less-than-2 region H`), or, when it has no
+letter (an NYT file), by its rule and where it lies on the board (`the sum-5 region at the top left`); two
+regions that would get the same name are told apart by a cell of each (`the sum-5 region at row 1, column 2`).
+
+    >>> from pipscover.model import Puzzle
+    >>> puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 5), ("equals", [(1, 0), (1, 1)], None)], [(1, 4), (2, 2)])
+    >>> name_region(puzzle, 0), name_region(puzzle, 1), name_cell((1, 0))
+    ('the sum-5 region at the top', 'the all-equal region at the bottom', 'row 2, column 1')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from pipscover.model.puzzle import Cell, Puzzle, Region
+from pipscover.regions.base import listing
+
+# Where a region's centre lies along one side of the board, by thirds.
+_ROWS = ("top", "", "bottom")
+_COLUMNS = ("left", "", "right")
+
+
+def name_cell(cell: Cell) -> str:
+    """`row 3, column 1`: the cell counted from 1, as a player counts.
+
+    >>> name_cell((2, 0))
+    'row 3, column 1'
+    """
+    return f"row {cell[0] + 1}, column {cell[1] + 1}"
+
+
+def name_cells(cells: Sequence[Cell]) -> str:
+    """Several cells in one phrase: `row 1, columns 2 and 3` when they share a row (or a column), each named
+    otherwise.
+
+    >>> name_cells([(0, 1), (0, 2)]), name_cells([(0, 4), (2, 4)]), name_cells([(0, 0), (1, 1)])
+    ('row 1, columns 2 and 3', 'rows 1 and 3, column 5', 'row 1, column 1 and row 2, column 2')
+    """
+    if len(cells) > 1 and len({row for row, _ in cells}) == 1:
+        return f"row {cells[0][0] + 1}, columns {listing([str(c + 1) for _, c in cells], 'and')}"
+    if len(cells) > 1 and len({column for _, column in cells}) == 1:
+        return f"rows {listing([str(r + 1) for r, _ in cells], 'and')}, column {cells[0][1] + 1}"
+    return listing([name_cell(cell) for cell in cells], "and")
+
+
+def name_pips(pips: Sequence[int]) -> str:
+    """Pips in a sentence: `1, 2 and 2`.
+
+    >>> name_pips([1, 2, 2])
+    '1, 2 and 2'
+    """
+    return listing([str(pip) for pip in pips], "and")
+
+
+def name_region(puzzle: Puzzle, index: int) -> str:
+    """The region `puzzle.regions[index]` in a player's words (see the module's docstring); a sentence that
+    opens with it capitalises it (`opening`).
+
+    >>> from pipscover.formats.text import read_text
+    >>> [puzzle] = read_text("1\\nAB\\n2\\nA SUM 3\\nB LT 2\\n1\\n3 1\\n", "day.txt")
+    >>> name_region(puzzle, 1)
+    'the less-than-2 region B'
+    """
+    return region_names(puzzle)[index]
+
+
+def opening(phrase: str) -> str:
+    """`phrase` to open a sentence: `The sum-5 region at the top`."""
+    return phrase[:1].upper() + phrase[1:]
+
+
+# The names of the last few puzzles named, by identity: equal puzzles may carry different letters.
+_NAMED: dict[int, tuple[Puzzle, tuple[str, ...]]] = {}
+_NAMED_KEPT = 4
+
+
+def region_names(puzzle: Puzzle) -> tuple[str, ...]:
+    """Every region's name (`name_region`), in the puzzle's order: different regions get different names."""
+    kept = _NAMED.get(id(puzzle))
+    if kept is not None and kept[0] is puzzle:
+        return kept[1]
+    if len(_NAMED) >= _NAMED_KEPT:
+        _NAMED.clear()
+    names = _region_names(puzzle)
+    _NAMED[id(puzzle)] = (puzzle, names)
+    return names
+
+
+def _region_names(puzzle: Puzzle) -> tuple[str, ...]:
+    rows, columns = zip(*puzzle.cells, strict=True) if puzzle.cells else ((0,), (0,))
+    bounds = (min(rows), max(rows), min(columns), max(columns))
+    names = [_named(region, _place(region, bounds)) for region in puzzle.regions]
+    clashes = Counter(names)
+    return tuple(
+        name if clashes[name] == 1 else _named(region, f"at {name_cell(min(region.cells))}")
+        for name, region in zip(names, puzzle.regions, strict=True)
+    )
+
+
+def _named(region: Region, place: str) -> str:
+    noun = region.rule.hint_noun(region.target)
+    return f"the {noun} {region.letter}" if region.letter else f"the {noun} {place}"
+
+
+def _place(region: Region, bounds: tuple[int, int, int, int]) -> str:
+    """`at the top left`, `on the right`, `in the centre`: where the region's centre lies, by thirds."""
+    top, bottom, left, right = bounds
+    row = sum(r for r, _ in region.cells) / len(region.cells)
+    column = sum(c for _, c in region.cells) / len(region.cells)
+    vertical = _ROWS[_third(row - top, bottom - top)]
+    horizontal = _COLUMNS[_third(column - left, right - left)]
+    if vertical and horizontal:
+        return f"at the {vertical} {horizontal}"
+    if vertical:
+        return f"at the {vertical}"
+    return f"on the {horizontal}" if horizontal else "in the centre"
+
+
+def _third(offset: float, span: int) -> int:
+    """0, 1 or 2: which third of a side `span` cells long (plus one) a point `offset` along it lies in."""
+    share = (offset + 0.5) / (span + 1)
+    return 0 if share <= 1 / 3 else 2 if share >= 2 / 3 else 1

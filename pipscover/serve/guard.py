@@ -1,0 +1,65 @@
+"""What stands between the app and other web pages the user visits, checked before any route runs.
+
+- Only the host names the server was started for are answered (a page elsewhere cannot reach it through a
+  name of its own: DNS rebinding); another name gets the JSON error every refusal has.
+- A POST must say `Content-Type: application/json` (a browser sends a `text/plain` or form body from any
+  page without asking; JSON from another origin needs its permission, which this server never gives) and,
+  when a browser says where it comes from (`Origin`, `Sec-Fetch-Site`), come from the page itself.
+- Every answer carries the headers a local app should send: a Content-Security-Policy that allows only the
+  page's own files (no inline script or style), `nosniff`, no referrer, and no framing by other pages.
+"""
+
+from __future__ import annotations
+
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+          "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+HEADERS = [(b"content-security-policy", POLICY.encode()), (b"x-content-type-options", b"nosniff"),
+           (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY"),
+           (b"cross-origin-resource-policy", b"same-origin")]
+# What a browser's Sec-Fetch-Site says of a request the page itself made (or the user typed).
+OWN_SITE = ("same-origin", "none")
+
+
+class Guard:
+    """ASGI middleware: refuses what another web page could make the server do (see the module's docstring)."""
+
+    def __init__(self, app: ASGIApp, hosts: tuple[str, ...]) -> None:
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *HEADERS]
+            await send(message)
+
+        refusal = self.refusal(scope)
+        if refusal is None:
+            await self.app(scope, receive, with_headers)
+        else:
+            status, error = refusal
+            await JSONResponse({"error": error}, status_code=status)(scope, receive, with_headers)
+
+    def refusal(self, scope: Scope) -> tuple[int, str] | None:
+        """The status and sentence to refuse a request with, or None to answer it."""
+        headers = Headers(scope=scope)
+        host = headers.get("host", "")
+        if host.split(":")[0] not in self.hosts:
+            names = " or ".join(self.hosts)
+            return 400, f"This server answers to {names} only, not to {host or 'a request without a host'}."
+        if scope["method"] != "POST":
+            return None
+        if headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+            return 415, "A question must be sent as application/json."
+        origin, site = headers.get("origin"), headers.get("sec-fetch-site")
+        if (site is not None and site not in OWN_SITE) or (origin is not None and origin != f"http://{host}"):
+            return 403, "Only the page this server serves may ask it questions."
+        return None

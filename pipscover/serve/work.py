@@ -1,0 +1,58 @@
+"""Where the page's heavy questions (hints, checks, reveals, counts) run: in worker processes, apart from the
+event loop and the threads that serve the page's files and light questions, so those never wait behind them.
+
+At most `WORKERS` run at once and `WAITING` more wait; past that a question is refused at once (`Full`: a
+503 with Retry-After) rather than queued for longer than its deadline. Each question runs in a fresh process
+forked from a server process that has the library loaded already (a few milliseconds), so the memory a
+large count takes goes back when it ends, and no state is shared between questions. Deadlines are given as
+`time.monotonic()` instants counted from the request's arrival: time spent waiting counts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from pipscover.errors import PipsError
+
+Answer = TypeVar("Answer")
+WORKERS = 2  # questions running at once (one per core of a small machine)
+WAITING = 6  # questions waiting for a worker; more are refused
+RETRY_AFTER = 2  # seconds a refused page is asked to wait
+
+
+class Full(PipsError):
+    """Too many heavy questions at once (HTTP 503 with Retry-After)."""
+
+
+class Work:
+    """The worker processes and the count of questions running or waiting (only the event loop changes it)."""
+
+    def __init__(self, workers: int = WORKERS, waiting: int = WAITING) -> None:
+        self.workers, self.limit, self.pending = workers, workers + waiting, 0
+        self._pool = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["pipscover.serve.play"])
+        return ProcessPoolExecutor(self.workers, mp_context=context, max_tasks_per_child=1)
+
+    async def run(self, function: Callable[..., Answer], *arguments: Any) -> Answer:
+        """`function(*arguments)` in a worker; `Full` when too many questions are running or waiting."""
+        if self.pending >= self.limit:
+            raise Full(f"{self.pending} questions are being worked on; ask again in {RETRY_AFTER} s")
+        self.pending += 1
+        try:
+            return await asyncio.wrap_future(self._pool.submit(function, *arguments))
+        except BrokenProcessPool:  # a worker was killed: the pool takes no more work, a new one does
+            self._pool = self._start()
+            raise Full(f"a worker stopped (out of memory?); ask again in {RETRY_AFTER} s") from None
+        finally:
+            self.pending -= 1
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)

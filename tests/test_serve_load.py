@@ -1,0 +1,76 @@
+"""`pipscover serve` under load, on 127.0.0.1: heavy questions in parallel while the page is fetched (a
+bounded number of each, and the test stops by itself), the bound on heavy work (503 with Retry-After past
+it), deadlines counted from a question's arrival, and the server's memory after a burst."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import psutil
+import pytest
+
+from pipscover.serve import play
+from pipscover.serve.work import Full, Work
+
+HEAVY = 16  # stats asked at once: more than the server runs and queues (work.WORKERS + work.WAITING)
+PAGE_FETCHES = 20
+
+
+def server_memory(server) -> int:
+    """The resident memory of the server's process and its workers, in bytes."""
+    port = server.base_url.port
+    (pid,) = {c.pid for c in psutil.net_connections("tcp") if c.laddr.port == port and c.status == "LISTEN"}
+    process = psutil.Process(pid)
+    return sum(p.memory_info().rss for p in [process, *process.children(recursive=True)])
+
+
+def stats(server, hard) -> httpx.Response:
+    return server.post("/api/stats", json={"puzzle": hard["puzzle"], "placed": []})
+
+
+def test_the_page_is_served_while_heavy_questions_run_and_past_the_bound_they_are_refused(server, hard):
+    with ThreadPoolExecutor(HEAVY) as pool:
+        heavy = [pool.submit(stats, server, hard) for _ in range(HEAVY)]
+        fetched = [[server.get(path).status_code for path in ("/", "/static/app.js", "/api/days")]
+                   for _ in range(PAGE_FETCHES)]
+        answers = [future.result() for future in heavy]
+    assert all(statuses == [200, 200, 200] for statuses in fetched)
+    assert {answer.status_code for answer in answers} <= {200, 503}
+    refused = [answer for answer in answers if answer.status_code == 503]
+    assert all(answer.headers["retry-after"].isdigit() and "ask again" in answer.json()["error"] for answer in refused)
+    assert any(answer.status_code == 200 for answer in answers)
+
+
+def test_memory_goes_back_near_its_baseline_after_a_burst(server, hard):
+    stats(server, hard)
+    baseline = server_memory(server)
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda _: stats(server, hard), range(8)))
+    time.sleep(1)  # the last worker processes end
+    assert server_memory(server) < baseline + 30 * 2**20
+
+
+def test_past_the_bound_a_question_is_refused_at_once():
+    async def main() -> None:
+        work = Work(workers=1, waiting=0)
+        try:
+            running = asyncio.ensure_future(work.run(time.sleep, 0.5))
+            await asyncio.sleep(0)  # it has taken the one place
+            with pytest.raises(Full, match="ask again"):
+                await work.run(time.sleep, 0)
+            await running
+            await work.run(time.sleep, 0)  # the place is free again
+        finally:
+            work.close()
+
+    asyncio.run(main())
+
+
+def test_a_deadline_counts_from_the_questions_arrival_not_from_when_its_work_starts(made):
+    puzzle = made["hard"].puzzle
+    arrived_long_ago = time.monotonic() - play.SECONDS["hint"]
+    with pytest.raises(play.TooLong):
+        play.answer("hint", puzzle, (), arrived_long_ago, False)
