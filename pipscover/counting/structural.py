@@ -23,7 +23,12 @@ from functools import partial
 from typing import Any
 
 from pipscover.counting import progress as reports
-from pipscover.counting.progress import Progress, ProgressCallback, tracked_levels
+from pipscover.counting.progress import (
+    STRUCTURAL_PROGRESS_DEPTH,
+    Progress,
+    ProgressCallback,
+    tracked_levels,
+)
 from pipscover.counting.region_states import DECIDED, FAIL, RegionRules
 from pipscover.counting.tilings import TilingCounter, arrangements, longer_side_order
 from pipscover.model import Puzzle
@@ -222,8 +227,8 @@ class StructuralCounter:
         # each may take (see below); both depend on nothing else, so every node with those dominoes shares them.
         supplies: dict[int, PipSupply] = {}
         ways_by_left: dict[int, dict[int, int]] = {}
-        progress = Progress(on_progress)
-        tracked = tracked_levels(on_progress)
+        progress = Progress(on_progress, STRUCTURAL_PROGRESS_DEPTH)
+        tracked = tracked_levels(on_progress, STRUCTURAL_PROGRESS_DEPTH)
         by_sweep = self.order == "sweep"
         sweep_rank = self.sweep_rank()
 
@@ -389,8 +394,8 @@ class StructuralCounter:
                 resident_bytes, MemoryCapReached, CHECK_EVERY)
         core = self._core
         try:
-            return int(core.count(deadline, memory_cap, node_limit, on_progress, tracked_levels(on_progress),
-                                  reports.PROGRESS_EVERY))
+            tracked = tracked_levels(on_progress, STRUCTURAL_PROGRESS_DEPTH)
+            return int(core.count(deadline, memory_cap, node_limit, on_progress, tracked, reports.PROGRESS_EVERY))
         except STOPS as stop:
             raise stopped(core.partial, stop, Distinct.PLACEMENTS) from None
         finally:
