@@ -227,6 +227,8 @@ BAD_OPTIONS = [
     ["planted", "4x4", "--seed", "x"],
     ["bench", FIRST, "--card", "bogus"],
     ["count", FIRST, "-b", "bogus"],
+    ["count", FIRST, "-b", "dlx"],  # not a SAT solver: was a notice, then the error (two lines)
+    ["count", FIRST, "-m", "dlx", "-b", "minisat22"],  # -b is for --method blocking only
     ["generate", "--seed", "1.5"],
     ["plot"],
     ["hint", FIRST, "--bogus"],
@@ -907,3 +909,19 @@ def test_serve_on_a_port_in_use_says_so_in_one_line(run_cli):
 
 def test_serve_refuses_a_port_out_of_range(run_cli):
     assert run_cli("serve", "--port", "70000").code == 2
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["solve"], "solve: missing PUZZLE..."),  # was "solve: puzzles: (see ...)"
+    (["check", FIRST], "check: missing SOLUTION"),
+    (["solve", FIRST, "--timeout", "-1"], "--timeout -1.0: must be a number of seconds >= 0"),  # was "not a number"
+])
+def test_a_missing_argument_or_a_refused_number_says_what_is_wrong(run_cli, args, said):
+    result = run_cli(*args)
+    assert_one_line_error(result, said)
+
+
+def test_a_count_stopped_by_its_limit_is_not_the_answer_and_exits_3(run_cli, open_board):
+    result = run_cli("count", open_board, "-m", "dlx", "--limit", "10", "--json")
+    [answer] = [json.loads(line) for line in result.out.splitlines()]
+    assert answer["exact"] is False and answer["stopped_by"] == "--limit" and result.code == 3

@@ -29,6 +29,7 @@ from pipscover.cli.app import (  # noqa: F401  (every command imports them from 
     EXIT_TIMEOUT,
     error_line,
 )
+from pipscover.cli.readable import Refused
 from pipscover.engines import ALIASES, REGISTRY
 from pipscover.engines.sat_solvers import SOLVERS
 from pipscover.errors import PipsError
@@ -71,7 +72,7 @@ CacheDirOption = Annotated[
 def _seconds(value: float | None) -> float | None:
     """A time limit in seconds: a number >= 0 (`inf` means none)."""
     if value is not None and not value >= 0:  # also refuses nan
-        raise typer.BadParameter(f"{value} is not a number of seconds >= 0 (like 10 or 0.5)")
+        raise Refused(value, "must be a number of seconds >= 0, like 10 or 0.5 (inf: no limit)")
     return value
 
 
