@@ -925,3 +925,10 @@ def test_a_count_stopped_by_its_limit_is_not_the_answer_and_exits_3(run_cli, ope
     result = run_cli("count", open_board, "-m", "dlx", "--limit", "10", "--json")
     [answer] = [json.loads(line) for line in result.out.splitlines()]
     assert answer["exact"] is False and answer["stopped_by"] == "--limit" and result.code == 3
+
+
+def test_hint_given_a_wrong_domino_names_its_region_as_the_file_does(run_cli, tmp_path):
+    """Was "region 7 (less 2) breaks its rule with pips [1, 2]", where the text format calls that region H."""
+    placed = write(tmp_path, "placed.json", [{"domino": [2, 2], "cells": [[3, 1], [3, 2]]}])
+    result = run_cli("hint", FIRST, "--given", placed)
+    assert result.code == 1 and "the less-than-2 region H breaks its rule with pips 2 and 2" in result.out

@@ -18,14 +18,14 @@ from dataclasses import dataclass
 from pipscover.hints.board import Board, Change, pair
 from pipscover.model import Placement, Puzzle, Solution
 from pipscover.model.check import problems
+from pipscover.model.naming import name_cells, name_domino
 
 Key = tuple[tuple[tuple[int, int], int], ...]
 
 
 def describe(placement: Placement) -> str:
-    """`the [3|5] on [0, 1]-[0, 2]`: a placed domino as the hints name it."""
-    (a, b), (first, second) = placement.domino, placement.cells
-    return f"the [{a}|{b}] on {list(first)}-{list(second)}"
+    """`the [3|5] on row 1, columns 2 and 3`: a placed domino as the hints (and the checker) name it."""
+    return f"the {name_domino(placement.domino)} on {name_cells(placement.cells)}"
 
 
 def checker_problem(puzzle: Puzzle, placed: Sequence[Placement]) -> tuple[Placement, str] | None:
