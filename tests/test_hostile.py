@@ -932,3 +932,18 @@ def test_hint_given_a_wrong_domino_names_its_region_as_the_file_does(run_cli, tm
     placed = write(tmp_path, "placed.json", [{"domino": [2, 2], "cells": [[3, 1], [3, 2]]}])
     result = run_cli("hint", FIRST, "--given", placed)
     assert result.code == 1 and "the less-than-2 region H breaks its rule with pips 2 and 2" in result.out
+
+
+def test_decode_of_an_unknown_answer_says_unknown_not_timeout(run_cli, tmp_path):
+    result = run_cli("decode", FIRST, write(tmp_path, "answer.txt", "s UNKNOWN\n"))
+    assert result.code == 3 and "unknown" in result.out and "timeout" not in result.out
+
+
+@pytest.mark.parametrize(("command", "shown"), [
+    ("hint", '[{"domino": [a, b], "cells": [[r,'),  # rich read the brackets as markup and ate them
+    ("backends", "listing every backend"),  # was "one JSON object per puzzle"
+])
+def test_help_shows_what_it_says(run_cli, monkeypatch, command, shown):
+    monkeypatch.setenv("COLUMNS", "80")
+    result = run_cli(command, "--help")
+    assert shown in result.out
