@@ -652,7 +652,7 @@ def test_an_output_file_follows_the_umask(run_cli, tmp_path, args):
 WRONG_SUFFIXES = [
     ["solve", FIRST, "-o", "first.png"],
     ["show", FIRST, "-o", "out.png"],
-    ["show", FIRST, "-o", "out.json"],
+    ["show", FIRST, "-f", "text", "-o", "out.json"],
     ["show", FIRST, "-f", "text", "-o", "out.svg"],
     ["show", FIRST, "-f", "terminal", "-o", "out.txt"],
     ["hint", FIRST, "-o", "h.pdf"],
@@ -947,3 +947,12 @@ def test_help_shows_what_it_says(run_cli, monkeypatch, command, shown):
     monkeypatch.setenv("COLUMNS", "80")
     result = run_cli(command, "--help")
     assert shown in result.out
+
+
+def test_show_writes_the_file_its_output_names_also_with_json(run_cli, tmp_path):
+    """`show --json -o y.svg` wrote nothing; `show -o x.json` was refused, though the README lists .json."""
+    picture, puzzle = tmp_path / "y.svg", tmp_path / "x.json"
+    printed = run_cli("show", FIRST, "--json", "-o", picture)
+    assert printed.code == 0 and picture.read_text().startswith("<svg") and json.loads(printed.out)["dominoes"]
+    assert run_cli("show", FIRST, "-o", puzzle).code == 0
+    assert run_cli("solve", puzzle).code == 0
