@@ -956,3 +956,10 @@ def test_show_writes_the_file_its_output_names_also_with_json(run_cli, tmp_path)
     assert printed.code == 0 and picture.read_text().startswith("<svg") and json.loads(printed.out)["dominoes"]
     assert run_cli("show", FIRST, "-o", puzzle).code == 0
     assert run_cli("solve", puzzle).code == 0
+
+
+@pytest.mark.parametrize("args", [["-n", "14", "--difficulty", "easy"], ["-n", "20", "--difficulty", "medium"],
+                                  ["-n", "2", "--difficulty", "hard"]])
+def test_generate_refuses_at_once_a_size_out_of_reach_of_the_difficulty(run_cli, args):
+    """`-n 14 --difficulty easy` ran 143 s before saying that NYT easy puzzles have 3-10 dominoes."""
+    assert_one_line_error(run_cli("generate", "--seed", "3", *args), "out of reach")
