@@ -963,3 +963,9 @@ def test_show_writes_the_file_its_output_names_also_with_json(run_cli, tmp_path)
 def test_generate_refuses_at_once_a_size_out_of_reach_of_the_difficulty(run_cli, args):
     """`-n 14 --difficulty easy` ran 143 s before saying that NYT easy puzzles have 3-10 dominoes."""
     assert_one_line_error(run_cli("generate", "--seed", "3", *args), "out of reach")
+
+
+def test_generate_is_bounded_by_default(run_cli, monkeypatch):
+    """`generate -n 20 --difficulty medium` ran 170 s with no limit; now --timeout has a default."""
+    monkeypatch.setenv("COLUMNS", "200")
+    assert re.search(r"--timeout .*\[default: 120(\.0)?\]", run_cli("generate", "--help").out)

@@ -69,7 +69,7 @@ CacheDirOption = Annotated[
 ]
 
 
-def _seconds(value: float | None) -> float | None:
+def seconds(value: float | None) -> float | None:
     """A time limit in seconds: a number >= 0 (`inf` means none)."""
     if value is not None and not value >= 0:  # also refuses nan
         raise Refused(value, "must be a number of seconds >= 0, like 10 or 0.5 (inf: no limit)")
@@ -78,7 +78,7 @@ def _seconds(value: float | None) -> float | None:
 
 TimeoutOption = Annotated[
     float | None,
-    typer.Option("--timeout", callback=_seconds, help="Give up on a puzzle after this many seconds (inf: no limit)."),
+    typer.Option("--timeout", callback=seconds, help="Give up on a puzzle after this many seconds (inf: no limit)."),
 ]
 class Loaded(NamedTuple):
     """A puzzle and the seconds its file took to read and validate (shared among the file's puzzles)."""

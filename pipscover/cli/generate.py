@@ -14,11 +14,11 @@ from pipscover.cli.app import app
 from pipscover.cli.common import (
     EXIT_TIMEOUT,
     PUZZLE_JSON,
-    TimeoutOption,
     error_line,
     output_format,
     print_json,
     progress_bar,
+    seconds,
     write_output,
 )
 from pipscover.formats import puzzle_to_nyt
@@ -27,6 +27,10 @@ from pipscover.model import Difficulty
 from pipscover.model.results import SearchGaveUp, SearchTimeout
 
 MAX_PIP = 10**9  # beyond it, the pseudo-boolean encodings of the counter's SAT fallback cannot write the sums
+
+# A request that finds nothing gives up after this long: 200 hidden solutions of a large unique puzzle take many
+# minutes, and a person waits for one puzzle a minute or two.
+GENERATE_TIMEOUT = 120.0
 
 
 @app.command("generate")
@@ -52,7 +56,9 @@ def generate_command(
         ),
     ] = None,
     output: Annotated[str, typer.Option("--output", "-o", help="Write the puzzle (NYT JSON) here.")] = "-",
-    timeout: TimeoutOption = None,
+    timeout: Annotated[float | None, typer.Option(
+        "--timeout", callback=seconds, help="Give up after this many seconds (inf: no limit).",
+    )] = GENERATE_TIMEOUT,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
 ) -> None:
     """Make a puzzle (an NYT puzzle object with its `solution`) and report how many regions it needed.

@@ -239,7 +239,7 @@ def generate(
         raise PipsError("generate: needs at least one domino and a maximum pip >= 0")
     shape = Shape(shape)
     _check_size(dominoes, shape, unique or difficulty is not None)
-    _check_reach(dominoes, difficulty)
+    _check_reach(dominoes, None if difficulty is None else Difficulty(difficulty))
     difficulty = None if difficulty is None else Difficulty(difficulty)
     unique = unique or difficulty is not None
     rng = random.Random(seed)
