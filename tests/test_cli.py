@@ -51,7 +51,7 @@ def test_check_accepts_a_valid_solution_and_explains_an_invalid_one(run_cli, tmp
     assert result.code == 1
     report = json.loads(result.out)
     assert report["valid"] is False
-    assert "domino [1, 2] on [0, 0]-[1, 1]: the cells are not adjacent" in report["problems"][0]
+    assert "the [1|2] on row 1, column 1 and row 2, column 2: the cells are not side by side" in report["problems"][0]
 
 
 @needs_nyt
@@ -160,3 +160,14 @@ def test_every_command_has_help_with_an_example_and_json(run_cli, monkeypatch, w
     shown = run_cli(*words, "--help")
     assert shown.code == 0
     assert f"pipscover {' '.join(words)} " in shown.out.split("Example", 1)[-1] and "--json" in shown.out
+
+
+def test_check_names_a_region_by_the_letter_of_the_text_format(run_cli, tmp_path):
+    """Was "region 7 (less 2) breaks its rule with pips [1, 2]", where the file calls that region H."""
+    solved = json.loads(run_cli("solve", EXAMPLES / "first.txt", "--json").out)
+    for placement in solved["solutions"][0]:
+        placement["domino"].reverse()
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(solved))
+    result = run_cli("check", EXAMPLES / "first.txt", bad)
+    assert result.code == 1 and "the less-than-2 region H breaks its rule with pips" in result.out

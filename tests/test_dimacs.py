@@ -135,7 +135,7 @@ def test_an_unsatisfiable_puzzle_is_unsatisfiable_for_an_external_solver(name, t
         ("SAT\n1 -2 3 0\n", Status.SOLVED, (1, -2, 3)),
         ("UNSAT\n", Status.UNSATISFIABLE, ()),
         ("1 -2 3\n", Status.SOLVED, (1, -2, 3)),
-        ("s UNKNOWN\n", Status.TIMEOUT, ()),
+        ("s UNKNOWN\n", Status.UNKNOWN, ()),  # a solver that gave up, not a time limit
         ("c Answer: 1\nv x1 -x2\nv x3\ns SATISFIABLE\n", Status.SOLVED, (1, -2, 3)),
         ("s OPTIMUM FOUND\nv -x1 x2\n", Status.SOLVED, (-1, 2)),
     ],

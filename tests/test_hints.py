@@ -162,7 +162,7 @@ def test_a_domino_on_a_region_it_breaks_is_named_with_the_checkers_words():
     puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 5), ("empty", [(1, 0), (1, 1)], None)], [(1, 4), (2, 2)])
     step = hint(puzzle, [Placement((2, 2), ((0, 0), (0, 1)))])
     assert step.rule is WRONG and step.cells == ((0, 0), (0, 1))
-    assert "region 0 (sum 5) breaks its rule with pips [2, 2]" in step.reason
+    assert "the sum-5 region at the top breaks its rule with pips 2 and 2" in step.reason
 
 
 def test_a_domino_no_solution_keeps_is_named_with_the_rule_it_breaks():
@@ -259,7 +259,7 @@ def test_nyt_chains_are_sound_and_quick(file):
 def test_hint_command_gives_one_step_drawn_with_its_cells_shaded(run_cli):
     result = run_cli("hint", EXAMPLES / "first.txt")
     assert result.code == 0
-    assert "1. region-sum: The sum-3 region at [0, 1] needs 3" in result.out
+    assert "1. region-sum: The sum-3 region B needs 3" in result.out  # as the text file names it
     assert "░3░" in result.out  # the sum-3 cell, shaded
 
 

@@ -227,6 +227,8 @@ BAD_OPTIONS = [
     ["planted", "4x4", "--seed", "x"],
     ["bench", FIRST, "--card", "bogus"],
     ["count", FIRST, "-b", "bogus"],
+    ["count", FIRST, "-b", "dlx"],  # not a SAT solver: was a notice, then the error (two lines)
+    ["count", FIRST, "-m", "dlx", "-b", "minisat22"],  # -b is for --method blocking only
     ["generate", "--seed", "1.5"],
     ["plot"],
     ["hint", FIRST, "--bogus"],
@@ -650,7 +652,7 @@ def test_an_output_file_follows_the_umask(run_cli, tmp_path, args):
 WRONG_SUFFIXES = [
     ["solve", FIRST, "-o", "first.png"],
     ["show", FIRST, "-o", "out.png"],
-    ["show", FIRST, "-o", "out.json"],
+    ["show", FIRST, "-f", "text", "-o", "out.json"],
     ["show", FIRST, "-f", "text", "-o", "out.svg"],
     ["show", FIRST, "-f", "terminal", "-o", "out.txt"],
     ["hint", FIRST, "-o", "h.pdf"],
@@ -982,3 +984,63 @@ def test_an_encoded_file_whose_puzzle_was_changed_is_refused(run_cli, tmp_path, 
     encoded.write_text(BAD_HEADERS[name](encoded.read_text()))
     extra = ["-o", tmp_path / "out.cnf"] if command == "certify" else []
     assert_one_line_error(run_cli(command, encoded, *extra), encoded)
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["solve"], "solve: missing PUZZLE..."),  # was "solve: puzzles: (see ...)"
+    (["check", FIRST], "check: missing SOLUTION"),
+    (["solve", FIRST, "--timeout", "-1"], "--timeout -1.0: must be a number of seconds >= 0"),  # was "not a number"
+])
+def test_a_missing_argument_or_a_refused_number_says_what_is_wrong(run_cli, args, said):
+    result = run_cli(*args)
+    assert_one_line_error(result, said)
+
+
+def test_a_count_stopped_by_its_limit_is_not_the_answer_and_exits_3(run_cli, open_board):
+    result = run_cli("count", open_board, "-m", "dlx", "--limit", "10", "--json")
+    [answer] = [json.loads(line) for line in result.out.splitlines()]
+    assert answer["exact"] is False and answer["stopped_by"] == "--limit" and result.code == 3
+
+
+def test_hint_given_a_wrong_domino_names_its_region_as_the_file_does(run_cli, tmp_path):
+    """Was "region 7 (less 2) breaks its rule with pips [1, 2]", where the text format calls that region H."""
+    placed = write(tmp_path, "placed.json", [{"domino": [2, 2], "cells": [[3, 1], [3, 2]]}])
+    result = run_cli("hint", FIRST, "--given", placed)
+    assert result.code == 1 and "the less-than-2 region H breaks its rule with pips 2 and 2" in result.out
+
+
+def test_decode_of_an_unknown_answer_says_unknown_not_timeout(run_cli, tmp_path):
+    result = run_cli("decode", FIRST, write(tmp_path, "answer.txt", "s UNKNOWN\n"))
+    assert result.code == 3 and "unknown" in result.out and "timeout" not in result.out
+
+
+@pytest.mark.parametrize(("command", "shown"), [
+    ("hint", '[{"domino": [a, b], "cells": [[r,'),  # rich read the brackets as markup and ate them
+    ("backends", "listing every backend"),  # was "one JSON object per puzzle"
+])
+def test_help_shows_what_it_says(run_cli, monkeypatch, command, shown):
+    monkeypatch.setenv("COLUMNS", "80")
+    result = run_cli(command, "--help")
+    assert shown in result.out
+
+
+def test_show_writes_the_file_its_output_names_also_with_json(run_cli, tmp_path):
+    """`show --json -o y.svg` wrote nothing; `show -o x.json` was refused, though the README lists .json."""
+    picture, puzzle = tmp_path / "y.svg", tmp_path / "x.json"
+    printed = run_cli("show", FIRST, "--json", "-o", picture)
+    assert printed.code == 0 and picture.read_text().startswith("<svg") and json.loads(printed.out)["dominoes"]
+    assert run_cli("show", FIRST, "-o", puzzle).code == 0
+    assert run_cli("solve", puzzle).code == 0
+
+
+@pytest.mark.parametrize("args", [["-n", "14", "--difficulty", "easy"], ["-n", "20", "--difficulty", "medium"],
+                                  ["-n", "2", "--difficulty", "hard"]])
+def test_generate_refuses_at_once_a_size_out_of_reach_of_the_difficulty(run_cli, args):
+    """`-n 14 --difficulty easy` ran 143 s before saying that NYT easy puzzles have 3-10 dominoes."""
+    assert_one_line_error(run_cli("generate", "--seed", "3", *args), "out of reach")
+
+
+def test_generate_is_bounded_by_default(run_cli, monkeypatch):
+    """`generate -n 20 --difficulty medium` ran 170 s with no limit; now --timeout has a default."""
+    monkeypatch.setenv("COLUMNS", "200")
+    assert re.search(r"--timeout .*\[default: 120(\.0)?\]", run_cli("generate", "--help").out)

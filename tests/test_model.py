@@ -74,10 +74,10 @@ def test_checker_names_every_problem():
     puzzle = two_cell_puzzle()
     assert problems(puzzle, Solution((Placement((1, 2), ((0, 0), (0, 1))),))) == []
     assert problems(puzzle, Solution((Placement((1, 2), ((0, 0), (0, 2))),))) == [
-        "domino [1, 2] on [0, 0]-[0, 2]: cell [0, 2] is not on the board",
-        "domino [1, 2] on [0, 0]-[0, 2]: the cells are not adjacent",
-        "cells not covered: [[0, 1]]",
+        "the [1|2] on row 1, columns 1 and 3: row 1, column 3 is not on the board",
+        "the [1|2] on row 1, columns 1 and 3: the cells are not side by side",
+        "not covered: row 1, column 2",
     ]
     wrong_domino = problems(puzzle, Solution((Placement((2, 2), ((0, 0), (0, 1))),)))
-    assert "domino [1, 2] is placed 0 times; the puzzle has 1" in wrong_domino
-    assert "region 0 (sum 3) breaks its rule with pips [2, 2]" in wrong_domino
+    assert "the [1|2] is not placed; the puzzle has 1" in wrong_domino
+    assert "the sum-3 region breaks its rule with pips 2 and 2" in " ".join(wrong_domino).replace(" in the centre", "")

@@ -98,3 +98,11 @@ def test_bad_requests_are_one_line_and_leave_no_file(run_cli, table, tmp_path, m
 def test_a_missing_table_is_one_line(run_cli, tmp_path):
     done = run_cli("plot", tmp_path / "none.csv", "-o", tmp_path / "plot.png")
     assert done.code == 2 and "none.csv: no such file" in done.err
+
+
+def test_counts_of_a_table_with_count_and_grids_rows_count_each_puzzle_once():
+    """`sweep count` and `sweep grids` rows in one table: each puzzle was counted twice."""
+    rows = [{"task": task, "difficulty": "easy", "count": str(n), "status": "solved"}
+            for n in (1, 2) for task in ("count", "grids")]
+    axes = draw(rows, "counts").axes[0]
+    assert axes.get_legend_handles_labels()[1] == ["easy (2)"]

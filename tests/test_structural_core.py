@@ -150,3 +150,18 @@ def test_at_its_memory_cap_the_compiled_core_forgets_cached_counts_and_stays_exa
     assert run.returncode == 0, run.stderr
     found, forgotten, nodes = map(int, run.stdout.split())
     assert found == 7_870_990_272 and forgotten > 0 and nodes > 573_072
+
+
+def test_progress_comes_from_deep_levels_so_the_count_found_moves_early(monkeypatch):
+    """A board whose first branches are long: reports come as deep branches finish (a planted 10 x 10 showed
+    `0 so far` for a whole count when only the first 4 levels reported), the same in both searches."""
+    monkeypatch.setattr("pipscover.counting.progress.PROGRESS_EVERY", 0.0)  # every report, not every 0.2 s
+    puzzle = load_one(BENCHMARK / "planted-4x4-s1.json")
+    reports = []
+    for compiled in (False, True):
+        seen: list[tuple[int, float | None]] = []
+        StructuralCounter(puzzle, compiled=compiled).count(on_progress=lambda found, share, seen=seen: seen.append(
+            (found, share)))
+        reports.append(seen)
+    assert reports[0] == reports[1]
+    assert reports[0][0][1] < 1 / 10**6  # the first report is from a branch far down the search

@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from conftest import EXAMPLES
@@ -260,9 +261,17 @@ def _until(condition, seconds: float) -> bool:
 
 
 def _running_in_session(session: int) -> list[str]:
-    """The processes of a session still running (a zombie is left to init to reap)."""
-    listed = subprocess.run(["ps", "-s", str(session), "-o", "pid=,stat=,args="], capture_output=True, text=True)
-    return [line for line in listed.stdout.splitlines() if not line.split()[1].startswith("Z")]
+    """The processes of a session still running, each as its pid and whole command line (a zombie is left to
+    init to reap). Read with psutil: `ps` cuts its lines at 80 columns when piped, which hid the command's end
+    in a checkout at a long path."""
+    running = []
+    for process in psutil.process_iter(["pid", "status", "cmdline"]):
+        try:
+            if os.getsid(process.pid) == session and process.info["status"] != psutil.STATUS_ZOMBIE:
+                running.append(f"{process.pid} {' '.join(process.info['cmdline'] or [])}")
+        except (ProcessLookupError, PermissionError):  # ended meanwhile
+            continue
+    return running
 
 
 def _long_generate_sweep(out: Path) -> subprocess.Popen:

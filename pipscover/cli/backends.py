@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import JsonOption, print_json
+from pipscover.cli.common import print_json
 from pipscover.engines import ALIASES, DEFAULT_BACKEND, REGISTRY, get_backend
 
 
 @app.command("backends")
-def backends_command(as_json: JsonOption = False) -> None:
+def backends_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object listing every backend.")] = False,
+) -> None:
     """List the backends `solve -b` accepts: a one-line description each, what each can do, and the command
     that installs the ones that are missing.
 

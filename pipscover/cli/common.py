@@ -29,6 +29,7 @@ from pipscover.cli.app import (  # noqa: F401  (every command imports them from 
     EXIT_TIMEOUT,
     error_line,
 )
+from pipscover.cli.readable import Refused
 from pipscover.engines import ALIASES, REGISTRY
 from pipscover.engines.sat_solvers import SOLVERS
 from pipscover.errors import PipsError
@@ -68,16 +69,16 @@ CacheDirOption = Annotated[
 ]
 
 
-def _seconds(value: float | None) -> float | None:
+def seconds(value: float | None) -> float | None:
     """A time limit in seconds: a number >= 0 (`inf` means none)."""
     if value is not None and not value >= 0:  # also refuses nan
-        raise typer.BadParameter(f"{value} is not a number of seconds >= 0 (like 10 or 0.5)")
+        raise Refused(value, "must be a number of seconds >= 0, like 10 or 0.5 (inf: no limit)")
     return value
 
 
 TimeoutOption = Annotated[
     float | None,
-    typer.Option("--timeout", callback=_seconds, help="Give up on a puzzle after this many seconds (inf: no limit)."),
+    typer.Option("--timeout", callback=seconds, help="Give up on a puzzle after this many seconds (inf: no limit)."),
 ]
 class Loaded(NamedTuple):
     """A puzzle and the seconds its file took to read and validate (shared among the file's puzzles)."""
@@ -168,13 +169,26 @@ def progress_bar(description: str, total: int | None = None) -> Iterator[Callabl
         yield lambda advance=1, **fields: None
         return
     from rich.console import Console
+    from rich.file_proxy import FileProxy
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    stdout = sys.stdout
+
+    class TextLines(FileProxy):
+        """Lines printed to a terminal stdout while the bar shows, drawn above it. Rich's own proxy takes bytes
+        and names no encoding, so click (`typer.echo`) wrote past it to stdout's buffer, glued to the bar."""
+
+        encoding = stdout.encoding
+        errors = stdout.errors
+
+        def write(self, text: str) -> int:
+            if not isinstance(text, str):
+                raise TypeError("text only")
+            return super().write(text)
+
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
-    progress = Progress(
-        *columns, console=Console(stderr=True, soft_wrap=True), transient=True,
-        redirect_stdout=sys.stdout.isatty(), redirect_stderr=False,
-    )
+    console = Console(stderr=True, soft_wrap=True)
+    progress = Progress(*columns, console=console, transient=True, redirect_stdout=False, redirect_stderr=False)
     task = progress.add_task(description, total=total)
     showing = threading.Lock()  # held while the bar starts or stops, so that it never does both at once
     started, stopped = threading.Event(), threading.Event()
@@ -183,6 +197,8 @@ def progress_bar(description: str, total: int | None = None) -> Iterator[Callabl
         with showing:
             if not stopped.is_set():
                 progress.start()
+                if stdout.isatty():
+                    sys.stdout = TextLines(console, stdout)
                 started.set()
 
     timer = threading.Timer(PROGRESS_DELAY, start)
@@ -195,6 +211,9 @@ def progress_bar(description: str, total: int | None = None) -> Iterator[Callabl
         with showing:
             stopped.set()
             if started.is_set():
+                if isinstance(sys.stdout, TextLines):
+                    sys.stdout.flush()
+                    sys.stdout = stdout
                 progress.stop()
 
 

@@ -29,6 +29,7 @@ from pipscover.cli.common import (
 )
 from pipscover.counting import INTERRUPT, METHODS, CountInterrupted, ProgressCallback, count
 from pipscover.engines import get_backend
+from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.model.results import CountResult, Distinct, long_numbers
 from pipscover.runtime.limits import MEMORY_LIMIT, parse_size
@@ -69,7 +70,7 @@ def count_command(
 
     A count stopped by --timeout, --limit, --memory or Ctrl-C is printed as a lower bound, never as exact.
     Exit code 0 when every count is done, 1 when a puzzle has no solution,
-    3 when a time or memory limit stopped one, 130 on Ctrl-C.
+    3 when --timeout, --memory or --limit stopped one (a lower bound), 130 on Ctrl-C.
 
     Example: pipscover count nyt/2025-09-15.json -d hard --distinct grids
     """
@@ -80,8 +81,10 @@ def count_command(
     settings = {"distinct": distinct, "method": str(method), "backend": backend, "limit": limit,
                 "timeout": timeout, "memory": cap}
     listing = str(method) in ("blocking", "dlx")  # one solution at a time: no share of the work to show
-    if backend is not None:
-        get_backend(backend)  # an unknown name is refused before anything is said or counted
+    if backend is not None and str(method) == "blocking" and get_backend(backend).capabilities.counter != "blocking":
+        raise PipsError(f"-b {backend}: counting by blocking clauses needs a SAT solver (see pipscover backends)")
+    if backend is not None and str(method) != "blocking":
+        raise PipsError(f"-b {backend}: only --method blocking takes a SAT solver; leave out -b or --method")
     if listing and not as_json:
         from pipscover.counting.blocking import DEFAULT_SAT_BACKEND
 
@@ -132,9 +135,14 @@ def _counts(puzzles: list[Loaded], settings: dict[str, Any], jobs: int,
 
 
 def _method_name(method: str, backend: str | None) -> str:
-    """How a method reads in a sentence: `blocking clauses (cadical195)`, `dlx listing`, `structural`."""
+    """How a method reads in a sentence: `blocking clauses (cadical195)`, `dlx listing`, `structural`; the
+    backend is not named twice.
+
+    >>> _method_name("blocking", "cadical195"), _method_name("auto:dlx", "dlx")
+    ('blocking clauses (cadical195)', 'auto:dlx')
+    """
     name = {"blocking": "blocking clauses", "dlx": "dlx listing"}.get(method, method)
-    return name if backend in (None, method) else f"{name} ({backend})"
+    return name if backend in (None, method, method.rpartition(":")[2]) else f"{name} ({backend})"
 
 
 def _count_one(item: Loaded, settings: dict[str, Any], progress: ProgressCallback | None = None) -> CountResult:
@@ -150,7 +158,7 @@ def _count_one(item: Loaded, settings: dict[str, Any], progress: ProgressCallbac
 def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool) -> int:
     """Print one count; the exit code it calls for."""
     stopped_by_limit = limit is not None and result.count >= limit
-    code = EXIT_OK if result.exact or stopped_by_limit else EXIT_TIMEOUT
+    code = EXIT_OK if result.exact else EXIT_TIMEOUT  # a lower bound is not the answer, whatever stopped it
     if result.exact and result.count == 0:
         code = EXIT_NO
     if as_json:

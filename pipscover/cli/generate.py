@@ -15,11 +15,11 @@ from pipscover.cli.app import app
 from pipscover.cli.common import (
     EXIT_TIMEOUT,
     PUZZLE_JSON,
-    TimeoutOption,
     error_line,
     output_format,
     print_json,
     progress_bar,
+    seconds,
     write_output,
 )
 from pipscover.errors import PipsError
@@ -29,6 +29,10 @@ from pipscover.model import Difficulty, Puzzle
 from pipscover.model.results import SearchGaveUp, SearchTimeout
 
 MAX_PIP = 10**9  # beyond it, the pseudo-boolean encodings of the counter's SAT fallback cannot write the sums
+
+# A request that finds nothing gives up after this long: 200 hidden solutions of a large unique puzzle take many
+# minutes, and a person waits for one puzzle a minute or two.
+GENERATE_TIMEOUT = 120.0
 
 
 @app.command("generate")
@@ -54,7 +58,9 @@ def generate_command(
         ),
     ] = None,
     output: Annotated[str, typer.Option("--output", "-o", help="Write the puzzle (NYT JSON) here.")] = "-",
-    timeout: TimeoutOption = None,
+    timeout: Annotated[float | None, typer.Option(
+        "--timeout", callback=seconds, help="Give up after this many seconds (inf: no limit).",
+    )] = GENERATE_TIMEOUT,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
     certified: Annotated[bool, typer.Option(
         "--certify", help="Also write NAME.cnf and NAME.drat beside -o NAME.json: its certificate "

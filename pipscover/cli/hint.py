@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from pipscover.cli.app import app
 from pipscover.cli.common import (
@@ -43,7 +44,7 @@ def hint_command(
     given: Annotated[
         Path | None,
         typer.Option("--given", help="The dominoes placed so far, as JSON: "
-                     "[{\"domino\": [a, b], \"cells\": [[r, c], [r, c]]}, ...] "
+                     + escape('[{"domino": [a, b], "cells": [[r, c], [r, c]]}, ...] ') +
                      "(hints go on from there; a domino no solution keeps is named as wrong)."),
     ] = None,
     output: Annotated[str | None, typer.Option(

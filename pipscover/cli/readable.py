@@ -22,6 +22,8 @@ import inspect
 import re
 from typing import Any
 
+import typer
+
 try:  # typer 0.29 carries its own copy of click; older typers use click itself
     from typer._click import Context
 except ImportError:  # pragma: no cover
@@ -137,12 +139,24 @@ def _range(low: Any, high: Any) -> str:
     return f"At least {low:,}" if high is None else f"From {low:,} to {high:,}"
 
 
+class Refused(typer.BadParameter):
+    """A value an option's callback refused, with the reason in our words: `--timeout -1: must be ...`."""
+
+    def __init__(self, value: object, reason: str) -> None:
+        super().__init__(reason)
+        self.value = value
+
+
 def usage_error(error: Any) -> str:
     """The message of a click usage error: for a refused value, the option, the value and why, in our words."""
     param = getattr(error, "param", None)
     if param is None or not hasattr(param, "opts"):
         return _sentence(error.format_message())
+    if type(error).__name__ == "MissingParameter":  # click's, or typer's copy of it since 0.20
+        return f"missing {param.human_readable_name}"
     named = next((opt for opt in param.opts if opt.startswith("--")), param.opts[0] if param.opts else param.name)
+    if isinstance(error, Refused):
+        return f"{named} {error.value}: {error.message}"
     value = _refused_value(error)
     return f"{named}{'' if value is None else f' {value}'}: {_reason(param, error)}"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
 from typing import Annotated
 
@@ -31,7 +32,7 @@ class Format(StrEnum):
 
 
 # What `-o NAME.SUFFIX` writes; stdout and other names take -f (the terminal drawing by default).
-FORMATS = {".svg": "svg", ".txt": "text"}
+FORMATS = {".svg": "svg", ".txt": "text", ".json": "json"}
 
 
 @app.command("show")
@@ -47,7 +48,7 @@ def show_command(
     ] = False,
     output: Annotated[str, typer.Option(
         "--output", "-o", help="Write to this file instead of stdout: NAME.svg a picture (several puzzles: "
-        "NAME-easy.svg etc.), NAME.txt the text format.",
+        "NAME-easy.svg etc.), NAME.txt the text format, NAME.json an NYT puzzle object.",
     )] = "-",
     as_json: JsonOption = False,
 ) -> None:
@@ -62,13 +63,20 @@ def show_command(
     """
     chosen = output_format(output, FORMATS, drawing and str(drawing), Format.TERMINAL)
     loaded = load_puzzles(puzzles, difficulty)
+    if not as_json or output != "-":  # --json alone prints the puzzles; with -o the file is written too
+        _write(loaded, chosen, output, solution)
     if as_json:
         for puzzle in loaded:
             print_json({"puzzle": puzzle.origin.as_json(), **puzzle_to_nyt(puzzle, puzzle.published_solution)})
-        return
-    if chosen == "svg":  # one picture per puzzle: NAME-easy.svg, ... for a day file
+
+
+def _write(loaded: list[Puzzle], chosen: str, output: str, solution: bool) -> None:
+    """The puzzles to `output` in the `chosen` format (one file each for pictures and JSON: NAME-easy.svg...)."""
+    if chosen in ("svg", "json"):
         for puzzle, path in zip(loaded, output_paths(output, loaded)):
-            write_output(path, draw_svg(puzzle, _published(puzzle, solution)))
+            shown = _published(puzzle, solution)
+            write_output(path, draw_svg(puzzle, shown) if chosen == "svg"
+                         else json.dumps(puzzle_to_nyt(puzzle, shown or puzzle.published_solution)) + "\n")
         return
     if chosen == Format.TEXT:
         if solution:

@@ -83,7 +83,7 @@ _STATUS_WORDS = {
     "SATISFIABLE": Status.SOLVED, "SAT": Status.SOLVED,
     "UNSATISFIABLE": Status.UNSATISFIABLE, "UNSAT": Status.UNSATISFIABLE,
     "OPTIMUM FOUND": Status.SOLVED,  # the PB competitions' word for a solved problem with an objective
-    "UNKNOWN": Status.TIMEOUT, "INDETERMINATE": Status.TIMEOUT, "INDET": Status.TIMEOUT,
+    "UNKNOWN": Status.UNKNOWN, "INDETERMINATE": Status.UNKNOWN, "INDET": Status.UNKNOWN,  # no time limit said
 }
 
 

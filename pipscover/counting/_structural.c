@@ -45,7 +45,7 @@ typedef uint32_t u32;
 #define BIG_FLAG (1ULL << 63)
 #define MAX_PIPS 64  /* pip masks are one word: structural.py keeps the Python search beyond */
 #define SUPPLIES_HELD 4096  /* PipSupply objects held at once (a count meets one per multiset of pips left) */
-#define MAX_TRACKED 8  /* the most levels that may report progress (progress.PROGRESS_DEPTH is 4) */
+#define MAX_TRACKED 64  /* the most levels that may report progress (progress.STRUCTURAL_PROGRESS_DEPTH) */
 
 /* Bits set in x: the instruction where the build may use it, else inline arithmetic (gcc's fallback is a call). */
 static inline int bit_count(u64 x) {

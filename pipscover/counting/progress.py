@@ -12,22 +12,26 @@ PROGRESS_EVERY = 0.2  # seconds between two calls of a counter's `on_progress` (
 # The search levels whose branches report progress: deep enough that a report comes every fraction of a second
 # on the puzzles that take minutes (at depth 1 alone, a branch of no-unique-16 took seconds).
 PROGRESS_DEPTH = 4
+# The structural counter's (compiled, and its Python twin, report for report): nearly every level, so that the
+# count found so far moves on a board whose first branches each take minutes (a planted 10 x 10 showed
+# `0 so far` for a whole count with 4). The compiled core holds up to 64 (`MAX_TRACKED`); no cost measured.
+STRUCTURAL_PROGRESS_DEPTH = 64
 
 
-def tracked_levels(on_progress: ProgressCallback | None) -> int:
+def tracked_levels(on_progress: ProgressCallback | None, depth: int = PROGRESS_DEPTH) -> int:
     """The search levels that report progress: none when nobody listens, so the bookkeeping costs nothing."""
-    return PROGRESS_DEPTH if on_progress is not None else 0
+    return depth if on_progress is not None else 0
 
 
 class Progress:
-    """Progress of a counting search as the share done of its first `PROGRESS_DEPTH` levels, with the count of
+    """Progress of a counting search as the share done of its first `depth` levels, with the count of
     the finished branches (a lower bound until the end). A node spans a share of the whole search: its
     parent's share, divided evenly among the parent's branches. The compiled structural counter keeps the same
     arithmetic in C (`progress_begin`, `progress_report`), so that a report costs a Python call only when due."""
 
-    def __init__(self, on_progress: ProgressCallback | None) -> None:
+    def __init__(self, on_progress: ProgressCallback | None, depth: int = PROGRESS_DEPTH) -> None:
         self.on_progress = on_progress
-        levels = PROGRESS_DEPTH + 1
+        levels = depth + 1
         self.start = [0.0] * levels  # where the current node of each level begins, as a share of the whole
         self.span = [1.0] * levels  # its share of the whole
         self.branches = [1] * levels
@@ -35,7 +39,7 @@ class Progress:
         self.reported = 0.0  # when on_progress was last called
 
     def begin(self, depth: int, branches: int) -> None:
-        """The current node at `depth` (< PROGRESS_DEPTH) has `branches` branches; the first comes next."""
+        """The current node at `depth` (< the levels tracked) has `branches` branches; the first comes next."""
         self.branches[depth] = branches
         self._next(depth, 0, 0)
 

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 
 from pipscover.counting.budget import Budget
-from pipscover.counting.progress import Progress, tracked_levels
+from pipscover.counting.progress import PROGRESS_DEPTH, Progress, tracked_levels
 from pipscover.counting.region_states import RegionRules
 from pipscover.model.results import CountInterrupted, CountResult, Distinct, SearchTimeout
 from pipscover.runtime.deadlines import CLOCK_EVERY, has_passed
@@ -59,7 +59,7 @@ class Search:
     counter's, kept across counts), the search `nodes` and the progress of the first levels."""
 
     def __init__(self, rules: RegionRules, halves: tuple[int, ...], cache: dict[tuple, int], budget: Budget,
-                 node_limit: int | None = None) -> None:
+                 node_limit: int | None = None, depth: int = PROGRESS_DEPTH) -> None:
         self.rules = rules
         self.states = rules.initial_states()
         self.left = list(rules.sizes)
@@ -68,8 +68,8 @@ class Search:
         self.budget = budget
         self.node_limit = node_limit
         self.nodes = 0
-        self.progress = Progress(budget.on_progress)
-        self.tracked = tracked_levels(budget.on_progress)
+        self.progress = Progress(budget.on_progress, depth)
+        self.tracked = tracked_levels(budget.on_progress, depth)
 
     def visit(self) -> None:
         """Count a new search node; every `CHECK_EVERY` nodes, raise what stops the search (`check_search`)."""

@@ -23,7 +23,7 @@ from typing import Any
 
 from pipscover.counting import progress as reports
 from pipscover.counting.budget import UNLIMITED, Budget
-from pipscover.counting.progress import tracked_levels
+from pipscover.counting.progress import STRUCTURAL_PROGRESS_DEPTH, tracked_levels
 from pipscover.counting.region_states import DECIDED, FAIL, RegionRules
 from pipscover.counting.search import CHECK_EVERY, STOPS, Search, check_search, stopped
 from pipscover.counting.tilings import TilingCounter, arrangements, longer_side_order, set_bits
@@ -202,7 +202,8 @@ class StructuralCounter:
         core = self._core
         try:
             return int(core.count(budget.deadline, budget.memory, node_limit, budget.on_progress,
-                                  tracked_levels(budget.on_progress), reports.PROGRESS_EVERY))
+                                  tracked_levels(budget.on_progress, STRUCTURAL_PROGRESS_DEPTH),
+                                  reports.PROGRESS_EVERY))
         except STOPS as stop:
             raise stopped(core.partial, stop, Distinct.PLACEMENTS) from None
         finally:
@@ -217,7 +218,7 @@ class StructuralSearch(Search):
 
     def __init__(self, counter: StructuralCounter, budget: Budget, node_limit: int | None) -> None:
         super().__init__(counter.rules, counter.dominoes.halves(counter.dominoes.full), counter.cache, budget,
-                         node_limit)
+                         node_limit, STRUCTURAL_PROGRESS_DEPTH)
         self.counter = counter
         self.dominoes = counter.dominoes
         self.cell_region = counter.cell_region

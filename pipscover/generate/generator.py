@@ -248,6 +248,7 @@ def generate(
         raise PipsError("generate: needs at least one domino and a maximum pip >= 0")
     shape = Shape(shape)
     _check_size(dominoes, shape, unique or difficulty is not None)
+    _check_reach(dominoes, None if difficulty is None else Difficulty(difficulty))
     difficulty = None if difficulty is None else Difficulty(difficulty)
     unique = unique or difficulty is not None
     rng = random.Random(seed)
@@ -300,6 +301,24 @@ def gave_up(dominoes: int, difficulty: Difficulty | None, seed: int) -> str:
     return (f"generate: no unique {difficulty} puzzle of {dominoes} dominoes after {MAX_RESTARTS} hidden solutions "
             f"(seed {seed}); NYT {difficulty} puzzles have {low}-{high} dominoes, {usual} as a rule: "
             f"try --dominoes {usual}")
+
+
+def _check_reach(dominoes: int, difficulty: Difficulty | None) -> None:
+    """Refuse at once a size that the difficulty is out of reach at: fewer dominoes than the NYT's puzzles of
+    that difficulty ever have, or more than its easy and medium ones have (more dominoes rate harder; a hard
+    puzzle may be larger). Before, `-n 14 --difficulty easy` said so only after 200 hidden solutions (143 s).
+
+    >>> _check_reach(14, Difficulty.EASY)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    pipscover.errors.PipsError: generate: 14 dominoes is out of reach for an easy puzzle: ... (try --dominoes 5)
+    """
+    if difficulty is None:
+        return
+    low, high, usual = NYT_DOMINOES[difficulty]
+    if dominoes < low or (dominoes > high and difficulty is not Difficulty.HARD):
+        article = "an" if difficulty is Difficulty.EASY else "a"
+        raise PipsError(f"generate: {dominoes} dominoes is out of reach for {article} {difficulty} puzzle: NYT "
+                        f"{difficulty} puzzles have {low}-{high} dominoes, {usual} as a rule (try --dominoes {usual})")
 
 
 def _check_size(dominoes: int, shape: Shape, unique: bool) -> None:

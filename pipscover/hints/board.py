@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from pipscover.model import Cell, Puzzle
 from pipscover.model.geometry import neighbours
+from pipscover.model.naming import name_cell, name_cells, name_domino, name_region
 from pipscover.regions import pip_values
 from pipscover.regions.base import listing
 
@@ -179,8 +180,8 @@ class Board:
                 continue
             kind = self.type_index.get((min(a, b), max(a, b)))
             if kind is None or left[kind] == 0 or ((first, second), kind) in self.banned:
-                pips = f"[{self.values[a]}|{self.values[b]}]"
-                raise Contradiction(f"{self.name(first)}-{self.name(second)} needs a {pips} domino, and none is left",
+                pips = name_domino((self.values[a], self.values[b]))
+                raise Contradiction(f"{self.names((first, second))} need a {pips} domino, and none is left",
                                     (first, second))
             left[kind] -= 1
         return left
@@ -261,11 +262,11 @@ class Board:
     # Words
 
     def name(self, cell: int) -> str:
-        row, column = self.cells[cell]
-        return f"[{row}, {column}]"
+        """`row 2, column 3` (`pipscover.model.naming`, as every message names a cell)."""
+        return name_cell(self.cells[cell])
 
     def names(self, cells: Iterable[int]) -> str:
-        return listing([self.name(cell) for cell in cells], "and")
+        return name_cells([self.cells[cell] for cell in cells])
 
     def pips(self, mask: int) -> str:
         """`4`, `4 or 6`, `2, 4 or 6`."""
@@ -273,9 +274,8 @@ class Board:
 
     def domino(self, kind: int) -> str:
         a, b = self.types[kind]
-        return f"[{self.values[a]}|{self.values[b]}]"
+        return name_domino((self.values[a], self.values[b]))
 
     def region_name(self, region: int) -> str:
-        """`the sum-12 region at [1, 2]`: its rule in its kind's words, and its first cell to find it by."""
-        kept = self.puzzle.regions[region]
-        return f"the {kept.rule.hint_noun(kept.target)} at {self.name(self.region_cells[region][0])}"
+        """`the sum-12 region B`, `the sum-12 region at the top left` (`pipscover.model.naming`)."""
+        return name_region(self.puzzle, region)

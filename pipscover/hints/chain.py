@@ -113,7 +113,7 @@ def hint(
     >>> from pipscover.model import Placement, Puzzle
     >>> puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 5), ("empty", [(1, 0), (1, 1)], None)], [(1, 4), (2, 2)])
     >>> hint(puzzle, [Placement((2, 2), ((0, 0), (0, 1)))]).reason
-    'The [2|2] on row 1, columns 1 and 2 is wrong: region 0 (sum 5) breaks its rule with pips [2, 2].'
+    'The [2|2] on row 1, columns 1 and 2 is wrong: the sum-5 region at the top breaks its rule with pips 2 and 2.'
     """
     steps = hint_chain(puzzle, limit=1, placed=placed, deadline=deadline_of(timeout, deadline, "hint")).steps
     return replace(steps[0], puzzle=puzzle) if steps else None
@@ -260,7 +260,7 @@ def _step(board: Board, rule: Rule, deduction: Deduction) -> Step:
     cells = board.cells
     return Step(
         rule,
-        deduction.reason,
+        _capital(deduction.reason),
         _cells(board, deduction.cells),
         tuple((cells[cell], board.pip(cell)) for cell in applied.pips),
         tuple((cells[first], cells[second]) for first, second in applied.pairs),

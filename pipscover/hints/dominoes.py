@@ -24,7 +24,7 @@ def pair_domino(board: Board) -> Iterator[Deduction]:
             continue
         kinds = board.pair_fits(first, second, left)
         if not kinds:
-            raise Contradiction(f"no domino left fits {board.name(first)}-{board.name(second)}", (first, second))
+            raise Contradiction(f"no domino left fits {board.names((first, second))}", (first, second))
         on_first = on_second = 0
         for kind in kinds:
             a, b = board.fits(kind, first, second)
@@ -111,7 +111,7 @@ def domino_home(board: Board) -> Iterator[Deduction]:
         new_pairs = tuple(place for place in places if board.partner[place[0]] != place[1])
         if not restrict and not new_pairs:
             continue
-        where = " and ".join(f"{board.name(a)}-{board.name(b)}" for a, b in places)
+        where = " and ".join(f"on {board.names(place)}" for place in places)
         facts = [_fact(board, cell, mask) for cell, mask in restrict]
         then = f", so {' and '.join(facts)}" if facts else ""
         if copies == 1:

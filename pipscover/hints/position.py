@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pipscover.hints.board import Board, Change, pair
 from pipscover.model import Placement, Puzzle, Solution
 from pipscover.model.check import problems
-from pipscover.model.naming import name_cells
+from pipscover.model.naming import name_cells, name_domino
 from pipscover.model.results import SearchTimeout
 from pipscover.runtime.deadlines import has_passed
 from pipscover.runtime.pysat_pool import thread_safe_formulas
@@ -29,10 +29,8 @@ Key = tuple[tuple[tuple[int, int], int], ...]
 
 
 def describe(placement: Placement) -> str:
-    """`the [3|5] on row 1, columns 2 and 3`: a placed domino as the hints name it, its cells counted from 1 as
-    a player counts (`pipscover.model.naming`)."""
-    (a, b) = placement.domino
-    return f"the [{a}|{b}] on {name_cells(placement.cells)}"
+    """`the [3|5] on row 1, columns 2 and 3`: a placed domino as the hints (and the checker) name it."""
+    return f"the {name_domino(placement.domino)} on {name_cells(placement.cells)}"
 
 
 def checker_problem(puzzle: Puzzle, placed: Sequence[Placement]) -> tuple[Placement, str] | None:

@@ -24,7 +24,7 @@ TRIED_PIPS = 3
 class Option:
     """One way a choice can go: what to suppose, what is learnt when it is false, and how to say both.
 
-    `subject` names the choice (`the pip of [1, 2]`), `value` this way of making it (`5`)."""
+    `subject` names the choice (`the pip on row 2, column 3`), `value` this way of making it (`5`)."""
 
     subject: str
     value: str
@@ -89,25 +89,25 @@ def choices(board: Board, most: int = TRIED_PIPS) -> list[tuple[Option, ...]]:
 
 def _pip_option(board: Board, cell: int, pip: int) -> Option:
     name, value = board.name(cell), board.values[pip]
-    return Option(f"the pip of {name}", str(value), f"{name} were {value}", f"{name} is not {value}",
+    return Option(f"the pip on {name}", str(value), f"{name} were {value}", f"{name} is not {value}",
                   Change(restrict=((cell, 1 << pip),)), Change(restrict=((cell, ~(1 << pip)),)), (cell,))
 
 
 def _pair_option(board: Board, cell: int, neighbour: int) -> Option:
-    names = f"{board.name(cell)} and {board.name(neighbour)}"
-    return Option(f"the partner of {board.name(cell)}", board.name(neighbour), f"{names} shared a domino",
-                  f"{names} do not share one", Change(pairs=(pair(cell, neighbour),)),
+    names = board.names((cell, neighbour))
+    return Option(f"the cell that shares a domino with {board.name(cell)}", board.name(neighbour),
+                  f"{names} shared a domino", f"{names} do not share one", Change(pairs=(pair(cell, neighbour),)),
                   Change(exclude=(pair(cell, neighbour),)), (cell, neighbour))
 
 
 def _domino_option(board: Board, kind: int, place: tuple[int, int], by_pair: bool) -> Option:
     """The domino `kind` on `place`: as one of the dominoes a pair may hold (`by_pair`), or one of its places."""
     first, second = place
-    where, domino = f"{board.name(first)}-{board.name(second)}", board.domino(kind)
+    where, domino = board.names(place), board.domino(kind)
     on_first, on_second = board.fits(kind, first, second)
     others = tuple((place, other) for other in range(len(board.types)) if other != kind)
     assume = Change(restrict=((first, on_first), (second, on_second)), pairs=(place,), ban=others)
-    subject, value = (f"the domino on {where}", domino) if by_pair else (f"the place of the {domino}", where)
+    subject, value = (f"the domino on {where}", domino) if by_pair else (f"the cells of the {domino}", where)
     return Option(subject, value, f"the {domino} lay on {where}", f"the {domino} is not on {where}", assume,
                   Change(ban=((place, kind),)), place)
 
@@ -141,8 +141,9 @@ def best_guess(board: Board, finders: Sequence[Finder]) -> Guess | None:
         if settled > best_settled:
             best, best_settled = choice, settled
     alternatives = " or ".join(option.value for option in best)
-    reason = (f"No rule applies: a guess is needed. The best is {best[0].subject}, {alternatives}: either way the "
-              f"rules then settle at least {best_settled} more {'fact' if best_settled == 1 else 'facts'}.")
+    reason = (f"No rule applies: a guess is needed. The best thing to guess is {best[0].subject}, one of "
+              f"{len(best)}: {alternatives}. Either way, the rules then settle at least {best_settled} more "
+              f"{'fact' if best_settled == 1 else 'facts'}.")
     cells = tuple(sorted({cell for option in best for cell in option.cells}))
     return Guess(reason, cells, best)
 

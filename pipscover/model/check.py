@@ -12,6 +12,7 @@ from collections import Counter
 
 from pipscover.model import Placement, Puzzle, Solution, domino_key
 from pipscover.model.geometry import are_adjacent
+from pipscover.model.naming import name_cell, name_cells, name_domino, name_pips, name_region
 
 
 def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...], partial: bool = False) -> list[str]:
@@ -21,7 +22,7 @@ def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...], partial
     >>> from pipscover.model import Puzzle
     >>> puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 5), ("empty", [(1, 0), (1, 1)], None)], [(1, 4), (2, 2)])
     >>> problems(puzzle, (Placement((2, 2), ((0, 0), (0, 1))),), partial=True)
-    ['region 0 (sum 5) breaks its rule with pips [2, 2]']
+    ['the sum-5 region at the top breaks its rule with pips 2 and 2']
     """
     placements = solution.placements if isinstance(solution, Solution) else tuple(solution)
     found: list[str] = []
@@ -29,24 +30,25 @@ def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...], partial
     pips: dict[tuple[int, int], int] = {}
     for placement in placements:
         first, second = placement.cells
-        name = f"domino {list(placement.domino)} on {list(first)}-{list(second)}"
+        name = f"the {name_domino(placement.domino)} on {name_cells(placement.cells)}"
         for cell in placement.cells:
             if cell not in board:
-                found.append(f"{name}: cell {list(cell)} is not on the board")
+                found.append(f"{name}: {name_cell(cell)} is not on the board")
         if not are_adjacent(first, second):
-            found.append(f"{name}: the cells are not adjacent")
+            found.append(f"{name}: the cells are not side by side")
         for cell, pip in zip(placement.cells, placement.domino):
             if cell in pips:
-                found.append(f"cell {list(cell)} is covered twice")
+                found.append(f"{name_cell(cell)} is covered twice")
             pips[cell] = pip
-    uncovered = [] if partial else [list(cell) for cell in puzzle.cells if cell not in pips]
+    uncovered = [] if partial else [cell for cell in puzzle.cells if cell not in pips]
     if uncovered:
-        found.append(f"cells not covered: {uncovered}")
+        found.append(f"not covered: {name_cells(uncovered)}")
     used = Counter(domino_key(p.domino) for p in placements)
     for domino in sorted(set(puzzle.domino_counts) | set(used)):
         have, wanted = used[domino], puzzle.domino_counts[domino]
         if have > wanted or (have != wanted and not partial):
-            found.append(f"domino {list(domino)} is placed {have} times; the puzzle has {wanted}")
+            placed = f"placed {_times(have)}" if have else "not placed"
+            found.append(f"the {name_domino(domino)} is {placed}; the puzzle has {wanted or 'none'}")
     if uncovered or any(cell not in board for cell in pips):
         return found
     for index, region in enumerate(puzzle.regions):
@@ -54,8 +56,12 @@ def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...], partial
             continue
         values = [pips[cell] for cell in region.cells]
         if not region.holds(values):
-            found.append(f"region {index} ({region.describe()}) breaks its rule with pips {values}")
+            found.append(f"{name_region(puzzle, index)} breaks its rule with pips {name_pips(values)}")
     return found
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
 def is_valid(puzzle: Puzzle, solution: Solution) -> bool:

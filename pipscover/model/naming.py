@@ -47,6 +47,15 @@ def name_cells(cells: Sequence[Cell]) -> str:
     return listing([name_cell(cell) for cell in cells], "and")
 
 
+def name_domino(domino: Sequence[int]) -> str:
+    """A domino as a player sees it, its two halves: `[4|3]`.
+
+    >>> name_domino((4, 3))
+    '[4|3]'
+    """
+    return f"[{domino[0]}|{domino[1]}]"
+
+
 def name_pips(pips: Sequence[int]) -> str:
     """Pips in a sentence: `1, 2 and 2`.
 

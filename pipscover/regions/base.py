@@ -71,16 +71,16 @@ class HintFacts:
     """What a hint knows when a region's arithmetic narrows its empty cells, worded by
     `pipscover.hints.region_rules`, for the kind to make its sentence (`RegionRule.hint_reason`)."""
 
-    region: str  # `the sum-12 region at [1, 2]`
+    region: str  # `the sum-12 region B`, `the sum-12 region at the top left` (`pipscover.model.naming`)
     cells: str  # `its last empty cell`, `its 3 empty cells`
-    outcome: str  # `[1, 2] is 4`, `each can only be 2 or 3`
+    outcome: str  # `row 2, column 3 is 4`, `each can only be 2 or 3`
     empty: int  # how many of the region's cells are empty
     placed: tuple[int, ...]  # the pips on its other cells
     halves: tuple[int, ...]  # the pips of the halves not yet on a known cell, smallest first
 
     @property
     def opening(self) -> str:
-        """`region`, to open a sentence: `The sum-12 region at [1, 2]`."""
+        """`region`, to open a sentence: `The sum-12 region B`."""
         return self.region[0].upper() + self.region[1:]
 
 

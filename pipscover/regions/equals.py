@@ -117,5 +117,5 @@ class Equals(RegionRule[None]):
     def hint_reason(self, target: None, facts: HintFacts) -> str:
         if facts.placed:
             return f"{facts.opening} already holds a {facts.placed[0]}, so {facts.outcome}."
-        return (f"All {facts.empty} cells of {facts.region} take one pip, with that many halves left and suiting "
-                f"every cell, so {facts.outcome}.")
+        return (f"{facts.opening} needs the same pip on all {facts.empty} of its cells: a pip with {facts.empty} "
+                f"halves left that fits every one of them, so {facts.outcome}.")

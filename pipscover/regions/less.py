@@ -22,8 +22,10 @@ def bound_reason(target: int, facts: HintFacts, less: bool) -> str:
         return f"{facts.opening} needs {facts.cells} to be {relation} than {bound}, so {facts.outcome}."
     others = facts.empty - 1
     extreme = facts.halves[:others] if less else sorted(facts.halves, reverse=True)[:others]
-    return (f"{facts.opening} needs {facts.cells} to add up to {relation} than {bound}; the {others} "
-            f"{'smallest' if less else 'largest'} pips left add up to {sum(extreme)}, so {facts.outcome}.")
+    which = "smallest" if less else "largest"
+    left = (f"the {which} pip left is {extreme[0]}" if others == 1
+            else f"the {others} {which} pips left add up to {sum(extreme)}")
+    return f"{facts.opening} needs {facts.cells} to add up to {relation} than {bound}; {left}, so {facts.outcome}."
 
 
 class Less(LinearRule):

@@ -77,6 +77,8 @@ def draw(rows: Sequence[Row], kind: str = "time", x: str | None = None, y: str |
         if rows and not any(column in row for row in rows):
             raise PipsError(f"no column {column!r} in the table; it has: {', '.join(rows[0])}")
     kept = [row for row in rows if row.get("status") not in SKIPPED_STATUSES]
+    if kind == "counts":
+        kept = _placement_counts(kept)
     if not kept:
         raise PipsError("no rows to plot")
     from matplotlib.figure import Figure
@@ -100,6 +102,13 @@ def save(figure: Figure, path: str | Path) -> None:
             figure.savefig(stream, format=target.suffix[1:].lower(), dpi=120)
     except OSError as error:
         raise PipsError(f"{path}: cannot write ({error.strerror})") from None
+
+
+def _placement_counts(rows: list[Row]) -> list[Row]:
+    """The rows of one count per puzzle: a table of `count` and `grids` rows (`sweep count` and `sweep grids`)
+    keeps the `count` ones, so that no puzzle is counted twice."""
+    tasks = {row.get("task") for row in rows}
+    return rows if len(tasks) < 2 or "count" not in tasks else [row for row in rows if row.get("task") == "count"]
 
 
 def _number(text: str | None) -> float | None:
