@@ -45,6 +45,7 @@ _LAZY = {
     "parse": "pipscover.formats", "is_valid": "pipscover.model.check", "problems": "pipscover.model.check",
     "solutions": "pipscover.solving", "solve": "pipscover.solving", "hint": "pipscover.hints",
     "rate": "pipscover.hints.rating", "puzzle_files": "pipscover.formats.fetch",
+    "sample": "pipscover.counting.completions",
 }
 
 
@@ -129,5 +130,5 @@ __all__ = [
     "Cell", "CountResult", "Difficulty", "Distinct", "Domino", "Origin", "PipsError", "Placement", "Puzzle", "Region",
     "RegionKind", "Solution", "SolveResult", "Status", "__version__", "count", "decode", "encode", "fetch",
     "generate", "hint", "is_valid", "load", "load_one", "parse", "problems", "puzzle_files", "rate", "solutions",
-    "solve",
+    "solve", "sample",
 ]
