@@ -82,6 +82,12 @@ def test_a_worker_killed_mid_count_has_its_chunks_run_again_and_counted_once(sch
     assert (answer["count"], answer["exact"]) == (LONG_COUNT, True)
 
 
+def test_a_worker_past_memory_stops_the_count_with_a_labelled_bound(scheduler):
+    done = _count(PLANTED_4X6, "-m", "inclusion-exclusion", "--scheduler", scheduler, "--memory", "1M")
+    assert done.returncode == 3, done.stderr
+    assert "at least 0 solutions (NOT exact: stopped by --memory" in done.stdout
+
+
 def test_jobs_splits_one_count_over_a_local_cluster():
     done = _count(PLANTED_4X6, "-m", "inclusion-exclusion", "--jobs", "2", "--json")
     assert done.returncode == 0, done.stderr
@@ -123,6 +129,11 @@ def test_ctrl_c_stops_a_split_count_with_a_labelled_lower_bound_and_leaves_the_c
 def test_what_cannot_be_split_is_refused_in_one_line(args, message):
     done = _count(PLANTED_4X6, "--scheduler", "tcp://127.0.0.1:1", *args)
     assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_jobs_on_one_puzzle_a_method_cannot_split_counts_it_here_as_before():
+    done = _count(EXAMPLES / "first.txt", "-m", "dlx", "--jobs", "2", "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["backend"] == "dlx"
 
 
 def test_several_puzzles_are_not_split_but_pointed_to_sweep():

@@ -129,17 +129,19 @@ def count_command(
 
 def _split(scheduler: str | None, jobs: int, puzzles: list[Loaded], settings: dict[str, Any]) -> Split | None:
     """Where one puzzle's count is split (`pipscover.counting.distributed`): a --scheduler's cluster, or --jobs
-    workers here; None: it is not. What cannot be split is refused here, before anything is counted."""
-    if scheduler is None and (jobs == 1 or len(puzzles) != 1):
+    workers here; None: it is not (--jobs on one puzzle that a method counts in one process: as before, in this
+    process). What a --scheduler cannot split is refused here, before anything is counted."""
+    from pipscover.counting.distributed import SPLIT_METHODS
+
+    splittable = settings["method"] in SPLIT_METHODS and settings["distinct"] is Distinct.PLACEMENTS
+    if scheduler is None and (jobs == 1 or len(puzzles) != 1 or not splittable):
         return None
     if scheduler is not None and jobs != 1:
         raise PipsError("--jobs sets the workers of this machine; a --scheduler's cluster has its own")
     if len(puzzles) != 1:
         raise PipsError(f"--scheduler splits the count of one puzzle, not {len(puzzles)}; "
                         "`pipscover sweep count --scheduler` counts many")
-    from pipscover.counting.distributed import SPLIT_METHODS
-
-    if settings["method"] not in SPLIT_METHODS or settings["distinct"] is not Distinct.PLACEMENTS:
+    if not splittable:
         raise PipsError(f"a count is split over a cluster by {' or '.join(SPLIT_METHODS)} (placements), not by "
                         f"{settings['method']} ({settings['distinct']})")
     return Split(scheduler, jobs)

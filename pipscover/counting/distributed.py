@@ -29,7 +29,7 @@ from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct
 from pipscover.runtime.deadlines import has_passed
-from pipscover.runtime.limits import TooBig
+from pipscover.runtime.limits import MemoryCapReached, TooBig, check_memory
 
 if TYPE_CHECKING:
     from pipscover.sweep.cluster import DaskEngine
@@ -45,12 +45,18 @@ _building = threading.Lock()  # the threads of one worker build it once
 
 
 def swept_chunk(puzzle: Puzzle, begin: int, end: int, memory: int | None) -> int:
-    """What one task computes: the signed sum of the points numbered `begin` to `end - 1`, modulo 2^128."""
-    with _building:
-        sweep = _built.get(puzzle)
-        if sweep is None:
-            _built.clear()
-            sweep = _built[puzzle] = build_sweep(puzzle, memory_cap=memory)
+    """What one task computes: the signed sum of the points numbered `begin` to `end - 1`, modulo 2^128.
+    Raises `CountInterrupted` when the worker holds more than `memory` bytes (while it builds the sweep, and
+    before it sweeps: the sweeps themselves allocate nothing)."""
+    try:
+        with _building:
+            sweep = _built.get(puzzle)
+            if sweep is None:
+                _built.clear()
+                sweep = _built[puzzle] = build_sweep(puzzle, memory_cap=memory)
+        check_memory(memory)
+    except MemoryCapReached:
+        raise CountInterrupted(_result(0, False, time.monotonic(), None, "memory")) from None
     return sweep_total(sweep, chunk=range(begin, end))
 
 

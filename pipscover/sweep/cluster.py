@@ -185,6 +185,8 @@ class DaskEngine:
                     raise KeyboardInterrupt
                 ready = finished.next_batch(block=False)
                 for future, result in ready:
+                    if future.status == "error":  # as_completed gives (type, exception, traceback)
+                        result = result[1]
                     if future in futures:
                         yield futures.pop(future), future.status, result
                 if time.monotonic() - polled >= POLL_SECONDS:
