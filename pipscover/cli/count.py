@@ -131,10 +131,12 @@ def _split(scheduler: str | None, jobs: int, puzzles: list[Loaded], settings: di
     """Where one puzzle's count is split (`pipscover.counting.distributed`): a --scheduler's cluster, or --jobs
     workers here; None: it is not (--jobs on one puzzle that a method counts in one process: as before, in this
     process). What a --scheduler cannot split is refused here, before anything is counted."""
+    if scheduler is None and (jobs == 1 or len(puzzles) != 1):
+        return None
     from pipscover.counting.distributed import SPLIT_METHODS
 
     splittable = settings["method"] in SPLIT_METHODS and settings["distinct"] is Distinct.PLACEMENTS
-    if scheduler is None and (jobs == 1 or len(puzzles) != 1 or not splittable):
+    if scheduler is None and not splittable:
         return None
     if scheduler is not None and jobs != 1:
         raise PipsError("--jobs sets the workers of this machine; a --scheduler's cluster has its own")
