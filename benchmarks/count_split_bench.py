@@ -97,10 +97,10 @@ def main() -> None:
     for puzzle in arguments.puzzles:
         times = {}
         for row in rows:
-            if row["puzzle"] == puzzle.name and not row["killed_a_worker"]:
+            if row["puzzle"] == puzzle.name and row["exact"] and not row["killed_a_worker"]:
                 times.setdefault(row["configuration"].split(" tcp")[0], []).append(row["seconds"])
         medians = {name: statistics.median(values) for name, values in times.items()}
-        alone = medians.pop("one process")
+        alone = medians.pop("one process", float("nan"))
         ratios = {name: f"{value} s ({value / alone:.2f} of one process)" for name, value in medians.items()}
         print(json.dumps({"puzzle": puzzle.name, "one process": alone, **ratios}))
 
