@@ -2,7 +2,7 @@
 CP-SAT and Ganak in the same run, each in a process of its own, with its time and its peak memory.
 
 The puzzles are made by seed, so anyone gets the same ones: `generate` (unique, 20-50 dominoes here; pass
---large for 60-100, minutes each to make), `generate --no-unique` (10-20 dominoes), `planted` boards, and
+--large for 60-100, minutes each to make), `generate --no-unique` (10-24 dominoes), `planted` boards (up to 8 x 8), and
 `reduce` (POSITIVE 1-IN-3-SAT satisfiable and not, SUBSET SUM). They are written to --puzzles once and reused.
 
 - pipscover: `count(puzzle)` with the default memory cap (2 GiB), time from the loaded puzzle to the count;
@@ -45,8 +45,9 @@ def suite(large: bool) -> list[tuple[str, dict]]:
     made += [(f"unique-{n}-{shape}-s1", {"kind": "generate", "n": n, "shape": shape, "unique": True})
              for n, shape in unique]
     made += [(f"no-unique-{n}-s1", {"kind": "generate", "n": n, "shape": "nyt", "unique": False})
-             for n in (10, 12, 14, 16, 18, 20)]
-    made += [(f"planted-{size}-s1", {"kind": "planted", "size": size}) for size in ("4x4", "4x6", "6x6", "2x12")]
+             for n in (10, 12, 14, 16, 18, 20, 22, 24)]
+    made += [(f"planted-{size}-s1", {"kind": "planted", "size": size})
+             for size in ("4x4", "4x6", "6x6", "2x12", "6x8", "4x12", "8x8")]
     made += [(f"one-in-three-{answer}-{variables}v", {"kind": "one-in-three", "variables": variables,
                                                       "satisfiable": answer == "sat"})
              for answer in ("sat", "unsat") for variables in (9, 12)]

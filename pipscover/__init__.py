@@ -56,6 +56,7 @@ _LAZY = {
     "solutions": "pipscover.solving", "solve": "pipscover.solving", "hint": "pipscover.hints",
     "rate": "pipscover.hints.rating", "puzzle_files": "pipscover.formats.fetch",
     "Encoding": "pipscover.cnf.placements", "Encodings": "pipscover.cnf.placements",
+    "sample": "pipscover.counting.completions",
 }
 
 
@@ -172,5 +173,5 @@ __all__ = [
     "Cell", "CountResult", "Difficulty", "Distinct", "Domino", "Encoding", "Encodings", "Origin", "PipsError",
     "Placement", "Puzzle", "Region", "RegionKind", "Solution", "SolveResult", "Status", "__version__", "count",
     "decode", "encode", "encoding", "fetch", "generate", "hint", "is_valid", "load", "load_one", "parse", "problems",
-    "puzzle_files", "rate", "solutions", "solve",
+    "puzzle_files", "rate", "sample", "solutions", "solve",
 ]

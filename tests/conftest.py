@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import functools
+import os
+import signal
+import socket
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +24,7 @@ settings.register_profile("explore", settings.get_profile("suite"), derandomize=
 settings.load_profile("suite")
 
 NYT_FOLDER = Path(__file__).resolve().parents[2] / "shared" / "puzzles" / "nyt"
+BIN = Path(sys.executable).parent  # pipscover, dask: the commands of this venv
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
@@ -95,3 +100,49 @@ def hard(server):
     from serving import DAY
 
     return server.get(f"/api/day/{DAY}/hard").json()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def stop_session(process: subprocess.Popen) -> None:
+    """Stop a process started in its own session, and everything it started."""
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+        try:
+            os.killpg(process.pid, sig)
+            process.wait(wait)
+            return
+        except ProcessLookupError:
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """A stock `dask scheduler` and two stock `dask worker`s, started as a user would (each worker with a nanny,
+    in a daemonic process), in their own sessions: the scheduler's address (`pipscover sweep` and `count
+    --scheduler` run on it)."""
+    from distributed import Client
+
+    address = f"tcp://127.0.0.1:{free_port()}"
+    port = address.rsplit(":", 1)[1]
+    started = [subprocess.Popen([BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard",
+                                 "--dashboard-address", "127.0.0.1:0"],  # its HTTP server, not on 8787
+                                start_new_session=True, stderr=subprocess.DEVNULL)]
+    try:
+        for name in ("w1", "w2"):
+            started.append(subprocess.Popen(
+                [BIN / "dask", "worker", address, "--name", name, "--nthreads", "1", "--host", "127.0.0.1",
+                 "--no-dashboard"], start_new_session=True, stderr=subprocess.DEVNULL))
+        with Client(address, timeout=30) as client:
+            client.wait_for_workers(2, timeout=60)
+            # Dask's default, which sweeps must take:
+            assert all(client.run(lambda: __import__("multiprocessing").current_process().daemon).values())
+        yield address
+    finally:
+        for process in reversed(started):
+            stop_session(process)

@@ -7,7 +7,6 @@ import csv
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -16,14 +15,13 @@ from pathlib import Path
 import psutil
 import pytest
 
-from conftest import EXAMPLES
+from conftest import BIN, EXAMPLES, stop_session
 from pipscover import count, load_one
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.generator import generate
 from pipscover.hints.rating import rate
 from pipscover.sweep.jobs import COMMON_COLUMNS
 
-BIN = Path(sys.executable).parent
 OPEN_BOARD = "4\n######\n######\n######\n######\n0\n12\n" + "".join(
     f"{a} {b}\n"
     for a, b in [(0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (0, 6), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 3)]
@@ -39,51 +37,6 @@ def puzzles(tmp_path_factory) -> Path:
         (folder / f"g{seed}.json").write_text(json.dumps(puzzle_to_nyt(made.puzzle, made.solution)))
     (folder / "first.txt").write_text((EXAMPLES / "first.txt").read_text())
     return folder
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _stop(process: subprocess.Popen) -> None:
-    """Stop a process started in its own session, and everything it started."""
-    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
-        try:
-            os.killpg(process.pid, sig)
-            process.wait(wait)
-            return
-        except ProcessLookupError:
-            return
-        except subprocess.TimeoutExpired:
-            continue
-
-
-@pytest.fixture(scope="module")
-def scheduler():
-    """A stock `dask scheduler` and two stock `dask worker`s, started as a user would (each worker with a nanny,
-    in a daemonic process), in their own sessions: the scheduler's address."""
-    from distributed import Client
-
-    address = f"tcp://127.0.0.1:{_free_port()}"
-    port = address.rsplit(":", 1)[1]
-    started = [subprocess.Popen([BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard",
-                                 "--dashboard-address", "127.0.0.1:0"],  # its HTTP server, not on 8787
-                                start_new_session=True, stderr=subprocess.DEVNULL)]
-    try:
-        for name in ("w1", "w2"):
-            started.append(subprocess.Popen(
-                [BIN / "dask", "worker", address, "--name", name, "--nthreads", "1", "--host", "127.0.0.1",
-                 "--no-dashboard"], start_new_session=True, stderr=subprocess.DEVNULL))
-        with Client(address, timeout=30) as client:
-            client.wait_for_workers(2, timeout=60)
-            # Dask's default, which sweeps must take:
-            assert all(client.run(lambda: __import__("multiprocessing").current_process().daemon).values())
-        yield address
-    finally:
-        for process in reversed(started):
-            _stop(process)
 
 
 def _sweep(*args: str) -> subprocess.CompletedProcess:
@@ -293,7 +246,7 @@ def test_ctrl_c_keeps_the_rows_written_and_leaves_no_process(tmp_path):
         output, errors = sweep.communicate(timeout=60)  # it takes a second or two; a minute means it hangs
         left = [] if _until(lambda: not _running_in_session(sweep.pid), 30) else _running_in_session(sweep.pid)
     finally:
-        _stop(sweep)
+        stop_session(sweep)
     assert sweep.returncode == 130, errors
     assert errors == "" and "stopped by Ctrl-C" in output
     rows = _rows(out)
@@ -314,7 +267,7 @@ def test_ctrl_c_while_the_workers_start_ends_the_sweep_at_once(tmp_path):
         took = time.monotonic() - pressed
         left = [] if _until(lambda: not _running_in_session(sweep.pid), 30) else _running_in_session(sweep.pid)
     finally:
-        _stop(sweep)
+        stop_session(sweep)
     assert sweep.returncode == 130 and errors == "" and "stopped by Ctrl-C" in output, (output, errors)
     assert took < 20 and left == []
 

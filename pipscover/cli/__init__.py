@@ -53,6 +53,10 @@ COMMANDS = {
         "command that installs the ones that are missing."
     )),
     "count": ("count", "Count the solutions of puzzles exactly, without listing them."),
+    "sample": ("sample", (
+        "Draw solutions uniformly at random (with replacement), each choice weighted by the exact number of "
+        "solutions below it; the same --seed draws the same solutions on any machine."
+    )),
     "bench": ("bench", "Time the first solution (or --task) of every puzzle; print the median, worst and total time."),
     "generate": ("generate", (
         "Make a puzzle (an NYT puzzle object with its `solution`) and report how many regions it needed."

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from functools import partial
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 
@@ -31,8 +31,17 @@ from pipscover.counting import INTERRUPT, METHODS, CountInterrupted, ProgressCal
 from pipscover.engines import get_backend
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
-from pipscover.model.results import CountResult, Distinct, long_numbers
-from pipscover.runtime.limits import MEMORY_LIMIT, parse_size
+from pipscover.model.results import CountResult, Distinct, Marginals, SearchTimeout, long_numbers
+from pipscover.runtime.deadlines import deadline_after
+from pipscover.runtime.limits import MEMORY_LIMIT, MemoryCapReached, parse_size
+
+
+class Split(NamedTuple):
+    """Where one puzzle's count is split: the cluster at `scheduler`, else a LocalCluster of `workers`."""
+
+    scheduler: str | None
+    workers: int
+
 
 Method = StrEnum("Method", {name: name for name in METHODS})  # type: ignore[misc]  # members from METHODS
 DEFAULT_METHOD = Method("auto")
@@ -59,11 +68,22 @@ def count_command(
         "--limit", min=1, help="Stop the listing methods (dlx, blocking) after this many.",
     )] = None,
     timeout: TimeoutOption = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Count this many puzzles at once.")] = 1,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", min=1, help="Count this many puzzles at once; with one puzzle, split its count over a "
+        "Dask cluster of this many workers on this machine.",
+    )] = 1,
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", help="Split the count of one puzzle over the Dask cluster at this address "
+        "(tcp://HOST:PORT): inclusion-exclusion's points, a chunk per task; short counts stay here.",
+    )] = None,
     memory: Annotated[str, typer.Option(
         "--memory", help="The most memory one count may hold (e.g. 2G, 512M); a method that reaches it gives "
         "way to another or stops with a lower bound.",
     )] = f"{MEMORY_LIMIT // 2**30}G",
+    with_marginals: Annotated[bool, typer.Option(
+        "--marginals", help="Also count, for every cell, the solutions that put each pip there (placements), "
+        "and mark the cells every solution fixes (the backbone).",
+    )] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Count the solutions of puzzles exactly, without listing them.
@@ -73,6 +93,8 @@ def count_command(
     3 when --timeout, --memory or --limit stopped one (a lower bound), 130 on Ctrl-C.
 
     Example: pipscover count nyt/2025-09-15.json -d hard --distinct grids
+
+    Example: pipscover count planted-6x6.txt --scheduler tcp://10.0.0.5:8786
     """
     if backend is not None and method is DEFAULT_METHOD:
         method = Method("blocking")  # -b names a SAT solver, which only the blocking method uses
@@ -80,6 +102,9 @@ def count_command(
     loaded = load_timed(puzzles, difficulty)
     settings = {"distinct": distinct, "method": str(method), "backend": backend, "limit": limit,
                 "timeout": timeout, "memory": cap}
+    split = _split(scheduler, jobs, loaded, settings)
+    if with_marginals and distinct is not Distinct.PLACEMENTS:
+        raise PipsError("--marginals counts placements, not distinct grids")
     listing = str(method) in ("blocking", "dlx")  # one solution at a time: no share of the work to show
     if backend is not None and str(method) == "blocking" and get_backend(backend).capabilities.counter != "blocking":
         raise PipsError(f"-b {backend}: counting by blocking clauses needs a SAT solver (see pipscover backends)")
@@ -95,16 +120,39 @@ def count_command(
     with progress_bar(f"counting by {_method_name(str(method), backend)}",
                       total=len(loaded) if len(loaded) > 1 else single_total) as update:
         try:
-            for puzzle, result in _counts(loaded, settings, jobs, update):
-                worst = max(worst, _print(puzzle, result, limit, as_json))
+            for puzzle, result in _counts(loaded, settings, jobs, update, split):
+                cells = _marginals(puzzle, result, timeout, cap) if with_marginals else None
+                worst = max(worst, _print(puzzle, result, limit, as_json, cells))
         except CountInterrupted as stop:
             _print(stop.puzzle, stop.result, limit, as_json)
             exit_with(EXIT_INTERRUPTED)
     exit_with(worst)
 
 
-def _counts(puzzles: list[Loaded], settings: dict[str, Any], jobs: int,
-            update: Callable[..., None]) -> Iterator[tuple[Puzzle, CountResult]]:
+def _split(scheduler: str | None, jobs: int, puzzles: list[Loaded], settings: dict[str, Any]) -> Split | None:
+    """Where one puzzle's count is split (`pipscover.counting.distributed`): a --scheduler's cluster, or --jobs
+    workers here; None: it is not (--jobs on one puzzle that a method counts in one process: as before, in this
+    process). What a --scheduler cannot split is refused here, before anything is counted."""
+    if scheduler is None and (jobs == 1 or len(puzzles) != 1):
+        return None
+    from pipscover.counting.distributed import SPLIT_METHODS
+
+    splittable = settings["method"] in SPLIT_METHODS and settings["distinct"] is Distinct.PLACEMENTS
+    if scheduler is None and not splittable:
+        return None
+    if scheduler is not None and jobs != 1:
+        raise PipsError("--jobs sets the workers of this machine; a --scheduler's cluster has its own")
+    if len(puzzles) != 1:
+        raise PipsError(f"--scheduler splits the count of one puzzle, not {len(puzzles)}; "
+                        "`pipscover sweep count --scheduler` counts many")
+    if not splittable:
+        raise PipsError(f"a count is split over a cluster by {' or '.join(SPLIT_METHODS)} (placements), not by "
+                        f"{settings['method']} ({settings['distinct']})")
+    return Split(scheduler, jobs)
+
+
+def _counts(puzzles: list[Loaded], settings: dict[str, Any], jobs: int, update: Callable[..., None],
+            split: Split | None = None) -> Iterator[tuple[Puzzle, CountResult]]:
     """(puzzle, result) in the order given; one puzzle shows its own progress, several advance one bar."""
     if len(puzzles) == 1:
         def progress(found: int, fraction: float | None) -> None:
@@ -112,7 +160,8 @@ def _counts(puzzles: list[Loaded], settings: dict[str, Any], jobs: int,
                    description=f"counting by {_method_name(settings['method'], settings['backend'])}: "
                                f"{found:,} so far")
 
-        yield puzzles[0].puzzle, _count_one(puzzles[0], settings, progress)
+        counted = _count_one if split is None else partial(_count_split, split=split)
+        yield puzzles[0].puzzle, counted(puzzles[0], settings, progress)
         return
     if jobs == 1:
         for item in puzzles:
@@ -155,8 +204,34 @@ def _count_one(item: Loaded, settings: dict[str, Any], progress: ProgressCallbac
         raise
 
 
-def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool) -> int:
-    """Print one count; the exit code it calls for."""
+def _count_split(item: Loaded, settings: dict[str, Any], progress: ProgressCallback, split: Split) -> CountResult:
+    """One puzzle's count split over a cluster; a Ctrl-C carries the puzzle with it, as `_count_one`'s."""
+    from pipscover.counting.distributed import count_on_cluster
+
+    start = item.clock_start()
+    try:
+        return count_on_cluster(item.puzzle, settings["method"], split.scheduler, split.workers,
+                                deadline_after(settings["timeout"], start), settings["memory"], start, progress)
+    except CountInterrupted as stop:
+        stop.puzzle = item.puzzle
+        raise
+
+
+def _marginals(puzzle: Puzzle, result: CountResult, timeout: float | None, memory: int | None) -> Marginals | None:
+    """The per-cell counts of an exact placement count (`pipscover.counting.completions`), None for others."""
+    if not result.exact:
+        return None
+    from pipscover.counting.completions import marginals
+
+    try:
+        return marginals(puzzle, deadline_after(timeout), memory)
+    except (SearchTimeout, MemoryCapReached):
+        return None
+
+
+def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool,
+           cells: Marginals | None = None) -> int:
+    """Print one count (with its marginals, when given); the exit code it calls for."""
     stopped_by_limit = limit is not None and result.count >= limit
     code = EXIT_OK if result.exact else EXIT_TIMEOUT  # a lower bound is not the answer, whatever stopped it
     if result.exact and result.count == 0:
@@ -166,6 +241,8 @@ def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool
             "puzzle": puzzle.origin.as_json(), "count": result.count, "exact": result.exact,
             "distinct": str(result.distinct), "method": result.method, "backend": result.backend,
             "seconds": round(result.seconds, 6), "stopped_by": _stopped_by(result, stopped_by_limit),
+            **({} if cells is None else {"marginals": cells.as_json(),
+                                        "backbone": [[r, c, pip] for (r, c), pip in sorted(cells.backbone().items())]}),
         })
         return code
     placements = result.distinct is Distinct.PLACEMENTS
@@ -181,7 +258,21 @@ def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool
         why = _stopped_by(result, stopped_by_limit)
         typer.echo(f"{puzzle.describe()}: at least {counted} {noun} (NOT exact: stopped by {why}; "
                    f"a lower bound, {result.distinct}) by {engine} in {result.seconds:.3f} s")
+    if cells is not None:
+        typer.echo(_backbone_board(cells))
     return code
+
+
+def _backbone_board(cells: Marginals) -> str:
+    """The board with the pip of each backbone cell and `.` on the others, under a line that counts them."""
+    backbone = cells.backbone()
+    rows = [r for r, _ in cells.counts]
+    columns = [c for _, c in cells.counts]
+    lines = [f"backbone: {len(backbone)} of {len(cells.counts)} cells fixed by every solution"]
+    for r in range(min(rows), max(rows) + 1):
+        lines.append(" ".join(str(backbone[r, c]) if (r, c) in backbone else "." if (r, c) in cells.counts else " "
+                              for c in range(min(columns), max(columns) + 1)).rstrip())
+    return "\n".join(lines)
 
 
 def _stopped_by(result: CountResult, stopped_by_limit: bool) -> str | None:

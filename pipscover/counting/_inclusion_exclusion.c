@@ -25,18 +25,21 @@ static int read_ints(PyObject *list, long long *out, Py_ssize_t n) {
     return 0;
 }
 
-/* total(copies, signs, forms, first, sources, edge_forms, final, check, every) -> (low, high): the twin's
-   `sweep_total` as the two 64-bit halves of the sum.
+/* total(copies, signs, forms, first, sources, edge_forms, final, check, every, begin, end) -> (low, high): the
+   twin's `sweep_total` over the points numbered begin to end - 1 (a chunk, for a task of a split count), as the
+   two 64-bit halves of the sum.
    `signs` holds, type after type, (-1)^(m - k) C(m, k) modulo 2^128 for k = 0..m as (low, high) 64-bit
    halves; `forms` each form as a flat list (type, times, type, times, ...), type -1 for the step that lays
    nothing; `first`, `sources` and `edge_forms` are buffers of int64; `check(points done)` is called every
-   `every` points. */
+   `every` points of the chunk. The sweeps run without the GIL, so that the threads of a Dask worker sweep
+   side by side. */
 static PyObject *total(PyObject *self, PyObject *args) {
     PyObject *copies_list, *signs_list, *forms_list, *check, *result = NULL;
     Py_buffer first = {0}, sources = {0}, edge_forms = {0};
-    Py_ssize_t final, every;
-    if (!PyArg_ParseTuple(args, "O!O!O!y*y*y*nOn:total", &PyList_Type, &copies_list, &PyList_Type, &signs_list,
-                          &PyList_Type, &forms_list, &first, &sources, &edge_forms, &final, &check, &every))
+    Py_ssize_t final, every, begin, end;
+    if (!PyArg_ParseTuple(args, "O!O!O!y*y*y*nOnnn:total", &PyList_Type, &copies_list, &PyList_Type, &signs_list,
+                          &PyList_Type, &forms_list, &first, &sources, &edge_forms, &final, &check, &every,
+                          &begin, &end))
         return NULL;
     Py_ssize_t types = PyList_GET_SIZE(copies_list), form_count = PyList_GET_SIZE(forms_list);
     const long long *starts = first.buf, *from = sources.buf, *by = edge_forms.buf;
@@ -67,7 +70,12 @@ static PyObject *total(PyObject *self, PyObject *args) {
     for (Py_ssize_t f = 0; f < form_count; f++)
         if (read_ints(PyList_GET_ITEM(forms_list, f), pairs + form_start[f], form_start[f + 1] - form_start[f]) < 0) goto done;
     u128 sum = 0;
-    for (Py_ssize_t done = 0;; done++) {
+    Py_ssize_t number = begin;  /* the first point of the chunk, the first type fastest */
+    for (Py_ssize_t t = 0; t < types; t++) {
+        point[t] = number % (copies[t] + 1);
+        number /= copies[t] + 1;
+    }
+    for (Py_ssize_t done = 0; done < end - begin; done++) {
         if (done % every == 0) {
             PyObject *so_far = PyLong_FromSsize_t(done);
             PyObject *checked = so_far ? PyObject_CallOneArg(check, so_far) : NULL;
@@ -75,6 +83,8 @@ static PyObject *total(PyObject *self, PyObject *args) {
             if (!checked || PyErr_CheckSignals() < 0) { Py_XDECREF(checked); goto done; }
             Py_DECREF(checked);
         }
+        u128 swept;
+        Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t f = 0; f < form_count; f++) {
             u64 w = 0;
             for (Py_ssize_t i = form_start[f]; i < form_start[f + 1]; i += 2)
@@ -87,13 +97,14 @@ static PyObject *total(PyObject *self, PyObject *args) {
             for (long long e = starts[state]; e < starts[state + 1]; e++) value += values[from[e]] * weight[by[e]];
             values[state] = value;
         }
+        swept = values[final];
+        Py_END_ALLOW_THREADS
         u128 coefficient = 1;
         for (Py_ssize_t t = 0; t < types; t++) coefficient *= signs[sign_start[t] + point[t]];
-        sum += coefficient * values[final];
+        sum += coefficient * swept;
         Py_ssize_t t = 0;  /* the next point, the first type fastest */
         while (t < types && point[t] == copies[t]) point[t++] = 0;
-        if (t == types) break;
-        point[t]++;
+        if (t < types) point[t]++;
     }
     result = Py_BuildValue("KK", (unsigned long long)sum, (unsigned long long)(sum >> 64));
 done:

@@ -24,6 +24,7 @@ from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from itertools import islice
 from math import comb, factorial, prod
 
 from pipscover.counting.budget import UNLIMITED, Budget
@@ -158,32 +159,34 @@ def _pruned(levels: list[dict[tuple, int]], steps_between: list[dict[tuple[int, 
 
 
 def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | None = None,
-                on_progress: ProgressCallback | None = None) -> int:
-    """sum over the points k of prod_t (-1)^(m_t - k_t) C(m_t, k_t) P(k), modulo 2^128; `on_progress` hears
-    the share of the points swept (with 0 found: no count is known before the last)."""
-    if sweep.final < 0:
+                on_progress: ProgressCallback | None = None, chunk: range | None = None) -> int:
+    """sum over the points k of prod_t (-1)^(m_t - k_t) C(m_t, k_t) P(k), modulo 2^128; `chunk`: only over the
+    points it numbers (the first type fastest; default all), so that the chunks of a split count add up to the
+    whole. `on_progress` hears the share of the chunk swept (with 0 found: no count is known before the last)."""
+    points = range(_points_count(sweep.copies)) if chunk is None else chunk
+    if sweep.final < 0 or not points:
         return 0
     if compiled is None:
         compiled = _core is not None and compiled_by_default()
     mask = (1 << MODULUS_BITS) - 1
     # signs[t][k]: (-1)^(m - k) C(m, k) for the type's m copies, modulo 2^128.
     signs = [[(-1) ** (m - k) * comb(m, k) & mask for k in range(m + 1)] for m in sweep.copies]
-    points, reported = _points_count(sweep.copies), [time.monotonic()]
+    reported = [time.monotonic()]
 
     def check(done: int) -> None:  # the clock and the progress, for the core as for the twin
         check_search(0, deadline, None, None)
         if on_progress is not None and time.monotonic() - reported[0] >= PROGRESS_EVERY:
             reported[0] = time.monotonic()
-            on_progress(0, done / points)
+            on_progress(0, done / len(points))
 
     if compiled:
         halves = [half for row in signs for sign in row for half in (sign & (1 << 64) - 1, sign >> 64)]
         forms = [[number for pair in form for number in pair] for form in sweep.forms]
         low, high = _core.total(list(sweep.copies), halves, forms, sweep.first, sweep.sources,  # type: ignore[union-attr]  # compiled is only true with a core
-                                sweep.edge_forms, sweep.final, check, COMPILED_CHECK_EVERY)
+                                sweep.edge_forms, sweep.final, check, COMPILED_CHECK_EVERY, points.start, points.stop)
         return int(high) << 64 | int(low)
     total = 0
-    for done, point in enumerate(_points(sweep.copies)):
+    for done, point in enumerate(islice(_points(sweep.copies), points.start, points.stop)):
         check(done)
         weight = [sum(times * point[kind] if kind >= 0 else times for kind, times in form) for form in sweep.forms]
         values = [1] + [0] * sweep.final
@@ -208,27 +211,46 @@ def _points(copies: tuple[int, ...]) -> Iterator[list[int]]:
             return
 
 
+@dataclass(frozen=True)
+class Modulus:
+    """How a sum modulo 2^128 gives one puzzle's count: divided by prod m_t! = 2^twos * odd, it is exact below
+    2^(128 - twos) (`Modulus.of` checks the count's bound against that first)."""
+
+    twos: int
+    odd: int
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> Modulus:
+        """The puzzle's modulus; `TooBig` when its dominoes need more than `POINTS_LIMIT` sweeps or its count
+        may pass what the sums hold exactly."""
+        points = points_of(puzzle)
+        if points > POINTS_LIMIT:
+            raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its dominoes need {points:,} sweeps "
+                         f"(at most {POINTS_LIMIT:,})")
+        divisor = prod(factorial(copies) for copies in puzzle.domino_counts.values())
+        twos = (divisor & -divisor).bit_length() - 1
+        # Every solution is a tiling and an arrangement of the dominoes on its tiles: a bound on the count.
+        bound = TilingCounter(puzzle.cells).count((1 << len(puzzle.cells)) - 1) * arrangements(
+            [(copies, a == b) for (a, b), copies in puzzle.domino_counts.items()])
+        if twos >= MODULUS_BITS or bound >= 1 << (MODULUS_BITS - twos):
+            raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its count may pass "
+                         f"2^{max(MODULUS_BITS - twos, 0)}, below which its sums modulo 2^128 are exact")
+        return cls(twos, divisor >> twos)
+
+    def count(self, total: int) -> int:
+        """The count whose signed sum over all the points is `total` (modulo 2^128)."""
+        exact_below = 1 << (MODULUS_BITS - self.twos)
+        return (total % (1 << MODULUS_BITS) >> self.twos) * pow(self.odd, -1, exact_below) % exact_below
+
+
 def count(puzzle: Puzzle, budget: Budget = UNLIMITED, compiled: bool | None = None) -> int:
     """The exact number of solutions (placements). Raises `TooBig` when the sweeps or the count are past
     what it takes on, `CountInterrupted` (nothing counted) at the deadline or the memory cap."""
-    points = points_of(puzzle)
-    if points > POINTS_LIMIT:
-        raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its dominoes need {points:,} sweeps "
-                     f"(at most {POINTS_LIMIT:,})")
-    divisor = prod(factorial(copies) for copies in puzzle.domino_counts.values())
-    twos = (divisor & -divisor).bit_length() - 1
-    exact_below = 1 << max(MODULUS_BITS - twos, 0)
-    # Every solution is a tiling and an arrangement of the dominoes on its tiles: a bound on the count.
-    bound = TilingCounter(puzzle.cells).count((1 << len(puzzle.cells)) - 1) * arrangements(
-        [(copies, a == b) for (a, b), copies in puzzle.domino_counts.items()])
-    if twos >= MODULUS_BITS or bound >= exact_below:
-        raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its count may pass 2^{max(MODULUS_BITS - twos, 0)}, "
-                     "below which its sums modulo 2^128 are exact")
+    modulus = Modulus.of(puzzle)
     try:
         total = sweep_total(build_sweep(puzzle, budget.deadline, budget.memory), budget.deadline, compiled,
                             budget.on_progress)
     except STOPS as stop:
         raise CountInterrupted(replace(stopped(0, stop, Distinct.PLACEMENTS).result, method="inclusion-exclusion")) \
             from None
-    odd = divisor >> twos
-    return (total >> twos) * pow(odd, -1, exact_below) % exact_below
+    return modulus.count(total)

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from pipscover.model import Puzzle, Solution
+from pipscover.model import Cell, Puzzle, Solution
 from pipscover.runtime.deadlines import SearchTimeout  # raised below the model, answered here
 
 
@@ -71,6 +71,33 @@ class Distinct(StrEnum):
 
     PLACEMENTS = "placements"
     GRIDS = "grids"
+
+
+@dataclass(frozen=True)
+class Marginals:
+    """For every cell of `puzzle`, how many solutions put each pip value there: `counts[cell][v]` for v = 0, 1,
+    ... (exact ints; each cell's add up to the count). A cell is in the backbone when every solution puts the
+    same pip there; its settledness is the share of the solutions that agree on its likeliest pip."""
+
+    puzzle: Puzzle
+    counts: dict[Cell, list[int]]
+
+    @property
+    def total(self) -> int:
+        return sum(next(iter(self.counts.values()), []))
+
+    def backbone(self) -> dict[Cell, int]:
+        """The cells every solution fixes, and their pip (none when there is no solution)."""
+        return {cell: row.index(max(row)) for cell, row in self.counts.items() if max(row) == sum(row) > 0}
+
+    def settled(self) -> dict[Cell, float]:
+        """Each cell's share of solutions that agree on its likeliest pip (1 for the backbone)."""
+        total = self.total
+        return {cell: max(row) / total if total else 0.0 for cell, row in self.counts.items()}
+
+    def as_json(self) -> list[list]:
+        """`[[r, c, [n_0, n_1, ...]], ...]`, cells in order."""
+        return [[r, c, row] for (r, c), row in sorted(self.counts.items())]
 
 
 @dataclass(frozen=True)

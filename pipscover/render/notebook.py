@@ -1,6 +1,6 @@
 """Pictures in Jupyter: a `Puzzle` shows as its SVG drawing, a `Solution` as its dominoes on the puzzle's regions
-(when `solve` found it), a hint as its board with its cells highlighted, the results of
-`solve` and `count` as a short table (with the solutions drawn).
+(when `solve` found it), a hint as its board with its cells highlighted, the results of `solve` and `count` as a
+short table (with the solutions drawn), per-cell `Marginals` as the board shaded by how settled each cell is.
 
 Jupyter asks an object for `_repr_svg_` / `_repr_html_`. The model sits below the drawings in the package's
 layers, so it cannot call them; `show_in_notebooks` (called once by `pipscover`'s `__init__`, which every
@@ -15,7 +15,7 @@ from html import escape
 from itertools import count
 
 from pipscover.model import Puzzle, Solution
-from pipscover.model.results import CountResult, SolveResult, long_numbers
+from pipscover.model.results import CountResult, Marginals, SolveResult, long_numbers
 from pipscover.render.svg import draw_svg
 
 # Solutions drawn under a result that lists more (a table says how many there are).
@@ -29,6 +29,7 @@ def show_in_notebooks() -> None:
     Solution._repr_svg_ = solution_svg  # type: ignore[attr-defined]  # a notebook hook
     SolveResult._repr_html_ = solve_html  # type: ignore[attr-defined]  # a notebook hook
     CountResult._repr_html_ = count_html  # type: ignore[attr-defined]  # a notebook hook
+    Marginals._repr_svg_ = marginals_svg  # type: ignore[attr-defined]  # a notebook hook
 
 
 def fresh_ids() -> str:
@@ -85,6 +86,19 @@ def count_html(result: CountResult) -> str:
         number = f"{result.count:,}" if result.exact else f"at least {result.count:,}"
     return table({"count": number, "counts": result.distinct.value, "exact": result.exact, "method": result.method,
                   "backend": result.backend, "seconds": f"{result.seconds:.3f}"})
+
+
+def marginals_svg(marginals: Marginals) -> str:
+    """The puzzle with each cell shaded by how settled it is, the backbone's pips written on.
+
+    >>> from pipscover import load_one
+    >>> from pipscover.counting.completions import marginals
+    >>> marginals(load_one("examples/first.txt"))._repr_svg_().count('class="settled"')
+    16
+    """
+    backbone = marginals.backbone()
+    return draw_svg(marginals.puzzle, ids=fresh_ids(),
+                    settled={cell: (share, backbone.get(cell)) for cell, share in marginals.settled().items()})
 
 
 def table(rows: Mapping[str, object]) -> str:

@@ -9,7 +9,7 @@ region so it shows inside only and neighbouring outlines never overlap), and one
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from html import escape
 
 from pipscover.model import Cell, Puzzle, Region, Solution
@@ -50,10 +50,13 @@ DIE_FACES = {
 Corner = Callable[[Cell], tuple[float, float]]
 
 
-def draw_svg(puzzle: Puzzle, solution: Solution | None = None, highlight: Collection[Cell] = (), ids: str = "") -> str:
+def draw_svg(puzzle: Puzzle, solution: Solution | None = None, highlight: Collection[Cell] = (), ids: str = "",
+             settled: Mapping[Cell, tuple[float, int | None]] | None = None) -> str:
     """A standalone SVG document of the puzzle, and of `solution` on it when one is given; `highlight` cells
     (those a hint concerns) are washed in yellow, as `rect`s of class `highlight`. `ids` starts the names of
-    the clip paths, which must differ between drawings shown on one page (a notebook).
+    the clip paths, which must differ between drawings shown on one page (a notebook). `settled` shades each
+    cell by how settled it is (a share from 0 to 1: the darker, the more solutions agree on its pip), as
+    `rect`s of class `settled`, with the pip of a cell every solution fixes written on it.
 
     Pips are drawn as die spots when every pip is at most 6, as numbers otherwise.
 
@@ -96,6 +99,12 @@ def draw_svg(puzzle: Puzzle, solution: Solution | None = None, highlight: Collec
             f'<rect class="highlight" x="{_n(x + 2)}" y="{_n(y + 2)}" width="{CELL - 4}" height="{CELL - 4}" '
             f'fill="{HIGHLIGHT}" fill-opacity="0.45" stroke="{HIGHLIGHT}" stroke-width="3"/>'
         )
+    for cell, (share, pip) in sorted((settled or {}).items()):
+        x, y = corner(cell)
+        parts.append(f'<rect class="settled" x="{_n(x + 2)}" y="{_n(y + 2)}" width="{CELL - 4}" height="{CELL - 4}" '
+                     f'fill="{INK}" fill-opacity="{_n(0.75 * share)}"><title>{share:.0%}</title></rect>')
+        if pip is not None:
+            parts.append(_text(str(pip), x + CELL / 2, y + CELL / 2, CELL * 0.45, BACKGROUND))
     if solution is not None:
         parts += _dominoes(solution, puzzle, corner)
     # As in the NYT, a label sits on the outer corner of its region's last cell, which is on the region's edge.

@@ -37,7 +37,7 @@ from types import FrameType
 from typing import Any
 
 import dask
-from distributed import Client, Future, LocalCluster, as_completed, get_worker
+from distributed import Client, LocalCluster, as_completed, get_worker
 
 from pipscover.errors import PipsError
 from pipscover.sweep.jobs import Job, Row, Settings, run_job, stubs
@@ -45,6 +45,10 @@ from pipscover.sweep.jobs import Job, Row, Settings, run_job, stubs
 CONNECT_SECONDS = 10  # how long to try to reach a --scheduler
 ABORT_SECONDS = 10  # how long a LocalCluster interrupted while it starts may take to fail
 POLL_SECONDS = 0.5  # how often the running tasks and the workers are counted for the progress bar
+
+
+class LostScheduler(PipsError):
+    """The connection to the Dask scheduler broke while tasks ran."""
 
 
 def run_on_worker(job: Job, settings: Settings) -> list[Row]:
@@ -152,23 +156,39 @@ class DaskEngine:
 
     def results(self, jobs: Sequence[Job], settings: Settings) -> Iterator[list[Row] | None]:
         """The rows of each job as it finishes, and None every POLL_SECONDS for the progress bar."""
+        labels = [f"{index}-{_label(job)}" for index, job in enumerate(jobs)]
+        try:
+            for finished in self.tasks("sweep", run_on_worker, [(job,) for job in jobs], labels, settings=settings):
+                yield None if finished is None else _rows(*finished[1:], jobs[finished[0]], settings)
+        except LostScheduler as lost:
+            raise PipsError(f"{lost}; the rows written stay, and a rerun resumes") from None
+
+    def tasks(self, name: str, function: Callable[..., Any], arguments: Sequence[tuple], labels: Sequence[str],
+              **common: Any) -> Iterator[tuple[int, str, Any] | None]:
+        """`function(*arguments[i], **common)` for each i as one Dask task, keyed `name-RUN-labels[i]`: (i, the
+        future's status, its result or error) as each finishes, once, and None every POLL_SECONDS (the running
+        tasks and the workers are counted then). Ctrl-C raises KeyboardInterrupt here; the tasks not finished
+        are cancelled on any exit, so a --scheduler's cluster is left as it was."""
         client = self._client
         assert client is not None  # connected by __enter__
         run = uuid.uuid4().hex[:8]  # task keys are unique to this run, readable on a dashboard
-        keys = [f"sweep-{run}-{index}-{_label(job)}" for index, job in enumerate(jobs)]
-        futures = dict(zip(client.map(run_on_worker, jobs, settings=settings, key=keys, pure=False), jobs))
+        keys = [f"{name}-{run}-{label}" for label in labels]
+        futures = {future: index for index, future in enumerate(
+            client.map(function, *zip(*arguments), **common, key=keys, pure=False))}
         # Results are gathered on the client's event loop as they come, and dropped (so is the future: the
-        # worker may forget it) once written.
+        # worker may forget it) once handed over.
         finished = as_completed(futures, loop=client.loop, with_results=True, raise_errors=False)
-        left, polled = len(futures), time.monotonic()
+        polled = time.monotonic()
         try:
-            while left:
+            while futures:
                 if self._interrupted:
                     raise KeyboardInterrupt
                 ready = finished.next_batch(block=False)
                 for future, result in ready:
-                    left -= 1
-                    yield _rows(future, result, futures.pop(future), settings)
+                    if future.status == "error":  # as_completed gives (type, exception, traceback)
+                        result = result[1]
+                    if future in futures:
+                        yield futures.pop(future), future.status, result
                 if time.monotonic() - polled >= POLL_SECONDS:
                     polled = time.monotonic()
                     self._count()
@@ -176,7 +196,7 @@ class DaskEngine:
                 if not ready:
                     time.sleep(0.02)
         except (OSError, TimeoutError) as error:  # Dask's comm errors are OSErrors
-            raise PipsError(f"lost the Dask scheduler ({error}); the rows written stay, and a rerun resumes") from None
+            raise LostScheduler(f"lost the Dask scheduler ({error})") from None
         finally:
             with suppress(OSError, TimeoutError):
                 client.cancel(list(futures))
@@ -207,11 +227,11 @@ def _connect(address: str) -> Client:
     return client
 
 
-def _rows(future: Future, result: Any, job: Job, settings: Settings) -> list[Row]:
+def _rows(status: str, result: Any, job: Job, settings: Settings) -> list[Row]:
     """The rows a task returned; if it failed on Dask's side (its workers kept dying), rows saying so."""
-    if future.status == "finished":
+    if status == "finished":
         return result
-    if future.status == "cancelled":  # by the scheduler, when it is lost: the job never ran, no row to write
+    if status == "cancelled":  # by the scheduler, when it is lost: the job never ran, no row to write
         raise PipsError("lost the Dask scheduler (it cancelled the jobs); the rows written stay, and a rerun resumes")
     error = result
     return [{**stub, "status": "error", "error": repr(error)} for stub in stubs(job, settings)]

@@ -1,0 +1,252 @@
+"""The structural counter's subproblems as a graph to walk: uniform samples and per-cell marginals.
+
+A node is a subproblem of the structural counter, `(U, L, σ)` (the uncovered cells, the dominoes left, the
+regions' states), and `completions(node)` is its count N(U, L, σ), by the counter's recursion and closed form
+(`encodings/counting.md`). Here the branching is kept, so the counts can be walked as well as summed: each
+node covers the first uncovered cell of the sweep along the board's longer side (the counter's `sweep`
+order) in every way the dominoes left and the rules allow, and the children's counts add up to the node's.
+
+- **A uniform sample** descends from the root, choosing each branch with probability N(child) / N(node)
+  (`randrange(N(node))` on exact ints, then the branch whose range holds it), so a solution is drawn with
+  probability the product of those ratios, 1 / N(root). Where the closed form holds, the rest is a uniform
+  tiling of U (each domino of the first uncovered cell weighted by the tilings of what it leaves) and a
+  uniform arrangement of L on its tiles (a uniform order of the copies, each non-double turned either way).
+- **Marginals** are forward-backward over the same graph: F(node), the ways to reach it from the root,
+  summed level by level, times N(child) on each branch gives the solutions laying that domino there; inside
+  a closed form every tile end shows each pip equally often, N · h_v / 2|L| times for the h_v halves of pip
+  v among the dominoes left.
+
+It runs in Python beside the compiled search (whose cache lives in C and may forget) and keeps every count.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator
+from random import Random
+from typing import TypeVar
+
+from pipscover.counting.region_states import DECIDED, FAIL
+from pipscover.counting.structural import CHECK_EVERY, StructuralCounter, check_search
+from pipscover.counting.tilings import longer_side_order, set_bits
+from pipscover.model import Cell, Placement, Puzzle, Solution
+from pipscover.model.results import Distinct, Marginals
+
+# A subproblem: the uncovered cells (a bit set), the dominoes left (one bit per copy), each region's state
+# and its cells left (which follow from the uncovered cells: not part of the key).
+Node = tuple[int, int, tuple[int, ...], tuple[int, ...]]
+# A branch: the child and what it lays, (cell index, pip index, other cell index, other pip index).
+Branch = tuple[Node, tuple[int, int, int, int]]
+Chosen = TypeVar("Chosen")
+
+
+class Completions:
+    """The counts N(U, L, σ) of one puzzle's subproblems, kept with the branching that sums them."""
+
+    def __init__(self, puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None) -> None:
+        self.counter = StructuralCounter(puzzle, order="sweep", compiled=False)  # its rules and closed forms
+        self.deadline, self.memory_cap = deadline, memory_cap
+        self.neighbours, _ = self.counter.cell_tables(deadline)
+        place = {cell: index for index, cell in enumerate(puzzle.cells)}
+        self.sweep = [place[cell] for cell in longer_side_order(puzzle.cells)]
+        rules = self.counter.rules
+        self.root: Node = ((1 << len(puzzle.cells)) - 1, self.counter.dominoes.full, tuple(rules.initial_states()),
+                           tuple(rules.sizes))
+        self.counts: dict[tuple[int, int, tuple[int, ...]], int] = {}
+
+    def completions(self, node: Node) -> int:
+        """N(node): the solutions below it (memoised; the deadline and memory cap are checked as it grows)."""
+        key = node[:3]
+        known = self.counts.get(key)
+        if known is None:
+            if len(self.counts) % CHECK_EVERY == 0:
+                check_search(0, self.deadline, self.memory_cap, None)
+            free = self.closed_form(node)
+            known = free if free is not None else sum(self.completions(child) for child, _ in self.branches(node))
+            self.counts[key] = known
+        return known
+
+    def total(self) -> int:
+        """The number of solutions (placements)."""
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 2 * len(self.sweep) + 1000))
+        try:
+            return self.completions(self.root)
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def closed_form(self, node: Node) -> int | None:
+        """The node's count when every unfinished region is free or only one is unfinished (the structural
+        counter's closed form); None otherwise."""
+        uncovered, remaining, states, left = node
+        rules = self.counter.rules
+        open_regions = [region for region, cells in enumerate(left) if cells]
+        bound = [region for region in open_regions if not (rules.free_kind[region] or states[region] == DECIDED)]
+        if bound and len(open_regions) > 1:
+            return None
+        last = bound[0] if bound else None
+        return self.counter.closed_form(uncovered, remaining, last, None if last is None else states[last])
+
+    def branches(self, node: Node) -> Iterator[Branch]:
+        """Every way to cover the first uncovered cell of the sweep: a neighbour, a domino left (its lowest
+        copy), an orientation, that the two regions' rules allow; in a fixed order."""
+        uncovered, remaining, states, left = node
+        counter = self.counter
+        cell = next(index for index in self.sweep if uncovered >> index & 1)
+        dominoes = counter.dominoes
+        for other, other_bit in self.neighbours[cell]:
+            if not uncovered & other_bit:
+                continue
+            for ((a, b), _), mask in zip(dominoes.distinct, dominoes.masks):
+                copies = remaining & mask
+                if not copies:
+                    continue
+                for pip, other_pip in {(a, b), (b, a)}:
+                    laid = self._laid(states, left, ((cell, pip), (other, other_pip)))
+                    if laid is not None:
+                        child = (uncovered ^ 1 << cell ^ other_bit, remaining ^ (copies & -copies), *laid)
+                        yield child, (cell, pip, other, other_pip)
+
+    def _laid(self, states: tuple[int, ...], left: tuple[int, ...],
+              halves: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """The regions' states and cells left once each (cell, pip) of `halves` is laid; None if a rule fails."""
+        now, rest = list(states), list(left)
+        for cell, pip in halves:
+            region = self.counter.cell_region[cell]
+            state = self.counter.rules.steps[region](now[region], pip, rest[region] - 1)
+            if state is FAIL:
+                return None
+            now[region], rest[region] = state, rest[region] - 1
+        return tuple(now), tuple(rest)
+
+    def sample(self, rng: Random) -> Solution:
+        """One solution drawn uniformly at random (`rng` decides, by `randrange` on exact counts only)."""
+        total = self.total()
+        if total == 0:
+            raise ValueError("no solution to sample")
+        laid: list[tuple[int, int, int, int]] = []
+        node = self.root
+        while self.closed_form(node) is None:
+            node, laying = _pick(rng, ((branch, self.completions(branch[0])) for branch in self.branches(node)),
+                                 self.completions(node))
+            laid.append(laying)
+        laid.extend(self._free_sample(node, rng))
+        return self._solution(laid)
+
+    def _free_sample(self, node: Node, rng: Random) -> Iterator[tuple[int, int, int, int]]:
+        """A uniform completion of a closed-form node: a uniform tiling of its cells, a uniform arrangement of
+        its dominoes on the tiles."""
+        uncovered, remaining, _, _ = node
+        tilings, dominoes = self.counter.tilings, self.counter.dominoes
+        pool = [pips for (pips, _), mask in zip(dominoes.distinct, dominoes.masks)
+                for _ in range((remaining & mask).bit_count())]
+        while uncovered:
+            cell = next(index for index in self.sweep if uncovered >> index & 1)
+            partners = [(other, uncovered ^ 1 << cell ^ other_bit) for other, other_bit in self.neighbours[cell]
+                        if uncovered & other_bit]
+            other, uncovered = _pick(rng, ((partner, tilings.count(partner[1])) for partner in partners),
+                                     tilings.count(uncovered))
+            a, b = pool.pop(rng.randrange(len(pool)))
+            if a != b and rng.randrange(2):
+                a, b = b, a
+            yield cell, a, other, b
+
+    def _solution(self, laid: list[tuple[int, int, int, int]]) -> Solution:
+        cells, values = self.counter.puzzle.cells, self.counter.rules.values
+        return Solution(tuple(Placement((values[a], values[b]), (cells[cell], cells[other]))
+                              for cell, a, other, b in laid))
+
+    def marginals(self) -> dict[Cell, list[int]]:
+        """For every cell, how many solutions put each pip there: `[n_0, n_1, ...]` by pip value."""
+        self.total()
+        cells, values = self.counter.puzzle.cells, self.counter.rules.values
+        found = [[0] * len(values) for _ in cells]  # by pip index
+        level: dict[tuple[int, int, tuple[int, ...]], tuple[Node, int]] = {self.root[:3]: (self.root, 1)}
+        while level:
+            following: dict[tuple[int, int, tuple[int, ...]], tuple[Node, int]] = {}
+            for node, ways in level.values():
+                free = self.closed_form(node)
+                if free is not None:
+                    self._free_marginals(node, ways * free, found)
+                    continue
+                for child, (cell, pip, other, other_pip) in self.branches(node):
+                    below = self.completions(child)
+                    if below:
+                        found[cell][pip] += ways * below
+                        found[other][other_pip] += ways * below
+                        reached = following.get(child[:3], (child, 0))[1]
+                        following[child[:3]] = (child, reached + ways)
+            level = following
+        most = max(values, default=0)
+        return {cell: [sum(n for index, n in enumerate(row) if values[index] == pip) for pip in range(most + 1)]
+                for cell, row in zip(cells, found)}
+
+    def _free_marginals(self, node: Node, solutions: int, found: list[list[int]]) -> None:
+        """Add a closed-form node's `solutions` (its count times the ways to reach it) cell by cell: each tile
+        end shows pip v in h_v / 2|L| of them."""
+        uncovered, remaining, _, _ = node
+        halves = self.counter.dominoes.halves(remaining)
+        ends = sum(halves)
+        if not solutions or not ends:
+            return
+        for cell in set_bits(uncovered):
+            for pip, count in enumerate(halves):
+                found[cell][pip] += solutions * count // ends
+
+
+def _pick(rng: Random, weighted: Iterable[tuple[Chosen, int]], total: int) -> Chosen:
+    """One of the options, each with probability its weight / `total` (the weights add up to `total`): the
+    one whose range holds `rng.randrange(total)`, an exact int."""
+    pick = rng.randrange(total)
+    for option, weight in weighted:
+        pick -= weight
+        if pick < 0:
+            return option
+    raise AssertionError("the weights add up to less than their total")
+
+
+def sample(puzzle: Puzzle, n: int, seed: int, distinct: Distinct | str = Distinct.PLACEMENTS,
+           deadline: float | None = None, memory_cap: int | None = None) -> list[Solution]:
+    """`n` solutions of `puzzle` drawn uniformly at random, with replacement; the same `seed` gives the same
+    solutions on any machine. With `distinct="grids"`, uniform over the distinct pip grids: a solution drawn
+    uniformly is kept with probability 1 / (the solutions that carry its grid), so each grid is kept equally
+    often. Raises `ValueError` when the puzzle has no solution.
+
+    >>> from pipscover import load_one
+    >>> puzzle = load_one("benchmarks/count_puzzles/planted-4x4-s1.json")  # 14,962,316 solutions
+    >>> [solution.placements[0].cells for solution in sample(puzzle, 3, seed=1)] == [
+    ...     solution.placements[0].cells for solution in sample(puzzle, 3, seed=1)]
+    True
+    """
+    rng = Random(seed)
+    walk = Completions(puzzle, deadline, memory_cap)
+    drawn: list[Solution] = []
+    carried: dict[tuple[tuple[Cell, int], ...], int] = {}  # by grid: the solutions that carry it
+    while len(drawn) < n:
+        solution = walk.sample(rng)
+        if Distinct(distinct) is Distinct.GRIDS:
+            grid = tuple(sorted(solution.grid.items()))
+            if grid not in carried:
+                carried[grid] = carrying(puzzle, solution)
+            if rng.randrange(carried[grid]):
+                continue
+        drawn.append(solution)
+    return drawn
+
+
+def carrying(puzzle: Puzzle, solution: Solution) -> int:
+    """How many solutions of `puzzle` have the pip grid of `solution`: the solutions of the puzzle whose
+    every cell is a one-cell region holding that pip."""
+    fixed = Puzzle.build([("sum", [cell], pip) for cell, pip in sorted(solution.grid.items())],
+                         puzzle.dominoes, puzzle.origin)
+    return Completions(fixed).total()
+
+
+def marginals(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None) -> Marginals:
+    """For every cell of `puzzle`, how many solutions put each pip value there (`[n_0, n_1, ...]`), exact.
+
+    >>> from pipscover import load_one
+    >>> marginals(load_one("examples/first.txt")).backbone()[(0, 0)]  # its only solution puts a 4 there
+    4
+    """
+    return Marginals(puzzle, Completions(puzzle, deadline, memory_cap).marginals())

@@ -1,0 +1,163 @@
+"""One count split over a Dask cluster: `pipscover count PUZZLE --scheduler tcp://HOST:PORT` (or `--jobs N`,
+a LocalCluster of N workers), on the cluster handling of `pipscover.sweep.cluster`.
+
+Inclusion-exclusion's sum runs over prod (m_t + 1) points, each point one sweep that depends on no other:
+the points are cut into `CHUNKS` chunks, one Dask task each, and a task returns its chunk's signed sum
+modulo 2^128 (`inclusion_exclusion.sweep_total`). The client adds the chunks' sums modulo 2^128, as one
+process adds its points, and recovers the count once (`Modulus`), so the split count is the same number,
+exact under the same bound. A task is pure (the puzzle and its chunk in, an int out): a task whose worker
+dies is run again by the scheduler on another worker, and the client keeps one result per chunk, so nothing
+is counted twice. Each worker process builds the sweep's graph once and keeps it for its next chunks.
+
+`auto` keeps short counts local: it spends the structural counter's work budget (`STRUCTURAL_WORK_BUDGET`)
+in this process first, and splits only what that does not finish (measured in `encodings/counting.md`).
+Stopped (the deadline, Ctrl-C, a worker past `--memory`), the split count knows no lower bound but 0: a
+part of Ryser's signed sum bounds nothing. Its answer says so (`exact: false`), and the tasks not finished
+are cancelled, so a --scheduler's cluster is left as it was.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from pipscover.counting.inclusion_exclusion import Modulus, Sweep, build_sweep, points_of, sweep_total
+from pipscover.counting.progress import ProgressCallback
+from pipscover.errors import PipsError
+from pipscover.model import Puzzle
+from pipscover.model.results import CountInterrupted, CountResult, Distinct
+from pipscover.runtime.deadlines import has_passed
+from pipscover.runtime.limits import MemoryCapReached, TooBig, check_memory
+
+if TYPE_CHECKING:
+    from pipscover.sweep.cluster import DaskEngine
+
+SPLIT_METHODS = ("auto", "inclusion-exclusion")
+# Chunks of the points: planted 6 x 6's 82,944 points in chunks of about a second each, so that a task
+# cancelled or lost costs little and the chunks spread evenly over the workers.
+CHUNKS = 64
+METHOD = "inclusion-exclusion"
+
+_built: dict[Puzzle, Sweep] = {}  # on a worker: the sweep of the last puzzle, for its next chunks
+_building = threading.Lock()  # the threads of one worker build it once
+
+
+def swept_chunk(puzzle: Puzzle, begin: int, end: int, memory: int | None) -> int:
+    """What one task computes: the signed sum of the points numbered `begin` to `end - 1`, modulo 2^128.
+    Raises `CountInterrupted` when the worker holds more than `memory` bytes (while it builds the sweep, and
+    before it sweeps: the sweeps themselves allocate nothing)."""
+    try:
+        with _building:
+            sweep = _built.get(puzzle)
+            if sweep is None:
+                _built.clear()
+                sweep = _built[puzzle] = build_sweep(puzzle, memory_cap=memory)
+        check_memory(memory)
+    except MemoryCapReached:
+        raise CountInterrupted(_result(0, False, time.monotonic(), None, "memory")) from None
+    return sweep_total(sweep, chunk=range(begin, end))
+
+
+def chunks_of(points: int, chunks: int = CHUNKS) -> list[range]:
+    """`points` cut into at most `chunks` consecutive ranges of sizes that differ by at most one."""
+    chunks = min(chunks, points)
+    return [range(points * i // chunks, points * (i + 1) // chunks) for i in range(chunks)]
+
+
+def count_split(puzzle: Puzzle, engine: DaskEngine, deadline: float | None, memory: int | None, start: float,
+                on_progress: ProgressCallback | None = None) -> CountResult:
+    """The placement count by inclusion-exclusion, its points in chunks on `engine`'s cluster; `TooBig` when
+    the method does not take the puzzle on. Ctrl-C raises `CountInterrupted` (0, not exact)."""
+    modulus = Modulus.of(puzzle)
+    chunks = chunks_of(points_of(puzzle))
+    sums: dict[int, int] = {}  # by chunk: one result each, however often a chunk ran
+    labels = [f"{index}-of-{len(chunks)}" for index in range(len(chunks))]
+    backend = f"dask, {engine.workers} workers"
+    try:
+        for finished in engine.tasks(f"count-{METHOD}", swept_chunk, [(puzzle, chunk.start, chunk.stop)
+                                                                      for chunk in chunks], labels, memory=memory):
+            if finished is None:  # a poll: the clock, the progress
+                backend = f"dask, {max(engine.workers, 1)} workers"
+                if has_passed(deadline):
+                    return _result(0, False, start, backend, "timeout")
+                if on_progress is not None:
+                    on_progress(0, len(sums) / len(chunks))
+                continue
+            index, status, result = finished
+            if status != "finished":
+                return _failed(result, start, backend)
+            sums.setdefault(index, result)
+    except KeyboardInterrupt:
+        raise CountInterrupted(_result(0, False, start, backend, "interrupt")) from None
+    return _result(modulus.count(sum(sums.values())), True, start, backend)
+
+
+def _failed(error: BaseException, start: float, backend: str) -> CountResult:
+    """A task's failure: a worker past its memory cap stops the count (not exact); anything else is raised."""
+    if isinstance(error, CountInterrupted):
+        return _result(0, False, start, backend, error.result.stopped_by)
+    if isinstance(error, PipsError):
+        raise error
+    raise PipsError(f"a task of the split count failed on the cluster: {error!r}")
+
+
+def count_on_cluster(puzzle: Puzzle, method: str, scheduler: str | None, workers: int, deadline: float | None,
+                     memory: int | None, start: float, on_progress: ProgressCallback | None = None) -> CountResult:
+    """`method`'s count of `puzzle` (placements), split over the cluster at `scheduler` or a LocalCluster of
+    `workers`; `auto` counts locally what its structural budget finishes, or what inclusion-exclusion does
+    not take on."""
+    if method not in SPLIT_METHODS:
+        raise PipsError(f"--scheduler and --jobs split a count by {' or '.join(SPLIT_METHODS)}, not {method}")
+    if method == "auto":
+        local = _local_auto(puzzle, deadline, memory, start, on_progress)
+        if local is not None:
+            return local
+    from pipscover.sweep.cluster import DaskEngine
+
+    with DaskEngine(scheduler, workers) as engine:
+        result = count_split(puzzle, engine, deadline, memory, start, on_progress)
+    return result if method != "auto" else _named_auto(result)
+
+
+def _local_auto(puzzle: Puzzle, deadline: float | None, memory: int | None, start: float,
+                on_progress: ProgressCallback | None) -> CountResult | None:
+    """Auto's count in this process when it is short (the structural budget finishes it) or cannot be split
+    (inclusion-exclusion refuses the puzzle); None: split it."""
+    from pipscover.counting import count
+    from pipscover.counting.auto import LIST_FROM_DOMINOES, STRUCTURAL_WORK_BUDGET
+    from pipscover.counting.budget import Budget
+    from pipscover.counting.structural import StructuralCounter
+
+    def whole() -> CountResult:
+        return count(puzzle, timeout=None if deadline is None else deadline - start, start=start,
+                     memory=memory, on_progress=on_progress)
+
+    if len(puzzle.dominoes) < LIST_FROM_DOMINOES:
+        return whole()
+    try:
+        Modulus.of(puzzle)
+    except TooBig:
+        return whole()
+    try:
+        found = StructuralCounter(puzzle).count(Budget(start, deadline, memory),
+                                                STRUCTURAL_WORK_BUDGET // len(puzzle.cells))
+    except CountInterrupted as stop:
+        if stop.result.stopped_by == "nodes":
+            return None
+        if stop.result.stopped_by == "interrupt":
+            raise
+        return _named_auto(CountResult(stop.result.count, False, Distinct.PLACEMENTS, "structural", None,
+                                       time.monotonic() - start, stop.result.stopped_by))
+    return _named_auto(_result(found, True, start, None, method="structural"))
+
+
+def _named_auto(result: CountResult) -> CountResult:
+    return replace(result, method=f"auto:{result.method}")
+
+
+def _result(found: int, exact: bool, start: float, backend: str | None, stopped_by: str | None = None,
+            method: str = METHOD) -> CountResult:
+    return CountResult(found, exact, Distinct.PLACEMENTS, method, backend, time.monotonic() - start, stopped_by)
+

@@ -1,0 +1,141 @@
+"""`pipscover count --scheduler` / `--jobs N`: one count split over a real Dask cluster (a stock `dask scheduler`
+and stock `dask worker`s on 127.0.0.1, or a LocalCluster), exact even when a worker is killed mid-count."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import BIN, EXAMPLES, stop_session
+from pipscover import load_one
+from pipscover.counting.distributed import chunks_of
+from pipscover.counting.inclusion_exclusion import build_sweep, points_of, sweep_total
+
+PUZZLES = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles"
+PLANTED_4X6 = PUZZLES / "planted-4x6-s1.json"  # 58,725,029,952 solutions, 1,728 points: a second
+# Past auto's structural budget: split (65,536 points, about a second in one process).
+NO_UNIQUE_16 = PUZZLES / "no-unique-16-s1.json"
+# Long enough to kill a worker in the middle (16,384 points; about 5 s of CPU in one process).
+LONG = PUZZLES / "subset-sum-sat-14.json"
+LONG_COUNT = 1_384_700_554_137_600
+
+
+def _count(*args: object, timeout: float = 180) -> subprocess.CompletedProcess:
+    return subprocess.run([BIN / "pipscover", "count", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_chunks_of_the_points_add_up_to_the_whole_sum(compiled):
+    puzzle = load_one(PUZZLES / "planted-4x4-s1.json")
+    sweep = build_sweep(puzzle)
+    chunks = chunks_of(points_of(puzzle), 7)
+    assert [point for chunk in chunks for point in chunk] == list(range(points_of(puzzle)))
+    whole = sweep_total(sweep, compiled=compiled)
+    assert sum(sweep_total(sweep, compiled=compiled, chunk=chunk) for chunk in chunks) % (1 << 128) == whole
+
+
+def test_chunks_of_fewer_points_than_chunks_are_one_point_each():
+    assert chunks_of(3, 64) == [range(1), range(1, 2), range(2, 3)]
+
+
+def test_a_count_on_a_stock_cluster_is_the_count_of_one_process(scheduler):
+    done = _count(PLANTED_4X6, "--method", "inclusion-exclusion", "--scheduler", scheduler, "--json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["count"] == 58_725_029_952 and answer["exact"]
+    assert answer["method"] == "inclusion-exclusion" and answer["backend"].startswith("dask")
+
+
+def test_auto_splits_a_long_count_and_keeps_a_short_one_here(scheduler):
+    short = json.loads(_count(EXAMPLES / "first.txt", "--scheduler", scheduler, "--json").stdout)
+    assert short["count"] == 1 and short["backend"] is None  # counted in this process
+    long = json.loads(_count(NO_UNIQUE_16, "--scheduler", scheduler, "--json").stdout)
+    assert (long["count"], long["exact"], long["method"]) == (7_870_990_272, True, "auto:inclusion-exclusion")
+    assert long["backend"].startswith("dask")
+
+
+def test_a_worker_killed_mid_count_has_its_chunks_run_again_and_counted_once(scheduler):
+    from distributed import Client
+
+    count = subprocess.Popen([BIN / "pipscover", "count", LONG, "-m", "inclusion-exclusion", "--scheduler",
+                              scheduler, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with Client(scheduler, timeout=30) as client:
+        deadline, busy = time.monotonic() + 120, {}
+        while count.poll() is None and not busy and time.monotonic() < deadline:
+            busy = {worker: keys for worker, keys in client.processing().items()
+                    if any(key.startswith("count-") for key in keys)}
+            time.sleep(0.05)
+        assert busy, count.communicate()  # it ended before any worker held a chunk
+        victim = sorted(busy)[0]
+        os.kill(client.run(os.getpid, workers=[victim])[victim], signal.SIGKILL)
+        output, errors = count.communicate(timeout=180)
+        client.wait_for_workers(2, timeout=60)  # the nanny restarts it, for the other tests
+    answer = json.loads(output)
+    assert count.returncode == 0, errors
+    assert (answer["count"], answer["exact"]) == (LONG_COUNT, True)
+
+
+def test_a_worker_past_memory_stops_the_count_with_a_labelled_bound(scheduler):
+    done = _count(PLANTED_4X6, "-m", "inclusion-exclusion", "--scheduler", scheduler, "--memory", "1M")
+    assert done.returncode == 3, done.stderr
+    assert "at least 0 solutions (NOT exact: stopped by --memory" in done.stdout
+
+
+def test_jobs_splits_one_count_over_a_local_cluster():
+    done = _count(PLANTED_4X6, "-m", "inclusion-exclusion", "--jobs", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["count"] == 58_725_029_952
+
+
+def test_ctrl_c_stops_a_split_count_with_a_labelled_lower_bound_and_leaves_the_cluster(scheduler):
+    from distributed import Client
+
+    count = subprocess.Popen([BIN / "pipscover", "count", LONG, "-m", "inclusion-exclusion", "--scheduler",
+                              scheduler], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        with Client(scheduler, timeout=30) as client:
+            deadline = time.monotonic() + 120
+            while count.poll() is None and time.monotonic() < deadline and not any(
+                    keys for keys in client.processing().values()):
+                time.sleep(0.05)
+            assert count.poll() is None, count.communicate()
+            os.killpg(count.pid, signal.SIGINT)
+            output, errors = count.communicate(timeout=60)
+            # The chunks left were cancelled: the workers soon hold no task of it, and stay (2 of them).
+            deadline = time.monotonic() + 60
+            while any(client.processing().values()) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert not any(client.processing().values())
+            assert len(client.scheduler_info()["workers"]) == 2
+    finally:
+        stop_session(count)
+    assert count.returncode == 130, errors
+    assert "at least 0 solutions (NOT exact: stopped by Ctrl-C" in output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--distinct", "grids"], "placements"),
+    (["-m", "dlx"], "not by dlx"),
+    (["--jobs", "2"], "--jobs sets the workers"),
+])
+def test_what_cannot_be_split_is_refused_in_one_line(args, message):
+    done = _count(PLANTED_4X6, "--scheduler", "tcp://127.0.0.1:1", *args)
+    assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_jobs_on_one_puzzle_a_method_cannot_split_counts_it_here_as_before():
+    done = _count(EXAMPLES / "first.txt", "-m", "dlx", "--jobs", "2", "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["backend"] == "dlx"
+
+
+def test_several_puzzles_are_not_split_but_pointed_to_sweep():
+    done = _count(PLANTED_4X6, EXAMPLES / "first.txt", "--scheduler", "tcp://127.0.0.1:1")
+    assert done.returncode == 2 and "pipscover sweep count" in done.stderr

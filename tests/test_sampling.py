@@ -1,0 +1,150 @@
+"""Uniform samples and per-cell marginals from the structural counter's subproblems
+(`pipscover.counting.completions`), judged by full enumeration (the brute-force solver) and the
+independent checker."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections import Counter
+
+import pytest
+from brute_force import brute_force_grids, brute_force_solutions
+from scipy.stats import chisquare
+
+from conftest import BIN, EXAMPLES
+from pipscover import count, load_one, sample
+from pipscover.counting.completions import Completions, carrying, marginals
+from pipscover.generate.generator import generate
+from pipscover.model.check import is_valid
+
+# Generated boards of 4 to 6 dominoes with many solutions (several tilings, repeated grids among them).
+SMALL = [generate(dominoes=dominoes, seed=seed, unique=False).puzzle
+         for dominoes, seed in ((4, 3), (4, 5), (5, 3), (5, 5), (6, 3), (6, 4))]
+P_VALUE_FLOOR = 0.001  # seeds are fixed, so a test either always passes or always fails
+
+
+@pytest.mark.parametrize("puzzle", SMALL, ids=lambda puzzle: f"{len(puzzle.dominoes)} dominoes")
+def test_the_walk_counts_what_the_counter_counts(puzzle):
+    assert Completions(puzzle).total() == count(puzzle).count == len(brute_force_solutions(puzzle))
+
+
+@pytest.mark.parametrize("puzzle", SMALL, ids=lambda puzzle: f"{len(puzzle.dominoes)} dominoes")
+def test_marginals_are_those_of_full_enumeration(puzzle):
+    expected: dict = {cell: Counter() for cell in puzzle.cells}
+    for solution in brute_force_solutions(puzzle):
+        for cell, pip in solution.grid.items():
+            expected[cell][pip] += 1
+    found = marginals(puzzle)
+    assert {cell: dict(enumerate(row)) for cell, row in found.counts.items()} == {
+        cell: {pip: counts[pip] for pip in range(len(found.counts[cell]))} for cell, counts in expected.items()}
+    assert found.total == len(brute_force_solutions(puzzle))
+
+
+def test_the_backbone_is_the_cells_every_solution_fixes():
+    puzzle = SMALL[2]
+    solutions = brute_force_solutions(puzzle)
+    fixed = {cell: pip for cell, pip in next(iter(solutions)).grid.items()
+             if all(solution.grid[cell] == pip for solution in solutions)}
+    assert marginals(puzzle).backbone() == fixed
+    unique = load_one(EXAMPLES / "first.txt")
+    assert len(marginals(unique).backbone()) == len(unique.cells)  # one solution: every cell is fixed
+
+
+@pytest.mark.parametrize("puzzle", SMALL[:4], ids=lambda puzzle: f"{len(puzzle.dominoes)} dominoes")
+def test_samples_are_uniform_over_the_solutions(puzzle):
+    solutions = brute_force_solutions(puzzle)
+    drawn = Counter(sample(puzzle, 30 * len(solutions), seed=11))
+    assert set(drawn) <= solutions
+    observed = [drawn[solution] for solution in sorted(solutions, key=lambda s: s.placements)]
+    assert chisquare(observed).pvalue > P_VALUE_FLOOR
+
+
+def test_grid_samples_are_uniform_over_the_distinct_grids():
+    puzzle = SMALL[0]  # 72 solutions, 51 grids
+    grids = brute_force_grids(puzzle)
+    drawn = Counter(tuple(sorted(solution.grid.items())) for solution in sample(puzzle, 30 * len(grids), 5, "grids"))
+    assert set(drawn) <= set(grids)
+    assert chisquare([drawn[grid] for grid in sorted(grids)]).pvalue > P_VALUE_FLOOR
+
+
+def test_a_grid_is_carried_by_as_many_solutions_as_enumeration_says():
+    puzzle = SMALL[0]
+    carriers = Counter(tuple(sorted(solution.grid.items())) for solution in brute_force_solutions(puzzle))
+    for solution in list(brute_force_solutions(puzzle))[:10]:
+        assert carrying(puzzle, solution) == carriers[tuple(sorted(solution.grid.items()))]
+
+
+def _first_branches(walk: Completions, solution) -> tuple:
+    """Which branch of the root a solution went down: the placement on the cell the root covers."""
+    first = walk.counter.puzzle.cells[next(iter(walk.sweep))]
+    return next(placement for placement in solution.placements if first in placement.cells).canonical()
+
+
+def test_the_chi_square_test_sees_a_sampler_that_ignores_the_counts():
+    """Its power: at the root, a sampler choosing each branch with probability N(child) / N(root) passes, one
+    choosing the branches uniformly (as a naive random walk does) fails."""
+    puzzle = SMALL[1]
+    walk = Completions(puzzle)
+    total = walk.total()
+    children = [(child, walk.completions(child)) for child, _ in walk.branches(walk.root)]
+    drawn = Counter(_first_branches(walk, solution) for solution in sample(puzzle, 3000, seed=2))
+    # The root's branches, each named by the placement it lays, with its share of the solutions.
+    shares: Counter = Counter()
+    for solution in brute_force_solutions(puzzle):
+        shares[_first_branches(walk, solution)] += 1
+    assert sorted(shares.values()) == sorted(n for _, n in children if n) and sum(shares.values()) == total
+    names = sorted(shares)
+    expected = [3000 * shares[name] / total for name in names]
+    assert chisquare([drawn[name] for name in names], expected).pvalue > P_VALUE_FLOOR
+    naive = [3000 / len(names)] * len(names)  # what a walk that ignores the counts would draw
+    assert chisquare(naive, expected).pvalue < P_VALUE_FLOOR
+
+
+def test_every_sample_passes_the_independent_checker():
+    for puzzle in [*SMALL, load_one("benchmarks/count_puzzles/planted-4x4-s1.json")]:
+        assert all(is_valid(puzzle, solution) for solution in sample(puzzle, 20, seed=3))
+
+
+def test_the_same_seed_draws_the_same_samples_and_another_seed_others():
+    puzzle = load_one("benchmarks/count_puzzles/planted-4x4-s1.json")  # 14,962,316 solutions
+    assert sample(puzzle, 5, seed=42) == sample(puzzle, 5, seed=42)
+    assert sample(puzzle, 5, seed=42) != sample(puzzle, 5, seed=43)
+
+
+def test_a_puzzle_without_solutions_has_nothing_to_sample():
+    puzzle = generate(dominoes=4, seed=0, unique=False).puzzle
+    unsolvable = type(puzzle).build([("sum", puzzle.cells, 10_000)], puzzle.dominoes)
+    with pytest.raises(ValueError, match="no solution"):
+        sample(unsolvable, 1, seed=0)
+
+
+def _run(*args: object) -> subprocess.CompletedProcess:
+    return subprocess.run([BIN / "pipscover", *map(str, args)], capture_output=True, text=True, timeout=120)
+
+
+def test_sample_prints_the_solve_json_shape_and_repeats_by_seed(tmp_path):
+    path = "benchmarks/count_puzzles/planted-4x4-s1.json"
+    first, again = (_run("sample", path, "-n", "3", "--seed", "9", "--json") for _ in range(2))
+    assert first.returncode == 0, first.stderr
+    answer = json.loads(first.stdout)
+    assert set(answer) >= {"puzzle", "backend", "status", "solutions", "seconds"} and answer["status"] == "solved"
+    assert len(answer["solutions"]) == 3 and answer["seed"] == 9
+    assert answer["solutions"] == json.loads(again.stdout)["solutions"]
+    solve = json.loads(_run("solve", path, "--json").stdout)
+    assert set(solve["solutions"][0][0]) == set(answer["solutions"][0][0])  # the same placement objects
+
+
+def test_count_marginals_in_json_and_on_the_board():
+    path = EXAMPLES / "first.txt"
+    answer = json.loads(_run("count", path, "--marginals", "--json").stdout)
+    assert answer["count"] == 1 and len(answer["marginals"]) == len(answer["backbone"]) == 16
+    r, c, row = answer["marginals"][0]
+    assert sum(row) == 1 and [r, c, row.index(1)] == answer["backbone"][0]
+    text = _run("count", path, "--marginals").stdout
+    assert "backbone: 16 of 16 cells fixed by every solution" in text
+
+
+def test_marginals_of_grids_are_refused_in_one_line():
+    done = _run("count", EXAMPLES / "first.txt", "--marginals", "--distinct", "grids")
+    assert done.returncode == 2 and "--marginals counts placements" in done.stderr
