@@ -14,8 +14,8 @@ import pytest
 
 from conftest import BIN, EXAMPLES, stop_session
 from pipscover import load_one
-from pipscover.counting.distributed import chunks_of
 from pipscover.counting.inclusion_exclusion import build_sweep, points_of, sweep_total
+from pipscover.sweep.split_count import chunks_of
 
 PUZZLES = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles"
 PLANTED_4X6 = PUZZLES / "planted-4x6-s1.json"  # 58,725,029,952 solutions, 1,728 points: a second

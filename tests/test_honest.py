@@ -42,14 +42,15 @@ def test_count_by_blocking_clauses_shows_its_progress_on_a_terminal():
 
 
 def test_a_generator_that_gives_up_says_what_can_be_made_and_is_not_bad_input(run_cli):
-    done = run_cli("generate", "-n", "2", "--difficulty", "hard", "--seed", "1")
+    # 6 dominoes are within the NYT's hard range (fewer are refused up front), but seed 1 finds no hard puzzle
+    done = run_cli("generate", "-n", "6", "--difficulty", "hard", "--seed", "1")
     assert done.code == 3 and done.out == ""  # 3: stopped before an answer; 2 would say the input was wrong
-    assert "no unique hard puzzle of 2 dominoes" in done.err and "NYT hard puzzles have 6-16 dominoes" in done.err
+    assert "no unique hard puzzle of 6 dominoes" in done.err and "NYT hard puzzles have 6-16 dominoes" in done.err
 
 
 def test_generate_shows_its_search_on_a_terminal(tmp_path):
-    # 5 hard dominoes take about 1.5 s of search idle, well past the bar's half-second delay (2 took 0.1 s: no bar)
-    drawn = on_terminal("generate", "-n", "5", "--difficulty", "hard", "--seed", "1", "-o", str(tmp_path / "p.json"),
+    # 6 hard dominoes take seconds of search, well past the bar's half-second delay
+    drawn = on_terminal("generate", "-n", "6", "--difficulty", "hard", "--seed", "1", "-o", str(tmp_path / "p.json"),
                         columns=120)
     assert "hidden solutions tried" in drawn
 

@@ -160,8 +160,8 @@ def test_progress_comes_from_deep_levels_so_the_count_found_moves_early(monkeypa
     reports = []
     for compiled in (False, True):
         seen: list[tuple[int, float | None]] = []
-        StructuralCounter(puzzle, compiled=compiled).count(on_progress=lambda found, share, seen=seen: seen.append(
-            (found, share)))
+        listening = UNLIMITED.heard_by(lambda found, share, seen=seen: seen.append((found, share)))
+        StructuralCounter(puzzle, compiled=compiled).count(listening)
         reports.append(seen)
     assert reports[0] == reports[1]
     assert reports[0][0][1] < 1 / 10**6  # the first report is from a branch far down the search

@@ -130,12 +130,12 @@ def count_command(
 
 
 def _split(scheduler: str | None, jobs: int, puzzles: list[Loaded], settings: dict[str, Any]) -> Split | None:
-    """Where one puzzle's count is split (`pipscover.counting.distributed`): a --scheduler's cluster, or --jobs
+    """Where one puzzle's count is split (`pipscover.sweep.split_count`): a --scheduler's cluster, or --jobs
     workers here; None: it is not (--jobs on one puzzle that a method counts in one process: as before, in this
     process). What a --scheduler cannot split is refused here, before anything is counted."""
     if scheduler is None and (jobs == 1 or len(puzzles) != 1):
         return None
-    from pipscover.counting.distributed import SPLIT_METHODS
+    from pipscover.sweep.split_count import SPLIT_METHODS
 
     splittable = settings["method"] in SPLIT_METHODS and settings["distinct"] is Distinct.PLACEMENTS
     if scheduler is None and not splittable:
@@ -206,7 +206,7 @@ def _count_one(item: Loaded, settings: dict[str, Any], progress: ProgressCallbac
 
 def _count_split(item: Loaded, settings: dict[str, Any], progress: ProgressCallback, split: Split) -> CountResult:
     """One puzzle's count split over a cluster; a Ctrl-C carries the puzzle with it, as `_count_one`'s."""
-    from pipscover.counting.distributed import count_on_cluster
+    from pipscover.sweep.split_count import count_on_cluster
 
     start = item.clock_start()
     try:
