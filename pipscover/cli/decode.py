@@ -57,9 +57,9 @@ def decode_command(
 
     Given the encoded file, the puzzle, -d, the format and the encodings come from its header (an --encoding,
     --card or --pb that contradicts it is refused), in any folder or on any machine. Given the puzzle, give
-    the same -d and options as to `encode`. An output that lists several models (picosat --all, clasp -n 0;
-    for an OPB clasp lists only the last unless given --quiet=0) gives every solution, drawn one after
-    another (--json: the list "solutions"). Exit code 0 for a solution, 1 when the solver says
+    the same -d and options as to `encode`. An output that lists several models (picosat --all, or
+    clasp -n 0 --quiet=0: without it clasp shows only an OPB's last model) gives every solution, drawn one
+    after another (--json: the list "solutions"). Exit code 0 for a solution, 1 when the solver says
     unsatisfiable, 3 when it says unknown, 2 when a model does not fit the encoding.
 
     Example:
