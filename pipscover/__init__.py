@@ -145,7 +145,9 @@ def decode(
         said = read_model(answer, source)
         if said.status is not Status.SOLVED:
             return None
-        answer = said.literals
+        if len(said.models) > 1:
+            raise PipsError(f"{source}: holds {len(said.models)} models; pass one, or decode all: `pipscover decode`")
+        answer = said.models[0]
     return encoding(puzzle, encodings).decode(answer, source)
 
 

@@ -121,7 +121,7 @@ def test_a_compact_dimacs_file_names_its_form_and_decodes():
         assert solver.solve()
         answer = read_model("v " + " ".join(map(str, solver.get_model())) + " 0", "out")
     chosen = Encodings(header.card, header.pb, header.form)
-    solution = encode(puzzle, chosen).decode(answer.literals, "out")
+    solution = encode(puzzle, chosen).decode(answer.models[0], "out")
     assert problems(puzzle, solution) == []
 
 

@@ -86,7 +86,7 @@ def test_nyt_puzzles_round_trip_through_pysat_reading_the_file():
         with Solver("glucose4", bootstrap_with=cnf.clauses) as solver:
             assert solver.solve()
             answer = read_model("s SATISFIABLE\nv " + " ".join(map(str, solver.get_model())) + " 0\n", "model")
-        assert problems(puzzle, encoding.decode(answer.literals, "model")) == []
+        assert problems(puzzle, encoding.decode(answer.models[0], "model")) == []
 
 
 EXTERNAL = {
@@ -115,7 +115,7 @@ def test_nyt_puzzles_round_trip_through_an_external_solver(name, tmp_path):
         cnf_path.write_text(write_dimacs(encoding))
         answer = read_model(run_external(name, cnf_path, tmp_path), name)
         assert answer.status is Status.SOLVED
-        assert problems(puzzle, encoding.decode(answer.literals, name)) == []
+        assert problems(puzzle, encoding.decode(answer.models[0], name)) == []
 
 
 @pytest.mark.parametrize("name", sorted(EXTERNAL))
@@ -141,7 +141,18 @@ def test_an_unsatisfiable_puzzle_is_unsatisfiable_for_an_external_solver(name, t
     ],
 )
 def test_solver_outputs_are_read(text, status, literals):
-    assert read_model(text, "out") == SolverAnswer(status, literals)
+    assert read_model(text, "out") == SolverAnswer(status, (literals,) if literals else ())
+
+
+@pytest.mark.parametrize(("text", "status", "models"), [
+    ("c Answer: 1\nv x1 -x2\nc Answer: 2\nv -x1 x2\ns SATISFIABLE\n", Status.SOLVED, ((1, -2), (-1, 2))),  # clasp, OPB
+    ("v 1 -2 0\nv -1 2 0\ns SATISFIABLE\n", Status.SOLVED, ((1, -2), (-1, 2))),  # clasp -n 0, DIMACS
+    ("s SATISFIABLE\nv 1 -2 0\ns SATISFIABLE\nv -1 2 0\ns SOLUTIONS 2\n", Status.SOLVED, ((1, -2), (-1, 2))),
+    ("s SOLUTIONS 0\n", Status.UNSATISFIABLE, ()),  # picosat --all of an unsatisfiable CNF
+])
+def test_an_output_listing_several_models_gives_them_all(text, status, models):
+    """They were run together into one model, whose literals contradicted each other."""
+    assert read_model(text, "out") == SolverAnswer(status, models)
 
 
 @pytest.mark.parametrize("text", ["", "s SATISFIABLE\n", "v 1 x 0\n", "s MAYBE\n"])

@@ -369,6 +369,44 @@ def test_decode_refuses_a_format_or_difficulty_the_file_does_not_hold(run_cli, t
     assert_one_line_error(run_cli("decode", encoded, model, "-d", "hard"), encoded, "hard")
 
 
+@pytest.mark.parametrize("option", [
+    ["--encoding", "compact"], ["--project", "grids"], ["--card", "totalizer"], ["--pb", "bdd"],
+])
+def test_encode_opb_refuses_the_options_of_the_cnf(run_cli, tmp_path, monkeypatch, option):
+    """OPB has no compact form, no projection and no cardinality encodings: these were ignored."""
+    monkeypatch.chdir(tmp_path)
+    assert_one_line_error(run_cli("encode", FIRST, "--opb", "-o", "x.opb", *option), " ".join(option), "DIMACS only")
+    assert list(tmp_path.iterdir()) == []
+
+
+def compact_model(run_cli, tmp_path: Path) -> tuple[Path, Path]:
+    """first.txt encoded in the compact form, and a SAT solver's answer to it."""
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    encoded = tmp_path / "compact.cnf"
+    assert run_cli("encode", FIRST, "--encoding", "compact", "-o", encoded).code == 0
+    with Solver(bootstrap_with=CNF(from_file=str(encoded))) as solver:
+        assert solver.solve()
+        model = " ".join(map(str, solver.get_model()))
+    return encoded, write(tmp_path, "compact.out", f"s SATISFIABLE\nv {model} 0\n")
+
+
+@pytest.mark.parametrize("option", [["--encoding", "placements"], ["--card", "totalizer"], ["--pb", "bdd"]])
+def test_decode_refuses_an_encoding_the_header_contradicts(run_cli, tmp_path, option):
+    """Was "cell [0, 0] is covered twice": the option overrode the header."""
+    encoded, model = compact_model(run_cli, tmp_path)
+    assert run_cli("decode", encoded, model).code == 0
+    assert_one_line_error(run_cli("decode", encoded, model, *option), encoded, f"--{option[0][2:]} ", " ".join(option))
+
+
+def test_decode_of_a_compact_model_given_the_puzzle_names_the_mismatch(run_cli, tmp_path):
+    _, model = compact_model(run_cli, tmp_path)
+    result = run_cli("decode", FIRST, model)
+    assert_one_line_error(result, model, "the model has 319 variables", "has 642", "--encoding")
+    assert run_cli("decode", FIRST, model, "--encoding", "compact").code == 0
+
+
 def test_decode_says_unsatisfiable_with_exit_code_1(run_cli, tmp_path):
     cnf = tmp_path / "first.cnf"
     run_cli("encode", FIRST, "-o", cnf)

@@ -143,3 +143,28 @@ def test_an_opb_answer_decodes_to_the_solution_its_placements_make():
     literals = tuple(var if var in true else -var for var in range(1, encoding.num_vars + 1))
     assert encoding.decode(literals, "answer") == Solution(solution.placements)
     assert problems(puzzle, solution) == []
+
+
+# One domino on two cells of no rule: two solutions, the domino either way round.
+TWO_WAYS = {"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}]}
+# clasp prints only the last model of an OPB unless --quiet=0 asks for every one.
+EVERY_MODEL = {"clasp": ["clasp", "-n", "0", "--quiet=0"], "picosat": ["picosat", "--all"]}
+
+
+@pytest.mark.parametrize(("solver", "suffix"), [("clasp", "opb"), ("clasp", "cnf"), ("picosat", "cnf")])
+def test_decode_reads_every_model_of_an_output_listing_them(run_cli, tmp_path, solver, suffix):
+    """`clasp -n 0 --quiet=0` and `picosat --all` print every model; decode drew one of them and said nothing."""
+    if shutil.which(solver) is None:
+        pytest.skip(f"{solver} is not installed")
+    puzzle, encoded, out = tmp_path / "two.json", tmp_path / f"two.{suffix}", tmp_path / "two.out"
+    puzzle.write_text(json.dumps(TWO_WAYS))
+    assert run_cli("encode", puzzle, "-o", encoded).code == 0
+    done = subprocess.run([*EVERY_MODEL[solver], str(encoded)], capture_output=True, text=True, timeout=60)
+    out.write_text(done.stdout)
+    models = int(re.search(r"(?:Models\s*:|s SOLUTIONS)\s*(\d+)", done.stdout).group(1))
+    decoded = run_cli("decode", encoded, out, "--json")
+    assert decoded.code == 0, decoded.err
+    found = json.loads(decoded.out)["solutions"]
+    assert len(found) == models >= 2 and len({json.dumps(solution) for solution in found}) == 2
+    shown = run_cli("decode", encoded, out)
+    assert shown.code == 0 and f"solved, {models} models" in shown.out

@@ -39,7 +39,8 @@ def decode_command(
         "(a file or an NYT day).", show_default=False,
     )],
     model_file: Annotated[str, typer.Argument(
-        help="The solver's output (`s`/`v` lines, `v x1 -x2` from a PB solver, or bare literals); - for stdin.",
+        help="The solver's output (`s`/`v` lines, `v x1 -x2` from a PB solver, or bare literals); - for stdin. "
+        "Every model it lists (clasp -n 0 --quiet=0, picosat --all) is decoded.",
         show_default=False,
     )],
     difficulty: DifficultyOption = None,
@@ -54,10 +55,12 @@ def decode_command(
 ) -> None:
     """Read a SAT or PB solver's output for `pipscover encode`'s file, check the solution and draw it.
 
-    Given the encoded file, the puzzle, -d, the format and the encodings come from its header (--encoding,
-    --card and --pb override them), in any folder or on any machine. Given the puzzle, give the same -d and
-    options as to `encode`. Exit code 0 for a solution, 1 when the solver says unsatisfiable, 3 when it says
-    unknown, 2 when the model does not fit the encoding.
+    Given the encoded file, the puzzle, -d, the format and the encodings come from its header (an --encoding,
+    --card or --pb that contradicts it is refused), in any folder or on any machine. Given the puzzle, give
+    the same -d and options as to `encode`. An output that lists several models (picosat --all, or
+    clasp -n 0 --quiet=0: without it clasp shows only an OPB's last model) gives every solution, drawn one
+    after another (--json: the list "solutions"). Exit code 0 for a solution, 1 when the solver says
+    unsatisfiable, 3 when it says unknown, 2 when a model does not fit the encoding.
 
     Example:
 
@@ -74,23 +77,49 @@ def decode_command(
     else:
         if chosen is not None and chosen != header.format:
             raise PipsError(f"{source}: holds {header.format}, and --{chosen} was given; leave the option out")
+        _refuse_other_encodings(header, source, card=card, pb=pb, encoding=form)
         puzzle, file_format = _header_puzzle(header, source, difficulty), header.format
-        encodings = Encodings(str(card or header.card), str(pb or header.pb), str(form or header.form))
+        encodings = Encodings(header.card, header.pb, header.form)
     answer = read_model(read_text_file(model_file), model_file)
     solutions: tuple[Solution, ...] = ()
     if answer.status is Status.SOLVED:
         encoding: AnyEncoding | PbEncoding = encode_opb(puzzle) if file_format == "opb" else encode(puzzle, encodings)
-        solutions = (encoding.decode(answer.literals, model_file),)
+        solutions = tuple(_decoded(encoding, model, model_file) for model in answer.models)
     result = SolveResult(answer.status, solutions, BACKEND_NAME, time.monotonic() - start)
     if as_json:
         print_json(solve_json(puzzle, result))
     else:
         from pipscover.render.terminal import draw_solution
 
-        typer.echo(f"{puzzle.describe()}: {result.status} ({model_file})")
+        models = f", {len(solutions)} models" if len(solutions) > 1 else ""
+        typer.echo(f"{puzzle.describe()}: {result.status}{models} ({model_file})")
         for solution in solutions:
             typer.echo(draw_solution(puzzle, solution))
     exit_with(exit_code(result.status))
+
+
+def _refuse_other_encodings(header: Header, source: str, **given: object) -> None:
+    """Refuse an --encoding, --card or --pb that contradicts the header: the model is of the CNF the header
+    describes, so another encoding would read its variables wrongly ("cell [0, 2] is covered twice")."""
+    held = {"card": header.card, "pb": header.pb, "encoding": header.form}
+    for option, value in given.items():
+        if value is not None and str(value) != held[option] and (option, str(value)) != ("encoding", "auto"):
+            raise PipsError(f"{source}: was encoded with --{option} {held[option]}, and --{option} {value} "
+                            "was given; leave the option out (the header names it)")
+
+
+def _decoded(encoding: AnyEncoding | PbEncoding, model: tuple[int, ...], model_file: str) -> Solution:
+    """The checked solution of one model. A model that is no solution and whose size is not the encoding's
+    is one of another form or encoding of the puzzle: say so rather than "cell [0, 2] is covered twice"."""
+    try:
+        return encoding.decode(model, model_file)
+    except PipsError:
+        size = max(abs(literal) for literal in model)
+        if size == encoding.num_vars:
+            raise
+        raise PipsError(f"{model_file}: the model has {size} variables, but {encoding.puzzle.describe()} "
+                        f"encoded as {encoding.describe()} has {encoding.num_vars}; decode with the file `encode` "
+                        "wrote (its header names the encoding), or give encode's --encoding, --card and --pb") from None
 
 
 def _header_puzzle(header: Header, source: str, difficulty: Difficulty | None) -> Puzzle:

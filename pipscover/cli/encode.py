@@ -24,6 +24,7 @@ from pipscover.cli.common import (
 from pipscover.cnf import DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, AnyEncoding, encode
 from pipscover.cnf.dimacs import write_dimacs
 from pipscover.cnf.opb import PbEncoding, encode_opb, write_opb
+from pipscover.errors import PipsError
 from pipscover.model.results import Distinct
 
 # What `-o NAME.SUFFIX` writes; a name with another suffix takes --dimacs/--opb, DIMACS by default.
@@ -58,6 +59,23 @@ def encoding_json(encoding: AnyEncoding | PbEncoding) -> dict:
     }
 
 
+# The CNF options and the value that OPB, which writes the placement and value variables as linear
+# constraints with no auxiliary ones, is alike to: any other value is refused, not ignored.
+OPB_ALIKE = {
+    "card": {DEFAULT_CARD}, "pb": {DEFAULT_PB}, "encoding": {DEFAULT_FORM, "placements"},
+    "project": {str(Distinct.PLACEMENTS)},
+}
+
+
+def _refuse_cnf_options(**given: object) -> None:
+    """Refuse a CNF option that OPB has no use for, in one line, rather than write the file without it."""
+    for option, value in given.items():
+        if str(value) not in OPB_ALIKE[option]:
+            raise PipsError(f"--{option} {value} applies to DIMACS only: --opb writes the placement and value "
+                            "variables as linear constraints (no compact form, no auxiliary variables, "
+                            "a model count that counts placements)")
+
+
 @app.command("encode")
 def encode_command(
     puzzles: PuzzlesArgument,
@@ -68,7 +86,8 @@ def encode_command(
     )] = "-",
     dimacs: Annotated[bool | None, typer.Option(
         "--dimacs/--opb", help="DIMACS CNF for SAT solvers and model counters (the default), or OPB: linear "
-        "constraints for pseudo-Boolean solvers (encodings/opb.md).", show_default=False,
+        "constraints for pseudo-Boolean solvers (encodings/opb.md; --encoding, --card, --pb and --project "
+        "grids are DIMACS's).", show_default=False,
     )] = None,
     card: CardOption = CardName[DEFAULT_CARD],
     pb: PbOption = PbName[DEFAULT_PB],
@@ -95,6 +114,8 @@ def encode_command(
       pipscover encode 2025-09-15 -d hard --opb -o h.opb && clasp h.opb > h.out
     """
     file_format = output_format(output, FORMATS, None if dimacs is None else "dimacs" if dimacs else "opb", "dimacs")
+    if file_format == "opb":
+        _refuse_cnf_options(card=card, pb=pb, encoding=form, project=project)
     loaded = load_puzzles(puzzles, difficulty)
     for puzzle, path in zip(loaded, output_paths(output, loaded)):
         encoding: AnyEncoding | PbEncoding

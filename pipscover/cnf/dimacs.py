@@ -73,10 +73,12 @@ def _comments(encoding: AnyEncoding, project: Distinct) -> list[str]:
 
 @dataclass(frozen=True)
 class SolverAnswer:
-    """What a solver's output says: a status and, when satisfiable, the model's literals."""
+    """What a solver's output says: a status and, when satisfiable, each model it printed as its literals
+    (one, or several from a solver asked for every model: `clasp -n 0`, `picosat --all`)."""
 
     status: Status
-    literals: tuple[int, ...] = ()
+    models: tuple[tuple[int, ...], ...] = ()
+
 
 
 _STATUS_WORDS = {
@@ -90,24 +92,30 @@ _STATUS_WORDS = {
 def read_model(text: str, source: str) -> SolverAnswer:
     """Parse a solver's output; `source` names it in error messages.
 
+    A model ends at its `0`, at a `c Answer: N` line (clasp's, before each model) or at an `s` line (PicoSAT's
+    `--all` prints one before each model), so an output listing every model gives them all.
+
     >>> read_model("s SATISFIABLE\\nv 1 -2 3 0\\n", "out.txt")
-    SolverAnswer(status=<Status.SOLVED: 'solved'>, literals=(1, -2, 3))
-    >>> read_model("1 -2 3", "out.txt").literals
-    (1, -2, 3)
-    >>> read_model("v x1 -x2\\nv x3\\ns SATISFIABLE\\n", "clasp.out").literals
-    (1, -2, 3)
+    SolverAnswer(status=<Status.SOLVED: 'solved'>, models=((1, -2, 3),))
+    >>> read_model("1 -2 3", "out.txt").models
+    ((1, -2, 3),)
+    >>> read_model("c Answer: 1\\nv x1 -x2\\nc Answer: 2\\nv -x1 x2\\ns SATISFIABLE\\n", "clasp.out").models
+    ((1, -2), (-1, 2))
     """
     status: Status | None = None
-    literals: list[int] = []
+    models: list[list[int]] = [[]]
     for number, line in enumerate(text.splitlines(), start=1):
         words = line.split()
+        if words[:2] == ["c", "Answer:"] and models[-1]:
+            models.append([])
         if not words or words[0] == "c":
             continue
         if words[0] == "s" or (len(words) == 1 and words[0].upper() in _STATUS_WORDS):
-            word = " ".join(words[1:] if words[0] == "s" else words).upper()
-            if word not in _STATUS_WORDS:
+            status = _status(" ".join(words[1:] if words[0] == "s" else words).upper(), status)
+            if status is None:
                 raise PipsError(f"{source}: line {number}: unknown solver status {shown(line.strip())}")
-            status = _STATUS_WORDS[word]
+            if models[-1]:
+                models.append([])
             continue
         if words[0] == "v":
             words = words[1:]
@@ -116,11 +124,23 @@ def read_model(text: str, source: str) -> SolverAnswer:
             if not re.fullmatch(r"-?([0-9]{1,18}|x[1-9][0-9]{0,17})", word):
                 raise PipsError(f"{source}: line {number}: {shown(word)} is not a literal; expected a solver's output")
             if word != "0":
-                literals.append(int(word.replace("x", "")))
+                models[-1].append(int(word.replace("x", "")))
+            elif models[-1]:
+                models.append([])
+    found = tuple(tuple(model) for model in models if model)
     if status is None:
-        if not literals:
+        if not found:
             raise PipsError(f"{source}: holds no model (no `s` status line and no literals)")
         status = Status.SOLVED
-    if status is Status.SOLVED and not literals:
+    if status is Status.SOLVED and not found:
         raise PipsError(f"{source}: says satisfiable but holds no literals (`v` lines)")
-    return SolverAnswer(status, tuple(literals) if status is Status.SOLVED else ())
+    return SolverAnswer(status, found if status is Status.SOLVED else ())
+
+
+def _status(word: str, before: Status | None) -> Status | None:
+    """The status an `s` line's word says; PicoSAT's `s SOLUTIONS N` after `--all` keeps the status of its
+    models, or says unsatisfiable when N is 0. None for a word no solver prints."""
+    solutions = re.fullmatch(r"SOLUTIONS ([0-9]{1,18})", word)
+    if solutions is not None:
+        return (before or Status.SOLVED) if int(solutions.group(1)) else Status.UNSATISFIABLE
+    return _STATUS_WORDS.get(word)
