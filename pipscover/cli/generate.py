@@ -49,9 +49,9 @@ def generate_command(
     seed: Annotated[
         int | None, typer.Option("--seed", help="Same seed, same puzzle (default: a random seed, reported).")
     ] = None,
-    unique: Annotated[
-        bool, typer.Option("--unique/--no-unique", help="Tighten regions until the counter proves one solution.")
-    ] = True,
+    any_count: Annotated[bool, typer.Option(
+        "--no-unique", help="Any number of solutions: skip tightening the regions until the counter proves one.",
+    )] = False,
     difficulty: Annotated[
         Difficulty | None,
         typer.Option(
@@ -82,7 +82,7 @@ def generate_command(
     if certified and output == "-":
         raise PipsError("generate --certify: the certificate goes beside the puzzle; give -o NAME.json")
     request = Request(dominoes, max_pip, shape, random.SystemRandom().randrange(2**31) if seed is None else seed,
-                      unique, difficulty, timeout)
+                      not any_count, difficulty, timeout)
     made = _generate_or_stop(request, as_json)
     write_output(output, json.dumps(puzzle_to_nyt(made.puzzle, made.solution), separators=(",", ":")) + "\n")
     certificate = _certificate(made.puzzle, output) if certified else None

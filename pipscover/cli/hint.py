@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
 from pipscover.cli.app import app
 from pipscover.cli.common import (
@@ -44,9 +43,8 @@ def hint_command(
     ] = False,
     given: Annotated[
         Path | None,
-        typer.Option("--given", help="The dominoes placed so far, as JSON: "
-                     + escape('[{"domino": [a, b], "cells": [[r, c], [r, c]]}, ...] ') +
-                     "(hints go on from there; a domino no solution keeps is named as wrong)."),
+        typer.Option("--given", help="A JSON file of the dominoes placed so far, shaped as shown above (hints go "
+                     "on from there; a domino no solution keeps is named as wrong)."),
     ] = None,
     output: Annotated[str | None, typer.Option(
         "--output", "-o", help="Also write the board with the step's cells highlighted (--all: the last step) as "
@@ -57,8 +55,11 @@ def hint_command(
     """Give the next deduction a player can make: the rule, and a sentence saying why.
 
     Rules go from easy (forced tiling, region arithmetic) to hard (what if); see encodings/hints.md.
-    With --given, hints start from the dominoes placed so far. Exit code 1 when the rules prove a puzzle
-    has no solution, or a given domino is wrong.
+    With --given, hints start from the dominoes placed so far, listed in a JSON file as
+
+      [{"domino": [0, 5], "cells": [[0, 0], [0, 1]]}, ...]
+
+    Exit code 1 when the rules prove a puzzle has no solution, or a given domino is wrong.
 
     Examples:
 
