@@ -55,6 +55,12 @@ def test_hint_help_shows_the_given_position_on_one_line(run_cli, monkeypatch):
     assert any(line.strip() == '[{"domino": [0, 5], "cells": [[0, 0], [0, 1]]}, ...]' for line in shown.splitlines())
 
 
+def test_decode_help_speaks_of_the_encoded_file_not_of_backends(run_cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    shown = run_cli("decode", "--help").out
+    assert "SAT backends" not in shown and "written with" in shown
+
+
 def test_the_puzzles_argument_reads_puzzle_dots(run_cli, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     shown = run_cli("solve", "--help").out
