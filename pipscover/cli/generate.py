@@ -117,7 +117,7 @@ def _generate_or_stop(request: Request, as_json: bool) -> GeneratedPuzzle:
     is reported and exits 3."""
     began = time.monotonic()
     try:
-        with progress_bar("generate", total=MAX_RESTARTS) as update:
+        with progress_bar("generate: 0 hidden solutions tried", total=MAX_RESTARTS) as update:
             def attempted(tried: int, rated: Difficulty | None) -> None:
                 last = "" if rated is None else f", the last rated {rated}"
                 update(completed=tried, description=f"generate: {tried} hidden solutions tried{last}")
