@@ -37,6 +37,30 @@ def test_help_paragraphs_wrap_at_the_terminal_and_examples_fit_on_a_line(run_cli
             assert len(lines) == 1, f"an example split over lines: {paragraph}"
 
 
+@pytest.mark.parametrize("words", [("reduce",), *_all_commands()], ids=" ".join)
+def test_help_at_80_columns_cuts_nothing_and_keeps_examples_indented(run_cli, monkeypatch, words):
+    monkeypatch.setenv("COLUMNS", "80")
+    shown = run_cli(*words, "--help").out
+    assert "…" not in shown  # rich cuts a word longer than its column (planted --suite named a dotted path)
+    assert "Show this message and exit." in shown  # on one line: the option columns leave the help room
+    assert "Example" in shown
+    description = shown.split("Usage:")[1].split("╭")[0].splitlines()[1:]
+    # typer dedents the text after the summary as a block: examples right after it lost their indent (show)
+    assert not [line for line in description if re.match(r" pipscover [a-z]", line)], shown
+
+
+def test_hint_help_shows_the_given_position_on_one_line(run_cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    shown = run_cli("hint", "--help").out
+    assert any(line.strip() == '[{"domino": [0, 5], "cells": [[0, 0], [0, 1]]}, ...]' for line in shown.splitlines())
+
+
+def test_decode_help_speaks_of_the_encoded_file_not_of_backends(run_cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    shown = run_cli("decode", "--help").out
+    assert "SAT backends" not in shown and "written with" in shown
+
+
 def test_the_puzzles_argument_reads_puzzle_dots(run_cli, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     shown = run_cli("solve", "--help").out

@@ -13,6 +13,7 @@ from brute_force import brute_force_solutions
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from puzzle_factory import FAMILIES, family, named, puzzles
+from test_render import svg_elements
 
 from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover.formats import load, load_one, puzzle_to_nyt
@@ -275,6 +276,24 @@ def test_hint_command_draws_the_step_as_svg(run_cli, tmp_path):
     picture = tmp_path / "hint.svg"
     assert run_cli("hint", EXAMPLES / "first.txt", "-o", picture).code == 0
     assert picture.read_text().count('class="highlight"') == 1
+
+
+def test_hint_command_all_draws_the_board_with_the_last_step_shaded(run_cli):
+    result = run_cli("hint", EXAMPLES / "first.txt", "--all")
+    assert result.code == 0 and "solved in" in result.out
+    one = run_cli("hint", EXAMPLES / "first.txt").out
+    board = one.splitlines()[2:]  # the title and the one step, then the board
+    assert len(board) > 2 and board[0] in result.out.splitlines()  # the board's top edge, drawn as for one step
+    assert "░" in result.out
+
+
+def test_hint_svg_has_the_step_as_its_caption(run_cli, tmp_path):
+    picture = tmp_path / "hint.svg"
+    assert run_cli("hint", EXAMPLES / "first.txt", "-o", picture).code == 0
+    document = picture.read_text()
+    caption = " ".join(e.text or "" for e in svg_elements(document, "text", "caption"))
+    assert caption.startswith("region-sum: The sum-3 region B needs 3")
+    assert "region-sum: The sum-3 region B" in document.split("</title>")[0]
 
 
 def test_hint_draws_each_puzzle_of_a_day_as_the_other_commands_do(run_cli, tmp_path):

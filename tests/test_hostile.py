@@ -1053,7 +1053,7 @@ def test_decode_of_an_unknown_answer_says_unknown_not_timeout(run_cli, tmp_path)
 
 
 @pytest.mark.parametrize(("command", "shown"), [
-    ("hint", '[{"domino": [a, b], "cells": [[r,'),  # rich read the brackets as markup and ate them
+    ("hint", '[{"domino": [0, 5], "cells": [[0, 0], [0, 1]]}, ...]'),  # rich read [a, b] as markup and ate it
     ("backends", "listing every backend"),  # was "one JSON object per puzzle"
 ])
 def test_help_shows_what_it_says(run_cli, monkeypatch, command, shown):

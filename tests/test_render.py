@@ -176,6 +176,19 @@ def test_large_boards_draw_one_element_per_cell_and_domino():
         assert size < len(drawing.splitlines()) < 5 * size
 
 
+def test_a_caption_is_wrapped_to_the_board_under_it():
+    caption = "The sum-3 region B needs 3 from its two cells, so the domino across them is 1-2 or 0-3. " * 3
+    bare, captioned = draw_svg(RING), draw_svg(RING, caption=caption)
+    lines = [e.text or "" for e in svg_elements(captioned, "text", "caption")]
+    assert len(lines) > 3 and " ".join(lines) == " ".join(caption.split())
+    width = float(ET.fromstring(captioned).get("width", 0))
+    assert all(len(line) * 0.55 * 14 <= width for line in lines)  # each line fits the picture
+    board_bottom = float(ET.fromstring(bare).get("height", 0))
+    assert float(ET.fromstring(captioned).get("height", 0)) > board_bottom
+    assert all(float(e.get("y", 0)) > board_bottom - 20 for e in svg_elements(captioned, "text", "caption"))
+    assert not svg_elements(bare, "text", "caption")
+
+
 def svg_elements(document: str, tag: str, kind: str | None = None) -> list[ET.Element]:
     root = ET.fromstring(document)
     return [e for e in root.iter(SVG + tag) if kind is None or e.get("class") == kind]

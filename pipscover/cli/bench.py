@@ -65,9 +65,8 @@ def bench_command(
 ) -> None:
     """Time the first solution (or --task) of every puzzle; print the median, worst and total time.
 
-    Puzzles are read before timing starts. With --repeat N, a puzzle's time is the median of its N runs.
-
-    The total is the median of the N per-run totals. Several -b (or --card/--pb/--encoding) print a comparison table.
+    Puzzles are read before timing starts. With --repeat N, a puzzle's time is the median of its N runs, and the
+    total the median of the N per-run totals. Several -b (or --card/--pb/--encoding) print a comparison table.
 
     Ctrl-C stops it and prints the figures of the puzzles timed so far (exit code 130).
 

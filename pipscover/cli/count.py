@@ -92,9 +92,11 @@ def count_command(
     Exit code 0 when every count is done, 1 when a puzzle has no solution,
     3 when --timeout, --memory or --limit stopped one (a lower bound), 130 on Ctrl-C.
 
-    Example: pipscover count nyt/2025-09-15.json -d hard --distinct grids
+    Examples:
 
-    Example: pipscover count planted-6x6.txt --scheduler tcp://10.0.0.5:8786
+      pipscover count nyt/2025-09-15.json -d hard --distinct grids
+
+      pipscover count planted-6x6.txt --scheduler tcp://10.0.0.5:8786
     """
     if backend is not None and method is DEFAULT_METHOD:
         method = Method("blocking")  # -b names a SAT solver, which only the blocking method uses

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.cnf_options import SatCardOption, SatFormOption, SatPbOption
+from pipscover.cli.cnf_options import CardName, FormName, PbName
 from pipscover.cli.common import (
     DifficultyOption,
     JsonOption,
@@ -48,9 +48,15 @@ def decode_command(
         "--dimacs/--opb", help="Given the puzzle: the answer is to its DIMACS CNF (the default) or its OPB form.",
         show_default=False,
     )] = None,
-    card: SatCardOption = None,
-    pb: SatPbOption = None,
-    form: SatFormOption = None,
+    card: Annotated[CardName | None, typer.Option(
+        "--card", help="The PySAT cardinality encoding the file was written with (default: its header's, else auto).",
+    )] = None,
+    pb: Annotated[PbName | None, typer.Option(
+        "--pb", help="The PySAT pseudo-boolean encoding it was written with (default: its header's, else best).",
+    )] = None,
+    form: Annotated[FormName | None, typer.Option(
+        "--encoding", help="Its CNF form, placements or compact (default: its header's, else auto: by size).",
+    )] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Read a SAT or PB solver's output for `pipscover encode`'s file, check the solution and draw it.

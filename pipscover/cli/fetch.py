@@ -26,13 +26,15 @@ def fetch_command(
 ) -> None:
     """Download NYT days into the cache; a cached day is never downloaded again.
 
-    A day then works wherever a puzzle file does: pipscover solve 2025-09-15 -d hard.
+    A day then works wherever a puzzle file does, as in the last example.
 
     Examples:
 
       pipscover fetch 2025-09-15 today
 
       pipscover fetch --from 2025-09-01 --to 2025-09-30 --json
+
+      pipscover solve 2025-09-15 -d hard
     """
     if last is not None and first is None:
         raise PipsError("--to needs --from")

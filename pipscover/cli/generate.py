@@ -6,8 +6,9 @@ import json
 import random
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -48,9 +49,9 @@ def generate_command(
     seed: Annotated[
         int | None, typer.Option("--seed", help="Same seed, same puzzle (default: a random seed, reported).")
     ] = None,
-    unique: Annotated[
-        bool, typer.Option("--unique/--no-unique", help="Tighten regions until the counter proves one solution.")
-    ] = True,
+    any_count: Annotated[bool, typer.Option(
+        "--no-unique", help="Any number of solutions: skip tightening the regions until the counter proves one.",
+    )] = False,
     difficulty: Annotated[
         Difficulty | None,
         typer.Option(
@@ -80,37 +81,71 @@ def generate_command(
     output_format(output, PUZZLE_JSON)
     if certified and output == "-":
         raise PipsError("generate --certify: the certificate goes beside the puzzle; give -o NAME.json")
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
+    request = Request(dominoes, max_pip, shape, random.SystemRandom().randrange(2**31) if seed is None else seed,
+                      not any_count, difficulty, timeout)
+    made = _generate_or_stop(request, as_json)
+    write_output(output, json.dumps(puzzle_to_nyt(made.puzzle, made.solution), separators=(",", ":")) + "\n")
+    certificate = _certificate(made.puzzle, output) if certified else None
+    report = _report(made, request, output, certificate)
+    if as_json and output != "-":
+        print_json(report)
+        return
+    text = json.dumps(report) if as_json else _summary(made, request.seed, certificate)
+    (sys.stderr if output == "-" else sys.stdout).write(text + "\n")
+
+
+@dataclass(frozen=True)
+class Request:
+    """What was asked for, with the seed chosen."""
+
+    dominoes: int
+    max_pip: int
+    shape: Shape
+    seed: int
+    unique: bool
+    difficulty: Difficulty | None
+    timeout: float | None
+
+    def stopped(self, status: str, began: float) -> dict[str, Any]:
+        """The JSON report of a request that gave no puzzle."""
+        return {"status": status, "seed": self.seed, "domino_count": self.dominoes, "shape": str(self.shape),
+                "seconds": round(time.monotonic() - began, 6)}
+
+
+def _generate_or_stop(request: Request, as_json: bool) -> GeneratedPuzzle:
+    """The puzzle, made under a progress bar on a terminal; a search that found nothing, or ran out of time,
+    is reported and exits 3."""
     began = time.monotonic()
     try:
-        with progress_bar("generate", total=MAX_RESTARTS) as update:
+        with progress_bar("generate: 0 hidden solutions tried", total=MAX_RESTARTS) as update:
             def attempted(tried: int, rated: Difficulty | None) -> None:
                 last = "" if rated is None else f", the last rated {rated}"
                 update(completed=tried, description=f"generate: {tried} hidden solutions tried{last}")
 
-            made = generate(dominoes, max_pip, shape, seed, unique, difficulty, timeout, on_attempt=attempted)
+            return generate(request.dominoes, request.max_pip, request.shape, request.seed, request.unique,
+                            request.difficulty, request.timeout, on_attempt=attempted)
     except SearchGaveUp as stop:  # a search that found nothing: not bad input, and not a time limit either
         if as_json:
-            print_json({"status": "unknown", "seed": seed, "domino_count": dominoes, "shape": str(shape),
-                        "reason": str(stop), "seconds": round(time.monotonic() - began, 6)})
+            print_json(request.stopped("unknown", began) | {"reason": str(stop)})
         else:
             error_line(str(stop))
-        raise typer.Exit(EXIT_TIMEOUT) from None
     except SearchTimeout:
         if as_json:
-            print_json({"status": "timeout", "seed": seed, "domino_count": dominoes, "shape": str(shape),
-                        "seconds": round(time.monotonic() - began, 6)})
+            print_json(request.stopped("timeout", began))
         else:
-            error_line(f"generate: no puzzle within --timeout {timeout:g} s (seed {seed})")
-        raise typer.Exit(EXIT_TIMEOUT) from None
-    write_output(output, json.dumps(puzzle_to_nyt(made.puzzle, made.solution), separators=(",", ":")) + "\n")
+            error_line(f"generate: no puzzle within --timeout {request.timeout:g} s (seed {request.seed})")
+    raise typer.Exit(EXIT_TIMEOUT)
+
+
+def _report(made: GeneratedPuzzle, request: Request, output: str,
+            certificate: dict[str, str | None] | None) -> dict[str, Any]:
+    """The JSON report of a puzzle made."""
     report = {
         "status": "generated",
         "puzzle": made.puzzle.origin.as_json() | {"file": None if output == "-" else output},
-        "seed": seed,
-        "domino_count": dominoes,
-        "shape": str(shape),
+        "seed": request.seed,
+        "domino_count": request.dominoes,
+        "shape": str(request.shape),
         "unique": made.unique,
         "region_count": len(made.puzzle.regions),
         "constrained_regions": made.constrained_regions,
@@ -120,14 +155,7 @@ def generate_command(
         "restarts": made.restarts,
         "seconds": round(made.seconds, 6),
     }
-    certificate = _certificate(made.puzzle, output) if certified else None
-    if certificate is not None:
-        report["certificate"] = certificate
-    if as_json and output != "-":
-        print_json(report)
-        return
-    text = json.dumps(report) if as_json else _summary(made, seed, certificate)
-    (sys.stderr if output == "-" else sys.stdout).write(text + "\n")
+    return report if certificate is None else report | {"certificate": certificate}
 
 
 def _summary(made: GeneratedPuzzle, seed: int, certificate: dict[str, str | None] | None) -> str:

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
 from pipscover.cli.app import app
 from pipscover.cli.common import (
@@ -39,13 +38,13 @@ def hint_command(
     puzzles: PuzzlesArgument,
     difficulty: DifficultyOption = None,
     every: Annotated[
-        bool, typer.Option("--all", help="Every step until the puzzle is solved or a guess is needed.")
+        bool, typer.Option("--all", help="Every step until the puzzle is solved or a guess is needed; "
+                                    "the board shows the last.")
     ] = False,
     given: Annotated[
         Path | None,
-        typer.Option("--given", help="The dominoes placed so far, as JSON: "
-                     + escape('[{"domino": [a, b], "cells": [[r, c], [r, c]]}, ...] ') +
-                     "(hints go on from there; a domino no solution keeps is named as wrong)."),
+        typer.Option("--given", help="A JSON file of the dominoes placed so far, shaped as shown above (hints go "
+                     "on from there; a domino no solution keeps is named as wrong)."),
     ] = None,
     output: Annotated[str | None, typer.Option(
         "--output", "-o", help="Also write the board with the step's cells highlighted (--all: the last step) as "
@@ -56,8 +55,11 @@ def hint_command(
     """Give the next deduction a player can make: the rule, and a sentence saying why.
 
     Rules go from easy (forced tiling, region arithmetic) to hard (what if); see encodings/hints.md.
-    With --given, hints start from the dominoes placed so far. Exit code 1 when the rules prove a puzzle
-    has no solution, or a given domino is wrong.
+    With --given, hints start from the dominoes placed so far, listed in a JSON file as
+
+      [{"domino": [0, 5], "cells": [[0, 0], [0, 1]]}, ...]
+
+    Exit code 1 when the rules prove a puzzle has no solution, or a given domino is wrong.
 
     Examples:
 
@@ -82,8 +84,10 @@ def hint_command(
             if chain.steps and chain.steps[-1].rule in (NO_SOLUTION, WRONG):
                 worst = EXIT_NO
             if picture is not None:
-                highlight = chain.steps[-1].cells if chain.steps else ()
-                write_output(picture, draw_svg(puzzle, Solution(placed) if placed else None, highlight=highlight))
+                last = chain.steps[-1] if chain.steps else None
+                write_output(picture, draw_svg(puzzle, Solution(placed) if placed else None,
+                                               highlight=last.cells if last else (),
+                                               caption=f"{last.rule.name}: {last.reason}" if last else ""))
             if as_json:
                 print_json(chain.as_json())
             else:
@@ -92,21 +96,21 @@ def hint_command(
 
 
 def _describe(chain: Chain, every: bool, placed: tuple[Placement, ...] = ()) -> str:
-    """The steps, numbered, then how the chain ends; a single hint is drawn with its cells shaded, beside the
-    dominoes placed so far when there are some."""
+    """The steps, numbered, then how the chain ends, then the board with the (last) step's cells shaded, beside
+    the dominoes placed so far when there are some."""
     lines = [f"{chain.puzzle.describe()}:"]
     if not chain.steps:
         lines.append("  nothing to do: every cell is known")
     for number, step in enumerate(chain.steps, 1):
         lines.append(f"{number:>4}. {step.rule.name}: {step.reason}")
-    if not every and chain.steps:
-        highlight = chain.steps[0].cells
+    if every and chain.complete:
+        lines.append(f"  solved in {len(chain.steps)} steps, without a guess")
+    elif every and chain.steps and chain.steps[-1].rule is GUESS:
+        lines.append(f"  stuck after {len(chain.deductions)} steps: a guess is needed")
+    if chain.steps:
+        highlight = chain.steps[-1].cells
         lines.append(draw_solution(chain.puzzle, Solution(placed), highlight) if placed
                      else draw_puzzle(chain.puzzle, highlight=highlight))
-    elif chain.complete:
-        lines.append(f"  solved in {len(chain.steps)} steps, without a guess")
-    elif chain.steps and chain.steps[-1].rule is GUESS:
-        lines.append(f"  stuck after {len(chain.deductions)} steps: a guess is needed")
     return "\n".join(lines)
 
 

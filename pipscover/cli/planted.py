@@ -28,8 +28,8 @@ def planted_command(
     seed: Annotated[int | None, typer.Option(
         "--seed", help="Same seed, same puzzle, on any machine (default: a random seed, reported).")] = None,
     suite: Annotated[bool, typer.Option(
-        "--suite", help="Write the scale benchmark (every board and seed of pipscover.generate.planted.SCALE_SUITE) "
-                        "into the folder given by --output.",
+        "--suite", help="Write the scale benchmark (every board and seed of SCALE_SUITE in "
+                        "pipscover/generate/planted.py) into the folder given by --output.",
     )] = False,
     output: Annotated[str, typer.Option("--output", "-o", help="Write the puzzle (NYT JSON) here.")] = "-",
     as_json: Annotated[bool, typer.Option("--json", help="Print what was written as JSON lines.")] = False,

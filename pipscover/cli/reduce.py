@@ -36,7 +36,8 @@ from pipscover.model.results import SolveResult, Status
 from pipscover.solving import solve
 
 reduce_app = typer.Typer(
-    help="Make Pips puzzles from NP-hard problems (the published NP-hardness reductions); --solve maps answers back.",
+    help="Make Pips puzzles from NP-hard problems (the published NP-hardness reductions); --solve maps answers back."
+    "\n\nExample: pipscover reduce subset-sum --numbers 3,5,7,11 --target 15 --solve",
     no_args_is_help=True,
 )
 app.add_typer(reduce_app, name="reduce")

@@ -55,6 +55,8 @@ def show_command(
     """Draw puzzles, write them in the text format, or as SVG pictures (with --json: each as an NYT puzzle
     object with its origin).
 
+    A day file shows its three puzzles, or the one -d names; --solution adds the published dominoes.
+
     Examples:
 
       pipscover show examples/first.txt -o first.svg

@@ -9,6 +9,7 @@ region so it shows inside only and neighbouring outlines never overlap), and one
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Collection, Iterable, Mapping
 from html import escape
 
@@ -31,6 +32,11 @@ EMPTY_FILL = "#e9e4db"
 BACKGROUND = "#ffffff"
 INK = "#2e2b27"
 HIGHLIGHT = "#f2b705"  # the cells a hint concerns: a translucent wash and a border of this colour
+# A caption under the board (a hint's sentence): its font size, the height of its lines, and the fewest
+# characters a line holds (a board of a cell or two is widened for them); a character is about 0.55 em wide.
+CAPTION_SIZE = 14
+CAPTION_LINE = 18
+CAPTION_CHARACTERS = 24
 # Where a die face can have a spot, as fractions of a cell, and which spots each pip count uses.
 SPOTS = {
     "nw": (0.28, 0.28), "ne": (0.72, 0.28),
@@ -51,12 +57,13 @@ Corner = Callable[[Cell], tuple[float, float]]
 
 
 def draw_svg(puzzle: Puzzle, solution: Solution | None = None, highlight: Collection[Cell] = (), ids: str = "",
-             settled: Mapping[Cell, tuple[float, int | None]] | None = None) -> str:
+             settled: Mapping[Cell, tuple[float, int | None]] | None = None, caption: str = "") -> str:
     """A standalone SVG document of the puzzle, and of `solution` on it when one is given; `highlight` cells
     (those a hint concerns) are washed in yellow, as `rect`s of class `highlight`. `ids` starts the names of
     the clip paths, which must differ between drawings shown on one page (a notebook). `settled` shades each
     cell by how settled it is (a share from 0 to 1: the darker, the more solutions agree on its pip), as
-    `rect`s of class `settled`, with the pip of a cell every solution fixes written on it.
+    `rect`s of class `settled`, with the pip of a cell every solution fixes written on it. A `caption` (a hint's
+    sentence) is written under the board, wrapped, as `text` of class `caption`, and ends the title.
 
     Pips are drawn as die spots when every pip is at most 6, as numbers otherwise.
 
@@ -71,14 +78,14 @@ def draw_svg(puzzle: Puzzle, solution: Solution | None = None, highlight: Collec
         row, column = layout.position(cell)
         return margin + column * CELL, margin + row * CELL
 
-    width, height = 2 * margin + layout.width * CELL, 2 * margin + layout.height * CELL
+    captions, width, height = _caption(caption, 2 * margin + layout.width * CELL, 2 * margin + layout.height * CELL)
     colours = region_colours(puzzle)
     parts = [
         (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
             f'viewBox="0 0 {_n(width)} {_n(height)}" font-family="Helvetica, Arial, sans-serif">'
         ),
-        f"<title>{escape(puzzle.describe(), quote=False)}</title>",
+        f"<title>{escape(puzzle.describe() + (f': {caption}' if caption else ''), quote=False)}</title>",
         f'<rect class="background" width="100%" height="100%" fill="{BACKGROUND}"/>',
     ]
     for index, region in enumerate(puzzle.regions):
@@ -112,8 +119,25 @@ def draw_svg(puzzle: Puzzle, solution: Solution | None = None, highlight: Collec
         if index in colours:
             x, y = corner(max(region.cells))
             parts.append(_tag(region.label, x + CELL, y + CELL, PALETTE[colours[index]][1]))
+    parts += captions
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def _caption(caption: str, width: float, height: float) -> tuple[list[str], float, float]:
+    """The caption's lines under a board `width` by `height`, and the picture's size with them. SVG text does not
+    wrap, so the caption is cut into lines that fit the width, widened to hold 24 characters a line at least."""
+    if not caption:
+        return [], width, height
+    width = max(width, CAPTION_CHARACTERS * CAPTION_SIZE * 0.55 + CELL / 2)
+    lines = textwrap.wrap(caption, width=int((width - CELL / 2) / (CAPTION_SIZE * 0.55)))
+    top = height - CELL / 4  # the board's lower margin is mostly blank
+    parts = [
+        f'<text class="caption" x="{_n(CELL / 4)}" y="{_n(top + (number + 1) * CAPTION_LINE)}" '
+        f'font-size="{CAPTION_SIZE}" fill="{INK}">{escape(line, quote=False)}</text>'
+        for number, line in enumerate(lines)
+    ]
+    return parts, width, top + len(lines) * CAPTION_LINE + CELL / 4
 
 
 def region_colours(puzzle: Puzzle) -> dict[int, int]:
