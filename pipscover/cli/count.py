@@ -74,8 +74,8 @@ def count_command(
     )] = 1,
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help="Split the count of one puzzle over the Dask cluster at this address "
-        "(tcp://HOST:PORT): inclusion-exclusion's points, a chunk per task, or (-m structural, or auto where "
-        "inclusion-exclusion refuses) the structural counter's positions below a cut; short counts stay here.",
+        "(tcp://HOST:PORT): inclusion-exclusion's points, a chunk per task, or with -m structural the "
+        "structural counter's positions below a cut; short counts stay here.",
     )] = None,
     memory: Annotated[str, typer.Option(
         "--memory", help="The most memory one count may hold (e.g. 2G, 512M); a method that reaches it gives "

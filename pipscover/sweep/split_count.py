@@ -9,13 +9,13 @@ exact under the same bound. A task is pure (the puzzle and its chunk in, an int 
 dies is run again by the scheduler on another worker, and the client keeps one result per chunk, so nothing
 is counted twice. Each worker process builds the sweep's graph once and keeps it for its next chunks.
 
-The structural counter splits too, below a cut of its first levels (`pipscover.sweep.split_structural`);
-`auto` splits that way the puzzles inclusion-exclusion refuses. `auto` keeps short counts local: it spends
-the structural counter's work budget (`STRUCTURAL_WORK_BUDGET`) in this process first, and splits only what
-that does not finish (measured in `encodings/counting.md`). Stopped (the deadline, Ctrl-C, a worker past
-`--memory`), inclusion-exclusion's split count knows no lower bound but 0: a
-part of Ryser's signed sum bounds nothing. Its answer says so (`exact: false`), and the tasks not finished
-are cancelled, so a --scheduler's cluster is left as it was.
+The structural counter splits too (`-m structural`), below a cut of its first levels
+(`pipscover.sweep.split_structural`). `auto` keeps short counts local: it spends the structural counter's
+work budget (`STRUCTURAL_WORK_BUDGET`) in this process first, and splits only what that does not finish
+(measured in `encodings/counting.md`). Stopped (the deadline, Ctrl-C, a worker past `--memory`),
+inclusion-exclusion's split count knows no lower bound but 0: a part of Ryser's signed sum bounds nothing.
+Its answer says so (`exact: false`), and the tasks not finished are cancelled, so a --scheduler's cluster is
+left as it was.
 """
 
 from __future__ import annotations
@@ -123,20 +123,20 @@ def _failed(error: BaseException) -> str:
 def count_on_cluster(puzzle: Puzzle, method: str, scheduler: str | None, workers: int, deadline: float | None,
                      memory: int | None, start: float, on_progress: ProgressCallback | None = None) -> CountResult:
     """`method`'s count of `puzzle` (placements), split over the cluster at `scheduler` or a LocalCluster of
-    `workers`; `auto` counts locally what its structural budget finishes, and splits the rest by
-    inclusion-exclusion, or where that refuses the puzzle, structurally (`pipscover.sweep.split_structural`)."""
+    `workers`: by inclusion-exclusion, or by the structural counter (`pipscover.sweep.split_structural`).
+    `auto` counts locally what its structural budget finishes, or what inclusion-exclusion does not take on
+    (auto's race there beats the structural split: `encodings/counting.md`), and splits the rest by
+    inclusion-exclusion."""
     if method not in SPLIT_METHODS:
         raise PipsError(f"--scheduler and --jobs split a count by {split_methods()}, not {method}")
-    split_by = method
     if method == "auto":
-        split_by = METHOD if _takes_inclusion_exclusion(puzzle) else STRUCTURAL
-        local = _local_auto(puzzle, split_by, deadline, memory, start, on_progress)
+        local = _local_auto(puzzle, deadline, memory, start, on_progress)
         if local is not None:
             return local
     from pipscover.sweep.cluster import DaskEngine
     from pipscover.sweep.split_structural import count_structural_split
 
-    split = count_split if split_by == METHOD else count_structural_split
+    split = count_structural_split if method == STRUCTURAL else count_split
     with DaskEngine(scheduler, workers) as engine:
         result = split(puzzle, engine, deadline, memory, start, on_progress)
     return result if method != "auto" else _named_auto(result)
@@ -147,21 +147,12 @@ def split_methods() -> str:
     return f"{', '.join(SPLIT_METHODS[:-1])} or {SPLIT_METHODS[-1]}"
 
 
-def _takes_inclusion_exclusion(puzzle: Puzzle) -> bool:
-    try:
-        Modulus.of(puzzle)
-    except TooBig:
-        return False
-    return True
-
-
-def _local_auto(puzzle: Puzzle, split_by: str, deadline: float | None, memory: int | None, start: float,
+def _local_auto(puzzle: Puzzle, deadline: float | None, memory: int | None, start: float,
                 on_progress: ProgressCallback | None) -> CountResult | None:
-    """Auto's count in this process when it is short (the structural budget finishes it), or when the puzzle
-    is one for auto's race (only inclusion-exclusion, or the structural counter with at least
-    `LIST_UNLESS_FOUND` solutions in its budget's finished branches, is split); None: split it by `split_by`."""
+    """Auto's count in this process when it is short (the structural budget finishes it) or cannot be split
+    (inclusion-exclusion refuses the puzzle); None: split it."""
     from pipscover.counting import count
-    from pipscover.counting.auto import LIST_FROM_DOMINOES, LIST_UNLESS_FOUND, STRUCTURAL_WORK_BUDGET
+    from pipscover.counting.auto import LIST_FROM_DOMINOES, STRUCTURAL_WORK_BUDGET
     from pipscover.counting.budget import Budget
     from pipscover.counting.structural import StructuralCounter
 
@@ -172,13 +163,15 @@ def _local_auto(puzzle: Puzzle, split_by: str, deadline: float | None, memory: i
     if len(puzzle.dominoes) < LIST_FROM_DOMINOES:
         return whole()
     try:
+        Modulus.of(puzzle)
+    except TooBig:
+        return whole()
+    try:
         found = StructuralCounter(puzzle).count(Budget(start, deadline, memory),
                                                 STRUCTURAL_WORK_BUDGET // len(puzzle.cells))
     except CountInterrupted as stop:
         if stop.result.stopped_by == "nodes":
-            # Few solutions so far: listing may win the race, which one process runs.
-            few = split_by == STRUCTURAL and stop.result.count < LIST_UNLESS_FOUND
-            return whole() if few else None
+            return None
         if stop.result.stopped_by == "interrupt":
             raise
         return _named_auto(CountResult(stop.result.count, False, Distinct.PLACEMENTS, "structural", None,
