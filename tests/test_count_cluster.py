@@ -165,6 +165,12 @@ def test_a_structural_split_on_a_stock_cluster_is_the_count_of_one_process(sched
     assert answer["method"] == "structural" and answer["backend"].startswith("dask")
 
 
+def test_a_structural_split_closed_above_its_cut_starts_no_task(scheduler):
+    done = _count(EXAMPLES / "first.txt", "-m", "structural", "--scheduler", scheduler, "--json")
+    assert done.returncode == 0, done.stderr
+    assert (json.loads(done.stdout)["count"], json.loads(done.stdout)["exact"]) == (1, True)
+
+
 @needs_nyt
 def test_a_structural_split_of_a_hard_nyt_puzzle_is_its_count(scheduler):
     file = nyt_files()[len(nyt_files()) // 2]
