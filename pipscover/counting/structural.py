@@ -51,6 +51,7 @@ ORDERS = ("ways", "sweep")
 COMPILED_DEPTH = 10_000
 SWEEP_RANK = 1 << 20  # a sweep position's rank: past every count of ways, so a forced cell still comes first
 
+
 class Position(NamedTuple):
     """A position of the structural search, all that its count depends on: the cells left to cover (bit i:
     cell i of `puzzle.cells`), the dominoes left (`Dominoes` bits, copies used lowest first) and each region's
@@ -190,7 +191,7 @@ class StructuralCounter:
 
     def count_from(self, position: Position, budget: Budget = UNLIMITED, node_limit: int | None = None) -> int:
         """The exact count of the solutions that complete `position` (`count` from the `root`): a task of a
-        split count (`pipscover.sweep.split_count`). Stops as `count` does."""
+        split count (`pipscover.sweep.split_structural`). Stops as `count` does."""
         if self.compiled:
             return self._count_compiled(budget, node_limit, self._core_start(position))
         search = StructuralSearch(self, budget, node_limit)
