@@ -29,9 +29,9 @@ def split_total(puzzle: Puzzle, deepest: int, compiled: bool = False, order: str
                       for position in cut.positions})
 
 
-@given(puzzles(max_dominoes=5), st.integers(0, 5), st.sampled_from(ORDERS))
-def test_the_frontier_times_its_paths_is_the_count_at_every_cut(puzzle, deepest, order):
-    assert split_total(puzzle, deepest, order=order) == StructuralCounter(puzzle, order, compiled=False).count()
+@given(puzzles(max_dominoes=5), st.integers(0, 5), st.sampled_from(ORDERS), st.booleans())
+def test_the_frontier_times_its_paths_is_the_count_at_every_cut(puzzle, deepest, order, compiled):
+    assert split_total(puzzle, deepest, compiled, order) == StructuralCounter(puzzle, order, compiled=False).count()
 
 
 @pytest.mark.parametrize("name", QUICK)
