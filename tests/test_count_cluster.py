@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -12,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, EXAMPLES, stop_session
+from conftest import BIN, EXAMPLES, needs_nyt, nyt_files, stop_session
 from pipscover import load_one
 from pipscover.counting.inclusion_exclusion import build_sweep, points_of, sweep_total
+from pipscover.counting.structural import StructuralCounter
+from pipscover.formats import load
 from pipscover.sweep.split_count import chunks_of
 
 PUZZLES = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles"
@@ -24,6 +27,7 @@ NO_UNIQUE_16 = PUZZLES / "no-unique-16-s1.json"
 # Long enough to kill a worker in the middle (16,384 points; about 5 s of CPU in one process).
 LONG = PUZZLES / "subset-sum-sat-14.json"
 LONG_COUNT = 1_384_700_554_137_600
+NO_UNIQUE_16_COUNT = 7_870_990_272
 
 
 def _count(*args: object, timeout: float = 180) -> subprocess.CompletedProcess:
@@ -57,15 +61,19 @@ def test_auto_splits_a_long_count_and_keeps_a_short_one_here(scheduler):
     short = json.loads(_count(EXAMPLES / "first.txt", "--scheduler", scheduler, "--json").stdout)
     assert short["count"] == 1 and short["backend"] is None  # counted in this process
     long = json.loads(_count(NO_UNIQUE_16, "--scheduler", scheduler, "--json").stdout)
-    assert (long["count"], long["exact"], long["method"]) == (7_870_990_272, True, "auto:inclusion-exclusion")
+    assert (long["count"], long["exact"], long["method"]) == (NO_UNIQUE_16_COUNT, True, "auto:inclusion-exclusion")
     assert long["backend"].startswith("dask")
 
 
-def test_a_worker_killed_mid_count_has_its_chunks_run_again_and_counted_once(scheduler):
+@pytest.mark.parametrize(("method", "puzzle", "expected"), [
+    ("inclusion-exclusion", LONG, LONG_COUNT),
+    ("structural", NO_UNIQUE_16, NO_UNIQUE_16_COUNT),
+])
+def test_a_worker_killed_mid_count_has_its_tasks_run_again_and_counted_once(scheduler, method, puzzle, expected):
     from distributed import Client
 
-    count = subprocess.Popen([BIN / "pipscover", "count", LONG, "-m", "inclusion-exclusion", "--scheduler",
-                              scheduler, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    count = subprocess.Popen([BIN / "pipscover", "count", puzzle, "-m", method, "--scheduler", scheduler, "--json"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     with Client(scheduler, timeout=30) as client:
         deadline, busy = time.monotonic() + 120, {}
         while count.poll() is None and not busy and time.monotonic() < deadline:
@@ -79,7 +87,7 @@ def test_a_worker_killed_mid_count_has_its_chunks_run_again_and_counted_once(sch
         client.wait_for_workers(2, timeout=60)  # the nanny restarts it, for the other tests
     answer = json.loads(output)
     assert count.returncode == 0, errors
-    assert (answer["count"], answer["exact"]) == (LONG_COUNT, True)
+    assert (answer["count"], answer["exact"]) == (expected, True)
 
 
 def test_a_worker_past_memory_stops_the_count_with_a_labelled_bound(scheduler):
@@ -94,10 +102,13 @@ def test_jobs_splits_one_count_over_a_local_cluster():
     assert json.loads(done.stdout)["count"] == 58_725_029_952
 
 
-def test_ctrl_c_stops_a_split_count_with_a_labelled_lower_bound_and_leaves_the_cluster(scheduler):
+@pytest.mark.parametrize(("method", "bound"), [("inclusion-exclusion", "0"), ("structural", r"[\d,]+")])
+def test_ctrl_c_stops_a_split_count_with_a_labelled_lower_bound_and_leaves_the_cluster(scheduler, method, bound):
     from distributed import Client
 
-    count = subprocess.Popen([BIN / "pipscover", "count", LONG, "-m", "inclusion-exclusion", "--scheduler",
+    from pipscover.sweep import split_structural
+
+    count = subprocess.Popen([BIN / "pipscover", "count", LONG, "-m", method, "--scheduler",
                               scheduler], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
@@ -115,14 +126,17 @@ def test_ctrl_c_stops_a_split_count_with_a_labelled_lower_bound_and_leaves_the_c
                 time.sleep(0.1)
             assert not any(client.processing().values())
             assert len(client.scheduler_info()["workers"]) == 2
+            # nor any counter of the structural split
+            assert set(client.run(lambda: len(split_structural._counters)).values()) == {0}
     finally:
         stop_session(count)
     assert count.returncode == 130, errors
-    assert "at least 0 solutions (NOT exact: stopped by Ctrl-C" in output
+    assert re.search(rf"at least {bound} solutions \(NOT exact: stopped by Ctrl-C", output), output
 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--distinct", "grids"], "placements"),
+    (["-m", "structural", "--distinct", "grids"], "not by structural (grids)"),
     (["-m", "dlx"], "not by dlx"),
     (["--jobs", "2"], "--jobs sets the workers"),
 ])
@@ -139,3 +153,34 @@ def test_jobs_on_one_puzzle_a_method_cannot_split_counts_it_here_as_before():
 def test_several_puzzles_are_not_split_but_pointed_to_sweep():
     done = _count(PLANTED_4X6, EXAMPLES / "first.txt", "--scheduler", "tcp://127.0.0.1:1")
     assert done.returncode == 2 and "pipscover sweep count" in done.stderr
+
+
+@pytest.mark.parametrize("name", ["no-unique-14-s1", "planted-2x12-s1", "subset-sum-sat-10"])
+def test_a_structural_split_on_a_stock_cluster_is_the_count_of_one_process(scheduler, name):
+    file = PUZZLES / f"{name}.json"
+    done = _count(file, "-m", "structural", "--scheduler", scheduler, "--json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert (answer["count"], answer["exact"]) == (StructuralCounter(load_one(file)).count(), True)
+    assert answer["method"] == "structural" and answer["backend"].startswith("dask")
+
+
+def test_a_structural_split_closed_above_its_cut_starts_no_task(scheduler):
+    done = _count(EXAMPLES / "first.txt", "-m", "structural", "--scheduler", scheduler, "--json")
+    assert done.returncode == 0, done.stderr
+    assert (json.loads(done.stdout)["count"], json.loads(done.stdout)["exact"]) == (1, True)
+
+
+@needs_nyt
+def test_a_structural_split_of_a_hard_nyt_puzzle_is_its_count(scheduler):
+    file = nyt_files()[len(nyt_files()) // 2]
+    hard = load(file)[-1]
+    done = _count(file, "-d", "hard", "-m", "structural", "--scheduler", scheduler, "--json")
+    assert done.returncode in (0, 1), done.stderr
+    assert json.loads(done.stdout)["count"] == StructuralCounter(hard).count()
+
+
+def test_a_structural_split_past_memory_stops_with_a_labelled_lower_bound(scheduler):
+    done = _count(NO_UNIQUE_16, "-m", "structural", "--scheduler", scheduler, "--memory", "1M")
+    assert done.returncode == 3, done.stderr
+    assert re.search(r"at least [\d,]+ solutions \(NOT exact: stopped by --memory", done.stdout), done.stdout

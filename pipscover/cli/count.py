@@ -74,7 +74,8 @@ def count_command(
     )] = 1,
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help="Split the count of one puzzle over the Dask cluster at this address "
-        "(tcp://HOST:PORT): inclusion-exclusion's points, a chunk per task; short counts stay here.",
+        "(tcp://HOST:PORT): inclusion-exclusion's points, a chunk per task, or with -m structural the "
+        "structural counter's positions below a cut; short counts stay here.",
     )] = None,
     memory: Annotated[str, typer.Option(
         "--memory", help="The most memory one count may hold (e.g. 2G, 512M); a method that reaches it gives "
@@ -137,7 +138,7 @@ def _split(scheduler: str | None, jobs: int, puzzles: list[Loaded], settings: di
     process). What a --scheduler cannot split is refused here, before anything is counted."""
     if scheduler is None and (jobs == 1 or len(puzzles) != 1):
         return None
-    from pipscover.sweep.split_count import SPLIT_METHODS
+    from pipscover.sweep.split_count import SPLIT_METHODS, split_methods
 
     splittable = settings["method"] in SPLIT_METHODS and settings["distinct"] is Distinct.PLACEMENTS
     if scheduler is None and not splittable:
@@ -148,7 +149,7 @@ def _split(scheduler: str | None, jobs: int, puzzles: list[Loaded], settings: di
         raise PipsError(f"--scheduler splits the count of one puzzle, not {len(puzzles)}; "
                         "`pipscover sweep count --scheduler` counts many")
     if not splittable:
-        raise PipsError(f"a count is split over a cluster by {' or '.join(SPLIT_METHODS)} (placements), not by "
+        raise PipsError(f"a count is split over a cluster by {split_methods()} (placements), not by "
                         f"{settings['method']} ({settings['distinct']})")
     return Split(scheduler, jobs)
 

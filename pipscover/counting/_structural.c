@@ -1018,12 +1018,52 @@ fail:
     return NULL;
 }
 
-/* count(deadline, memory_cap, node_limit, on_progress, tracked, every) -> the exact count (a Python int); the
+/* Start the count at a position below the root (the twin's `StructuralCounter.count_from`): `start` is (the
+   covered cells, the distinct domino of each copy laid, each region's state), laid over the root that count()
+   has set up. 0, or -1 with a ValueError when the position does not fit the puzzle. */
+static int start_at(Counter *s, PyObject *start) {
+    PyObject *covered, *laid, *states;
+    if (!PyArg_ParseTuple(start, "OOO:start", &covered, &laid, &states)) return -1;
+    if (!PyList_Check(covered) || !PyList_Check(laid) || !PyList_Check(states) ||
+        PyList_GET_SIZE(states) != s->regions) {
+        PyErr_SetString(PyExc_ValueError, "start: lists of the covered cells, the dominoes laid, every region's state");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(covered); i++) {
+        long cell = PyLong_AsLong(PyList_GET_ITEM(covered, i));
+        if (cell == -1 && PyErr_Occurred()) return -1;
+        if (cell < 0 || cell >= s->cells || !cell_uncovered(s, (int)cell)) {
+            PyErr_Format(PyExc_ValueError, "start: cell %ld is not a cell left to cover", cell);
+            return -1;
+        }
+        flip_cell(s, (int)cell);
+        s->left[s->cell_region[cell]]--;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(laid); i++) {
+        long d = PyLong_AsLong(PyList_GET_ITEM(laid, i));
+        if (d == -1 && PyErr_Occurred()) return -1;
+        if (d < 0 || d >= s->distinct || !s->copies_left[d]) {
+            PyErr_Format(PyExc_ValueError, "start: no copy of domino %ld is left to lay", d);
+            return -1;
+        }
+        take_domino(s, s->domino_a[d], s->domino_b[d], 0);
+    }
+    for (int r = 0; r < s->regions; r++) {
+        long long id = intern_state(s, PyList_GET_ITEM(states, r));
+        if (id < 0) return -1;
+        set_state(s, r, (u32)id);
+    }
+    return 0;
+}
+
+/* count(deadline, memory_cap, node_limit, on_progress, tracked, every[, start]) -> the exact count (a Python int); the
    levels above `tracked` report to `on_progress`, at most every `every` seconds. On an exception the lower
-   bound of the finished branches is `partial`; `nodes` are the search nodes of the last count. */
+   bound of the finished branches is `partial`; `nodes` are the search nodes of the last count. With `start`
+   (not None), the count of that position (start_at). */
 static PyObject *Counter_count(Counter *s, PyObject *args) {
-    if (!PyArg_ParseTuple(args, "OOOOid:count", &s->deadline, &s->memory_cap, &s->node_limit, &s->on_progress,
-                          &s->tracked, &s->every))
+    PyObject *start = Py_None;
+    if (!PyArg_ParseTuple(args, "OOOOid|O:count", &s->deadline, &s->memory_cap, &s->node_limit, &s->on_progress,
+                          &s->tracked, &s->every, &start))
         return NULL;
     if (s->tracked < 0 || s->tracked > MAX_TRACKED || (s->tracked && s->on_progress == Py_None)) {
         PyErr_Format(PyExc_ValueError, "count: tracked must be 0 to %d, and 0 without on_progress", MAX_TRACKED);
@@ -1054,6 +1094,10 @@ static PyObject *Counter_count(Counter *s, PyObject *args) {
         s->state[r] = s->initial[r];
         s->sigma_hash += sigma_part(r, s->state[r]);
         s->left[r] = s->sizes[r];
+    }
+    if (start != Py_None && start_at(s, start) < 0) {
+        s->deadline = s->memory_cap = s->node_limit = s->on_progress = NULL;
+        return NULL;
     }
     s->have_neighbours = 0;
     s->cache.at_cap = 0;
@@ -1091,7 +1135,7 @@ static PyGetSetDef Counter_getset[] = {
 
 static PyMethodDef Counter_methods[] = {
     {"count", (PyCFunction)Counter_count, METH_VARARGS,
-     "count(deadline, memory_cap, node_limit, on_progress, tracked, every) -> int"},
+     "count(deadline, memory_cap, node_limit, on_progress, tracked, every[, start]) -> int"},
     {NULL},
 };
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import weakref
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from pipscover.counting import progress as reports
 from pipscover.counting.budget import UNLIMITED, Budget
@@ -50,6 +50,17 @@ ORDERS = ("ways", "sweep")
 # to this many dominoes it stays within 4 MB of the usual 8 MB; beyond, the Python search (no C stack) counts.
 COMPILED_DEPTH = 10_000
 SWEEP_RANK = 1 << 20  # a sweep position's rank: past every count of ways, so a forced cell still comes first
+
+
+class Position(NamedTuple):
+    """A position of the structural search, all that its count depends on: the cells left to cover (bit i:
+    cell i of `puzzle.cells`), the dominoes left (`Dominoes` bits, copies used lowest first) and each region's
+    state (`region_states`); what each region has left and the pips left follow from them."""
+
+    uncovered: int
+    remaining: int
+    states: tuple[int, ...]
+
 
 class Dominoes:
     """The dominoes of a puzzle as bits of an int, one bit per copy; copies of one domino sit side by side
@@ -172,21 +183,38 @@ class StructuralCounter:
     def count(self, budget: Budget = UNLIMITED, node_limit: int | None = None) -> int:
         """The exact number of solutions. Raises `CountInterrupted` (a lower bound) at the budget's deadline or
         on Ctrl-C, once the process holds more than its memory cap, or past `node_limit` new search nodes."""
+        return self.count_from(self.root(), budget, node_limit)
+
+    def root(self) -> Position:
+        """The position before any domino is laid."""
+        return Position((1 << self.cell_count) - 1, self.dominoes.full, tuple(self.rules.initial_states()))
+
+    def count_from(self, position: Position, budget: Budget = UNLIMITED, node_limit: int | None = None) -> int:
+        """The exact count of the solutions that complete `position` (`count` from the `root`): a task of a
+        split count (`pipscover.sweep.split_structural`). Stops as `count` does."""
         if self.compiled:
-            return self._count_compiled(budget, node_limit)
+            return self._count_compiled(budget, node_limit, self._core_start(position))
         search = StructuralSearch(self, budget, node_limit)
+        search.start_at(position)
         try:
-            return search.run(partial(search.count, (1 << self.cell_count) - 1, self.dominoes.full, 0),
-                              2 * self.cell_count)
+            return search.run(partial(search.count, position.uncovered, position.remaining, 0), 2 * self.cell_count)
         finally:
             self.nodes = search.nodes
+
+    def _core_start(self, position: Position) -> tuple[list[int], list[int], list[int]]:
+        """`position` as the compiled core starts from it: the covered cells, the distinct domino of each copy
+        laid, and the regions' states."""
+        covered = [index for index in range(self.cell_count) if not position.uncovered >> index & 1]
+        laid = [number for number, (mask, (_, copies)) in enumerate(zip(self.dominoes.masks, self.dominoes.distinct))
+                for _ in range(copies - (position.remaining & mask).bit_count())]
+        return covered, laid, list(position.states)
 
     def sweep_rank(self) -> list[int]:
         """Each cell's rank in the `sweep` order: its place in the sweep, past every count of ways."""
         position = {cell: place for place, cell in enumerate(longer_side_order(self.puzzle.cells))}
         return [SWEEP_RANK + position[cell] for cell in self.puzzle.cells]
 
-    def _count_compiled(self, budget: Budget, node_limit: int | None) -> int:
+    def _count_compiled(self, budget: Budget, node_limit: int | None, start: tuple | None = None) -> int:
         """`count` by the compiled core: the same search, its region rules and closed forms called back here."""
         if self._core is None:
             rules = self.rules
@@ -203,7 +231,7 @@ class StructuralCounter:
         try:
             return int(core.count(budget.deadline, budget.memory, node_limit, budget.on_progress,
                                   tracked_levels(budget.on_progress, STRUCTURAL_PROGRESS_DEPTH),
-                                  reports.PROGRESS_EVERY))
+                                  reports.PROGRESS_EVERY, start))
         except STOPS as stop:
             raise stopped(core.partial, stop, Distinct.PLACEMENTS) from None
         finally:
@@ -247,6 +275,14 @@ class StructuralSearch(Search):
                 cell, ways = self.choose_cell(uncovered, remaining, region_pips)
                 total = 0 if ways == 0 else self.branch(uncovered, remaining, depth, cell, ways, region_pips)
         return self.store(key, total)
+
+    def start_at(self, position: Position) -> None:
+        """Begin the search at `position` rather than at the root: its states, and what follows from it."""
+        self.states = list(position.states)
+        self.left = [0] * len(self.left)
+        for index in set_bits(position.uncovered):
+            self.left[self.cell_region[index]] += 1
+        self.halves = list(self.dominoes.halves(position.remaining))
 
     def bound_regions(self) -> tuple[list[int], int]:
         """The unfinished regions whose rule can still fail, and how many regions are unfinished."""

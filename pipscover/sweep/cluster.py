@@ -201,6 +201,17 @@ class DaskEngine:
             with suppress(OSError, TimeoutError):
                 client.cancel(list(futures))
 
+    def backend(self) -> str:
+        """How a count's answer names this engine."""
+        return f"dask, {max(self.workers, 1)} workers"
+
+    def run_on_workers(self, function: Callable[[], Any]) -> None:
+        """`function()` on every worker now, outside the task graph (to drop what tasks kept); a worker that
+        cannot be reached is left alone."""
+        assert self._client is not None  # connected by __enter__
+        with suppress(OSError, TimeoutError):
+            self._client.run(function)
+
     def _count(self) -> None:
         assert self._client is not None  # connected by __enter__
         processing = self._client.processing()

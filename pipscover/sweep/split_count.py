@@ -9,20 +9,24 @@ exact under the same bound. A task is pure (the puzzle and its chunk in, an int 
 dies is run again by the scheduler on another worker, and the client keeps one result per chunk, so nothing
 is counted twice. Each worker process builds the sweep's graph once and keeps it for its next chunks.
 
-`auto` keeps short counts local: it spends the structural counter's work budget (`STRUCTURAL_WORK_BUDGET`)
-in this process first, and splits only what that does not finish (measured in `encodings/counting.md`).
-Stopped (the deadline, Ctrl-C, a worker past `--memory`), the split count knows no lower bound but 0: a
-part of Ryser's signed sum bounds nothing. Its answer says so (`exact: false`), and the tasks not finished
-are cancelled, so a --scheduler's cluster is left as it was.
+The structural counter splits too (`-m structural`), below a cut of its first levels
+(`pipscover.sweep.split_structural`). `auto` keeps short counts local: it spends the structural counter's
+work budget (`STRUCTURAL_WORK_BUDGET`) in this process first, and splits only what that does not finish
+(measured in `encodings/counting.md`). Stopped (the deadline, Ctrl-C, a worker past `--memory`),
+inclusion-exclusion's split count knows no lower bound but 0: a part of Ryser's signed sum bounds nothing.
+Its answer says so (`exact: false`), and the tasks not finished are cancelled, so a --scheduler's cluster is
+left as it was.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from pipscover.counting.budget import INTERRUPT
 from pipscover.counting.inclusion_exclusion import Modulus, Sweep, build_sweep, points_of, sweep_total
 from pipscover.counting.progress import ProgressCallback
 from pipscover.errors import PipsError
@@ -34,11 +38,12 @@ from pipscover.runtime.limits import MemoryCapReached, TooBig, check_memory
 if TYPE_CHECKING:
     from pipscover.sweep.cluster import DaskEngine
 
-SPLIT_METHODS = ("auto", "inclusion-exclusion")
+SPLIT_METHODS = ("auto", "inclusion-exclusion", "structural")
 # Chunks of the points: planted 6 x 6's 82,944 points in chunks of about a second each, so that a task
 # cancelled or lost costs little and the chunks spread evenly over the workers.
 CHUNKS = 64
 METHOD = "inclusion-exclusion"
+STRUCTURAL = "structural"
 
 _built: dict[Puzzle, Sweep] = {}  # on a worker: the sweep of the last puzzle, for its next chunks
 _building = threading.Lock()  # the threads of one worker build it once
@@ -72,32 +77,44 @@ def count_split(puzzle: Puzzle, engine: DaskEngine, deadline: float | None, memo
     the method does not take the puzzle on. Ctrl-C raises `CountInterrupted` (0, not exact)."""
     modulus = Modulus.of(puzzle)
     chunks = chunks_of(points_of(puzzle))
-    sums: dict[int, int] = {}  # by chunk: one result each, however often a chunk ran
-    labels = [f"{index}-of-{len(chunks)}" for index in range(len(chunks))]
-    backend = f"dask, {engine.workers} workers"
+    sums, stopped_by = gather(engine, METHOD, swept_chunk, [(puzzle, chunk.start, chunk.stop) for chunk in chunks],
+                              memory, deadline, start, on_progress, lambda sums: 0)
+    if stopped_by is not None:
+        return _result(0, False, start, engine.backend(), stopped_by)
+    return _result(modulus.count(sum(sums.values())), True, start, engine.backend())
+
+
+def gather(engine: DaskEngine, method: str, task: Callable[..., Any], arguments: list[tuple], memory: int | None,
+           deadline: float | None, start: float, on_progress: ProgressCallback | None,
+           bound: Callable[[dict[int, Any]], int]) -> tuple[dict[int, Any], str | None]:
+    """`task(*arguments[i], memory=memory)` for each i on `engine`'s cluster: the result of each (one per task,
+    however often it ran), and None, or what stopped them first ("timeout", "memory"; the tasks left are
+    cancelled). `bound(results so far)` is the count the progress shows. Ctrl-C raises `CountInterrupted`
+    with that bound, not exact."""
+    results: dict[int, Any] = {}
+    labels = [f"{index}-of-{len(arguments)}" for index in range(len(arguments))]
     try:
-        for finished in engine.tasks(f"count-{METHOD}", swept_chunk, [(puzzle, chunk.start, chunk.stop)
-                                                                      for chunk in chunks], labels, memory=memory):
+        for finished in engine.tasks(f"count-{method}", task, arguments, labels, memory=memory):
             if finished is None:  # a poll: the clock, the progress
-                backend = f"dask, {max(engine.workers, 1)} workers"
                 if has_passed(deadline):
-                    return _result(0, False, start, backend, "timeout")
+                    return results, "timeout"
                 if on_progress is not None:
-                    on_progress(0, len(sums) / len(chunks))
+                    on_progress(bound(results), len(results) / len(arguments))
                 continue
             index, status, result = finished
             if status != "finished":
-                return _failed(result, start, backend)
-            sums.setdefault(index, result)
+                return results, _failed(result)
+            results.setdefault(index, result)
     except KeyboardInterrupt:
-        raise CountInterrupted(_result(0, False, start, backend, "interrupt")) from None
-    return _result(modulus.count(sum(sums.values())), True, start, backend)
+        raise CountInterrupted(_result(bound(results), False, start, engine.backend(), INTERRUPT,
+                                       method)) from None
+    return results, None
 
 
-def _failed(error: BaseException, start: float, backend: str) -> CountResult:
-    """A task's failure: a worker past its memory cap stops the count (not exact); anything else is raised."""
+def _failed(error: BaseException) -> str:
+    """A task's failure: a worker past its memory cap stops the count (what stopped it); anything else is raised."""
     if isinstance(error, CountInterrupted):
-        return _result(0, False, start, backend, error.result.stopped_by)
+        return error.result.stopped_by or "memory"
     if isinstance(error, PipsError):
         raise error
     raise PipsError(f"a task of the split count failed on the cluster: {error!r}")
@@ -106,19 +123,28 @@ def _failed(error: BaseException, start: float, backend: str) -> CountResult:
 def count_on_cluster(puzzle: Puzzle, method: str, scheduler: str | None, workers: int, deadline: float | None,
                      memory: int | None, start: float, on_progress: ProgressCallback | None = None) -> CountResult:
     """`method`'s count of `puzzle` (placements), split over the cluster at `scheduler` or a LocalCluster of
-    `workers`; `auto` counts locally what its structural budget finishes, or what inclusion-exclusion does
-    not take on."""
+    `workers`: by inclusion-exclusion, or by the structural counter (`pipscover.sweep.split_structural`).
+    `auto` counts locally what its structural budget finishes, or what inclusion-exclusion does not take on
+    (auto's race there beats the structural split: `encodings/counting.md`), and splits the rest by
+    inclusion-exclusion."""
     if method not in SPLIT_METHODS:
-        raise PipsError(f"--scheduler and --jobs split a count by {' or '.join(SPLIT_METHODS)}, not {method}")
+        raise PipsError(f"--scheduler and --jobs split a count by {split_methods()}, not {method}")
     if method == "auto":
         local = _local_auto(puzzle, deadline, memory, start, on_progress)
         if local is not None:
             return local
     from pipscover.sweep.cluster import DaskEngine
+    from pipscover.sweep.split_structural import count_structural_split
 
+    split = count_structural_split if method == STRUCTURAL else count_split
     with DaskEngine(scheduler, workers) as engine:
-        result = count_split(puzzle, engine, deadline, memory, start, on_progress)
+        result = split(puzzle, engine, deadline, memory, start, on_progress)
     return result if method != "auto" else _named_auto(result)
+
+
+def split_methods() -> str:
+    """The methods that split a count, as a sentence names them."""
+    return f"{', '.join(SPLIT_METHODS[:-1])} or {SPLIT_METHODS[-1]}"
 
 
 def _local_auto(puzzle: Puzzle, deadline: float | None, memory: int | None, start: float,
