@@ -18,6 +18,7 @@ its twin and its fallback, and the tests run both.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -231,7 +232,8 @@ class StructuralSearch(Search):
         # shares them.
         self.supplies: dict[int, PipSupply] = {}
         self.ways_by_left: dict[int, dict[int, int]] = {}
-        self.pips_in = PipLists()  # the pips of each pip mask the search branches on, as a list
+        self.pips_in = Made(set_bits)  # the pips of each pip mask the search branches on, as a list
+        self.partners = Made(self.dominoes.partners)  # by the dominoes left, as `Dominoes.partners`
 
     def count(self, uncovered: int, remaining: int, depth: int) -> int:
         """N(uncovered, remaining, states): the count of the position, looked up or searched and stored."""
@@ -297,12 +299,16 @@ class StructuralSearch(Search):
         sweep. (-1, 0) when a cell cannot be covered. (The ways of each cell are counted here, not in a
         method of their own: this loop is most of the Python search's time.)"""
         sizes, left, cell_region, sweep_rank = self.sizes, self.left, self.cell_region, self.sweep_rank
-        neighbours, pip_count, partners = self.neighbours, self.dominoes.pip_count, self.dominoes.partners(remaining)
+        neighbours, pip_count, partners = self.neighbours, self.dominoes.pip_count, self.partners[remaining]
         pair_ways = self.ways_by_left.get(remaining)  # (pips allowed here, pips allowed there) -> ways
         if pair_ways is None:
             pair_ways = self.ways_by_left[remaining] = {}
         best, best_ways, best_rank = -1, 0, 1 << 62
-        for index in set_bits(uncovered):
+        rest = uncovered
+        while rest:  # the uncovered cells, lowest first (peeled off: most nodes have few left)
+            bit = rest & -rest
+            rest ^= bit
+            index = bit.bit_length() - 1
             mine = region_pips[cell_region[index]]
             ways = 0
             for other, other_bit in neighbours[index]:
@@ -332,7 +338,7 @@ class StructuralSearch(Search):
         if tracked:
             self.progress.begin(depth, ways)
         steps, states, left, halves, cell_region = self.steps, self.states, self.left, self.halves, self.cell_region
-        partners, number, masks = self.dominoes.partners(remaining), self.dominoes.number, self.dominoes.masks
+        partners, number, masks = self.partners[remaining], self.dominoes.number, self.dominoes.masks
         count, pips_in = self.count, self.pips_in
         region = cell_region[cell]
         mine = pips_in[region_pips[region]]
@@ -373,13 +379,17 @@ class StructuralSearch(Search):
         return total
 
 
-class PipLists(dict[int, list[int]]):
-    """The indices of the bits of each pip mask asked for, as a list made at the first ask: the search walks the
-    same few small masks at every node, and a list is the cheapest thing for Python to walk."""
+class Made(dict[int, list[int]]):
+    """`make(key)` for each key asked for, made at the first ask: the search asks for the same few at every
+    node, and a dict lookup costs Python no call."""
 
-    def __missing__(self, mask: int) -> list[int]:
-        pips = self[mask] = set_bits(mask)
-        return pips
+    def __init__(self, make: Callable[[int], list[int]]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: int) -> list[int]:
+        made = self[key] = self.make(key)
+        return made
 
 
 def pair_count(mine: int, theirs: int, partners: list[int]) -> int:
