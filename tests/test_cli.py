@@ -151,7 +151,7 @@ def test_help_lists_every_command_with_its_own_summary():
     registered = {info.name for info in app.registered_commands} | {info.name for info in app.registered_groups}
     assert registered == set(COMMANDS)
     for name, command in every_command().commands.items():
-        assert " ".join((command.help or "").split("\n\n")[0].split()) == COMMANDS[name][1], name
+        assert " ".join((command.help or "").split("\n\n")[0].split()) == COMMANDS[name], name
 
 
 @pytest.mark.parametrize("words", _all_commands(), ids=" ".join)

@@ -29,61 +29,53 @@ from pipscover.cli.readable import humanize, usage_error
 from pipscover.errors import PipsError
 from pipscover.runtime.collection import fewer_collections
 
-# Every command, in the order `pipscover --help` lists them: its module under pipscover/cli and the line
-# `--help` shows for it (the first paragraph of the command's own help). A new command is one line here.
+# Every command, in the order `pipscover --help` lists them (each is the module of its name under pipscover/cli),
+# and the line `--help` shows for it (the first paragraph of the command's own help). A new command is one line here.
 COMMANDS = {
-    "solve": ("solve", "Solve puzzles and draw their solutions."),
-    "show": ("show", (
+    "solve": "Solve puzzles and draw their solutions.",
+    "show": (
         "Draw puzzles, write them in the text format, or as SVG pictures (with --json: each as an NYT puzzle "
         "object with its origin)."
-    )),
-    "check": ("check", "Check solutions against puzzles. Exit code 0 when all are valid, 1 when one is not."),
-    "encode": ("encode", (
+    ),
+    "check": "Check solutions against puzzles. Exit code 0 when all are valid, 1 when one is not.",
+    "encode": (
         "Write puzzles as DIMACS CNFs for stock SAT solvers and projected model counters, or as OPB for "
         "pseudo-Boolean solvers."
-    )),
-    "decode": ("decode", (
-        "Read a SAT or PB solver's output for `pipscover encode`'s file, check the solution and draw it."
-    )),
-    "certify": ("certify", (
-        "Prove a puzzle's answer to anyone: write a DIMACS file and a DRAT proof that it has no model."
-    )),
-    "backends": ("backends", (
+    ),
+    "decode": "Read a SAT or PB solver's output for `pipscover encode`'s file, check the solution and draw it.",
+    "certify": "Prove a puzzle's answer to anyone: write a DIMACS file and a DRAT proof that it has no model.",
+    "backends": (
         "List the backends `solve -b` accepts: a one-line description each, what each can do, and the "
         "command that installs the ones that are missing."
-    )),
-    "count": ("count", "Count the solutions of puzzles exactly, without listing them."),
-    "sample": ("sample", (
+    ),
+    "count": "Count the solutions of puzzles exactly, without listing them.",
+    "sample": (
         "Draw solutions uniformly at random (with replacement), each choice weighted by the exact number of "
         "solutions below it; the same --seed draws the same solutions on any machine."
-    )),
-    "bench": ("bench", "Time the first solution (or --task) of every puzzle; print the median, worst and total time."),
-    "generate": ("generate", (
-        "Make a puzzle (an NYT puzzle object with its `solution`) and report how many regions it needed."
-    )),
-    "sweep": ("sweep", (
-        "Run TASK on every PUZZLE (or every seed), one Dask task each, writing rows to --output as they come."
-    )),
-    "plot": ("plot", (
+    ),
+    "bench": "Time the first solution (or --task) of every puzzle; print the median, worst and total time.",
+    "generate": "Make a puzzle (an NYT puzzle object with its `solution`) and report how many regions it needed.",
+    "sweep": "Run TASK on every PUZZLE (or every seed), one Dask task each, writing rows to --output as they come.",
+    "plot": (
         "Draw a figure from sweep results: time against puzzle size, the distribution of counts, "
         "difficulties."
-    )),
-    "planted": ("planted", "Plant a random solution on a rectangle and read ~4-cell regions of all six kinds off it."),
-    "fetch": ("fetch", "Download NYT days into the cache; a cached day is never downloaded again."),
-    "hint": ("hint", "Give the next deduction a player can make: the rule, and a sentence saying why."),
-    "rate": ("rate", (
+    ),
+    "planted": "Plant a random solution on a rectangle and read ~4-cell regions of all six kinds off it.",
+    "fetch": "Download NYT days into the cache; a cached day is never downloaded again.",
+    "hint": "Give the next deduction a player can make: the rule, and a sentence saying why.",
+    "rate": (
         "Rate puzzles easy, medium or hard from the deductions a person needs: the number of steps "
         "(which sets the rating), the guesses and the hardest rule used. Exit code 1 when a puzzle has "
         "no solution."
-    )),
-    "reduce": ("reduce", (
+    ),
+    "reduce": (
         "Make Pips puzzles from NP-hard problems (the published NP-hardness reductions); --solve maps "
         "answers back."
-    )),
-    "serve": ("serve", (
+    ),
+    "serve": (
         "Serve a page to play Pips on: pick a day, open a file or make a puzzle; hints, checks and "
         "counts."
-    )),
+    ),
 }
 
 
@@ -96,7 +88,7 @@ class LazyCommands(typer.core.TyperGroup):
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         if cmd_name in self.commands or cmd_name not in COMMANDS:
             return self.commands.get(cmd_name)
-        return typer.core.TyperCommand(cmd_name, short_help=COMMANDS[cmd_name][1])  # enough for the list in --help
+        return typer.core.TyperCommand(cmd_name, short_help=COMMANDS[cmd_name])  # enough for the list in --help
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         if args and args[0] in COMMANDS and args[0] not in self.commands:
@@ -106,7 +98,7 @@ class LazyCommands(typer.core.TyperGroup):
 
 def _load(name: str) -> Any:
     """Command `name`, built by typer after its module registered it on `app`, with readable placeholders."""
-    import_module(f"pipscover.cli.{COMMANDS[name][0]}")
+    import_module(f"pipscover.cli.{name}")
     command = typer.main.get_group(app).commands[name]
     humanize(command, (app.info.context_settings or {}).get("help_option_names"))
     return command

@@ -276,6 +276,17 @@ PUZZLE_JSON = {".json": "json"}  # what the commands that make puzzles write (ge
 PICTURE = {".svg": "svg"}  # what solve and hint write with -o
 
 
+def picture_option(what: str) -> Any:
+    """The -o of the commands that can also draw `what` of each puzzle as an SVG picture (solve, hint)."""
+    return typer.Option("--output", "-o", help=f"Also write {what} as an SVG picture, NAME.svg (NAME-hard.svg etc. "
+                        "for several).")
+
+
+def picture_paths(output: str | None, puzzles: list[Puzzle]) -> list[str | None]:
+    """Where `picture_option` draws each puzzle (NAME.svg, NAME-hard.svg etc.); None each without it."""
+    return [*output_paths(output, puzzles)] if output is not None else [None] * len(puzzles)
+
+
 def exit_code(status: Status) -> int:
     """The exit code for a search that ended with `status`."""
     return {Status.SOLVED: EXIT_OK, Status.UNSATISFIABLE: EXIT_NO, Status.TIMEOUT: EXIT_TIMEOUT,

@@ -18,7 +18,8 @@ from pipscover.cli.common import (
     exit_with,
     load_puzzles,
     output_format,
-    output_paths,
+    picture_option,
+    picture_paths,
     print_json,
     progress_bar,
     write_output,
@@ -46,10 +47,8 @@ def hint_command(
         typer.Option("--given", help="A JSON file of the dominoes placed so far, shaped as shown above (hints go "
                      "on from there; a domino no solution keeps is named as wrong)."),
     ] = None,
-    output: Annotated[str | None, typer.Option(
-        "--output", "-o", help="Also write the board with the step's cells highlighted (--all: the last step) as "
-        "an SVG picture, NAME.svg (NAME-hard.svg etc. for several).",
-    )] = None,
+    output: Annotated[str | None, picture_option(
+        "the board with the step's cells highlighted (--all: the last step)")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Give the next deduction a player can make: the rule, and a sentence saying why.
@@ -75,7 +74,7 @@ def hint_command(
     if given is not None and len(loaded) > 1:
         raise PipsError(f"{len(loaded)} puzzles given; --given is for one (choose with -d)")
     placed = _position(given, loaded[0]) if given is not None else ()
-    pictures = output_paths(output, loaded) if output is not None else [None] * len(loaded)
+    pictures = picture_paths(output, loaded)
     worst = EXIT_OK
     with progress_bar("hinting", total=len(loaded) if len(loaded) > 1 else None) as advance:
         for puzzle, picture in zip(loaded, pictures):

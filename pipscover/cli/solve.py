@@ -21,7 +21,8 @@ from pipscover.cli.common import (
     exit_with,
     load_timed,
     output_format,
-    output_paths,
+    picture_option,
+    picture_paths,
     print_json,
     progress_bar,
     solve_json,
@@ -45,10 +46,7 @@ def solve_command(
     limit: LimitOption = 1,
     seed: SeedOption = None,
     timeout: TimeoutOption = None,
-    output: Annotated[str | None, typer.Option(
-        "--output", "-o", help="Also write each puzzle's first solution as an SVG picture, NAME.svg (NAME-hard.svg "
-        "etc. for several).",
-    )] = None,
+    output: Annotated[str | None, picture_option("each puzzle's first solution")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Solve puzzles and draw their solutions.
@@ -62,7 +60,7 @@ def solve_command(
         output_format(output, PICTURE)
     timed = load_timed(puzzles, difficulty)
     loaded = [item.puzzle for item in timed]
-    pictures = output_paths(output, loaded) if output is not None else [None] * len(loaded)
+    pictures = picture_paths(output, loaded)
     engine = backend_with_encodings(backend, card, pb, form)
     worst = 0
     with progress_bar("solving", total=len(loaded) if len(loaded) > 1 else None) as advance:

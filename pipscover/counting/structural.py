@@ -18,6 +18,7 @@ its twin and its fallback, and the tests run both.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -242,7 +243,8 @@ class StructuralSearch(Search):
     """One count of the Python search, in the steps of the module's docstring: look the position up (`count`),
     close it in closed form (`close`), prune by what each region may still take (`allowed_pips`), choose the
     cell to cover (`choose_cell`), branch on the dominoes that cover it (`branch`), store the count. The
-    compiled core's `search` takes the same steps (`_structural.c`)."""
+    compiled core's `search` takes the same steps (`_structural.c`). The tables the steps read at every node
+    are bound here once, as attributes of the search."""
 
     def __init__(self, counter: StructuralCounter, budget: Budget, node_limit: int | None) -> None:
         super().__init__(counter.rules, counter.dominoes.halves(counter.dominoes.full), counter.cache, budget,
@@ -252,11 +254,14 @@ class StructuralSearch(Search):
         self.cell_region = counter.cell_region
         self.neighbours: list[list[tuple[int, int]]] = []  # built past the first closed form (`cell_tables`)
         self.sweep_rank = counter.sweep_rank() if counter.order == "sweep" else None
+        self.steps, self.allowed_of, self.sizes = self.rules.steps, self.rules.allowed_of, self.rules.sizes
         # By the dominoes left (an int): their supply, and the ways to cover a pair of cells given the pips
         # each may take (see `choose_cell`); both depend on nothing else, so every node with those dominoes
         # shares them.
         self.supplies: dict[int, PipSupply] = {}
         self.ways_by_left: dict[int, dict[int, int]] = {}
+        self.pips_in = Made(set_bits)  # the pips of each pip mask the search branches on, as a list
+        self.partners = Made(self.dominoes.partners)  # by the dominoes left, as `Dominoes.partners`
 
     def count(self, uncovered: int, remaining: int, depth: int) -> int:
         """N(uncovered, remaining, states): the count of the position, looked up or searched and stored."""
@@ -315,7 +320,7 @@ class StructuralSearch(Search):
         if supply is None:
             supply = self.supplies[remaining] = self.rules.supply(tuple(self.halves))
         region_pips = [supply.present] * len(self.left)
-        allowed_of, states, left = self.rules.allowed_of, self.states, self.left
+        allowed_of, states, left = self.allowed_of, self.states, self.left
         for region in bound:
             mask = allowed_of[region](states[region], left[region], supply)
             if not mask:
@@ -329,13 +334,17 @@ class StructuralSearch(Search):
         region drops out of the cache key, and the fewest ways; in the `sweep` order, the first cell of the
         sweep. (-1, 0) when a cell cannot be covered. (The ways of each cell are counted here, not in a
         method of their own: this loop is most of the Python search's time.)"""
-        sizes, left, cell_region = self.rules.sizes, self.left, self.cell_region
-        neighbours, pip_count, partners = self.neighbours, self.dominoes.pip_count, self.dominoes.partners(remaining)
+        sizes, left, cell_region, sweep_rank = self.sizes, self.left, self.cell_region, self.sweep_rank
+        neighbours, pip_count, partners = self.neighbours, self.dominoes.pip_count, self.partners[remaining]
         pair_ways = self.ways_by_left.get(remaining)  # (pips allowed here, pips allowed there) -> ways
         if pair_ways is None:
             pair_ways = self.ways_by_left[remaining] = {}
         best, best_ways, best_rank = -1, 0, 1 << 62
-        for index in set_bits(uncovered):
+        rest = uncovered
+        while rest:  # the uncovered cells, lowest first (peeled off: most nodes have few left)
+            bit = rest & -rest
+            rest ^= bit
+            index = bit.bit_length() - 1
             mine = region_pips[cell_region[index]]
             ways = 0
             for other, other_bit in neighbours[index]:
@@ -349,8 +358,8 @@ class StructuralSearch(Search):
                 return -1, 0
             if ways == 1:
                 return index, 1  # forced: no cell ranks lower (a dead cell, if any, is met on this branch)
-            if self.sweep_rank is not None:
-                rank = self.sweep_rank[index]
+            if sweep_rank is not None:
+                rank = sweep_rank[index]
             else:
                 region = cell_region[index]
                 rank = ways + (1000 if left[region] == sizes[region] or sizes[region] > BEGUN_REGION_SIZE else 100)
@@ -361,24 +370,29 @@ class StructuralSearch(Search):
     def branch(self, uncovered: int, remaining: int, depth: int, cell: int, ways: int, region_pips: list[int]) -> int:
         """The sum of the counts of the positions after each domino that covers `cell` (a neighbour, the pip
         here, the pip there), each state updated and put back around its branch."""
-        if depth < self.tracked:
+        tracked = depth < self.tracked
+        if tracked:
             self.progress.begin(depth, ways)
-        steps, states, left, halves = self.rules.steps, self.states, self.left, self.halves
-        partners, number, masks = self.dominoes.partners(remaining), self.dominoes.number, self.dominoes.masks
-        region = self.cell_region[cell]
+        steps, states, left, halves, cell_region = self.steps, self.states, self.left, self.halves, self.cell_region
+        partners, number, masks = self.partners[remaining], self.dominoes.number, self.dominoes.masks
+        count, pips_in = self.count, self.pips_in
+        region = cell_region[cell]
+        mine = pips_in[region_pips[region]]
+        rest = uncovered ^ (1 << cell)
         total = done = 0
         try:
             for other, other_bit in self.neighbours[cell]:
                 if not other_bit & uncovered:
                     continue
-                other_region = self.cell_region[other]
-                for pip in set_bits(region_pips[region]):
+                other_region = cell_region[other]
+                theirs = region_pips[other_region]
+                for pip in mine:
                     state = steps[region](states[region], pip, left[region] - 1)
                     if state is FAIL:
                         continue
                     old, states[region] = states[region], state
                     left[region] -= 1
-                    for other_pip in set_bits(partners[pip] & region_pips[other_region]):
+                    for other_pip in pips_in[partners[pip] & theirs]:
                         other_state = steps[other_region](states[other_region], other_pip, left[other_region] - 1)
                         if other_state is not FAIL:
                             other_old, states[other_region] = states[other_region], other_state
@@ -386,20 +400,32 @@ class StructuralSearch(Search):
                             available = remaining & masks[number[pip, other_pip]]
                             halves[pip] -= 1
                             halves[other_pip] -= 1
-                            total += self.count(uncovered ^ (1 << cell) ^ other_bit,
-                                                remaining ^ (available & -available), depth + 1)
+                            total += count(rest ^ other_bit, remaining ^ (available & -available), depth + 1)
                             halves[pip] += 1
                             halves[other_pip] += 1
                             left[other_region] += 1
                             states[other_region] = other_old
                         done += 1
-                        if depth < self.tracked:
+                        if tracked:
                             self.progress.report(depth, done, total)
                     left[region] += 1
                     states[region] = old
         except STOPS as stop:
             raise stopped(total, stop, Distinct.PLACEMENTS) from None
         return total
+
+
+class Made(dict[int, list[int]]):
+    """`make(key)` for each key asked for, made at the first ask: the search asks for the same few at every
+    node, and a dict lookup costs Python no call."""
+
+    def __init__(self, make: Callable[[int], list[int]]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: int) -> list[int]:
+        made = self[key] = self.make(key)
+        return made
 
 
 def pair_count(mine: int, theirs: int, partners: list[int]) -> int:
