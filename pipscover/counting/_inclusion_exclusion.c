@@ -25,6 +25,26 @@ static int read_ints(PyObject *list, long long *out, Py_ssize_t n) {
     return 0;
 }
 
+/* One sweep at a point: each state the sum of its sources times their forms' weights, modulo 2^128; the value
+   of the covered board. v * w with w negative is v * (w + 2^64) less v * 2^64: the product by a 64-bit word
+   and a mask (a third faster than by w's 128-bit residue). `negative` is a constant where it is inlined, so
+   that a point with no negative weight (Ryser's form) takes the plain loop. */
+static inline u128 pass(u128 *values, Py_ssize_t final, const long long *starts, const long long *from,
+                        const long long *by, const long long *weight, const int negative) {
+    values[0] = 1;
+    for (Py_ssize_t state = 1; state <= final; state++) {
+        u128 value = 0;
+        for (long long e = starts[state]; e < starts[state + 1]; e++) {
+            u128 v = values[from[e]];
+            long long w = weight[by[e]];
+            value += v * (u64)w;
+            if (negative) value -= (u128)((u64)v & (u64)(w >> 63)) << 64;
+        }
+        values[state] = value;
+    }
+    return values[final];
+}
+
 /* total(digits, weights, signs, forms, first, sources, edge_forms, final, check, every, begin, end) -> (low, high):
    the twin's `sweep_total` over the points numbered begin to end - 1 (a chunk, for a task of a split count),
    as the two 64-bit halves of the sum.
@@ -87,26 +107,16 @@ static PyObject *total(PyObject *self, PyObject *args) {
             Py_DECREF(checked);
         }
         u128 swept;
+        int negative = 0;
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t f = 0; f < form_count; f++) {
             long long w = 0;
             for (Py_ssize_t i = form_start[f]; i < form_start[f + 1]; i += 2)
                 w += pairs[i + 1] * (pairs[i] < 0 ? 1 : weights[digit_start[pairs[i]] + point[pairs[i]]]);
             weight[f] = w;
+            negative |= w < 0;
         }
-        values[0] = 1;
-        for (Py_ssize_t state = 1; state <= final; state++) {
-            u128 value = 0;
-            for (long long e = starts[state]; e < starts[state + 1]; e++) {
-                /* v * w modulo 2^128 with w negative: v * (w + 2^64), less v * 2^64 (a multiplication by a
-                   64-bit word and a mask: a third faster than by w's 128-bit residue) */
-                u128 v = values[from[e]];
-                long long w = weight[by[e]];
-                value += v * (u64)w - ((u128)((u64)v & (u64)(w >> 63)) << 64);
-            }
-            values[state] = value;
-        }
-        swept = values[final];
+        swept = negative ? pass(values, final, starts, from, by, weight, 1) : pass(values, final, starts, from, by, weight, 0);
         Py_END_ALLOW_THREADS
         u128 coefficient = 1;
         for (Py_ssize_t t = 0; t < types; t++) coefficient *= signs[digit_start[t] + point[t]];
