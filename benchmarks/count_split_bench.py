@@ -182,8 +182,9 @@ def cross_check(rows: list[dict]) -> dict[str, list[str]]:
                   if row["puzzle"] == name and row["exact"]}
         if len(set(counts.values())) > 1:
             sys.exit(f"{name}: the counts differ: {counts}")
-        methods = sorted({method for method, _ in counts})
-        agreeing[name] = [f"{', '.join(methods)} ({len(counts)} method/configuration pairs)"] if counts else []
+        methods = ", ".join(sorted({method for method, _ in counts}))
+        agreeing[name] = [f"{len(counts)} agree ({methods})" if len(counts) > 1 else f"1 ({methods}), unchecked"] \
+            if counts else []
     return agreeing
 
 
@@ -193,9 +194,10 @@ def _cell(runs: list[dict], timeout: float) -> str:
     if runs[0]["said"]:
         return f"refused: {runs[0]['said'][:80]}"
     exact = [run for run in runs if run["exact"]]
+    if not exact:
+        return f"> {timeout:g} s ({statistics.median(run['cpu_s'] for run in runs):.0f} CPU s)"
     if len(exact) < len(runs):
-        return f"> {timeout:g} s ({len(runs) - len(exact)} of {len(runs)})" if not exact else \
-            f"{statistics.median(run['wall_s'] for run in exact):.1f} s ({len(exact)} of {len(runs)} in time)"
+        return f"{statistics.median(run['wall_s'] for run in exact):.1f} s ({len(exact)} of {len(runs)} in time)"
     wall = statistics.median(run["wall_s"] for run in runs)
     cpu = statistics.median(run["cpu_s"] for run in runs)
     return f"{wall:.1f} s ({cpu:.1f} CPU s, {max(run['peak_mb'] for run in runs)} MB)"
@@ -205,14 +207,15 @@ def table(rows: list[dict], timeout: float) -> str:
     """Markdown: per puzzle and method, the median wall seconds of each configuration (CPU seconds and the
     largest peak in brackets), the count, and which runs agree on it."""
     agreeing = cross_check(rows)
-    lines = [f"| puzzle | method | {' | '.join(CONFIGURATIONS)} | count | checked by |", "|---" * 6 + "|"]
+    lines = [f"| puzzle | method | {' | '.join(CONFIGURATIONS)} | count | checked by |", "|---" * 7 + "|"]
     for name, method in dict.fromkeys((row["puzzle"], row["method"]) for row in rows):
         runs = [row for row in rows if (row["puzzle"], row["method"]) == (name, method) and not row["killed_a_worker"]]
         counts = {row["count"] for row in runs if row["exact"]}
         cells = [_cell([row for row in runs if row["configuration"] == configuration], timeout)
                  for configuration in CONFIGURATIONS]
         count = f"{counts.pop():,}" if counts else "?"
-        lines.append(f"| {name} | {method} | {' | '.join(cells)} | {count} | {', '.join(agreeing[name]) or 'none'} |")
+        checked = ", ".join(agreeing[name]) or "none finished"
+        lines.append(f"| {name} | {method} | {' | '.join(cells)} | {count} | {checked} |")
     return "\n".join(lines) + "\n"
 
 
