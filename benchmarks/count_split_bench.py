@@ -123,7 +123,7 @@ def run(puzzle: Path, method: str, configuration: str, timeout: float, cluster: 
     wall = time.monotonic() - start
     cpu_after, _ = _cpu_and_rss(workers)
     timed = [line.split() for line in errors.splitlines() if line.startswith("TIMED ")]
-    user, system, peak_kb = map(float, timed[-1][1:]) if timed else (float("nan"),) * 3
+    user, system, peak_kb = map(float, timed[-1][1:]) if timed else (float("nan"), float("nan"), 0.0)  # killed
     answer = json.loads(output.splitlines()[-1]) if output.strip() else {}
     said = [line for line in errors.splitlines() if line.strip() and not line.startswith(("TIMED ", "Command "))]
     return {"puzzle": puzzle.stem, "method": method, "configuration": configuration, "killed_a_worker": kill,
