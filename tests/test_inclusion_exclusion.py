@@ -111,8 +111,8 @@ def test_it_counts_planted_6x6_which_nothing_else_counts():
 
 
 def test_it_refuses_dominoes_that_need_too_many_sweeps_in_one_line():
-    distinct = [(a, b) for a in range(7) for b in range(a, 7)][:23]  # 2^22 sweeps in Glynn's form
-    cells = [(0, c) for c in range(46)]
+    distinct = [(a, b) for a in range(7) for b in range(a, 7)][:24]  # 2^23 sweeps in Glynn's form
+    cells = [(0, c) for c in range(48)]
     puzzle = Puzzle((Region(RegionKind.EMPTY, tuple(cells)),), tuple(distinct))
     assert points_of(puzzle) > POINTS_LIMIT
     with pytest.raises(TooBig, match="sweeps"):

@@ -50,9 +50,10 @@ from pipscover.runtime.limits import TooBig
 _core = load_core("pipscover.counting._inclusion_exclusion", "the Python sweeps (about 180 times slower)")
 
 MODULUS_BITS = 128
-# The most points it takes on: 2^21 sweeps (no-unique-22 in Glynn's form) of its 169,434 edges are about 600 s
-# of CPU, split over a cluster's cores.
-POINTS_LIMIT = 1 << 21
+# The most points it takes on: planted 4 x 12's 2,239,488 sweeps (Ryser's form: Glynn's 2^23 more would pass its
+# bound) of 51,540 edges are about 200 s of CPU, no-unique-22's 2^21 (Glynn's) of 169,434 edges about 1,000 s,
+# split over a cluster's cores.
+POINTS_LIMIT = 1 << 22
 # Layings the build may meet (planted 6 x 6: 2.8 million, merged into 650,795 edges; the build's dicts then
 # held 449 MB, so the memory cap stops a build well before this refuses it).
 LAYINGS_LIMIT = 20_000_000
