@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
+from math import prod
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,15 @@ from puzzle_factory import puzzles
 from pipscover import load_one
 from pipscover.counting import inclusion_exclusion
 from pipscover.counting.budget import UNLIMITED, Budget
-from pipscover.counting.inclusion_exclusion import POINTS_LIMIT, build_sweep, points_of, sweep_total
+from pipscover.counting.inclusion_exclusion import (
+    POINTS_LIMIT,
+    Modulus,
+    Points,
+    build_sweep,
+    copies_of,
+    points_of,
+    sweep_total,
+)
 from pipscover.counting.inclusion_exclusion import count as count_by_inclusion_exclusion
 from pipscover.counting.structural import StructuralCounter
 from pipscover.generate.planted import PlantedSpec, planted
@@ -31,7 +41,7 @@ NYT = ROOT.parent / "shared" / "puzzles" / "nyt"
 
 
 @pytest.mark.parametrize("name", ["planted-4x4-s1", "planted-2x12-s1", "no-unique-10-s1", "no-unique-12-s1",
-                                  "subset-sum-sat-10", "subset-sum-unsat-10"])
+                                  "no-unique-16-s1", "subset-sum-sat-10", "subset-sum-unsat-10"])
 def test_it_counts_as_the_structural_counter_does(name):
     puzzle = load_one(BENCHMARKS / f"{name}.json")
     assert count_by_inclusion_exclusion(puzzle) == StructuralCounter(puzzle).count()
@@ -62,9 +72,34 @@ def test_it_counts_random_puzzles_as_brute_force_does(puzzle):
     assert count_by_inclusion_exclusion(puzzle) == len(brute_force_solutions(puzzle))
 
 
-def test_the_compiled_sweeps_and_the_python_twin_sum_the_same():
-    sweep = build_sweep(load_one(BENCHMARKS / "planted-4x4-s1.json"))
+@pytest.mark.parametrize("paired", [False, True])
+def test_the_compiled_sweeps_and_the_python_twin_sum_the_same(paired):
+    puzzle = load_one(BENCHMARKS / "planted-4x4-s1.json")
+    sweep = replace(build_sweep(puzzle), points=Points.of(copies_of(puzzle), paired))
     assert sweep_total(sweep, compiled=True) == sweep_total(sweep, compiled=False)
+
+
+@pytest.mark.parametrize("name", ["planted-4x4-s1", "no-unique-10-s1", "subset-sum-sat-10", "planted-2x12-s1"])
+def test_glynns_half_sum_and_rysers_sum_give_the_same_count(name):
+    """Glynn's form sweeps half the points (a pair of opposite points gives equal terms), and the count takes
+    it; both forms recover the count the structural counter gives."""
+    puzzle = load_one(BENCHMARKS / f"{name}.json")
+    sweep = build_sweep(puzzle)
+    ryser, glynn = (Points.of(copies_of(puzzle), paired) for paired in (False, True))
+    assert sweep.points == glynn and points_of(puzzle) * 2 == ryser.count == prod(
+        m + 1 for m in puzzle.domino_counts.values())
+    counts = {Modulus(points.twos, points.odd).count(sweep_total(replace(sweep, points=points)))
+              for points in (ryser, glynn)}
+    assert counts == {StructuralCounter(puzzle).count()}
+
+
+def test_rysers_form_is_kept_when_glynns_would_pass_the_modulus():
+    """Glynn's sum is 2^(n - 1) times more: with 40 copies of a domino and one other, the count's bound fits
+    Ryser's modulus but not Glynn's."""
+    dominoes = ((0, 1),) * 40 + ((2, 3),)
+    puzzle = Puzzle((Region(RegionKind.EMPTY, tuple((r, c) for r in range(2) for c in range(41))),), dominoes)
+    assert points_of(puzzle) == 41 * 2
+    assert count_by_inclusion_exclusion(puzzle) == StructuralCounter(puzzle).count()
 
 
 def test_it_counts_planted_6x6_which_nothing_else_counts():
@@ -76,8 +111,8 @@ def test_it_counts_planted_6x6_which_nothing_else_counts():
 
 
 def test_it_refuses_dominoes_that_need_too_many_sweeps_in_one_line():
-    distinct = [(a, b) for a in range(7) for b in range(a, 7)][:18]  # 2^18 sweeps
-    cells = [(0, c) for c in range(36)]
+    distinct = [(a, b) for a in range(7) for b in range(a, 7)][:24]  # 2^23 sweeps in Glynn's form
+    cells = [(0, c) for c in range(48)]
     puzzle = Puzzle((Region(RegionKind.EMPTY, tuple(cells)),), tuple(distinct))
     assert points_of(puzzle) > POINTS_LIMIT
     with pytest.raises(TooBig, match="sweeps"):
@@ -124,8 +159,8 @@ def test_its_progress_is_the_share_of_the_sweeps_done(monkeypatch):
     otherwise), with nothing found until the last sweep: the count is only known then."""
     monkeypatch.setattr(inclusion_exclusion, "PROGRESS_EVERY", 0.0)
     reports: list[tuple[int, float | None]] = []
-    puzzle = load_one(BENCHMARKS / "planted-2x12-s1.json")  # 2,304 sweeps
+    puzzle = load_one(BENCHMARKS / "planted-2x12-s1.json")  # 1,152 sweeps (Glynn's half of 2,304)
     assert count_by_inclusion_exclusion(puzzle, UNLIMITED.heard_by(lambda found, share: reports.append((found, share))))
     shares = [share for found, share in reports if found == 0 and share is not None]
-    assert len(shares) == len(reports) >= 2304 // 16 - 1 and shares == sorted(shares)
+    assert len(shares) == len(reports) >= points_of(puzzle) // 16 - 1 and shares == sorted(shares)
     assert all(0 <= share < 1 for share in shares)

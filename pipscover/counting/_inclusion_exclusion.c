@@ -2,8 +2,8 @@
 
    inclusion_exclusion.py says what is summed and why (Ryser's formula over the domino types) and keeps the
    Python twin of `total` (`sweep_total`), which this follows line by line: the same points in the same
-   order, the same pull-style pass over the sweep's graph (each state the sum of its sources times their
-   forms' weights), all modulo 2^128 (unsigned __int128 wraps), so both give the same number. */
+   order (Ryser's or Glynn's, as `Points` gives them), the same pull-style pass over the sweep's graph (each
+   state the sum of its sources times their forms' weights), all modulo 2^128 (unsigned __int128 wraps), so both give the same number. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -25,46 +25,69 @@ static int read_ints(PyObject *list, long long *out, Py_ssize_t n) {
     return 0;
 }
 
-/* total(copies, signs, forms, first, sources, edge_forms, final, check, every, begin, end) -> (low, high): the
-   twin's `sweep_total` over the points numbered begin to end - 1 (a chunk, for a task of a split count), as the
-   two 64-bit halves of the sum.
-   `signs` holds, type after type, (-1)^(m - k) C(m, k) modulo 2^128 for k = 0..m as (low, high) 64-bit
-   halves; `forms` each form as a flat list (type, times, type, times, ...), type -1 for the step that lays
-   nothing; `first`, `sources` and `edge_forms` are buffers of int64; `check(points done)` is called every
-   `every` points of the chunk. The sweeps run without the GIL, so that the threads of a Dask worker sweep
-   side by side. */
+/* One sweep at a point: each state the sum of its sources times their forms' weights, modulo 2^128; the value
+   of the covered board. v * w with w negative is v * (w + 2^64) less v * 2^64: the product by a 64-bit word
+   and a mask (a third faster than by w's 128-bit residue). `negative` is a constant where it is inlined, so
+   that a point with no negative weight (Ryser's form) takes the plain loop. */
+static inline u128 pass(u128 *values, Py_ssize_t final, const long long *starts, const long long *from,
+                        const long long *by, const long long *weight, const int negative) {
+    values[0] = 1;
+    for (Py_ssize_t state = 1; state <= final; state++) {
+        u128 value = 0;
+        for (long long e = starts[state]; e < starts[state + 1]; e++) {
+            u128 v = values[from[e]];
+            long long w = weight[by[e]];
+            value += v * (u64)w;
+            if (negative) value -= (u128)((u64)v & (u64)(w >> 63)) << 64;
+        }
+        values[state] = value;
+    }
+    return values[final];
+}
+
+/* total(digits, weights, signs, forms, first, sources, edge_forms, final, check, every, begin, end) -> (low, high):
+   the twin's `sweep_total` over the points numbered begin to end - 1 (a chunk, for a task of a split count),
+   as the two 64-bit halves of the sum.
+   A point is one digit per type, the first type fastest: type t has `digits[t]` of them; `weights` holds,
+   type after type, the weight each digit gives the type (k in Ryser's form, m - 2j in Glynn's: it may be
+   negative) and `signs` its sign, modulo 2^128, as (low, high) 64-bit halves; `forms` each form as a flat list
+   (type, times, type, times, ...), type -1 for the step that lays nothing; `first`, `sources` and `edge_forms`
+   are buffers of int64; `check(points done)` is called every `every` points of the chunk. The sweeps run
+   without the GIL, so that the threads of a Dask worker sweep side by side. */
 static PyObject *total(PyObject *self, PyObject *args) {
-    PyObject *copies_list, *signs_list, *forms_list, *check, *result = NULL;
+    PyObject *digits_list, *weights_list, *signs_list, *forms_list, *check, *result = NULL;
     Py_buffer first = {0}, sources = {0}, edge_forms = {0};
     Py_ssize_t final, every, begin, end;
-    if (!PyArg_ParseTuple(args, "O!O!O!y*y*y*nOnnn:total", &PyList_Type, &copies_list, &PyList_Type, &signs_list,
-                          &PyList_Type, &forms_list, &first, &sources, &edge_forms, &final, &check, &every,
-                          &begin, &end))
+    if (!PyArg_ParseTuple(args, "O!O!O!O!y*y*y*nOnnn:total", &PyList_Type, &digits_list, &PyList_Type, &weights_list,
+                          &PyList_Type, &signs_list, &PyList_Type, &forms_list, &first, &sources, &edge_forms, &final,
+                          &check, &every, &begin, &end))
         return NULL;
-    Py_ssize_t types = PyList_GET_SIZE(copies_list), form_count = PyList_GET_SIZE(forms_list);
+    Py_ssize_t types = PyList_GET_SIZE(digits_list), form_count = PyList_GET_SIZE(forms_list);
     const long long *starts = first.buf, *from = sources.buf, *by = edge_forms.buf;
-    long long *copies = calloc(types + 1, sizeof(long long)), *point = calloc(types + 1, sizeof(long long));
+    long long *digits = calloc(types + 1, sizeof(long long)), *point = calloc(types + 1, sizeof(long long));
     Py_ssize_t *form_start = calloc(form_count + 1, sizeof(Py_ssize_t));
-    long long *pairs = NULL, *halves = NULL, *sign_start = calloc(types + 1, sizeof(long long));
+    long long *pairs = NULL, *halves = NULL, *weights = NULL, *digit_start = calloc(types + 1, sizeof(long long));
     u128 *signs = NULL;
-    u64 *weight = calloc(form_count + 1, sizeof(u64));
+    long long *weight = calloc(form_count + 1, sizeof(long long));
     u128 *values = calloc(final + 1, sizeof(u128));
-    if (!copies || !point || !form_start || !weight || !values || !sign_start) { PyErr_NoMemory(); goto done; }
-    if (read_ints(copies_list, copies, types) < 0) goto done;
-    for (Py_ssize_t t = 0; t < types; t++) sign_start[t + 1] = sign_start[t] + copies[t] + 1;
-    if (PyList_GET_SIZE(signs_list) != 2 * sign_start[types]) {
-        PyErr_SetString(PyExc_ValueError, "total: two halves per sign");
+    if (!digits || !point || !form_start || !weight || !values || !digit_start) { PyErr_NoMemory(); goto done; }
+    if (read_ints(digits_list, digits, types) < 0) goto done;
+    for (Py_ssize_t t = 0; t < types; t++) digit_start[t + 1] = digit_start[t] + digits[t];
+    if (PyList_GET_SIZE(signs_list) != 2 * digit_start[types] || PyList_GET_SIZE(weights_list) != digit_start[types]) {
+        PyErr_SetString(PyExc_ValueError, "total: a weight and two halves of a sign per digit");
         goto done;
     }
-    if (!(halves = calloc(2 * sign_start[types] + 1, sizeof(long long))) || !(signs = calloc(sign_start[types] + 1, sizeof(u128)))) {
+    if (!(halves = calloc(2 * digit_start[types] + 1, sizeof(long long))) ||
+        !(signs = calloc(digit_start[types] + 1, sizeof(u128))) || !(weights = calloc(digit_start[types] + 1, sizeof(long long)))) {
         PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t i = 0; i < 2 * sign_start[types]; i++) {  /* unsigned halves: read as such */
+    if (read_ints(weights_list, weights, digit_start[types]) < 0) goto done;
+    for (Py_ssize_t i = 0; i < 2 * digit_start[types]; i++) {  /* unsigned halves: read as such */
         halves[i] = (long long)PyLong_AsUnsignedLongLong(PyList_GET_ITEM(signs_list, i));
         if (PyErr_Occurred()) goto done;
     }
-    for (long long i = 0; i < sign_start[types]; i++) signs[i] = (u128)(u64)halves[2 * i + 1] << 64 | (u64)halves[2 * i];
+    for (long long i = 0; i < digit_start[types]; i++) signs[i] = (u128)(u64)halves[2 * i + 1] << 64 | (u64)halves[2 * i];
     for (Py_ssize_t f = 0; f < form_count; f++) form_start[f + 1] = form_start[f] + PyList_GET_SIZE(PyList_GET_ITEM(forms_list, f));
     if (!(pairs = calloc(form_start[form_count] + 1, sizeof(long long)))) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t f = 0; f < form_count; f++)
@@ -72,8 +95,8 @@ static PyObject *total(PyObject *self, PyObject *args) {
     u128 sum = 0;
     Py_ssize_t number = begin;  /* the first point of the chunk, the first type fastest */
     for (Py_ssize_t t = 0; t < types; t++) {
-        point[t] = number % (copies[t] + 1);
-        number /= copies[t] + 1;
+        point[t] = number % digits[t];
+        number /= digits[t];
     }
     for (Py_ssize_t done = 0; done < end - begin; done++) {
         if (done % every == 0) {
@@ -84,32 +107,28 @@ static PyObject *total(PyObject *self, PyObject *args) {
             Py_DECREF(checked);
         }
         u128 swept;
+        int negative = 0;
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t f = 0; f < form_count; f++) {
-            u64 w = 0;
+            long long w = 0;
             for (Py_ssize_t i = form_start[f]; i < form_start[f + 1]; i += 2)
-                w += (u64)pairs[i + 1] * (pairs[i] < 0 ? 1 : (u64)point[pairs[i]]);
+                w += pairs[i + 1] * (pairs[i] < 0 ? 1 : weights[digit_start[pairs[i]] + point[pairs[i]]]);
             weight[f] = w;
+            negative |= w < 0;
         }
-        values[0] = 1;
-        for (Py_ssize_t state = 1; state <= final; state++) {
-            u128 value = 0;
-            for (long long e = starts[state]; e < starts[state + 1]; e++) value += values[from[e]] * weight[by[e]];
-            values[state] = value;
-        }
-        swept = values[final];
+        swept = negative ? pass(values, final, starts, from, by, weight, 1) : pass(values, final, starts, from, by, weight, 0);
         Py_END_ALLOW_THREADS
         u128 coefficient = 1;
-        for (Py_ssize_t t = 0; t < types; t++) coefficient *= signs[sign_start[t] + point[t]];
+        for (Py_ssize_t t = 0; t < types; t++) coefficient *= signs[digit_start[t] + point[t]];
         sum += coefficient * swept;
         Py_ssize_t t = 0;  /* the next point, the first type fastest */
-        while (t < types && point[t] == copies[t]) point[t++] = 0;
+        while (t < types && point[t] == digits[t] - 1) point[t++] = 0;
         if (t < types) point[t]++;
     }
     result = Py_BuildValue("KK", (unsigned long long)sum, (unsigned long long)(sum >> 64));
 done:
-    free(copies); free(point); free(form_start); free(pairs); free(weight); free(values);
-    free(sign_start); free(halves); free(signs);
+    free(digits); free(point); free(form_start); free(pairs); free(weight); free(values);
+    free(digit_start); free(halves); free(signs); free(weights);
     PyBuffer_Release(&first); PyBuffer_Release(&sources); PyBuffer_Release(&edge_forms);
     return result;
 }

@@ -46,8 +46,9 @@ STRUCTURAL_WORK_BUDGET = 500_000
 # a SAT solver a minute (on a 2 x 12 planted board they hold 67 million of 46 billion after 20,000 nodes).
 LIST_UNLESS_FOUND = 100_000
 RACE_SAT_BACKEND = "cadical195"
-# Auto races inclusion-exclusion when the dominoes need at most this many sweeps (82,944 on planted 6 x 6).
-RACE_IE_POINTS = 1 << 17
+# Auto races inclusion-exclusion when the dominoes need at most this many sweeps (41,472 on planted 6 x 6;
+# no-unique-20's 2^19, about 17 s of CPU, where the structural orders take minutes; planted 4 x 12's 2,239,488).
+RACE_IE_POINTS = 1 << 22
 # The race's SAT racer writes the placements form (the rules prune it) up to this many estimated clauses:
 # a unique 30-domino rect puzzle is proved in 1.1 s there, 12 s in the compact form that `auto` picks.
 RACE_PLACEMENT_CLAUSES_LIMIT = 400_000

@@ -12,9 +12,17 @@ with repeated columns):
     count = (1 / prod m_t!) * sum over 0 <= k_t <= m_t of  prod_t (-1)^(m_t - k_t) C(m_t, k_t)  *  P(k)
 
 since the sum over k_t of (-1)^(m-k) C(m, k) k^c is m! for c = m and 0 for c < m (and c > m for one type
-means c < m for another). The sweep's graph is built once (`Sweep`); each of the prod (m_t + 1) points is
-one pass over its edges. The sums run modulo 2^128 (exact when the count is below 2^(128 - a), where 2^a
-divides prod m_t!; `count` checks a bound first). `encodings/counting.md` has the measurements.
+means c < m for another). Glynn's form takes the weights y_t = m_t - 2 j_t instead (j_t = 0..m_t):
+
+    count = (1 / (2^n prod m_t!)) * sum over 0 <= j_t <= m_t of  prod_t (-1)^j_t C(m_t, j_t)  *  P(m - 2j)
+
+(the sum over j of (-1)^j C(m, j) (m - 2j)^c is 2^m m! for c = m, 0 for c < m). Its points come in pairs,
+j and m - j, whose weights are opposite: as P is homogeneous of degree n, P(-y) = (-1)^n P(y), and the two
+signs differ by (-1)^n too, so the two terms are equal. With a type of odd m_t, the points whose j_t is
+below m_t / 2 hold one of each pair, and half the sweeps give half the sum (`Points`). The sweep's graph is
+built once (`Sweep`); each point is one pass over its edges. The sums run modulo 2^128 (exact when the
+count is below 2^(128 - a), where 2^a divides what the sum is the count times; `count` checks a bound
+first). `encodings/counting.md` has the measurements.
 """
 
 from __future__ import annotations
@@ -22,9 +30,9 @@ from __future__ import annotations
 import time
 from array import array
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from itertools import islice
+from itertools import islice, product
 from math import comb, factorial, prod
 
 from pipscover.counting.budget import UNLIMITED, Budget
@@ -42,8 +50,10 @@ from pipscover.runtime.limits import TooBig
 _core = load_core("pipscover.counting._inclusion_exclusion", "the Python sweeps (about 180 times slower)")
 
 MODULUS_BITS = 128
-# The most points (prod (m_t + 1)) it takes on: 2^17 sweeps of a graph of a million edges are minutes in C.
-POINTS_LIMIT = 1 << 17
+# The most points it takes on: planted 4 x 12's 2,239,488 sweeps (Ryser's form: Glynn's 2^23 more would pass its
+# bound) of 51,540 edges are about 200 s of CPU, no-unique-22's 2^21 (Glynn's) of 169,434 edges about 1,000 s,
+# split over a cluster's cores.
+POINTS_LIMIT = 1 << 22
 # Layings the build may meet (planted 6 x 6: 2.8 million, merged into 650,795 edges; the build's dicts then
 # held 449 MB, so the memory cap stops a build well before this refuses it).
 LAYINGS_LIMIT = 20_000_000
@@ -52,13 +62,51 @@ COMPILED_CHECK_EVERY = 16  # points the core sweeps between two looks at the clo
 
 
 @dataclass(frozen=True)
+class Points:
+    """The points of the sum: per domino type (sorted as the sweep numbers them), the weights its digit takes
+    and their signs, modulo 2^128; a point is one digit per type, the first type fastest. Ryser's form: weight
+    k and sign (-1)^(m - k) C(m, k) for k = 0..m; Glynn's, `paired`: weight m - 2j and sign (-1)^j C(m, j),
+    with the digits of one type of odd m (`half`) only below m / 2. `twos` is the power of two in what the
+    sum is the count times (prod m_t!, and 2^(n - 1) more in Glynn's half sum)."""
+
+    weights: tuple[tuple[int, ...], ...]
+    signs: tuple[tuple[int, ...], ...]
+    twos: int
+    odd: int
+
+    @classmethod
+    def of(cls, copies: Sequence[int], paired: bool) -> Points:
+        """The points of Ryser's form, or of Glynn's half when `paired` (a type of `copies` must be odd)."""
+        mask = (1 << MODULUS_BITS) - 1
+        half = max(t for t, m in enumerate(copies) if m % 2) if paired else -1
+        digits = [(m + 1) // 2 if t == half else m + 1 for t, m in enumerate(copies)]
+        if paired:
+            weights = tuple(tuple(m - 2 * j for j in range(d)) for m, d in zip(copies, digits))
+            signs = tuple(tuple((-1) ** j * comb(m, j) & mask for j in range(d)) for m, d in zip(copies, digits))
+        else:
+            weights = tuple(tuple(range(m + 1)) for m in copies)
+            signs = tuple(tuple((-1) ** (m - k) * comb(m, k) & mask for k in range(m + 1)) for m in copies)
+        divisor = prod(factorial(m) for m in copies) << (sum(copies) - 1 if paired else 0)
+        twos = (divisor & -divisor).bit_length() - 1
+        return cls(weights, signs, twos, divisor >> twos)
+
+    @property
+    def count(self) -> int:
+        return prod(len(digits) for digits in self.weights)
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        """Every point as its digits, the first type fastest (as the core counts them)."""
+        return (tuple(reversed(point)) for point in product(*(range(len(w)) for w in reversed(self.weights))))
+
+
+@dataclass(frozen=True)
 class Sweep:
     """The frontier sweep's graph, states in sweep order (0 the empty board, `final` the covered one). The
     edges into state s are `first[s]` to `first[s + 1]`, from `sources[e]`, weighted by the form
     `edge_forms[e]`; a form is the (type, times) pairs of the dominoes that take that step, so its weight at a
-    point is sum(times * k_type)."""
+    point is sum(times * weight of the type's digit); `points` are the points it is swept at."""
 
-    copies: tuple[int, ...]
+    points: Points
     forms: tuple[tuple[tuple[int, int], ...], ...]
     first: array
     sources: array
@@ -66,22 +114,44 @@ class Sweep:
     final: int
 
 
-
 def points_of(puzzle: Puzzle) -> int:
-    """How many sweeps the count takes: prod (m_t + 1) over the distinct dominoes."""
-    return _points_count(puzzle.domino_counts.values())
+    """How many sweeps the count takes: prod (m_t + 1) over the distinct dominoes, or half of it in Glynn's
+    form."""
+    return points_for(puzzle).count
 
 
-def _points_count(copies: Iterable[int]) -> int:
-    return prod(number + 1 for number in copies)
+def points_for(puzzle: Puzzle) -> Points:
+    """The puzzle's points: Glynn's half when a type has odd copies and the count's bound leaves room for its
+    2^(n - 1), else Ryser's."""
+    copies = copies_of(puzzle)
+    if any(m % 2 for m in copies):
+        paired = Points.of(copies, paired=True)
+        if paired.twos < MODULUS_BITS and _bound(puzzle) < 1 << (MODULUS_BITS - paired.twos):
+            return paired
+    return Points.of(copies, paired=False)
+
+
+def copies_of(puzzle: Puzzle) -> list[int]:
+    """The copies of each domino type, in the order of the points' types (and of the sweep's forms)."""
+    return [copies for _, copies in _distinct(puzzle)]
+
+
+def _bound(puzzle: Puzzle) -> int:
+    """Every solution is a tiling and an arrangement of the dominoes on its tiles: a bound on the count."""
+    return TilingCounter(puzzle.cells).count((1 << len(puzzle.cells)) - 1) * arrangements(
+        [(copies, a == b) for (a, b), copies in puzzle.domino_counts.items()])
+
+
+def _distinct(puzzle: Puzzle) -> list[tuple[tuple[int, int], int]]:
+    """The distinct dominoes as pairs of pip indices with their copies, in the order of the points' types."""
+    index_of = {pip: index for index, pip in enumerate(pip_values(puzzle.dominoes))}
+    return sorted(((index_of[a], index_of[b]), copies) for (a, b), copies in puzzle.domino_counts.items())
 
 
 def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None) -> Sweep:
     """The graph of the sweep along the board's longer side: a state is the cells ahead already covered
     (within one line) and the regions' states; only states that reach the covered board are kept."""
-    values = pip_values(puzzle.dominoes)
-    index_of = {pip: index for index, pip in enumerate(values)}
-    distinct = sorted(((index_of[a], index_of[b]), copies) for (a, b), copies in puzzle.domino_counts.items())
+    distinct = _distinct(puzzle)
     layings = [(a, b, t) for t, ((a, b), _) in enumerate(distinct) for a, b in {(a, b), (b, a)}]
     cells = longer_side_order(puzzle.cells)
     place = {cell: index for index, cell in enumerate(cells)}
@@ -127,11 +197,11 @@ def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int |
                 raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its sweep passes {LAYINGS_LIMIT:,} layings")
         levels.append(following)
         steps_between.append(between)
-    return _pruned(levels, steps_between, tuple(copies for _, copies in distinct))
+    return _pruned(levels, steps_between, points_for(puzzle))
 
 
 def _pruned(levels: list[dict[tuple, int]], steps_between: list[dict[tuple[int, int], dict[int, int]]],
-            copies: tuple[int, ...]) -> Sweep:
+            points: Points) -> Sweep:
     """The states that reach the covered board, numbered in sweep order, and their incoming edges."""
     alive = [set(level.values()) for level in levels]  # the last level: the covered board, or nothing
     for depth in range(len(steps_between) - 1, -1, -1):
@@ -155,22 +225,21 @@ def _pruned(levels: list[dict[tuple, int]], steps_between: list[dict[tuple[int, 
             edge_forms.append(form_number)
         first.append(len(sources))
     final = counted - 1 if alive[-1] and alive[0] else -1
-    return Sweep(copies, tuple(forms), first, sources, edge_forms, final)
+    return Sweep(points, tuple(forms), first, sources, edge_forms, final)
 
 
 def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | None = None,
                 on_progress: ProgressCallback | None = None, chunk: range | None = None) -> int:
-    """sum over the points k of prod_t (-1)^(m_t - k_t) C(m_t, k_t) P(k), modulo 2^128; `chunk`: only over the
-    points it numbers (the first type fastest; default all), so that the chunks of a split count add up to the
-    whole. `on_progress` hears the share of the chunk swept (with 0 found: no count is known before the last)."""
-    points = range(_points_count(sweep.copies)) if chunk is None else chunk
+    """sum over the sweep's points of their signs' product times P(point's weights), modulo 2^128; `chunk`: only
+    over the points it numbers (the first type fastest; default all), so that the chunks of a split count add
+    up to the whole. `on_progress` hears the share of the chunk swept (with 0 found: no count is known before
+    the last)."""
+    points = range(sweep.points.count) if chunk is None else chunk
     if sweep.final < 0 or not points:
         return 0
     if compiled is None:
         compiled = _core is not None and compiled_by_default()
     mask = (1 << MODULUS_BITS) - 1
-    # signs[t][k]: (-1)^(m - k) C(m, k) for the type's m copies, modulo 2^128.
-    signs = [[(-1) ** (m - k) * comb(m, k) & mask for k in range(m + 1)] for m in sweep.copies]
     reported = [time.monotonic()]
 
     def check(done: int) -> None:  # the clock and the progress, for the core as for the twin
@@ -180,41 +249,31 @@ def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | No
             on_progress(0, done / len(points))
 
     if compiled:
-        halves = [half for row in signs for sign in row for half in (sign & (1 << 64) - 1, sign >> 64)]
+        halves = [half for row in sweep.points.signs for sign in row for half in (sign & (1 << 64) - 1, sign >> 64)]
         forms = [[number for pair in form for number in pair] for form in sweep.forms]
-        low, high = _core.total(list(sweep.copies), halves, forms, sweep.first, sweep.sources,  # type: ignore[union-attr]  # compiled is only true with a core
-                                sweep.edge_forms, sweep.final, check, COMPILED_CHECK_EVERY, points.start, points.stop)
+        low, high = _core.total([len(row) for row in sweep.points.weights],  # type: ignore[union-attr]  # compiled is only true with a core
+                                [weight for row in sweep.points.weights for weight in row], halves, forms,
+                                sweep.first, sweep.sources, sweep.edge_forms, sweep.final, check,
+                                COMPILED_CHECK_EVERY, points.start, points.stop)
         return int(high) << 64 | int(low)
     total = 0
-    for done, point in enumerate(islice(_points(sweep.copies), points.start, points.stop)):
+    weights, signs = sweep.points.weights, sweep.points.signs
+    for done, point in enumerate(islice(sweep.points, points.start, points.stop)):
         check(done)
-        weight = [sum(times * point[kind] if kind >= 0 else times for kind, times in form) for form in sweep.forms]
+        weight = [sum(times * (weights[kind][point[kind]] if kind >= 0 else 1) for kind, times in form)
+                  for form in sweep.forms]
         values = [1] + [0] * sweep.final
         for state in range(1, sweep.final + 1):
             values[state] = sum(values[sweep.sources[e]] * weight[sweep.edge_forms[e]]
                                 for e in range(sweep.first[state], sweep.first[state + 1])) & mask
-        total = (total + prod(row[k] for row, k in zip(signs, point)) * values[sweep.final]) & mask
+        total = (total + prod(row[digit] for row, digit in zip(signs, point)) * values[sweep.final]) & mask
     return total
-
-
-def _points(copies: tuple[int, ...]) -> Iterator[list[int]]:
-    """Every k with 0 <= k_t <= copies_t, the first type fastest (as the core counts them)."""
-    point = [0] * len(copies)
-    while True:
-        yield point
-        for t, most in enumerate(copies):
-            if point[t] < most:
-                point[t] += 1
-                break
-            point[t] = 0
-        else:
-            return
 
 
 @dataclass(frozen=True)
 class Modulus:
-    """How a sum modulo 2^128 gives one puzzle's count: divided by prod m_t! = 2^twos * odd, it is exact below
-    2^(128 - twos) (`Modulus.of` checks the count's bound against that first)."""
+    """How a sum modulo 2^128 gives one puzzle's count: divided by what it is the count times, 2^twos * odd,
+    it is exact below 2^(128 - twos) (`Modulus.of` checks the count's bound against that first)."""
 
     twos: int
     odd: int
@@ -223,19 +282,14 @@ class Modulus:
     def of(cls, puzzle: Puzzle) -> Modulus:
         """The puzzle's modulus; `TooBig` when its dominoes need more than `POINTS_LIMIT` sweeps or its count
         may pass what the sums hold exactly."""
-        points = points_of(puzzle)
-        if points > POINTS_LIMIT:
-            raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its dominoes need {points:,} sweeps "
+        points = points_for(puzzle)
+        if points.count > POINTS_LIMIT:
+            raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its dominoes need {points.count:,} sweeps "
                          f"(at most {POINTS_LIMIT:,})")
-        divisor = prod(factorial(copies) for copies in puzzle.domino_counts.values())
-        twos = (divisor & -divisor).bit_length() - 1
-        # Every solution is a tiling and an arrangement of the dominoes on its tiles: a bound on the count.
-        bound = TilingCounter(puzzle.cells).count((1 << len(puzzle.cells)) - 1) * arrangements(
-            [(copies, a == b) for (a, b), copies in puzzle.domino_counts.items()])
-        if twos >= MODULUS_BITS or bound >= 1 << (MODULUS_BITS - twos):
+        if points.twos >= MODULUS_BITS or _bound(puzzle) >= 1 << (MODULUS_BITS - points.twos):
             raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its count may pass "
-                         f"2^{max(MODULUS_BITS - twos, 0)}, below which its sums modulo 2^128 are exact")
-        return cls(twos, divisor >> twos)
+                         f"2^{max(MODULUS_BITS - points.twos, 0)}, below which its sums modulo 2^128 are exact")
+        return cls(points.twos, points.odd)
 
     def count(self, total: int) -> int:
         """The count whose signed sum over all the points is `total` (modulo 2^128)."""
