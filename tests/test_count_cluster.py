@@ -22,8 +22,11 @@ from pipscover.sweep.split_count import chunks_of
 
 PUZZLES = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles"
 PLANTED_4X6 = PUZZLES / "planted-4x6-s1.json"  # 58,725,029,952 solutions, 1,728 points: a second
-# Past auto's structural budget: split (65,536 points, about a second in one process).
+# Past auto's structural budget, a short sweep: counted here (32,768 points, under a second in one process).
 NO_UNIQUE_16 = PUZZLES / "no-unique-16-s1.json"
+# Past auto's structural budget, a long sweep: split (131,072 points x 15,682 edges, a few seconds).
+NO_UNIQUE_18 = PUZZLES / "no-unique-18-s1.json"
+NO_UNIQUE_18_COUNT = 679_933_450_656
 # Long enough to kill a worker in the middle (16,384 points; about 5 s of CPU in one process).
 LONG = PUZZLES / "subset-sum-sat-14.json"
 LONG_COUNT = 1_384_700_554_137_600
@@ -60,9 +63,18 @@ def test_a_count_on_a_stock_cluster_is_the_count_of_one_process(scheduler):
 def test_auto_splits_a_long_count_and_keeps_a_short_one_here(scheduler):
     short = json.loads(_count(EXAMPLES / "first.txt", "--scheduler", scheduler, "--json").stdout)
     assert short["count"] == 1 and short["backend"] is None  # counted in this process
-    long = json.loads(_count(NO_UNIQUE_16, "--scheduler", scheduler, "--json").stdout)
-    assert (long["count"], long["exact"], long["method"]) == (NO_UNIQUE_16_COUNT, True, "auto:inclusion-exclusion")
+    long = json.loads(_count(NO_UNIQUE_18, "--scheduler", scheduler, "--json").stdout)
+    assert (long["count"], long["exact"], long["method"]) == (NO_UNIQUE_18_COUNT, True, "auto:inclusion-exclusion")
     assert long["backend"].startswith("dask")
+
+
+@pytest.mark.parametrize(("puzzle", "expected"), [(NO_UNIQUE_16, NO_UNIQUE_16_COUNT), (PLANTED_4X6, 58_725_029_952)])
+def test_auto_sweeps_a_short_inclusion_exclusion_here_rather_than_start_a_cluster(puzzle, expected):
+    done = _count(puzzle, "--jobs", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert (answer["count"], answer["exact"], answer["method"]) == (expected, True, "auto:inclusion-exclusion")
+    assert answer["backend"] is None  # no LocalCluster was started
 
 
 @pytest.mark.parametrize(("method", "puzzle", "expected"), [

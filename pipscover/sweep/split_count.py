@@ -11,7 +11,8 @@ is counted twice. Each worker process builds the sweep's graph once and keeps it
 
 The structural counter splits too (`-m structural`), below a cut of its first levels
 (`pipscover.sweep.split_structural`). `auto` keeps short counts local: it spends the structural counter's
-work budget (`STRUCTURAL_WORK_BUDGET`) in this process first, and splits only what that does not finish
+work budget (`STRUCTURAL_WORK_BUDGET`) in this process first, then builds the sweep's graph here and sweeps
+it here too when its work (points x edges) is below `LOCAL_SWEEP_WORK`; it splits only what is longer
 (measured in `encodings/counting.md`). Stopped (the deadline, Ctrl-C, a worker past `--memory`),
 inclusion-exclusion's split count knows no lower bound but 0: a part of Ryser's signed sum bounds nothing.
 Its answer says so (`exact: false`), and the tasks not finished are cancelled, so a --scheduler's cluster is
@@ -32,7 +33,7 @@ from pipscover.counting.progress import ProgressCallback
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct
-from pipscover.runtime.deadlines import has_passed
+from pipscover.runtime.deadlines import SearchTimeout, has_passed
 from pipscover.runtime.limits import MemoryCapReached, TooBig, check_memory
 
 if TYPE_CHECKING:
@@ -43,6 +44,12 @@ SPLIT_METHODS = ("auto", "inclusion-exclusion", "structural")
 # cancelled or lost costs little and the chunks spread evenly over the workers.
 CHUNKS = 64
 METHOD = "inclusion-exclusion"
+# Sweep work (points x edges) that one process does in a few seconds (3-4 ns an edge and a point): less than
+# starting a cluster and building the graph on every worker costs, so `auto` does it here. planted 4 x 6
+# (864 x 16,965) and no-unique-16 (32,768 x 1,733) stay here; no-unique-18 (131,072 x 15,682) is split.
+LOCAL_SWEEP_WORK = 1 << 30
+# How long `auto` builds the graph here to weigh its sweep: a graph not built by then makes a long count.
+LOCAL_BUILD_SECONDS = 5.0
 STRUCTURAL = "structural"
 
 _built: dict[Puzzle, Sweep] = {}  # on a worker: the sweep of the last puzzle, for its next chunks
@@ -171,12 +178,31 @@ def _local_auto(puzzle: Puzzle, deadline: float | None, memory: int | None, star
                                                 STRUCTURAL_WORK_BUDGET // len(puzzle.cells))
     except CountInterrupted as stop:
         if stop.result.stopped_by == "nodes":
-            return None
+            return _short_sweep(puzzle, deadline, memory, start)
         if stop.result.stopped_by == "interrupt":
             raise
         return _named_auto(CountResult(stop.result.count, False, Distinct.PLACEMENTS, "structural", None,
                                        time.monotonic() - start, stop.result.stopped_by))
     return _named_auto(_result(found, True, start, None, method="structural"))
+
+
+def _short_sweep(puzzle: Puzzle, deadline: float | None, memory: int | None, start: float) -> CountResult | None:
+    """Inclusion-exclusion's count in this process when its sweep is short (`LOCAL_SWEEP_WORK`); None: split
+    it (its graph is not built within `LOCAL_BUILD_SECONDS` or the memory cap, or its sweep is long)."""
+    build_by = time.monotonic() + LOCAL_BUILD_SECONDS
+    try:
+        sweep = build_sweep(puzzle, build_by if deadline is None else min(deadline, build_by), memory)
+    except (SearchTimeout, MemoryCapReached):
+        if has_passed(deadline):
+            return _named_auto(_result(0, False, start, None, "timeout"))
+        return None
+    if sweep.points.count * len(sweep.sources) > LOCAL_SWEEP_WORK:
+        return None
+    try:
+        total = sweep_total(sweep, deadline)
+    except SearchTimeout:
+        return _named_auto(_result(0, False, start, None, "timeout"))
+    return _named_auto(_result(Modulus.of(puzzle).count(total), True, start, None))
 
 
 def _named_auto(result: CountResult) -> CountResult:
