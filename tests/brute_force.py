@@ -58,14 +58,14 @@ def brute_force_solutions(puzzle: Puzzle) -> frozenset[Solution]:
 
 def completes_a_region(puzzle: Puzzle, tiling: list[Tile]) -> list[bool]:
     """For each tile, whether covering it completes a region: only then can the checker refuse a part-way
-    assignment that uses no domino more often than the puzzle has it."""
+    assignment that uses no domino more often than the puzzle has it. (The last tile is left to the full check.)"""
     covered: set[tuple[int, int]] = set()
     completes = []
     for tile in tiling:
         covered.update(tile)
         completes.append(any(set(tile) & set(region.cells) and covered >= set(region.cells)
                              for region in puzzle.regions))
-    return completes
+    return [*completes[:-1], False]
 
 
 def brute_force_grids(puzzle: Puzzle) -> frozenset[tuple[tuple[tuple[int, int], int], ...]]:
