@@ -15,7 +15,8 @@ import pytest
 import typer
 from hypothesis import HealthCheck, settings
 
-from pipscover.cli import main
+from pipscover import cli
+from pipscover.cli import main, readable
 
 # Property tests draw the same examples on every run, so a failure reproduces and the suite's time is bounded;
 # an example may take as long as it needs on a loaded machine. `--hypothesis-profile=explore` draws new ones.
@@ -43,14 +44,28 @@ class CliResult:
     err: str
 
 
-# Typer turns the app into a click command on every run (30 ms, most of a bad-input test's time); the tests
-# build it once. (`pipscover` run as a process, as the subprocess tests do, still builds it each time.)
-_build_command = typer.main.get_command
+# Typer turns the app into a click group on every run, building every command whose module is loaded (in a
+# worker that has run most commands, 90 ms of a bad-input test's 100); the tests build it once for each set
+# of loaded commands, and make each command's placeholders readable once, as a process does. (`pipscover` run
+# as a process, as the subprocess tests do, still builds the one command it runs.)
+_build_group = typer.main.get_group
+_humanize = readable.humanize
+_humanized: dict[int, object] = {}  # id -> command (held, so that an id is never reused)
 
 
 @functools.cache
-def _built_command(app: typer.Typer):  # a click command (typer carries its own click)
-    return _build_command(app)
+def _built_group(app: typer.Typer, registered: int):  # a click group (typer carries its own click)
+    return _build_group(app)
+
+
+def _group_once(app: typer.Typer):
+    return _built_group(app, len(app.registered_commands) + len(app.registered_groups))
+
+
+def _humanize_once(command, help_names=None) -> None:
+    if id(command) not in _humanized:
+        _humanized[id(command)] = command
+        _humanize(command, help_names)
 
 
 @pytest.fixture
@@ -58,7 +73,9 @@ def run_cli(monkeypatch, capsys):
     """Run `pipscover ARGS...` in this process; returns its exit code, stdout and stderr."""
 
     def run(*args: str) -> CliResult:
-        monkeypatch.setattr(typer.main, "get_command", _built_command)
+        monkeypatch.setattr(typer.main, "get_group", _group_once)
+        monkeypatch.setattr(readable, "humanize", _humanize_once)  # (it calls itself on subcommands)
+        monkeypatch.setattr(cli, "humanize", _humanize_once)
         monkeypatch.setattr(sys, "argv", ["pipscover", *map(str, args)])
         code = 0
         try:

@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 from dataclasses import replace
-from math import prod
+from math import factorial, prod
 from pathlib import Path
 
 import pytest
@@ -100,6 +100,15 @@ def test_rysers_form_is_kept_when_glynns_would_pass_the_modulus():
     puzzle = Puzzle((Region(RegionKind.EMPTY, tuple((r, c) for r in range(2) for c in range(41))),), dominoes)
     assert points_of(puzzle) == 41 * 2
     assert count_by_inclusion_exclusion(puzzle) == StructuralCounter(puzzle).count()
+
+
+def test_a_count_past_64_bits_is_exact_as_a_formula_gives_it():
+    """An open 2 x 24 board and 8 copies of each of three dominoes: F(25) tilings, 24! / 8!^3 ways to lay the
+    copies on the tiles and 2^24 ways to turn them, 1.2 * 10^22 in all (past 2^64), from 729 sweeps."""
+    dominoes = tuple(domino for domino in ((0, 1), (0, 2), (1, 2)) for _ in range(8))
+    puzzle = Puzzle((Region(RegionKind.EMPTY, tuple((r, c) for r in range(2) for c in range(24))),), dominoes)
+    tilings = 75_025  # F(25): a 2 x n board has F(n + 1) domino tilings
+    assert count_by_inclusion_exclusion(puzzle) == tilings * factorial(24) // factorial(8) ** 3 * 2**24 > 2**64
 
 
 def test_it_counts_planted_6x6_which_nothing_else_counts():

@@ -4,6 +4,7 @@ sentence, never a 500), deadlines, several clients at once, and nothing served o
 from __future__ import annotations
 
 import json
+import os
 import re
 import socket
 import threading
@@ -16,7 +17,6 @@ from hypothesis import strategies as st
 from serving import DAY, MIRRORED
 
 from conftest import NYT_FOLDER, needs_nyt
-from pipscover import count
 from pipscover.formats import load, puzzle_to_nyt
 from pipscover.model import Placement
 from pipscover.model.check import problems
@@ -306,17 +306,16 @@ def test_no_json_body_makes_any_post_fail_with_a_5xx(server, hard, path, data):
 
 @needs_nyt
 def test_stats_count_grids_as_exactly_as_the_command_line(server):
-    """2025-09-15 hard has 1,025,428 distinct grids (`pipscover count --distinct grids`); the page once said
-    "at least 0", or a lower bound that changed with each try."""
+    """2025-09-15 hard has 1,025,428 distinct grids (`pipscover count --distinct grids`, encodings/counting.md);
+    the page once said "at least 0", or a lower bound that changed with each try. (The count is not made here
+    as well: it took as long as the server's.)"""
     path = NYT_FOLDER / "2025-09-15.json"
     if not path.exists():
         pytest.skip(f"no {path}")
     (puzzle,) = [p for p in load(path) if p.origin.difficulty == "hard"]
-    started = time.monotonic()
-    grids = count(puzzle, distinct="grids")  # as `pipscover count --distinct grids` counts them
-    if time.monotonic() - started > play.SECONDS["stats"] / 4:
-        pytest.skip("the machine is too busy to judge a count against the server's deadline")
     asked = {"puzzle": puzzle_to_nyt(puzzle), "placed": []}
     stats = server.post("/api/stats", json=asked, timeout=play.SECONDS["stats"] + 10).json()
-    assert stats["grids"] == {"count": str(grids.count), "exact": True} == {"count": "1025428", "exact": True}
+    if not stats["grids"]["exact"] and os.getloadavg()[0] > (os.cpu_count() or 1):
+        pytest.skip("the machine is too busy to judge a count against the server's deadline")
+    assert stats["grids"] == {"count": "1025428", "exact": True}
     assert stats["solutions"]["exact"]
