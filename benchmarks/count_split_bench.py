@@ -129,7 +129,9 @@ def run(puzzle: Path, method: str, configuration: str, timeout: float, cluster: 
     return {"puzzle": puzzle.stem, "method": method, "configuration": configuration, "killed_a_worker": kill,
             "exit": process.returncode, "count": answer.get("count"), "exact": answer.get("exact"),
             "answered_by": answer.get("method"), "stopped_by": answer.get("stopped_by"),
-            "wall_s": round(wall, 2), "cpu_s": round(user + system + cpu_after - cpu_before, 2),
+            "wall_s": round(wall, 2),
+            # A killed worker's CPU is lost with it (and its restart's counts from 0): unknown, not a difference.
+            "cpu_s": None if kill else round(user + system + cpu_after - cpu_before, 2),
             "peak_mb": round(max(peak_kb / 1024, max(peaks) / 2**20)),
             "said": said[-1][:300] if said and not answer else None}
 
