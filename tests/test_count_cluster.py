@@ -18,7 +18,7 @@ from pipscover import load_one
 from pipscover.counting.inclusion_exclusion import build_sweep, points_of, sweep_total
 from pipscover.counting.structural import StructuralCounter
 from pipscover.formats import load
-from pipscover.sweep.split_count import chunks_of
+from pipscover.sweep.split_tasks import chunks_of
 
 PUZZLES = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles"
 PLANTED_4X6 = PUZZLES / "planted-4x6-s1.json"  # 58,725,029,952 solutions, 1,728 points: a second

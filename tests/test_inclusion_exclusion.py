@@ -112,8 +112,9 @@ def test_a_count_past_64_bits_is_exact_as_a_formula_gives_it():
 
 
 def test_it_counts_planted_6x6_which_nothing_else_counts():
-    """41,472 sweeps (Glynn's half of Ryser's 82,944) of a graph of 650,795 edges; the structural counter passed 5 * 10^16 in
-    ten minutes and 6 GiB without finishing, nor did CP-SAT or Ganak give a count (encodings/counting.md).
+    """41,472 sweeps (Glynn's half of Ryser's 82,944) of a graph of 650,795 edges; the structural counter
+    passed 5 * 10^16 in ten minutes and 6 GiB without finishing, nor did CP-SAT or Ganak give a count
+    (encodings/counting.md).
     The answer is the one Ryser's form gave before Glynn's (encodings/counting.md), and checked by nothing else:
     the method is, on every puzzle above and by brute force."""
     puzzle = load_one(BENCHMARKS / "planted-6x6-s1.json")

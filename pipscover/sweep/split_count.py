@@ -23,11 +23,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from pipscover.counting.budget import INTERRUPT
 from pipscover.counting.inclusion_exclusion import Modulus, Sweep, build_sweep, points_of, sweep_total
 from pipscover.counting.progress import ProgressCallback
 from pipscover.errors import PipsError
@@ -35,14 +33,12 @@ from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct
 from pipscover.runtime.deadlines import SearchTimeout, has_passed
 from pipscover.runtime.limits import MemoryCapReached, TooBig, check_memory
+from pipscover.sweep.split_tasks import chunks_of, gather
 
 if TYPE_CHECKING:
     from pipscover.sweep.cluster import DaskEngine
 
 SPLIT_METHODS = ("auto", "inclusion-exclusion", "structural")
-# Chunks of the points: planted 6 x 6's 82,944 points in chunks of about a second each, so that a task
-# cancelled or lost costs little and the chunks spread evenly over the workers.
-CHUNKS = 64
 METHOD = "inclusion-exclusion"
 # Sweep work (points x edges) that one process does in a few seconds (3-4 ns an edge and a point): less than
 # starting a cluster and building the graph on every worker costs, so `auto` does it here. planted 4 x 6
@@ -72,12 +68,6 @@ def swept_chunk(puzzle: Puzzle, begin: int, end: int, memory: int | None) -> int
     return sweep_total(sweep, chunk=range(begin, end))
 
 
-def chunks_of(points: int, chunks: int = CHUNKS) -> list[range]:
-    """`points` cut into at most `chunks` consecutive ranges of sizes that differ by at most one."""
-    chunks = min(chunks, points)
-    return [range(points * i // chunks, points * (i + 1) // chunks) for i in range(chunks)]
-
-
 def count_split(puzzle: Puzzle, engine: DaskEngine, deadline: float | None, memory: int | None, start: float,
                 on_progress: ProgressCallback | None = None) -> CountResult:
     """The placement count by inclusion-exclusion, its points in chunks on `engine`'s cluster; `TooBig` when
@@ -89,42 +79,6 @@ def count_split(puzzle: Puzzle, engine: DaskEngine, deadline: float | None, memo
     if stopped_by is not None:
         return _result(0, False, start, engine.backend(), stopped_by)
     return _result(modulus.count(sum(sums.values())), True, start, engine.backend())
-
-
-def gather(engine: DaskEngine, method: str, task: Callable[..., Any], arguments: list[tuple], memory: int | None,
-           deadline: float | None, start: float, on_progress: ProgressCallback | None,
-           bound: Callable[[dict[int, Any]], int]) -> tuple[dict[int, Any], str | None]:
-    """`task(*arguments[i], memory=memory)` for each i on `engine`'s cluster: the result of each (one per task,
-    however often it ran), and None, or what stopped them first ("timeout", "memory"; the tasks left are
-    cancelled). `bound(results so far)` is the count the progress shows. Ctrl-C raises `CountInterrupted`
-    with that bound, not exact."""
-    results: dict[int, Any] = {}
-    labels = [f"{index}-of-{len(arguments)}" for index in range(len(arguments))]
-    try:
-        for finished in engine.tasks(f"count-{method}", task, arguments, labels, memory=memory):
-            if finished is None:  # a poll: the clock, the progress
-                if has_passed(deadline):
-                    return results, "timeout"
-                if on_progress is not None:
-                    on_progress(bound(results), len(results) / len(arguments))
-                continue
-            index, status, result = finished
-            if status != "finished":
-                return results, _failed(result)
-            results.setdefault(index, result)
-    except KeyboardInterrupt:
-        raise CountInterrupted(_result(bound(results), False, start, engine.backend(), INTERRUPT,
-                                       method)) from None
-    return results, None
-
-
-def _failed(error: BaseException) -> str:
-    """A task's failure: a worker past its memory cap stops the count (what stopped it); anything else is raised."""
-    if isinstance(error, CountInterrupted):
-        return error.result.stopped_by or "memory"
-    if isinstance(error, PipsError):
-        raise error
-    raise PipsError(f"a task of the split count failed on the cluster: {error!r}")
 
 
 def count_on_cluster(puzzle: Puzzle, method: str, scheduler: str | None, workers: int, deadline: float | None,

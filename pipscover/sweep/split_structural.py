@@ -28,7 +28,7 @@ from pipscover.counting.progress import ProgressCallback
 from pipscover.counting.structural import Position, StructuralCounter
 from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct
-from pipscover.sweep.split_count import chunks_of, gather
+from pipscover.sweep.split_tasks import chunks_of, gather
 
 if TYPE_CHECKING:
     from pipscover.sweep.cluster import DaskEngine
