@@ -102,23 +102,32 @@ def test_rysers_form_is_kept_when_glynns_would_pass_the_modulus():
     assert count_by_inclusion_exclusion(puzzle) == StructuralCounter(puzzle).count()
 
 
-def test_a_count_past_64_bits_is_exact_as_a_formula_gives_it():
-    """An open 2 x 24 board and 8 copies of each of three dominoes: F(25) tilings, 24! / 8!^3 ways to lay the
-    copies on the tiles and 2^24 ways to turn them, 1.2 * 10^22 in all (past 2^64), from 729 sweeps."""
-    dominoes = tuple(domino for domino in ((0, 1), (0, 2), (1, 2)) for _ in range(8))
+@pytest.mark.parametrize(("copies", "paired"), [((8, 8, 8), False), ((7, 8, 9), True)], ids=["ryser", "glynn"])
+def test_a_count_past_64_bits_is_exact_as_a_formula_gives_it(copies, paired):
+    """An open 2 x 24 board and copies of three dominoes: F(25) tilings, 24! / (m1! m2! m3!) ways to lay the
+    copies on the tiles and 2^24 ways to turn them, 1.2 * 10^22 in all (past 2^64). With 8 copies of each,
+    Ryser's form (729 sweeps); with 7, 8 and 9, Glynn's half (360 sweeps), whose sum is 2^41 times the count
+    (as planted 6 x 6's is 2^21 times its count past 2^64). The compiled sweeps and the Python twin give the
+    same sum."""
+    dominoes = tuple(domino for domino, m in zip(((0, 1), (0, 2), (1, 2)), copies) for _ in range(m))
     puzzle = Puzzle((Region(RegionKind.EMPTY, tuple((r, c) for r in range(2) for c in range(24))),), dominoes)
+    sweep = build_sweep(puzzle)
+    assert sweep.points == Points.of(list(copies), paired)
+    assert sweep_total(sweep, compiled=True) == sweep_total(sweep, compiled=False)
     tilings = 75_025  # F(25): a 2 x n board has F(n + 1) domino tilings
-    assert count_by_inclusion_exclusion(puzzle) == tilings * factorial(24) // factorial(8) ** 3 * 2**24 > 2**64
+    expected = tilings * factorial(24) // prod(map(factorial, copies)) * 2**24
+    assert count_by_inclusion_exclusion(puzzle) == expected > 2**64
 
 
-def test_it_counts_planted_6x6_which_nothing_else_counts():
-    """41,472 sweeps (Glynn's half of Ryser's 82,944) of a graph of 650,795 edges; the structural counter
-    passed 5 * 10^16 in ten minutes and 6 GiB without finishing, nor did CP-SAT or Ganak give a count
-    (encodings/counting.md).
-    The answer is the one Ryser's form gave before Glynn's (encodings/counting.md), and checked by nothing else:
-    the method is, on every puzzle above and by brute force."""
-    puzzle = load_one(BENCHMARKS / "planted-6x6-s1.json")
-    assert count_by_inclusion_exclusion(puzzle) == 22_044_623_880_419_946_864
+def test_it_counts_a_planted_board_in_glynns_form():
+    """Planted 4 x 6 (12 dominoes, three of them twice): 864 sweeps (Glynn's half of 1,728) of a graph of
+    16,965 edges, the count the structural counter gives (half a second in its sweep order). Planted 6 x 6 (41,472
+    sweeps of 650,795 edges, a minute or more of CPU), whose count nothing else gives, is left to
+    benchmarks/count_bench.py: 22,044,623,880,419,946,864, the answer Ryser's form gave before Glynn's
+    (encodings/counting.md, encodings/benchmarks.md)."""
+    puzzle = load_one(BENCHMARKS / "planted-4x6-s1.json")
+    assert points_of(puzzle) == 864
+    assert count_by_inclusion_exclusion(puzzle) == StructuralCounter(puzzle, "sweep").count() == 58_725_029_952
 
 
 def test_it_refuses_dominoes_that_need_too_many_sweeps_in_one_line():

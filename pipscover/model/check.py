@@ -30,12 +30,11 @@ def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...], partial
     pips: dict[tuple[int, int], int] = {}
     for placement in placements:
         first, second = placement.cells
-        name = f"the {name_domino(placement.domino)} on {name_cells(placement.cells)}"
         for cell in placement.cells:
             if cell not in board:
-                found.append(f"{name}: {name_cell(cell)} is not on the board")
+                found.append(f"{_named(placement)}: {name_cell(cell)} is not on the board")
         if not are_adjacent(first, second):
-            found.append(f"{name}: the cells are not side by side")
+            found.append(f"{_named(placement)}: the cells are not side by side")
         for cell, pip in zip(placement.cells, placement.domino):
             if cell in pips:
                 found.append(f"{name_cell(cell)} is covered twice")
@@ -58,6 +57,12 @@ def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...], partial
         if not region.holds(values):
             found.append(f"{name_region(puzzle, index)} breaks its rule with pips {name_pips(values)}")
     return found
+
+
+def _named(placement: Placement) -> str:
+    """A placement in a problem's words, made only when there is a problem (the brute force of the tests asks
+    this checker about hundreds of thousands of placements that have none)."""
+    return f"the {name_domino(placement.domino)} on {name_cells(placement.cells)}"
 
 
 def _times(count: int) -> str:
