@@ -64,7 +64,7 @@ LISTERS: dict[str, Callable[[Puzzle], list[Solution]]] = {
 # Ganak (a stock counter, a worker process per count) too: the encoding it counts is the one every SAT
 # counter here counts on every puzzle.
 FIRST = {**{name: 12 for name in SOLVERS if name != "minisat22"}, "local": 12, "kissat404": 4, "auto racing": 3,
-         "ganak": 24}
+         "ganak": 12}
 ENGINES = [*REGISTRY, *LISTERS]
 
 

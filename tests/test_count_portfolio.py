@@ -1,5 +1,6 @@
 """The counting portfolio: `auto` races methods so that a bad choice costs little, every method keeps within
-its memory cap while it counts, and Ganak (a stock model counter) agrees with the structural counter.
+its memory cap while it counts, and Ganak (a stock model counter) stops at its own. (Ganak's counts of
+placements and of grids are judged against brute force on every family of tests/test_against_brute_force.py.)
 
 The puzzles of examples/generated/ were made by `pipscover generate` (the seed is in each name), since making
 a unique puzzle of 30 or 50 dominoes takes a minute or more.
@@ -17,12 +18,10 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from puzzle_factory import puzzles
 
 from conftest import EXAMPLES
 from pipscover import load_one
-from pipscover.counting import count
+from pipscover.counting import count, portfolio
 from pipscover.counting.portfolio import race_counts
 from pipscover.model.results import CountInterrupted, CountResult, Distinct
 
@@ -95,13 +94,6 @@ def test_ganak_proves_a_small_puzzle_has_no_solution_at_once(tmp_path):
     assert (result.count, result.exact) == (0, True)
 
 
-@settings(max_examples=6, deadline=None)
-@given(puzzles(max_dominoes=5))
-def test_ganak_counts_what_the_structural_counter_counts(puzzle):
-    for distinct in Distinct:
-        assert count(puzzle, distinct, method="ganak").count == count(puzzle, distinct, method="structural").count
-
-
 def _exact() -> CountResult:
     return CountResult(7, True, Distinct.PLACEMENTS, "second", None, 0.0)
 
@@ -147,10 +139,12 @@ def _structural_count_of_many() -> CountResult:
     return continue_structurally(counter, Budget.of(memory=None, on_progress=racer_progress))
 
 
-def test_ctrl_c_in_a_race_raises_the_largest_lower_bound_the_racers_found():
+def test_ctrl_c_in_a_race_raises_the_largest_lower_bound_the_racers_found(monkeypatch):
     """Ctrl-C reaches this process (the racers ignore it): it is passed on to them, and what they had counted
     comes back, rather than a bound of 0 known here. It is pressed once a racer has reported solutions found
-    (so it is in its search, whatever the machine's load)."""
+    (so it is in its search, whatever the machine's load), and the racers have a minute, not a second, to send
+    their bounds (under a load of 7 on two cores, the counting racer once took more than a second)."""
+    monkeypatch.setattr(portfolio, "GRACE", 60.0)  # (both answer at once: the slow racer's sleep is interrupted)
 
     def press_ctrl_c_once_found(found: int, _share: float | None) -> None:
         if found and not pressed:

@@ -93,9 +93,9 @@ def test_bad_sizes_are_refused():
 
 
 @pytest.mark.parametrize("difficulty", list(Difficulty))
-@pytest.mark.parametrize("seed", [0, 1])
-def test_a_puzzle_asked_for_a_difficulty_is_rated_so(difficulty, seed):
-    made = generate(dominoes=7, seed=seed, difficulty=difficulty)
+def test_a_puzzle_asked_for_a_difficulty_is_rated_so(difficulty):
+    """(One seed: a second, seed 1, tried the same thing and cost 5 s of CPU, most of it for an easy one.)"""
+    made = generate(dominoes=7, seed=0, difficulty=difficulty)
     assert made.difficulty is difficulty and rate(made.puzzle).difficulty == difficulty
     assert solve(made.puzzle, "dlx", limit=None).solutions == (made.solution,)
 
