@@ -12,8 +12,10 @@ The puzzles are made by seed, so anyone gets the same ones: `generate` (unique, 
   `pipscover count --method ganak` runs it, without a memory cap).
 - a second opinion from pipscover itself: another kind of method (`count --method dlx`, a listing, when
   `auto` answered with the structural counter; `--method structural` when another method answered).
-Every count is compared with the others that finished: a disagreement is printed and marked in the table, and
-"checked by" names every method whose count it is.
+Every count is compared with the others that finished and with the count recorded in
+`benchmarks/recorded_counts.json` (the long counts that two methods or configurations agreed on, which no rival
+checks in a run): a disagreement is printed and marked in the table, and "checked by" names every method whose
+count it is ("recorded" for the recorded one).
 
     python benchmarks/count_bench.py --timeout 60 --out benchmarks/results
 """
@@ -34,6 +36,12 @@ from itertools import product
 from pathlib import Path
 
 METHODS = ("pipscover", "cpsat", "ganak")
+RECORDED = Path(__file__).parent / "recorded_counts.json"
+
+
+def recorded_counts() -> dict[str, str]:
+    """The recorded counts by puzzle name (`recorded_counts.json`), as decimal strings."""
+    return json.loads(RECORDED.read_text())
 
 
 def suite(large: bool) -> list[tuple[str, dict]]:
@@ -189,6 +197,7 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(measure(args.measure[0], Path(args.measure[1]))))
         return
     sys.set_int_max_str_digits(0)
+    recorded = recorded_counts()
     rows = []
     for name, recipe in suite(args.large):
         if args.only and args.only not in name:
@@ -210,6 +219,8 @@ def main(argv: list[str] | None = None) -> None:
         row["second_seconds"] = measured.get("seconds")
         finished = {method: row[f"{method}_count"] for method in (*METHODS, "second")
                     if row[f"{method}_exact"] and row[f"{method}_count"]}
+        if finished and name in recorded:
+            finished["recorded"] = recorded[name]
         row["checked_by"] = " ".join(second if method == "second" else method for method in finished)
         row["agree"] = len(set(finished.values())) <= 1
         if not row["agree"]:

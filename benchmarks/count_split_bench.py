@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
+from count_bench import recorded_counts  # this folder: the scripts run from it
 
 BIN = Path(sys.executable).parent
 PUZZLES = Path(__file__).resolve().parent / "count_puzzles"
@@ -177,11 +178,15 @@ def measure(names: list[str], methods: list[str], timeout: float, repeat: int, k
 
 
 def cross_check(rows: list[dict]) -> dict[str, list[str]]:
-    """Per puzzle, the method/configuration pairs whose exact counts agree; exits 1 on a disagreement."""
+    """Per puzzle, the method/configuration pairs whose exact counts agree, with the count recorded in
+    `benchmarks/recorded_counts.json`; exits 1 on a disagreement."""
+    recorded = recorded_counts()
     agreeing: dict[str, list[str]] = {}
     for name in dict.fromkeys(row["puzzle"] for row in rows):
         counts = {(row["method"], row["configuration"]): row["count"] for row in rows
                   if row["puzzle"] == name and row["exact"]}
+        if counts and name in recorded:
+            counts["recorded", ""] = int(recorded[name])
         if len(set(counts.values())) > 1:
             sys.exit(f"{name}: the counts differ: {counts}")
         methods = ", ".join(sorted({method for method, _ in counts}))
