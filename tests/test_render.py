@@ -189,8 +189,10 @@ def test_a_caption_is_wrapped_to_the_board_under_it():
     assert not svg_elements(bare, "text", "caption")
 
 
-def svg_elements(document: str, tag: str, kind: str | None = None) -> list[ET.Element]:
-    root = ET.fromstring(document)
+def svg_elements(document: str | ET.Element, tag: str, kind: str | None = None) -> list[ET.Element]:
+    """The elements `tag` (of class `kind`) of an SVG document, given as text or parsed once (parsing is most
+    of the time of drawing every NYT puzzle)."""
+    root = ET.fromstring(document) if isinstance(document, str) else document
     return [e for e in root.iter(SVG + tag) if kind is None or e.get("class") == kind]
 
 
@@ -238,7 +240,7 @@ def test_every_nyt_puzzle_and_solution_draws_in_text():
 def test_every_nyt_puzzle_and_solution_draws_as_svg():
     for puzzle in nyt_puzzles():
         for solution in (None, puzzle.published_solution):
-            document = draw_svg(puzzle, solution)
+            document = ET.fromstring(draw_svg(puzzle, solution))
             assert len(svg_elements(document, "rect", "cell")) == len(puzzle.cells)
             dominoes = 0 if solution is None else len(puzzle.dominoes)
             assert len(svg_elements(document, "rect", "domino")) == dominoes, puzzle.describe()

@@ -52,60 +52,6 @@ def _files(rows: list[dict[str, str]]) -> list[str]:
     return sorted(Path(row["file"]).name for row in rows)
 
 
-def test_sweep_on_a_scheduler_writes_one_row_per_puzzle_with_the_columns(scheduler, puzzles, tmp_path):
-    out = tmp_path / "counts.csv"
-    done = _sweep("count", puzzles, "--scheduler", scheduler, "--output", out, "--json")
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["statuses"] == {"counted": 11}
-    rows = _rows(out)
-    assert list(rows[0])[: len(COMMON_COLUMNS)] == list(COMMON_COLUMNS)
-    assert list(rows[0])[len(COMMON_COLUMNS):] == ["dominoes", "regions", "method"]
-    assert _files(rows) == sorted(path.name for path in puzzles.iterdir())
-    for row in rows:
-        assert (row["task"], row["backend"], row["status"], row["exact"]) == ("count", "auto", "counted", "true")
-        assert int(row["count"]) == count(load_one(row["file"])).count
-        assert row["worker"].startswith("tcp://127.0.0.1:")
-        assert float(row["seconds"]) >= 0 and float(row["cpu_seconds"]) >= 0
-
-
-@pytest.mark.parametrize("limit", [[], ["--timeout", "60"]], ids=["no-timeout", "timeout"])
-def test_a_worker_killed_mid_job_has_its_job_run_elsewhere_and_written_once(scheduler, limit, tmp_path):
-    from distributed import Client
-
-    out = tmp_path / "generated.csv"
-    # Eight puzzles of 10 dominoes: a few tenths of a second each, long enough to catch a worker holding one.
-    sweep = subprocess.Popen([BIN / "pipscover", "sweep", "generate", "--seeds", "1-8", "-n", "10", *limit,
-                              "--scheduler", scheduler, "--output", out],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    with Client(scheduler, timeout=30) as client:
-        busy = {}
-        while not busy and sweep.poll() is None:
-            busy = {worker: keys for worker, keys in client.processing().items() if keys}
-            time.sleep(0.02)
-        assert busy, sweep.communicate()  # it ended before any worker held a job: refused, or failed
-        victim, keys = next(iter(busy.items()))
-        os.kill(client.run(os.getpid, workers=[victim])[victim], signal.SIGKILL)
-        _, errors = sweep.communicate(timeout=120)
-        assert sweep.returncode == 0, errors
-        client.wait_for_workers(2, timeout=60)  # the nanny restarts it, for the other tests
-    rows = _rows(out)
-    assert sorted(int(row["seed"]) for row in rows) == list(range(1, 9))  # each once
-    assert {row["status"] for row in rows} == {"generated"}
-    killed = [row for row in rows if any(key.endswith(f"-seed {row['seed']}") for key in keys)]
-    assert killed and all(row["worker"] != victim for row in killed)
-
-
-def test_bench_runs_every_backend_named_on_each_puzzle(scheduler, puzzles, tmp_path):
-    out = tmp_path / "bench.csv"
-    done = _sweep("bench", puzzles / "first.txt", "-b", "dlx", "-b", "minisat", "--scheduler", scheduler,
-                  "--output", out, "--timeout", "20")
-    assert done.returncode == 0, done.stderr
-    rows = _rows(out)
-    assert sorted(row["backend"] for row in rows) == ["dlx", "minisat"]
-    assert {row["status"] for row in rows} == {"solved"}
-    assert len({row["worker"] for row in rows}) == 1  # the backends of one puzzle run side by side
-
-
 def test_local_cluster_counts_grids(puzzles, tmp_path):
     out = tmp_path / "grids.csv"
     done = _sweep("grids", puzzles, "--jobs", "2", "--output", out)
@@ -285,3 +231,59 @@ def test_the_command_line_starts_without_the_heavy_modules(command):
             f"    pipscover.cli.run({command!r})\nprint(sorted(set({sorted(HEAVY_MODULES)!r}) & set(sys.modules)))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "[]", done.stderr
+
+
+# --- On a stock scheduler and workers (conftest's `scheduler`), last: the cluster runs only while they do ---
+
+def test_sweep_on_a_scheduler_writes_one_row_per_puzzle_with_the_columns(scheduler, puzzles, tmp_path):
+    out = tmp_path / "counts.csv"
+    done = _sweep("count", puzzles, "--scheduler", scheduler, "--output", out, "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["statuses"] == {"counted": 11}
+    rows = _rows(out)
+    assert list(rows[0])[: len(COMMON_COLUMNS)] == list(COMMON_COLUMNS)
+    assert list(rows[0])[len(COMMON_COLUMNS):] == ["dominoes", "regions", "method"]
+    assert _files(rows) == sorted(path.name for path in puzzles.iterdir())
+    for row in rows:
+        assert (row["task"], row["backend"], row["status"], row["exact"]) == ("count", "auto", "counted", "true")
+        assert int(row["count"]) == count(load_one(row["file"])).count
+        assert row["worker"].startswith("tcp://127.0.0.1:")
+        assert float(row["seconds"]) >= 0 and float(row["cpu_seconds"]) >= 0
+
+
+@pytest.mark.parametrize("limit", [[], ["--timeout", "60"]], ids=["no-timeout", "timeout"])
+def test_a_worker_killed_mid_job_has_its_job_run_elsewhere_and_written_once(scheduler, limit, tmp_path):
+    from distributed import Client
+
+    out = tmp_path / "generated.csv"
+    # Eight puzzles of 10 dominoes: a few tenths of a second each, long enough to catch a worker holding one.
+    sweep = subprocess.Popen([BIN / "pipscover", "sweep", "generate", "--seeds", "1-8", "-n", "10", *limit,
+                              "--scheduler", scheduler, "--output", out],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with Client(scheduler, timeout=30) as client:
+        busy = {}
+        while not busy and sweep.poll() is None:
+            busy = {worker: keys for worker, keys in client.processing().items() if keys}
+            time.sleep(0.02)
+        assert busy, sweep.communicate()  # it ended before any worker held a job: refused, or failed
+        victim, keys = next(iter(busy.items()))
+        os.kill(client.run(os.getpid, workers=[victim])[victim], signal.SIGKILL)
+        _, errors = sweep.communicate(timeout=120)
+        assert sweep.returncode == 0, errors
+        client.wait_for_workers(2, timeout=60)  # the nanny restarts it, for the other tests
+    rows = _rows(out)
+    assert sorted(int(row["seed"]) for row in rows) == list(range(1, 9))  # each once
+    assert {row["status"] for row in rows} == {"generated"}
+    killed = [row for row in rows if any(key.endswith(f"-seed {row['seed']}") for key in keys)]
+    assert killed and all(row["worker"] != victim for row in killed)
+
+
+def test_bench_runs_every_backend_named_on_each_puzzle(scheduler, puzzles, tmp_path):
+    out = tmp_path / "bench.csv"
+    done = _sweep("bench", puzzles / "first.txt", "-b", "dlx", "-b", "minisat", "--scheduler", scheduler,
+                  "--output", out, "--timeout", "20")
+    assert done.returncode == 0, done.stderr
+    rows = _rows(out)
+    assert sorted(row["backend"] for row in rows) == ["dlx", "minisat"]
+    assert {row["status"] for row in rows} == {"solved"}
+    assert len({row["worker"] for row in rows}) == 1  # the backends of one puzzle run side by side
