@@ -24,6 +24,22 @@ settings.register_profile("suite", derandomize=True, deadline=None, suppress_hea
 settings.register_profile("explore", settings.get_profile("suite"), derandomize=False)
 settings.load_profile("suite")
 
+# The files that take the most CPU (measured per file, `encodings/benchmarks.md`), heaviest first: they are
+# collected first, and with `--no-loadscope-reorder` (pyproject) xdist hands files to its workers in that order,
+# so the last files to start are short ones and both workers finish together. (By default xdist starts the
+# files with the most tests first, which left the heaviest, with few tests each, to the end on one worker.)
+HEAVY_FIRST = ("test_count_cluster.py", "test_page.py", "test_sweep.py", "test_against_brute_force.py",
+               "test_hostile.py", "test_serve.py", "test_style.py", "test_hints.py", "test_inclusion_exclusion.py",
+               "test_sat.py", "test_structural_core.py", "test_count_frontier.py", "test_generate.py",
+               "test_serve_load.py", "test_count_portfolio.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The heavy files' tests first (`HEAVY_FIRST`); within a file, and among the others, the collected order."""
+    rank = {name: place for place, name in enumerate(HEAVY_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(HEAVY_FIRST)))
+
+
 NYT_FOLDER = Path(__file__).resolve().parents[2] / "shared" / "puzzles" / "nyt"
 BIN = Path(sys.executable).parent  # pipscover, dask: the commands of this venv
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
