@@ -20,9 +20,9 @@ means c < m for another). Glynn's form takes the weights y_t = m_t - 2 j_t inste
 j and m - j, whose weights are opposite: as P is homogeneous of degree n, P(-y) = (-1)^n P(y), and the two
 signs differ by (-1)^n too, so the two terms are equal. With a type of odd m_t, the points whose j_t is
 below m_t / 2 hold one of each pair, and half the sweeps give half the sum (`Points`). The sweep's graph is
-built once (`Sweep`); each point is one pass over its edges. The sums run modulo 2^128 (exact when the
-count is below 2^(128 - a), where 2^a divides what the sum is the count times; `count` checks a bound
-first). `encodings/counting.md` has the measurements.
+built once (`Sweep`, the steps that lay nothing folded away); each point is one pass over its edges. The
+sums run modulo 2^128 (exact when the count is below 2^(128 - a), where 2^a divides what the sum is the
+count times; `count` checks a bound first). `encodings/counting.md` has the measurements.
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ _core = load_core("pipscover.counting._inclusion_exclusion", "the Python sweeps 
 
 MODULUS_BITS = 128
 # The most points it takes on: planted 4 x 12's 2,239,488 sweeps (Ryser's form: Glynn's 2^23 more would pass its
-# bound) of 51,540 edges are about 200 s of CPU, no-unique-22's 2^21 (Glynn's) of 169,434 edges about 1,000 s,
-# split over a cluster's cores.
+# bound) of 51,540 edges are about 200 s of CPU, no-unique-22's 2^21 (Glynn's) of 138,654 edges (the steps that
+# lay nothing folded away) about 800 s, split over a cluster's cores.
 POINTS_LIMIT = 1 << 22
 # Layings the build may meet (planted 6 x 6: 2.8 million, merged into 650,795 edges; the build's dicts then
 # held 449 MB, so the memory cap stops a build well before this refuses it).
