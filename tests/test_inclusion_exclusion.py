@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import Counter
 from dataclasses import replace
 from math import factorial, prod
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 from brute_force import brute_force_solutions
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from puzzle_factory import puzzles
 
 from pipscover import load_one
@@ -184,3 +186,33 @@ def test_its_progress_is_the_share_of_the_sweeps_done(monkeypatch):
     shares = [share for found, share in reports if found == 0 and share is not None]
     assert len(shares) == len(reports) >= points_of(puzzle) // 16 - 1 and shares == sorted(shares)
     assert all(0 <= share < 1 for share in shares)
+
+
+@settings(max_examples=40, deadline=None)
+@given(puzzles(max_dominoes=6), st.lists(st.floats(0, 1), max_size=4), st.booleans())
+def test_chunks_split_anywhere_add_up_to_the_whole_sum(puzzle, cuts, compiled):
+    """A split count sums its chunks' totals (sweep/split_count.py): any boundaries, in the core as in the twin."""
+    sweep = build_sweep(puzzle)
+    count = sweep.points.count
+    bounds = sorted({0, count, *(round(cut * count) for cut in cuts)})
+    chunks = [sweep_total(sweep, compiled=compiled, chunk=range(begin, end)) for begin, end in zip(bounds, bounds[1:])]
+    assert sum(chunks) % (1 << 128) == sweep_total(sweep, compiled=compiled)
+
+
+@pytest.mark.parametrize("name", ["no-unique-12-s1", "planted-4x4-s1"])
+def test_no_state_is_left_whose_only_way_on_lays_nothing(name):
+    """Such a state has its sources' value (weight 1), so its target takes its edges (`_skips_folded`): no
+    point pays a product for it."""
+    sweep = build_sweep(load_one(BENCHMARKS / f"{name}.json"))
+    skip = sweep.forms.index(((-1, 1),)) if ((-1, 1),) in sweep.forms else -1
+    ways_on = Counter(sweep.sources)
+    assert not [e for e, form in enumerate(sweep.edge_forms) if form == skip and ways_on[sweep.sources[e]] == 1
+                and sweep.sources[e] > 0]
+    assert all(sweep.sources[e] < state for state in range(sweep.final + 1)
+               for e in range(sweep.first[state], sweep.first[state + 1]))
+
+
+def test_a_sweep_past_the_cores_int_indices_is_refused_in_one_line(monkeypatch):
+    monkeypatch.setattr(inclusion_exclusion, "INDEX_LIMIT", 100)
+    with pytest.raises(TooBig, match="states or edges"):
+        build_sweep(load_one(BENCHMARKS / "planted-4x4-s1.json"))

@@ -3,7 +3,15 @@
    inclusion_exclusion.py says what is summed and why (Ryser's formula over the domino types) and keeps the
    Python twin of `total` (`sweep_total`), which this follows line by line: the same points in the same
    order (Ryser's or Glynn's, as `Points` gives them), the same pull-style pass over the sweep's graph (each
-   state the sum of its sources times their forms' weights), all modulo 2^128 (unsigned __int128 wraps), so both give the same number. */
+   state the sum of its sources times their forms' weights), all modulo 2^128 (unsigned __int128 wraps), so both give the same number.
+
+   A pass costs about 28 instructions an edge (callgrind, no-unique-22): the 128-bit product and the sign's
+   correction, the edge's indices, and the state's loop (a state for every 2.7 edges). Sweeping B points in
+   one pass (each state's B values side by side, an edge's source and form read once for all) was measured
+   and dropped: 16-22 instructions an edge and a point for B = 2 to 16, but no less time (gcc keeps the B
+   128-bit sums in memory; the loop is not what bounds a pass). What paid is a smaller graph: the steps that
+   lay nothing are folded away as it is built (`_skips_folded`), and its indices are C ints.
+   encodings/counting.md has the measurements. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -29,12 +37,12 @@ static int read_ints(PyObject *list, long long *out, Py_ssize_t n) {
    of the covered board. v * w with w negative is v * (w + 2^64) less v * 2^64: the product by a 64-bit word
    and a mask (a third faster than by w's 128-bit residue). `negative` is a constant where it is inlined, so
    that a point with no negative weight (Ryser's form) takes the plain loop. */
-static inline u128 pass(u128 *values, Py_ssize_t final, const long long *starts, const long long *from,
-                        const long long *by, const long long *weight, const int negative) {
+static inline u128 pass(u128 *values, Py_ssize_t final, const int *starts, const int *from, const int *by,
+                        const long long *weight, const int negative) {
     values[0] = 1;
     for (Py_ssize_t state = 1; state <= final; state++) {
         u128 value = 0;
-        for (long long e = starts[state]; e < starts[state + 1]; e++) {
+        for (int e = starts[state]; e < starts[state + 1]; e++) {
             u128 v = values[from[e]];
             long long w = weight[by[e]];
             value += v * (u64)w;
@@ -45,6 +53,15 @@ static inline u128 pass(u128 *values, Py_ssize_t final, const long long *starts,
     return values[final];
 }
 
+/* Whether the graph's buffers hold C ints and agree in length: `final` + 2 starts, first[final + 1] edges. */
+static int graph_fits(const Py_buffer *first, const Py_buffer *sources, const Py_buffer *edge_forms, Py_ssize_t final) {
+    if (final >= 0 && first->len == (final + 2) * (Py_ssize_t)sizeof(int) && sources->len == edge_forms->len &&
+        sources->len == ((const int *)first->buf)[final + 1] * (Py_ssize_t)sizeof(int))
+        return 1;
+    PyErr_SetString(PyExc_ValueError, "total: first, sources and edge_forms: C ints, final + 2 and first[final + 1]");
+    return 0;
+}
+
 /* total(digits, weights, signs, forms, first, sources, edge_forms, final, check, every, begin, end) -> (low, high):
    the twin's `sweep_total` over the points numbered begin to end - 1 (a chunk, for a task of a split count),
    as the two 64-bit halves of the sum.
@@ -52,7 +69,7 @@ static inline u128 pass(u128 *values, Py_ssize_t final, const long long *starts,
    type after type, the weight each digit gives the type (k in Ryser's form, m - 2j in Glynn's: it may be
    negative) and `signs` its sign, modulo 2^128, as (low, high) 64-bit halves; `forms` each form as a flat list
    (type, times, type, times, ...), type -1 for the step that lays nothing; `first`, `sources` and `edge_forms`
-   are buffers of int64; `check(points done)` is called every `every` points of the chunk. The sweeps run
+   are buffers of C ints (array "i"); `check(points done)` is called every `every` points of the chunk. The sweeps run
    without the GIL, so that the threads of a Dask worker sweep side by side. */
 static PyObject *total(PyObject *self, PyObject *args) {
     PyObject *digits_list, *weights_list, *signs_list, *forms_list, *check, *result = NULL;
@@ -62,8 +79,12 @@ static PyObject *total(PyObject *self, PyObject *args) {
                           &PyList_Type, &signs_list, &PyList_Type, &forms_list, &first, &sources, &edge_forms, &final,
                           &check, &every, &begin, &end))
         return NULL;
+    if (!graph_fits(&first, &sources, &edge_forms, final)) {
+        PyBuffer_Release(&first); PyBuffer_Release(&sources); PyBuffer_Release(&edge_forms);
+        return NULL;
+    }
     Py_ssize_t types = PyList_GET_SIZE(digits_list), form_count = PyList_GET_SIZE(forms_list);
-    const long long *starts = first.buf, *from = sources.buf, *by = edge_forms.buf;
+    const int *starts = first.buf, *from = sources.buf, *by = edge_forms.buf;
     long long *digits = calloc(types + 1, sizeof(long long)), *point = calloc(types + 1, sizeof(long long));
     Py_ssize_t *form_start = calloc(form_count + 1, sizeof(Py_ssize_t));
     long long *pairs = NULL, *halves = NULL, *weights = NULL, *digit_start = calloc(types + 1, sizeof(long long));

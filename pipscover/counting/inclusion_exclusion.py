@@ -20,9 +20,9 @@ means c < m for another). Glynn's form takes the weights y_t = m_t - 2 j_t inste
 j and m - j, whose weights are opposite: as P is homogeneous of degree n, P(-y) = (-1)^n P(y), and the two
 signs differ by (-1)^n too, so the two terms are equal. With a type of odd m_t, the points whose j_t is
 below m_t / 2 hold one of each pair, and half the sweeps give half the sum (`Points`). The sweep's graph is
-built once (`Sweep`); each point is one pass over its edges. The sums run modulo 2^128 (exact when the
-count is below 2^(128 - a), where 2^a divides what the sum is the count times; `count` checks a bound
-first). `encodings/counting.md` has the measurements.
+built once (`Sweep`, the steps that lay nothing folded away); each point is one pass over its edges. The
+sums run modulo 2^128 (exact when the count is below 2^(128 - a), where 2^a divides what the sum is the
+count times; `count` checks a bound first). `encodings/counting.md` has the measurements.
 """
 
 from __future__ import annotations
@@ -51,12 +51,15 @@ _core = load_core("pipscover.counting._inclusion_exclusion", "the Python sweeps 
 
 MODULUS_BITS = 128
 # The most points it takes on: planted 4 x 12's 2,239,488 sweeps (Ryser's form: Glynn's 2^23 more would pass its
-# bound) of 51,540 edges are about 200 s of CPU, no-unique-22's 2^21 (Glynn's) of 169,434 edges about 1,000 s,
-# split over a cluster's cores.
+# bound) of 51,540 edges are about 200 s of CPU, no-unique-22's 2^21 (Glynn's) of 138,654 edges (the steps that
+# lay nothing folded away) about 800 s, split over a cluster's cores.
 POINTS_LIMIT = 1 << 22
 # Layings the build may meet (planted 6 x 6: 2.8 million, merged into 650,795 edges; the build's dicts then
 # held 449 MB, so the memory cap stops a build well before this refuses it).
 LAYINGS_LIMIT = 20_000_000
+# The graph's states and edges are numbered by C ints (array "i": half the memory of 64-bit numbers, and
+# less to read on every pass); the layings limit keeps real builds far below this.
+INDEX_LIMIT = 2**31 - 1
 CHECK_EVERY = 4096  # states built between two looks at the clock and the memory
 COMPILED_CHECK_EVERY = 16  # points the core sweeps between two looks at the clock (about a millisecond each)
 
@@ -101,8 +104,9 @@ class Points:
 
 @dataclass(frozen=True)
 class Sweep:
-    """The frontier sweep's graph, states in sweep order (0 the empty board, `final` the covered one). The
-    edges into state s are `first[s]` to `first[s + 1]`, from `sources[e]`, weighted by the form
+    """The frontier sweep's graph, states in sweep order (0 the empty board, `final` the covered one; a
+    state's sources come before it, from the line before or, where steps that lay nothing were folded away,
+    earlier). The edges into state s are `first[s]` to `first[s + 1]`, from `sources[e]`, weighted by the form
     `edge_forms[e]`; a form is the (type, times) pairs of the dominoes that take that step, so its weight at a
     point is sum(times * weight of the type's digit); `points` are the points it is swept at."""
 
@@ -197,12 +201,16 @@ def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int |
                 raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its sweep passes {LAYINGS_LIMIT:,} layings")
         levels.append(following)
         steps_between.append(between)
+    if max(sum(map(len, levels)), sum(map(len, steps_between))) > INDEX_LIMIT:
+        raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its sweep has more than {INDEX_LIMIT:,} states or "
+                     "edges")
     return _pruned(levels, steps_between, points_for(puzzle))
 
 
 def _pruned(levels: list[dict[tuple, int]], steps_between: list[dict[tuple[int, int], dict[int, int]]],
             points: Points) -> Sweep:
-    """The states that reach the covered board, numbered in sweep order, and their incoming edges."""
+    """The states that reach the covered board, numbered in sweep order, and their incoming edges, with the
+    steps that lay nothing folded away (`_skips_folded`)."""
     alive = [set(level.values()) for level in levels]  # the last level: the covered board, or nothing
     for depth in range(len(steps_between) - 1, -1, -1):
         alive[depth] = {source for source, target in steps_between[depth] if target in alive[depth + 1]}
@@ -211,21 +219,46 @@ def _pruned(levels: list[dict[tuple, int]], steps_between: list[dict[tuple[int, 
     for states in alive:
         number.append({state: counted + i for i, state in enumerate(sorted(states))})
         counted += len(states)
-    forms: dict[tuple[tuple[int, int], ...], int] = {}
-    incoming: list[list[tuple[int, int]]] = [[] for _ in range(counted)]
+    incoming: list[dict[int, dict[int, int]]] = [{} for _ in range(counted)]
     for depth, between in enumerate(steps_between):
         for (source, target), kinds in between.items():
             if source in number[depth] and target in number[depth + 1]:
-                form = tuple(sorted(kinds.items()))
-                incoming[number[depth + 1][target]].append((number[depth][source], forms.setdefault(form, len(forms))))
-    first, sources, edge_forms = array("q", [0]), array("q"), array("q")
-    for edges in incoming:
-        for source, form_number in edges:
-            sources.append(source)
-            edge_forms.append(form_number)
+                incoming[number[depth + 1][target]][number[depth][source]] = kinds
+    kept = [state for state, folded in enumerate(_skips_folded(incoming)) if not folded]
+    renumber = {state: new for new, state in enumerate(kept)}
+    forms: dict[tuple[tuple[int, int], ...], int] = {}
+    first, sources, edge_forms = array("i", [0]), array("i"), array("i")
+    for state in kept:
+        for source, kinds in incoming[state].items():
+            sources.append(renumber[source])
+            edge_forms.append(forms.setdefault(tuple(sorted(kinds.items())), len(forms)))
         first.append(len(sources))
-    final = counted - 1 if alive[-1] and alive[0] else -1
+    final = len(kept) - 1 if alive[-1] and alive[0] else -1
     return Sweep(points, tuple(forms), first, sources, edge_forms, final)
+
+
+def _skips_folded(incoming: list[dict[int, dict[int, int]]]) -> list[bool]:
+    """Folds each step that lays nothing (weight 1) into the state it leads to, in place, and says which states
+    went: a state whose only way on is that step (its cell is covered already) has the value of its incoming
+    edges, so its target takes those edges instead (their forms added where a source already leads there; a
+    form's weight is linear in the types' weights). The sums stay the same to the bit; no-unique-22 loses 46%
+    of its states and 18% of its edges, each of which cost every point a product (encodings/counting.md)."""
+    leaving = [0] * len(incoming)
+    for edges in incoming:
+        for source in edges:
+            leaving[source] += 1
+    folded = [False] * len(incoming)
+    for edges in incoming:  # in sweep order: a state's own incoming edges are folded before it is
+        for state in [source for source, kinds in edges.items() if kinds == {-1: 1} and leaving[source] == 1
+                      and incoming[source]]:  # (not state 0: its value 1 is no sum of edges)
+            del edges[state]
+            for source, kinds in incoming[state].items():
+                merged = dict(edges.get(source, {}))
+                for kind, times in kinds.items():
+                    merged[kind] = merged.get(kind, 0) + times
+                edges[source] = merged
+            folded[state] = True
+    return folded
 
 
 def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | None = None,
