@@ -198,3 +198,18 @@ def test_a_structural_split_past_memory_stops_with_a_labelled_lower_bound(schedu
     done = _count(NO_UNIQUE_16, "-m", "structural", "--scheduler", scheduler, "--memory", "1M")
     assert done.returncode == 3, done.stderr
     assert re.search(r"at least [\d,]+ solutions \(NOT exact: stopped by --memory", done.stdout), done.stdout
+
+
+def test_the_sweep_auto_built_here_is_sent_to_the_workers_and_outlives_a_worker_killed(scheduler):
+    """no-unique-18's graph is built here in a fraction of a second and its sweep is too long to do here: it is
+    sent to every worker once (it used to be dropped, and each worker built it again), so no worker builds
+    it, and the worker restarted after the kill gets it from the other."""
+    from distributed import Client
+
+    from pipscover.sweep import split_count
+
+    test_a_worker_killed_mid_count_has_its_tasks_run_again_and_counted_once(scheduler, "auto", NO_UNIQUE_18,
+                                                                           NO_UNIQUE_18_COUNT)
+    puzzle = load_one(NO_UNIQUE_18)
+    with Client(scheduler, timeout=30) as client:
+        assert not any(client.run(lambda: puzzle in split_count._built).values())

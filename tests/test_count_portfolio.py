@@ -172,3 +172,21 @@ def test_the_racers_progress_reaches_the_caller_as_they_count():
     race_counts({"first": _structural_count_of_many}, time.monotonic() + 2.0, lambda *news: seen.append(news))
     assert len(seen) >= 3 and seen[-1][0] > 0
     assert all(share is not None and 0 <= share <= 1 for _, share in seen)
+
+
+def test_few_solutions_found_in_the_structural_budget_still_race_inclusion_exclusion():
+    """70,914,944 solutions, none of them in the finished branches of the structural budget, so the race is
+    the one for few solutions (structural against blocking clauses, which cannot list that many). It used to
+    leave inclusion-exclusion out there: the structural counter answered, in about 3 s of CPU (no-unique-20,
+    the same shape, gave no answer in 300 s). Inclusion-exclusion's 8,192 sweeps take about 0.1 s."""
+    result = count(load_one(GENERATED / "no-unique-14-seed3.json"))
+    assert (result.count, result.exact, result.method) == (70_914_944, True, "auto:inclusion-exclusion")
+
+
+def test_auto_races_no_inclusion_exclusion_that_would_refuse_the_puzzle():
+    """A 1-IN-3-SAT reduction has 277,106 points, but its count's bound passes what sums modulo 2^128 hold:
+    a third racer would only take a share of the memory cap from blocking clauses, which win there."""
+    from pipscover.counting.auto import _inclusion_exclusion_takes
+
+    assert not _inclusion_exclusion_takes(load_one(BENCHMARKS / "one-in-three-sat-9v.json"))
+    assert _inclusion_exclusion_takes(load_one(GENERATED / "no-unique-14-seed3.json"))

@@ -8,15 +8,18 @@ method that answered, e.g. `auto:blocking`.
    on the NYT puzzles with many solutions; past it, when its finished branches hold `LIST_UNLESS_FOUND`
    solutions or more, no listing can win: the structural count goes on (its caches kept) in a forked
    worker, raced against a structural count in the other search order (`structural-sweep`, which wins on
-   rectangles: `pipscover.counting.structural.ORDERS`), and, when the dominoes need at most
-   `RACE_IE_POINTS` sweeps, against `inclusion-exclusion`; each racer within its share of the memory cap;
-4. past those budgets, `structural` (continuing with the caches of step 3) and `blocking` race in two
-   forked workers (`pipscover.counting.portfolio`), each within half the memory cap: the first exact
-   count wins. The structural counter wins when there are astronomically many solutions and the board
-   decomposes, blocking clauses when there are few and the board does not (a unique puzzle of 50
-   dominoes: seconds, where the structural counter thrashes for minutes). For grids the structural racer
-   is the grid plan: the structural placement count, which is the grid count when the board has a single
-   tiling, else `dlx` listing when it is at most `LIST_GRIDS_UP_TO` and the structural grid count beyond.
+   rectangles: `pipscover.counting.structural.ORDERS`);
+4. past those budgets, `structural` (continuing with the caches of step 3) and `blocking` race in forked
+   workers (`pipscover.counting.portfolio`): the first exact count wins. The structural counter wins when
+   there are astronomically many solutions and the board decomposes, blocking clauses when there are few
+   and the board does not (a unique puzzle of 50 dominoes: seconds, where the structural counter thrashes
+   for minutes). For grids the structural racer is the grid plan: the structural placement count, which is
+   the grid count when the board has a single tiling, else `dlx` listing when it is at most
+   `LIST_GRIDS_UP_TO` and the structural grid count beyond.
+Both placement races take `inclusion-exclusion` too when it counts the puzzle within `RACE_IE_POINTS`
+sweeps: its sweeps do not care how many solutions the structural budget found (no-unique-20 has none there
+and 473 trillion in all, which only inclusion-exclusion counts within minutes). Each racer keeps within its
+share of the memory cap.
 All budgets count nodes or solutions, never seconds, so which method answers never depends on the machine.
 """
 
@@ -25,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import partial
+from typing import TYPE_CHECKING
 
 from pipscover.counting import counting_method
 from pipscover.counting.base import CountingCapabilities, CountingMethod
@@ -33,6 +37,10 @@ from pipscover.counting.listing import count_by_listing
 from pipscover.counting.methods import continue_structurally, stopped_structurally
 from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct
+from pipscover.runtime.limits import TooBig
+
+if TYPE_CHECKING:
+    from pipscover.counting.structural import StructuralCounter
 
 LIST_GRIDS_UP_TO = 20_000  # auto lists grids with dlx up to this many placements
 LIST_NODE_BUDGET = 4096  # DLX search nodes auto spends listing before it counts structurally
@@ -47,7 +55,7 @@ STRUCTURAL_WORK_BUDGET = 500_000
 LIST_UNLESS_FOUND = 100_000
 RACE_SAT_BACKEND = "cadical195"
 # Auto races inclusion-exclusion when the dominoes need at most this many sweeps (41,472 on planted 6 x 6;
-# no-unique-20's 2^19, about 17 s of CPU, where the structural orders take minutes; planted 4 x 12's 2,239,488).
+# no-unique-20's 2^19, 12-25 s of CPU, where the other racers give no count in 300 s; planted 4 x 12's 2,239,488).
 RACE_IE_POINTS = 1 << 22
 # The race's SAT racer writes the placements form (the rules prune it) up to this many estimated clauses:
 # a unique 30-domino rect puzzle is proved in 1.1 s there, 12 s in the compact form that `auto` picks.
@@ -92,21 +100,42 @@ def _count_placements(puzzle: Puzzle, budget: Budget) -> CountResult:
         if stop.result.stopped_by != "nodes":
             return _auto(stopped_structurally(stop, budget))
         floor = stop.result.count
-    if floor < LIST_UNLESS_FOUND:
-        racing = _racers_budget(budget, 2)
-        return _race({"structural": partial(continue_structurally, counter, racing),
-                      "blocking": partial(_count_by_blocking_racer, puzzle, Distinct.PLACEMENTS, racing)},
-                     Distinct.PLACEMENTS, budget, floor)
-    from pipscover.counting.inclusion_exclusion import points_of
+    racers = _placement_racers(puzzle, counter, floor)
+    racing = _racers_budget(budget, len(racers))
+    return _race({name: partial(racer, racing) for name, racer in racers.items()}, Distinct.PLACEMENTS, budget, floor)
 
-    sweeps = points_of(puzzle) <= RACE_IE_POINTS  # listing cannot win: the counters that do not list race
-    racing = _racers_budget(budget, 3 if sweeps else 2)
-    racers = {"structural": partial(continue_structurally, counter, racing),
-              "structural-sweep": partial(continue_structurally, StructuralCounter(puzzle, "sweep"), racing)}
-    if sweeps:
+
+def _placement_racers(puzzle: Puzzle, counter: StructuralCounter,
+                      floor: int) -> dict[str, Callable[[Budget], CountResult]]:
+    """Step 4's racers, each waiting for its budget: the structural count going on (`counter`, its caches
+    kept), against blocking clauses when its budget found fewer than `LIST_UNLESS_FOUND` solutions (a listing
+    may win), else against the structural count in the sweep order; and inclusion-exclusion in either case
+    when it takes the puzzle within `RACE_IE_POINTS` sweeps (its count is in no way tied to the solutions the
+    structural budget found: no-unique-20 has none in it, and 473 trillion)."""
+    from pipscover.counting.structural import StructuralCounter
+
+    racers: dict[str, Callable[[Budget], CountResult]] = {"structural": partial(continue_structurally, counter)}
+    if floor < LIST_UNLESS_FOUND:
+        racers["blocking"] = partial(_count_by_blocking_racer, puzzle, Distinct.PLACEMENTS)
+    else:
+        racers["structural-sweep"] = partial(continue_structurally, StructuralCounter(puzzle, "sweep"))
+    if _inclusion_exclusion_takes(puzzle):
         racers["inclusion-exclusion"] = partial(counting_method("inclusion-exclusion").count, puzzle,
-                                                Distinct.PLACEMENTS, racing)
-    return _race(racers, Distinct.PLACEMENTS, budget, floor)
+                                                Distinct.PLACEMENTS)
+    return racers
+
+
+def _inclusion_exclusion_takes(puzzle: Puzzle) -> bool:
+    """Whether inclusion-exclusion counts the puzzle within `RACE_IE_POINTS` sweeps: a racer it would refuse
+    (its sums modulo 2^128 too narrow for the count's bound: the SAT reductions) would only take a share of
+    the memory cap."""
+    from pipscover.counting.inclusion_exclusion import Modulus, points_of
+
+    try:
+        Modulus.of(puzzle)
+    except TooBig:
+        return False
+    return points_of(puzzle) <= RACE_IE_POINTS
 
 
 def _race(racers: Mapping[str, Callable[[], CountResult]], distinct: Distinct, budget: Budget,

@@ -37,7 +37,7 @@ from types import FrameType
 from typing import Any
 
 import dask
-from distributed import Client, LocalCluster, as_completed, get_worker
+from distributed import Client, Future, LocalCluster, as_completed, get_worker
 
 from pipscover.errors import PipsError
 from pipscover.sweep.jobs import Job, Row, Settings, run_job, stubs
@@ -200,6 +200,12 @@ class DaskEngine:
         finally:
             with suppress(OSError, TimeoutError):
                 client.cancel(list(futures))
+
+    def scatter(self, value: Any) -> Future:
+        """`value` sent once to every worker: the tasks given the future it returns get `value` there. A worker
+        restarted (or joining) fetches it from another; the client's close releases it."""
+        assert self._client is not None  # connected by __enter__
+        return self._client.scatter(value, broadcast=True, hash=False)
 
     def backend(self) -> str:
         """How a count's answer names this engine."""

@@ -7,24 +7,28 @@ modulo 2^128 (`inclusion_exclusion.sweep_total`). The client adds the chunks' su
 process adds its points, and recovers the count once (`Modulus`), so the split count is the same number,
 exact under the same bound. A task is pure (the puzzle and its chunk in, an int out): a task whose worker
 dies is run again by the scheduler on another worker, and the client keeps one result per chunk, so nothing
-is counted twice. Each worker process builds the sweep's graph once and keeps it for its next chunks.
+is counted twice. The sweep's graph that `auto` built here is sent to every worker once (Dask's scatter, to
+each worker, so that one restarted after a kill fetches it from another); else each worker process builds
+it once and keeps it for its next chunks.
 
 The structural counter splits too (`-m structural`), below a cut of its first levels
 (`pipscover.sweep.split_structural`). `auto` keeps short counts local: it spends the structural counter's
-work budget (`STRUCTURAL_WORK_BUDGET`) in this process first, then builds the sweep's graph here and sweeps
-it here too when its work (points x edges) is below `LOCAL_SWEEP_WORK`; it splits only what is longer
-(measured in `encodings/counting.md`). Stopped (the deadline, Ctrl-C, a worker past `--memory`),
-inclusion-exclusion's split count knows no lower bound but 0: a part of Ryser's signed sum bounds nothing.
-Its answer says so (`exact: false`), and the tasks not finished are cancelled, so a --scheduler's cluster is
-left as it was.
+work budget (`STRUCTURAL_WORK_BUDGET`) in this process first, then builds the sweep's graph here (within
+`LOCAL_BUILD_SECONDS`) and sweeps it here too when its work (points x edges) is below `LOCAL_SWEEP_WORK`;
+it splits only what is longer (measured in `encodings/counting.md`). Stopped (the deadline, Ctrl-C, a
+worker past `--memory`), inclusion-exclusion's split count knows no lower bound but 0: a part of Ryser's
+signed sum bounds nothing. Its answer says so (`exact: false`), and the tasks not finished are cancelled, so
+a --scheduler's cluster is left as it was.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipscover.counting.inclusion_exclusion import Modulus, Sweep, build_sweep, points_of, sweep_total
 from pipscover.counting.progress import ProgressCallback
@@ -52,16 +56,18 @@ _built: dict[Puzzle, Sweep] = {}  # on a worker: the sweep of the last puzzle, f
 _building = threading.Lock()  # the threads of one worker build it once
 
 
-def swept_chunk(puzzle: Puzzle, begin: int, end: int, memory: int | None) -> int:
-    """What one task computes: the signed sum of the points numbered `begin` to `end - 1`, modulo 2^128.
-    Raises `CountInterrupted` when the worker holds more than `memory` bytes (while it builds the sweep, and
-    before it sweeps: the sweeps themselves allocate nothing)."""
+def swept_chunk(puzzle: Puzzle, begin: int, end: int, sweep: Sweep | None = None, memory: int | None = None) -> int:
+    """What one task computes: the signed sum of the points numbered `begin` to `end - 1`, modulo 2^128, on the
+    puzzle's `sweep` when the client sent it, else on the one this worker builds once. Raises
+    `CountInterrupted` when the worker holds more than `memory` bytes (while it builds the sweep, and before
+    it sweeps: the sweeps themselves allocate nothing)."""
     try:
-        with _building:
-            sweep = _built.get(puzzle)
-            if sweep is None:
-                _built.clear()
-                sweep = _built[puzzle] = build_sweep(puzzle, memory_cap=memory)
+        if sweep is None:
+            with _building:
+                sweep = _built.get(puzzle)
+                if sweep is None:
+                    _built.clear()
+                    sweep = _built[puzzle] = build_sweep(puzzle, memory_cap=memory)
         check_memory(memory)
     except MemoryCapReached:
         raise CountInterrupted(_result(0, False, time.monotonic(), None, "memory")) from None
@@ -69,12 +75,17 @@ def swept_chunk(puzzle: Puzzle, begin: int, end: int, memory: int | None) -> int
 
 
 def count_split(puzzle: Puzzle, engine: DaskEngine, deadline: float | None, memory: int | None, start: float,
-                on_progress: ProgressCallback | None = None) -> CountResult:
+                on_progress: ProgressCallback | None = None, modulus: Modulus | None = None,
+                sweep: Sweep | None = None) -> CountResult:
     """The placement count by inclusion-exclusion, its points in chunks on `engine`'s cluster; `TooBig` when
-    the method does not take the puzzle on. Ctrl-C raises `CountInterrupted` (0, not exact)."""
-    modulus = Modulus.of(puzzle)
+    the method does not take the puzzle on. `modulus` and `sweep`: the puzzle's, when the caller has them (a
+    sweep built here is sent to every worker once, rather than built again by each). Ctrl-C raises
+    `CountInterrupted` (0, not exact)."""
+    modulus = modulus or Modulus.of(puzzle)
+    sent = None if sweep is None else engine.scatter(sweep)
     chunks = chunks_of(points_of(puzzle))
-    sums, stopped_by = gather(engine, METHOD, swept_chunk, [(puzzle, chunk.start, chunk.stop) for chunk in chunks],
+    sums, stopped_by = gather(engine, METHOD, swept_chunk,
+                              [(puzzle, chunk.start, chunk.stop, sent) for chunk in chunks],
                               memory, deadline, start, on_progress, lambda sums: 0)
     if stopped_by is not None:
         return _result(0, False, start, engine.backend(), stopped_by)
@@ -90,14 +101,16 @@ def count_on_cluster(puzzle: Puzzle, method: str, scheduler: str | None, workers
     inclusion-exclusion."""
     if method not in SPLIT_METHODS:
         raise PipsError(f"--scheduler and --jobs split a count by {split_methods()}, not {method}")
-    if method == "auto":
-        local = _local_auto(puzzle, deadline, memory, start, on_progress)
-        if local is not None:
-            return local
-    from pipscover.sweep.cluster import DaskEngine
     from pipscover.sweep.split_structural import count_structural_split
 
-    split = count_structural_split if method == STRUCTURAL else count_split
+    split: Callable[..., CountResult] = count_structural_split if method == STRUCTURAL else count_split
+    if method == "auto":
+        local = _local_auto(puzzle, deadline, memory, start, on_progress)
+        if isinstance(local, CountResult):
+            return local
+        split = partial(count_split, modulus=local.modulus, sweep=local.sweep)
+    from pipscover.sweep.cluster import DaskEngine
+
     with DaskEngine(scheduler, workers) as engine:
         result = split(puzzle, engine, deadline, memory, start, on_progress)
     return result if method != "auto" else _named_auto(result)
@@ -108,10 +121,17 @@ def split_methods() -> str:
     return f"{', '.join(SPLIT_METHODS[:-1])} or {SPLIT_METHODS[-1]}"
 
 
+class _Split(NamedTuple):
+    """What auto's start here leaves to the split: the count's modulus, and its sweep when built here."""
+
+    modulus: Modulus
+    sweep: Sweep | None
+
+
 def _local_auto(puzzle: Puzzle, deadline: float | None, memory: int | None, start: float,
-                on_progress: ProgressCallback | None) -> CountResult | None:
-    """Auto's count in this process when it is short (the structural budget finishes it) or cannot be split
-    (inclusion-exclusion refuses the puzzle); None: split it."""
+                on_progress: ProgressCallback | None) -> CountResult | _Split:
+    """Auto's count in this process when it is short (the structural budget finishes it, or a short sweep:
+    `_short_sweep`) or cannot be split (inclusion-exclusion refuses the puzzle); else what the split needs."""
     from pipscover.counting import count
     from pipscover.counting.auto import LIST_FROM_DOMINOES, STRUCTURAL_WORK_BUDGET
     from pipscover.counting.budget import Budget
@@ -124,7 +144,7 @@ def _local_auto(puzzle: Puzzle, deadline: float | None, memory: int | None, star
     if len(puzzle.dominoes) < LIST_FROM_DOMINOES:
         return whole()
     try:
-        Modulus.of(puzzle)
+        modulus = Modulus.of(puzzle)
     except TooBig:
         return whole()
     try:
@@ -132,7 +152,7 @@ def _local_auto(puzzle: Puzzle, deadline: float | None, memory: int | None, star
                                                 STRUCTURAL_WORK_BUDGET // len(puzzle.cells))
     except CountInterrupted as stop:
         if stop.result.stopped_by == "nodes":
-            return _short_sweep(puzzle, deadline, memory, start)
+            return _short_sweep(puzzle, modulus, deadline, memory, start)
         if stop.result.stopped_by == "interrupt":
             raise
         return _named_auto(CountResult(stop.result.count, False, Distinct.PLACEMENTS, "structural", None,
@@ -140,23 +160,24 @@ def _local_auto(puzzle: Puzzle, deadline: float | None, memory: int | None, star
     return _named_auto(_result(found, True, start, None, method="structural"))
 
 
-def _short_sweep(puzzle: Puzzle, deadline: float | None, memory: int | None, start: float) -> CountResult | None:
-    """Inclusion-exclusion's count in this process when its sweep is short (`LOCAL_SWEEP_WORK`); None: split
-    it (its graph is not built within `LOCAL_BUILD_SECONDS` or the memory cap, or its sweep is long)."""
+def _short_sweep(puzzle: Puzzle, modulus: Modulus, deadline: float | None, memory: int | None,
+                 start: float) -> CountResult | _Split:
+    """Inclusion-exclusion's count in this process when its sweep is short (`LOCAL_SWEEP_WORK`); else the
+    split, with the sweep when it was built here (within `LOCAL_BUILD_SECONDS` and the memory cap)."""
     build_by = time.monotonic() + LOCAL_BUILD_SECONDS
     try:
         sweep = build_sweep(puzzle, build_by if deadline is None else min(deadline, build_by), memory)
     except (SearchTimeout, MemoryCapReached):
         if has_passed(deadline):
             return _named_auto(_result(0, False, start, None, "timeout"))
-        return None
+        return _Split(modulus, None)
     if sweep.points.count * len(sweep.sources) > LOCAL_SWEEP_WORK:
-        return None
+        return _Split(modulus, sweep)
     try:
         total = sweep_total(sweep, deadline)
     except SearchTimeout:
         return _named_auto(_result(0, False, start, None, "timeout"))
-    return _named_auto(_result(Modulus.of(puzzle).count(total), True, start, None))
+    return _named_auto(_result(modulus.count(total), True, start, None))
 
 
 def _named_auto(result: CountResult) -> CountResult:
