@@ -44,9 +44,9 @@ if TYPE_CHECKING:
 
 SPLIT_METHODS = ("auto", "inclusion-exclusion", "structural")
 METHOD = "inclusion-exclusion"
-# Sweep work (points x edges) that one process does in a few seconds (3-4 ns an edge and a point): less than
+# Sweep work (points x edges) that one process does in a few seconds (2-3 ns an edge and a point): less than
 # starting a cluster and building the graph on every worker costs, so `auto` does it here. planted 4 x 6
-# (864 x 16,965) and no-unique-16 (32,768 x 1,733) stay here; no-unique-18 (131,072 x 15,682) is split.
+# (864 x 14,227 edges) and no-unique-16 (32,768 x 1,266) stay here; no-unique-18 (131,072 x 11,672) is split.
 LOCAL_SWEEP_WORK = 1 << 30
 # How long `auto` builds the graph here to weigh its sweep: a graph not built by then makes a long count.
 LOCAL_BUILD_SECONDS = 5.0
