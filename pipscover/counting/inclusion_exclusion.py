@@ -156,7 +156,10 @@ def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int |
     """The graph of the sweep along the board's longer side: a state is the cells ahead already covered
     (within one line) and the regions' states; only states that reach the covered board are kept."""
     distinct = _distinct(puzzle)
-    layings = [(a, b, t) for t, ((a, b), _) in enumerate(distinct) for a, b in {(a, b), (b, a)}]
+    partners: dict[int, list[tuple[int, int]]] = defaultdict(list)  # pip a -> (pip b, type) of each laying a, b
+    for t, ((a, b), _) in enumerate(distinct):
+        for first, second in {(a, b), (b, a)}:
+            partners[first].append((second, t))
     cells = longer_side_order(puzzle.cells)
     place = {cell: index for index, cell in enumerate(cells)}
     rules = RegionRules(puzzle)
@@ -182,21 +185,8 @@ def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int |
             for other in later[cell]:
                 if ahead >> (other - cell) & 1:
                     continue
-                region, other_region = region_of[cell], region_of[other]
-                for a, b, kind in layings:
-                    now, rest = list(states), list(left)
-                    state = steps[region](now[region], a, rest[region] - 1)
-                    if state is FAIL:
-                        continue
-                    now[region], rest[region] = state, rest[region] - 1
-                    state = steps[other_region](now[other_region], b, rest[other_region] - 1)
-                    if state is FAIL:
-                        continue
-                    now[other_region], rest[other_region] = state, rest[other_region] - 1
-                    key = ((ahead | 1 << (other - cell)) >> 1, tuple(now), tuple(rest))
-                    target = following.setdefault(key, len(following))
-                    between[source, target][kind] += 1
-                    laid += 1
+                laid += _lay(steps, region_of[cell], region_of[other], (ahead | 1 << (other - cell)) >> 1, states,
+                             left, partners, following, between, source)
             if laid > LAYINGS_LIMIT:
                 raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its sweep passes {LAYINGS_LIMIT:,} layings")
         levels.append(following)
@@ -205,6 +195,33 @@ def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int |
         raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its sweep has more than {INDEX_LIMIT:,} states or "
                      "edges")
     return _pruned(levels, steps_between, points_for(puzzle))
+
+
+def _lay(steps: list, region: int, other_region: int, ahead: int, states: tuple, left: tuple,
+         partners: dict[int, list[tuple[int, int]]], following: dict[tuple, int],
+         between: dict[tuple[int, int], dict[int, int]], source: int) -> int:
+    """The edges from `source` that lay a domino on a cell of `region` and the next cell, of `other_region`
+    (the states ahead `ahead` after it), into `following` and `between`; how many layings. The first pip's step
+    is taken once for all the dominoes that put it there."""
+    laid = 0
+    for a, seconds in partners.items():
+        state = steps[region](states[region], a, left[region] - 1)
+        if state is FAIL:
+            continue
+        now, rest = list(states), list(left)
+        now[region], rest[region] = state, rest[region] - 1
+        prior, remaining = now[other_region], rest[other_region] - 1
+        rest[other_region] = remaining
+        rest_key = tuple(rest)
+        for b, kind in seconds:
+            state = steps[other_region](prior, b, remaining)
+            if state is FAIL:
+                continue
+            now[other_region] = state
+            target = following.setdefault((ahead, tuple(now), rest_key), len(following))
+            between[source, target][kind] += 1
+            laid += 1
+    return laid
 
 
 def _pruned(levels: list[dict[tuple, int]], steps_between: list[dict[tuple[int, int], dict[int, int]]],
