@@ -35,7 +35,12 @@ HEAVY_FIRST = ("test_count_cluster.py", "test_page.py", "test_sweep.py", "test_a
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The heavy files' tests first (`HEAVY_FIRST`); within a file, and among the others, the collected order."""
+    """The heavy files' tests first (`HEAVY_FIRST`); within a file, and among the others, the collected order.
+    A name there that is no file of the suite (renamed, removed) stops the run rather than silently ranking
+    nothing."""
+    missing = [name for name in HEAVY_FIRST if not (Path(__file__).parent / name).is_file()]
+    if missing:
+        raise pytest.UsageError(f"tests/conftest.py: HEAVY_FIRST names no test file: {', '.join(missing)}")
     rank = {name: place for place, name in enumerate(HEAVY_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(HEAVY_FIRST)))
 

@@ -258,7 +258,7 @@ def _skips_folded(incoming: list[dict[int, dict[int, int]]]) -> list[bool]:
     """Folds each step that lays nothing (weight 1) into the state it leads to, in place, and says which states
     went: a state whose only way on is that step (its cell is covered already) has the value of its incoming
     edges, so its target takes those edges instead (their forms added where a source already leads there; a
-    form's weight is linear in the types' weights). The sums stay the same to the bit; no-unique-22 loses 46%
+    form's weight is linear in the types' weights). The sums stay the same to the bit; no-unique-22 loses half
     of its states and 18% of its edges, each of which cost every point a product (encodings/counting.md)."""
     leaving = [0] * len(incoming)
     for edges in incoming:
