@@ -159,28 +159,74 @@ def stop_session(process: subprocess.Popen) -> None:
             continue
 
 
-@pytest.fixture(scope="module")
-def scheduler():
-    """A stock `dask scheduler` and two stock `dask worker`s, started as a user would (each worker with a nanny,
-    in a daemonic process), in their own sessions: the scheduler's address (`pipscover sweep` and `count
-    --scheduler` run on it)."""
-    from distributed import Client
+# --- One stock Dask cluster for the tests that ask for `scheduler` (test_count_cluster.py, test_sweep.py) ---
+# Starting one costs about 7 s of CPU (four processes, each importing distributed), and idle it still takes
+# about a sixth of a core (heartbeats, the workers' profilers): so it is started at the first test that asks
+# for it, shared by the tests that follow, and stopped as soon as the next test (in this xdist worker) does
+# not ask for it. Each test finds both workers there, a worker killed by an earlier test being restarted by
+# its nanny first; a cluster with a process ended is started again.
 
-    address = f"tcp://127.0.0.1:{free_port()}"
-    port = address.rsplit(":", 1)[1]
-    started = [subprocess.Popen([BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard",
-                                 "--dashboard-address", "127.0.0.1:0"],  # its HTTP server, not on 8787
-                                start_new_session=True, stderr=subprocess.DEVNULL)]
-    try:
-        for name in ("w1", "w2"):
-            started.append(subprocess.Popen(
-                [BIN / "dask", "worker", address, "--name", name, "--nthreads", "1", "--host", "127.0.0.1",
-                 "--no-dashboard"], start_new_session=True, stderr=subprocess.DEVNULL))
-        with Client(address, timeout=30) as client:
+
+class StockCluster:
+    """A stock `dask scheduler` and two stock `dask worker`s, started as a user would (each worker with a
+    nanny, in a daemonic process: Dask's defaults), in their own sessions, on 127.0.0.1."""
+
+    def __init__(self) -> None:
+        self.address = ""
+        self.processes: list[subprocess.Popen] = []
+
+    def ready(self) -> str:
+        """The scheduler's address, both workers connected (the cluster started, or started again, if need be)."""
+        from distributed import Client
+
+        if self.processes and any(process.poll() is not None for process in self.processes):
+            self.stop()
+        started = not self.processes
+        if started:
+            self._start()
+        with Client(self.address, timeout=30) as client:
             client.wait_for_workers(2, timeout=60)
             # Dask's default, which sweeps must take:
-            assert all(client.run(lambda: __import__("multiprocessing").current_process().daemon).values())
-        yield address
-    finally:
-        for process in reversed(started):
+            assert not started or all(client.run(lambda: __import__("multiprocessing").current_process().daemon)
+                                      .values())
+        return self.address
+
+    def _start(self) -> None:
+        self.address = f"tcp://127.0.0.1:{free_port()}"
+        port = self.address.rsplit(":", 1)[1]
+        self.processes.append(subprocess.Popen(
+            [BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard",
+             "--dashboard-address", "127.0.0.1:0"],  # its HTTP server, not on 8787
+            start_new_session=True, stderr=subprocess.DEVNULL))
+        for name in ("w1", "w2"):
+            self.processes.append(subprocess.Popen(
+                [BIN / "dask", "worker", self.address, "--name", name, "--nthreads", "1", "--host", "127.0.0.1",
+                 "--no-dashboard"], start_new_session=True, stderr=subprocess.DEVNULL))
+
+    def stop(self) -> None:
+        for process in reversed(self.processes):
             stop_session(process)
+        self.processes = []
+
+
+_stock_cluster = StockCluster()
+
+
+@pytest.fixture(scope="session")
+def _stock_cluster_stopped_at_the_end():
+    yield
+    _stock_cluster.stop()
+
+
+@pytest.fixture
+def scheduler(_stock_cluster_stopped_at_the_end) -> str:
+    """The address of the shared stock cluster (`StockCluster`), where `pipscover sweep` and `count
+    --scheduler` run."""
+    return _stock_cluster.ready()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Stop the shared cluster once no test that comes next asks for it."""
+    if nextitem is None or "scheduler" not in getattr(nextitem, "fixturenames", ()):
+        _stock_cluster.stop()

@@ -27,9 +27,8 @@ NO_UNIQUE_16 = PUZZLES / "no-unique-16-s1.json"
 # Past auto's structural budget, a long sweep: split (131,072 points x 15,682 edges, a few seconds).
 NO_UNIQUE_18 = PUZZLES / "no-unique-18-s1.json"
 NO_UNIQUE_18_COUNT = 679_933_450_656
-# Long enough to kill a worker in the middle (16,384 points; about 5 s of CPU in one process).
+# Long enough to press Ctrl-C in the middle (16,384 points; about 5 s of CPU in one process).
 LONG = PUZZLES / "subset-sum-sat-14.json"
-LONG_COUNT = 1_384_700_554_137_600
 NO_UNIQUE_16_COUNT = 7_870_990_272
 
 
@@ -52,36 +51,102 @@ def test_chunks_of_fewer_points_than_chunks_are_one_point_each():
     assert chunks_of(3, 64) == [range(1), range(1, 2), range(2, 3)]
 
 
-def test_a_count_on_a_stock_cluster_is_the_count_of_one_process(scheduler):
-    done = _count(PLANTED_4X6, "--method", "inclusion-exclusion", "--scheduler", scheduler, "--json")
-    assert done.returncode == 0, done.stderr
-    answer = json.loads(done.stdout)
-    assert answer["count"] == 58_725_029_952 and answer["exact"]
-    assert answer["method"] == "inclusion-exclusion" and answer["backend"].startswith("dask")
-
-
-def test_auto_splits_a_long_count_and_keeps_a_short_one_here(scheduler):
-    short = json.loads(_count(EXAMPLES / "first.txt", "--scheduler", scheduler, "--json").stdout)
-    assert short["count"] == 1 and short["backend"] is None  # counted in this process
-    long = json.loads(_count(NO_UNIQUE_18, "--scheduler", scheduler, "--json").stdout)
-    assert (long["count"], long["exact"], long["method"]) == (NO_UNIQUE_18_COUNT, True, "auto:inclusion-exclusion")
-    assert long["backend"].startswith("dask")
-
-
 @pytest.mark.parametrize(("puzzle", "expected"), [(NO_UNIQUE_16, NO_UNIQUE_16_COUNT), (PLANTED_4X6, 58_725_029_952)])
-def test_auto_sweeps_a_short_inclusion_exclusion_here_rather_than_start_a_cluster(puzzle, expected):
-    done = _count(puzzle, "--jobs", "2", "--json")
-    assert done.returncode == 0, done.stderr
-    answer = json.loads(done.stdout)
+def test_auto_sweeps_a_short_inclusion_exclusion_here_rather_than_start_a_cluster(run_cli, puzzle, expected):
+    done = run_cli("count", puzzle, "--jobs", "2", "--json")
+    assert done.code == 0, done.err
+    answer = json.loads(done.out)
     assert (answer["count"], answer["exact"], answer["method"]) == (expected, True, "auto:inclusion-exclusion")
     assert answer["backend"] is None  # no LocalCluster was started
 
 
-@pytest.mark.parametrize(("method", "puzzle", "expected"), [
-    ("inclusion-exclusion", LONG, LONG_COUNT),
-    ("structural", NO_UNIQUE_16, NO_UNIQUE_16_COUNT),
+def test_jobs_splits_one_count_over_a_local_cluster():
+    done = _count(PLANTED_4X6, "-m", "inclusion-exclusion", "--jobs", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["count"] == 58_725_029_952
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--distinct", "grids"], "placements"),
+    (["-m", "structural", "--distinct", "grids"], "not by structural (grids)"),
+    (["-m", "dlx"], "not by dlx"),
+    (["--jobs", "2"], "--jobs sets the workers"),
 ])
-def test_a_worker_killed_mid_count_has_its_tasks_run_again_and_counted_once(scheduler, method, puzzle, expected):
+def test_what_cannot_be_split_is_refused_in_one_line(run_cli, args, message):
+    done = run_cli("count", PLANTED_4X6, "--scheduler", "tcp://127.0.0.1:1", *args)
+    assert done.code == 2 and message in done.err and len(done.err.strip().splitlines()) == 1
+
+
+def test_jobs_on_one_puzzle_a_method_cannot_split_counts_it_here_as_before(run_cli):
+    done = run_cli("count", EXAMPLES / "first.txt", "-m", "dlx", "--jobs", "2", "--json")
+    assert done.code == 0 and json.loads(done.out)["backend"] == "dlx"
+
+
+def test_several_puzzles_are_not_split_but_pointed_to_sweep(run_cli):
+    done = run_cli("count", PLANTED_4X6, EXAMPLES / "first.txt", "--scheduler", "tcp://127.0.0.1:1")
+    assert done.code == 2 and "pipscover sweep count" in done.err
+
+
+# --- On the shared stock cluster (conftest's `scheduler`), one test after another: it runs only while they do.
+# The commands that need no other process beside them run in this one (`run_cli`), as `pipscover count`. ---
+
+def _counted_here(run_cli, *args: object) -> dict:
+    done = run_cli("count", *args, "--json")
+    assert done.code == 0, done.err
+    return json.loads(done.out)
+
+
+def test_a_count_on_a_stock_cluster_is_the_count_of_one_process(run_cli, scheduler):
+    answer = _counted_here(run_cli, PLANTED_4X6, "--method", "inclusion-exclusion", "--scheduler", scheduler)
+    assert answer["count"] == 58_725_029_952 and answer["exact"]
+    assert answer["method"] == "inclusion-exclusion" and answer["backend"].startswith("dask")
+
+
+def test_auto_keeps_a_short_count_here(run_cli, scheduler):
+    """(A long one it splits: no-unique-18, in the test of a killed worker below.)"""
+    answer = _counted_here(run_cli, EXAMPLES / "first.txt", "--scheduler", scheduler)
+    assert answer["count"] == 1 and answer["backend"] is None  # counted in this process
+
+
+def test_a_worker_past_memory_stops_the_count_with_a_labelled_bound(run_cli, scheduler):
+    done = run_cli("count", PLANTED_4X6, "-m", "inclusion-exclusion", "--scheduler", scheduler, "--memory", "1M")
+    assert done.code == 3, done.err
+    assert "at least 0 solutions (NOT exact: stopped by --memory" in done.out
+
+
+def test_a_structural_split_on_a_stock_cluster_is_the_count_of_one_process(run_cli, scheduler):
+    """One puzzle: that a frontier's positions add up to the whole count on other kinds of puzzle is
+    tests/test_count_frontier.py's, in one process; the tests below split structural counts on this cluster
+    too (a hard NYT puzzle, a killed worker, Ctrl-C, the memory cap)."""
+    file = PUZZLES / "subset-sum-sat-10.json"
+    answer = _counted_here(run_cli, file, "-m", "structural", "--scheduler", scheduler)
+    assert (answer["count"], answer["exact"]) == (StructuralCounter(load_one(file)).count(), True)
+    assert answer["method"] == "structural" and answer["backend"].startswith("dask")
+
+
+def test_a_structural_split_closed_above_its_cut_starts_no_task(run_cli, scheduler):
+    answer = _counted_here(run_cli, EXAMPLES / "first.txt", "-m", "structural", "--scheduler", scheduler)
+    assert (answer["count"], answer["exact"]) == (1, True)
+
+
+@needs_nyt
+def test_a_structural_split_of_a_hard_nyt_puzzle_is_its_count(run_cli, scheduler):
+    file = nyt_files()[len(nyt_files()) // 2]
+    hard = load(file)[-1]
+    done = run_cli("count", file, "-d", "hard", "-m", "structural", "--scheduler", scheduler, "--json")
+    assert done.code in (0, 1), done.err
+    assert json.loads(done.out)["count"] == StructuralCounter(hard).count()
+
+
+def test_a_structural_split_past_memory_stops_with_a_labelled_lower_bound(run_cli, scheduler):
+    done = run_cli("count", NO_UNIQUE_16, "-m", "structural", "--scheduler", scheduler, "--memory", "1M")
+    assert done.code == 3, done.err
+    assert re.search(r"at least [\d,]+ solutions \(NOT exact: stopped by --memory", done.out), done.out
+
+
+def _count_with_a_worker_killed(scheduler: str, method: str, puzzle: Path) -> dict:
+    """`pipscover count PUZZLE -m METHOD --scheduler` in a process of its own, one of the two workers killed
+    (SIGKILL) as soon as it holds a chunk of the count: the count's answer, once the nanny has restarted it."""
     from distributed import Client
 
     count = subprocess.Popen([BIN / "pipscover", "count", puzzle, "-m", method, "--scheduler", scheduler, "--json"],
@@ -97,21 +162,31 @@ def test_a_worker_killed_mid_count_has_its_tasks_run_again_and_counted_once(sche
         os.kill(client.run(os.getpid, workers=[victim])[victim], signal.SIGKILL)
         output, errors = count.communicate(timeout=180)
         client.wait_for_workers(2, timeout=60)  # the nanny restarts it, for the other tests
-    answer = json.loads(output)
     assert count.returncode == 0, errors
-    assert (answer["count"], answer["exact"]) == (expected, True)
+    return json.loads(output)
 
 
-def test_a_worker_past_memory_stops_the_count_with_a_labelled_bound(scheduler):
-    done = _count(PLANTED_4X6, "-m", "inclusion-exclusion", "--scheduler", scheduler, "--memory", "1M")
-    assert done.returncode == 3, done.stderr
-    assert "at least 0 solutions (NOT exact: stopped by --memory" in done.stdout
+def test_a_worker_killed_mid_count_has_its_tasks_run_again_and_counted_once(scheduler):
+    """The structural split's tasks; inclusion-exclusion's, in the test below."""
+    answer = _count_with_a_worker_killed(scheduler, "structural", NO_UNIQUE_16)
+    assert (answer["count"], answer["exact"], answer["method"]) == (NO_UNIQUE_16_COUNT, True, "structural")
 
 
-def test_jobs_splits_one_count_over_a_local_cluster():
-    done = _count(PLANTED_4X6, "-m", "inclusion-exclusion", "--jobs", "2", "--json")
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["count"] == 58_725_029_952
+def test_the_sweep_auto_built_here_is_sent_to_the_workers_and_outlives_a_worker_killed(scheduler):
+    """no-unique-18's count is long: auto splits it. Its graph is built here in a fraction of a second and its
+    sweep is too long to do here: it is sent to every worker once (it used to be dropped, and each worker built
+    it again), so no worker builds it, and the worker restarted after the kill gets it from the other."""
+    from distributed import Client
+
+    from pipscover.sweep import split_count
+
+    answer = _count_with_a_worker_killed(scheduler, "auto", NO_UNIQUE_18)
+    assert (answer["count"], answer["exact"], answer["method"]) == (NO_UNIQUE_18_COUNT, True,
+                                                                    "auto:inclusion-exclusion")
+    assert answer["backend"].startswith("dask")
+    puzzle = load_one(NO_UNIQUE_18)
+    with Client(scheduler, timeout=30) as client:
+        assert not any(client.run(lambda: puzzle in split_count._built).values())
 
 
 @pytest.mark.parametrize(("method", "bound"), [("inclusion-exclusion", "0"), ("structural", r"[\d,]+")])
@@ -144,72 +219,3 @@ def test_ctrl_c_stops_a_split_count_with_a_labelled_lower_bound_and_leaves_the_c
         stop_session(count)
     assert count.returncode == 130, errors
     assert re.search(rf"at least {bound} solutions \(NOT exact: stopped by Ctrl-C", output), output
-
-
-@pytest.mark.parametrize(("args", "message"), [
-    (["--distinct", "grids"], "placements"),
-    (["-m", "structural", "--distinct", "grids"], "not by structural (grids)"),
-    (["-m", "dlx"], "not by dlx"),
-    (["--jobs", "2"], "--jobs sets the workers"),
-])
-def test_what_cannot_be_split_is_refused_in_one_line(args, message):
-    done = _count(PLANTED_4X6, "--scheduler", "tcp://127.0.0.1:1", *args)
-    assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
-
-
-def test_jobs_on_one_puzzle_a_method_cannot_split_counts_it_here_as_before():
-    done = _count(EXAMPLES / "first.txt", "-m", "dlx", "--jobs", "2", "--json")
-    assert done.returncode == 0 and json.loads(done.stdout)["backend"] == "dlx"
-
-
-def test_several_puzzles_are_not_split_but_pointed_to_sweep():
-    done = _count(PLANTED_4X6, EXAMPLES / "first.txt", "--scheduler", "tcp://127.0.0.1:1")
-    assert done.returncode == 2 and "pipscover sweep count" in done.stderr
-
-
-def test_a_structural_split_on_a_stock_cluster_is_the_count_of_one_process(scheduler):
-    """One puzzle: that a frontier's positions add up to the whole count on other kinds of puzzle is
-    tests/test_count_frontier.py's, in one process; the tests below split structural counts on this cluster
-    too (a hard NYT puzzle, a killed worker, Ctrl-C, the memory cap)."""
-    file = PUZZLES / "subset-sum-sat-10.json"
-    done = _count(file, "-m", "structural", "--scheduler", scheduler, "--json")
-    assert done.returncode == 0, done.stderr
-    answer = json.loads(done.stdout)
-    assert (answer["count"], answer["exact"]) == (StructuralCounter(load_one(file)).count(), True)
-    assert answer["method"] == "structural" and answer["backend"].startswith("dask")
-
-
-def test_a_structural_split_closed_above_its_cut_starts_no_task(scheduler):
-    done = _count(EXAMPLES / "first.txt", "-m", "structural", "--scheduler", scheduler, "--json")
-    assert done.returncode == 0, done.stderr
-    assert (json.loads(done.stdout)["count"], json.loads(done.stdout)["exact"]) == (1, True)
-
-
-@needs_nyt
-def test_a_structural_split_of_a_hard_nyt_puzzle_is_its_count(scheduler):
-    file = nyt_files()[len(nyt_files()) // 2]
-    hard = load(file)[-1]
-    done = _count(file, "-d", "hard", "-m", "structural", "--scheduler", scheduler, "--json")
-    assert done.returncode in (0, 1), done.stderr
-    assert json.loads(done.stdout)["count"] == StructuralCounter(hard).count()
-
-
-def test_a_structural_split_past_memory_stops_with_a_labelled_lower_bound(scheduler):
-    done = _count(NO_UNIQUE_16, "-m", "structural", "--scheduler", scheduler, "--memory", "1M")
-    assert done.returncode == 3, done.stderr
-    assert re.search(r"at least [\d,]+ solutions \(NOT exact: stopped by --memory", done.stdout), done.stdout
-
-
-def test_the_sweep_auto_built_here_is_sent_to_the_workers_and_outlives_a_worker_killed(scheduler):
-    """no-unique-18's graph is built here in a fraction of a second and its sweep is too long to do here: it is
-    sent to every worker once (it used to be dropped, and each worker built it again), so no worker builds
-    it, and the worker restarted after the kill gets it from the other."""
-    from distributed import Client
-
-    from pipscover.sweep import split_count
-
-    test_a_worker_killed_mid_count_has_its_tasks_run_again_and_counted_once(scheduler, "auto", NO_UNIQUE_18,
-                                                                           NO_UNIQUE_18_COUNT)
-    puzzle = load_one(NO_UNIQUE_18)
-    with Client(scheduler, timeout=30) as client:
-        assert not any(client.run(lambda: puzzle in split_count._built).values())

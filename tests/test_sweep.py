@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import psutil
@@ -40,7 +41,14 @@ def puzzles(tmp_path_factory) -> Path:
 
 
 def _sweep(*args: str) -> subprocess.CompletedProcess:
+    """`pipscover sweep ARGS...` in a process of its own (one that starts a LocalCluster, spawning workers)."""
     return subprocess.run([BIN / "pipscover", "sweep", *map(str, args)], capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def sweep_here(run_cli):
+    """`pipscover sweep ARGS...` in this process (`run_cli`): the sweeps that start no process but jobs'."""
+    return partial(run_cli, "sweep")
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -50,6 +58,67 @@ def _rows(path: Path) -> list[dict[str, str]]:
 
 def _files(rows: list[dict[str, str]]) -> list[str]:
     return sorted(Path(row["file"]).name for row in rows)
+
+
+# --- On the shared stock scheduler and workers (conftest's `scheduler`), first, one test after another: it runs
+# only while they do (and on from test_count_cluster.py's, when that file ends just before in this process).
+# The sweeps that need no other process beside them run in this one (`sweep_here`). ---
+
+def test_sweep_on_a_scheduler_writes_one_row_per_puzzle_with_the_columns(sweep_here, scheduler, puzzles, tmp_path):
+    out = tmp_path / "counts.csv"
+    done = sweep_here("count", puzzles, "--scheduler", scheduler, "--output", out, "--json")
+    assert done.code == 0, done.err
+    assert json.loads(done.out)["statuses"] == {"counted": 11}
+    rows = _rows(out)
+    assert list(rows[0])[: len(COMMON_COLUMNS)] == list(COMMON_COLUMNS)
+    assert list(rows[0])[len(COMMON_COLUMNS):] == ["dominoes", "regions", "method"]
+    assert _files(rows) == sorted(path.name for path in puzzles.iterdir())
+    for row in rows:
+        assert (row["task"], row["backend"], row["status"], row["exact"]) == ("count", "auto", "counted", "true")
+        assert int(row["count"]) == count(load_one(row["file"])).count
+        assert row["worker"].startswith("tcp://127.0.0.1:")
+        assert float(row["seconds"]) >= 0 and float(row["cpu_seconds"]) >= 0
+
+
+@pytest.mark.parametrize("limit", [[], ["--timeout", "60"]], ids=["no-timeout", "timeout"])
+def test_a_worker_killed_mid_job_has_its_job_run_elsewhere_and_written_once(scheduler, limit, tmp_path):
+    from distributed import Client
+
+    out = tmp_path / "generated.csv"
+    # Eight puzzles of 10 dominoes: a few tenths of a second each, long enough to catch a worker holding one.
+    sweep = subprocess.Popen([BIN / "pipscover", "sweep", "generate", "--seeds", "1-8", "-n", "10", *limit,
+                              "--scheduler", scheduler, "--output", out],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with Client(scheduler, timeout=30) as client:
+        busy = {}
+        while not busy and sweep.poll() is None:
+            busy = {worker: keys for worker, keys in client.processing().items() if keys}
+            time.sleep(0.02)
+        assert busy, sweep.communicate()  # it ended before any worker held a job: refused, or failed
+        victim, keys = next(iter(busy.items()))
+        os.kill(client.run(os.getpid, workers=[victim])[victim], signal.SIGKILL)
+        _, errors = sweep.communicate(timeout=120)
+        assert sweep.returncode == 0, errors
+        client.wait_for_workers(2, timeout=60)  # the nanny restarts it, for the other tests
+    rows = _rows(out)
+    assert sorted(int(row["seed"]) for row in rows) == list(range(1, 9))  # each once
+    assert {row["status"] for row in rows} == {"generated"}
+    killed = [row for row in rows if any(key.endswith(f"-seed {row['seed']}") for key in keys)]
+    assert killed and all(row["worker"] != victim for row in killed)
+
+
+def test_bench_runs_every_backend_named_on_each_puzzle(sweep_here, scheduler, puzzles, tmp_path):
+    out = tmp_path / "bench.csv"
+    done = sweep_here("bench", puzzles / "first.txt", "-b", "dlx", "-b", "minisat", "--scheduler", scheduler,
+                  "--output", out, "--timeout", "20")
+    assert done.code == 0, done.err
+    rows = _rows(out)
+    assert sorted(row["backend"] for row in rows) == ["dlx", "minisat"]
+    assert {row["status"] for row in rows} == {"solved"}
+    assert len({row["worker"] for row in rows}) == 1  # the backends of one puzzle run side by side
+
+
+# --- On a LocalCluster and in this process ---
 
 
 def test_local_cluster_counts_grids(puzzles, tmp_path):
@@ -63,32 +132,32 @@ def test_local_cluster_counts_grids(puzzles, tmp_path):
     assert all(int(row["count"]) == count(load_one(row["file"]), distinct="grids").count for row in rows)
 
 
-def test_a_rerun_skips_the_rows_already_written(puzzles, tmp_path):
+def test_a_rerun_skips_the_rows_already_written(sweep_here, puzzles, tmp_path):
     out = tmp_path / "resumed.csv"
     first = sorted(puzzles.iterdir())[:4]
-    assert _sweep("count", *first, "--jobs", "1", "--output", out).returncode == 0
+    assert sweep_here("count", *first, "--jobs", "1", "--output", out).code == 0
     with out.open("a") as stream:
         stream.write(f"{puzzles / 'g9.json'},,,count,auto,coun")  # a line cut off by a crash mid-write
-    again = _sweep("count", puzzles, "--jobs", "1", "--output", out, "--json")
-    assert again.returncode == 0, again.stderr
-    assert (json.loads(again.stdout)["jobs"], json.loads(again.stdout)["skipped"]) == (7, 4)
+    again = sweep_here("count", puzzles, "--jobs", "1", "--output", out, "--json")
+    assert again.code == 0, again.err
+    assert (json.loads(again.out)["jobs"], json.loads(again.out)["skipped"]) == (7, 4)
     assert _files(_rows(out)) == sorted(path.name for path in puzzles.iterdir())
 
 
-def test_the_puzzles_of_one_text_file_are_rows_of_their_own_and_resume_as_such(tmp_path):
+def test_the_puzzles_of_one_text_file_are_rows_of_their_own_and_resume_as_such(sweep_here, tmp_path):
     two, out = tmp_path / "two.txt", tmp_path / "two.csv"
     two.write_text((EXAMPLES / "first.txt").read_text() + "\n" + (EXAMPLES / "first.txt").read_text())
-    assert _sweep("count", two, "--jobs", "1", "--output", out).returncode == 0
+    assert sweep_here("count", two, "--jobs", "1", "--output", out).code == 0
     assert [row["number"] for row in _rows(out)] == ["1", "2"]
-    again = _sweep("count", two, "--jobs", "1", "--output", out, "--json")
-    assert json.loads(again.stdout)["skipped"] == 2 and len(_rows(out)) == 2
+    again = sweep_here("count", two, "--jobs", "1", "--output", out, "--json")
+    assert json.loads(again.out)["skipped"] == 2 and len(_rows(out)) == 2
 
 
-def test_rate_writes_the_rating_steps_guesses_and_hardest_rule_of_each_puzzle(puzzles, tmp_path):
+def test_rate_writes_the_rating_steps_guesses_and_hardest_rule_of_each_puzzle(sweep_here, puzzles, tmp_path):
     unsolvable, out = tmp_path / "none.txt", tmp_path / "ratings.csv"
     unsolvable.write_text("1\nAA\n1\nA SUM 9\n1\n1 2\n")
-    done = _sweep("rate", puzzles / "first.txt", puzzles / "g3.json", unsolvable, "--jobs", "1", "--output", out)
-    assert done.returncode == 0, done.stderr
+    done = sweep_here("rate", puzzles / "first.txt", puzzles / "g3.json", unsolvable, "--jobs", "1", "--output", out)
+    assert done.code == 0, done.err
     rows = _rows(out)
     assert list(rows[0])[len(COMMON_COLUMNS):] == ["dominoes", "regions", "rating", "steps", "guesses",
                                                    "hardest_rule", "level"]
@@ -103,27 +172,27 @@ def test_rate_writes_the_rating_steps_guesses_and_hardest_rule_of_each_puzzle(pu
     assert sorted(row["status"] for row in rows) == ["rated", "rated", "unsatisfiable"]
 
 
-def test_retry_runs_the_rows_of_a_status_again(tmp_path):
+def test_retry_runs_the_rows_of_a_status_again(sweep_here, tmp_path):
     board, out = tmp_path / "open.txt", tmp_path / "timeouts.csv"
     board.write_text(OPEN_BOARD)
-    done = _sweep("count", board, "-b", "minisat", "--timeout", "0.3", "--jobs", "1", "--output", out)
-    assert done.returncode == 3  # 551,319,345,561,600 solutions: far too many to list by blocking clauses
+    done = sweep_here("count", board, "-b", "minisat", "--timeout", "0.3", "--jobs", "1", "--output", out)
+    assert done.code == 3  # 551,319,345,561,600 solutions: far too many to list by blocking clauses
     [row] = _rows(out)
     assert (row["status"], row["exact"]) == ("timeout", "false") and int(row["count"]) >= 0
-    assert _sweep("count", board, "--jobs", "1", "--output", out).returncode == 0  # another backend: a new row
-    assert _sweep("count", board, "-b", "minisat", "--timeout", "0.3", "--jobs", "1", "--output", out,
-                  "--json").stdout.count('"jobs": 0')
-    retried = _sweep("count", board, "-b", "minisat", "--timeout", "0.3", "--jobs", "1", "--output", out,
-                     "--retry", "timeout", "--json")
-    assert json.loads(retried.stdout)["jobs"] == 1
+    assert sweep_here("count", board, "--jobs", "1", "--output", out).code == 0  # another backend: a new row
+    assert sweep_here("count", board, "-b", "minisat", "--timeout", "0.3", "--jobs", "1", "--output", out,
+                      "--json").out.count('"jobs": 0')
+    retried = sweep_here("count", board, "-b", "minisat", "--timeout", "0.3", "--jobs", "1", "--output", out,
+                         "--retry", "timeout", "--json")
+    assert json.loads(retried.out)["jobs"] == 1
     assert sorted(row["status"] for row in _rows(out)) == ["counted", "timeout"]
 
 
-def test_a_job_that_ignores_its_time_limit_is_stopped(tmp_path):
+def test_a_job_that_ignores_its_time_limit_is_stopped(sweep_here, tmp_path):
     out = tmp_path / "generated.csv"
     start = time.monotonic()
-    done = _sweep("generate", "--seeds", "1", "-n", "150", "--timeout", "0.2", "--jobs", "1", "--output", out)
-    assert done.returncode == 3, done.stderr
+    done = sweep_here("generate", "--seeds", "1", "-n", "150", "--timeout", "0.2", "--jobs", "1", "--output", out)
+    assert done.code == 3, done.err
     assert time.monotonic() - start < 20
     [row] = _rows(out)
     assert (row["status"], row["seed"], row["dominoes"]) == ("timeout", "1", "150")
@@ -142,11 +211,11 @@ def test_bad_input_is_one_line_and_exit_code_2(run_cli, tmp_path, args, message)
     assert not (tmp_path / "never.csv").exists()
 
 
-def test_a_table_of_another_task_is_refused(puzzles, tmp_path):
+def test_a_table_of_another_task_is_refused(sweep_here, puzzles, tmp_path):
     out = tmp_path / "counts.csv"
-    assert _sweep("count", puzzles / "first.txt", "--jobs", "1", "--output", out).returncode == 0
-    done = _sweep("solve", puzzles / "first.txt", "--jobs", "1", "--output", out)
-    assert done.returncode == 2 and "other columns" in done.stderr
+    assert sweep_here("count", puzzles / "first.txt", "--jobs", "1", "--output", out).code == 0
+    done = sweep_here("solve", puzzles / "first.txt", "--jobs", "1", "--output", out)
+    assert done.code == 2 and "other columns" in done.err
 
 
 def _until(condition, seconds: float) -> bool:
@@ -222,68 +291,15 @@ HEAVY_MODULES = {"dask", "distributed", "matplotlib", "numpy", "networkx", "pysa
                  "multiprocessing", "pipscover.cnf.dimacs"}  # (the last two: a worker, the SAT commands' DIMACS)
 
 
-@pytest.mark.parametrize("command", [[], ["--help"], ["solve", str(EXAMPLES / "first.txt")],
-                                     ["count", str(EXAMPLES / "first.txt")]], ids=" ".join)
-def test_the_command_line_starts_without_the_heavy_modules(command):
+def test_the_command_line_starts_without_the_heavy_modules():
     """Every command pays for what `import pipscover.cli` loads: none of the big libraries (start-up is
-    ~0.15 s, see encodings/benchmarks.md); `solve FILE` loads only what it uses."""
-    code = (f"import sys, pipscover.cli, contextlib, io\nwith contextlib.redirect_stdout(io.StringIO()):\n"
-            f"    pipscover.cli.run({command!r})\nprint(sorted(set({sorted(HEAVY_MODULES)!r}) & set(sys.modules)))")
+    ~0.15 s, see encodings/benchmarks.md); `solve FILE` loads only what it uses. The commands run one after
+    another in one fresh process, each one's heavy modules noted as it ends: none loaded by one is loaded
+    before the next."""
+    commands = [[], ["--help"], ["solve", str(EXAMPLES / "first.txt")], ["count", str(EXAMPLES / "first.txt")]]
+    code = (f"import sys, pipscover.cli, contextlib, io\nloaded = {{}}\nfor command in {commands!r}:\n"
+            f"    with contextlib.redirect_stdout(io.StringIO()):\n        pipscover.cli.run(command)\n"
+            f"    loaded[' '.join(command)] = sorted(set({sorted(HEAVY_MODULES)!r}) & set(sys.modules))\n"
+            f"print(loaded)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.stdout.strip() == "[]", done.stderr
-
-
-# --- On a stock scheduler and workers (conftest's `scheduler`), last: the cluster runs only while they do ---
-
-def test_sweep_on_a_scheduler_writes_one_row_per_puzzle_with_the_columns(scheduler, puzzles, tmp_path):
-    out = tmp_path / "counts.csv"
-    done = _sweep("count", puzzles, "--scheduler", scheduler, "--output", out, "--json")
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["statuses"] == {"counted": 11}
-    rows = _rows(out)
-    assert list(rows[0])[: len(COMMON_COLUMNS)] == list(COMMON_COLUMNS)
-    assert list(rows[0])[len(COMMON_COLUMNS):] == ["dominoes", "regions", "method"]
-    assert _files(rows) == sorted(path.name for path in puzzles.iterdir())
-    for row in rows:
-        assert (row["task"], row["backend"], row["status"], row["exact"]) == ("count", "auto", "counted", "true")
-        assert int(row["count"]) == count(load_one(row["file"])).count
-        assert row["worker"].startswith("tcp://127.0.0.1:")
-        assert float(row["seconds"]) >= 0 and float(row["cpu_seconds"]) >= 0
-
-
-@pytest.mark.parametrize("limit", [[], ["--timeout", "60"]], ids=["no-timeout", "timeout"])
-def test_a_worker_killed_mid_job_has_its_job_run_elsewhere_and_written_once(scheduler, limit, tmp_path):
-    from distributed import Client
-
-    out = tmp_path / "generated.csv"
-    # Eight puzzles of 10 dominoes: a few tenths of a second each, long enough to catch a worker holding one.
-    sweep = subprocess.Popen([BIN / "pipscover", "sweep", "generate", "--seeds", "1-8", "-n", "10", *limit,
-                              "--scheduler", scheduler, "--output", out],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    with Client(scheduler, timeout=30) as client:
-        busy = {}
-        while not busy and sweep.poll() is None:
-            busy = {worker: keys for worker, keys in client.processing().items() if keys}
-            time.sleep(0.02)
-        assert busy, sweep.communicate()  # it ended before any worker held a job: refused, or failed
-        victim, keys = next(iter(busy.items()))
-        os.kill(client.run(os.getpid, workers=[victim])[victim], signal.SIGKILL)
-        _, errors = sweep.communicate(timeout=120)
-        assert sweep.returncode == 0, errors
-        client.wait_for_workers(2, timeout=60)  # the nanny restarts it, for the other tests
-    rows = _rows(out)
-    assert sorted(int(row["seed"]) for row in rows) == list(range(1, 9))  # each once
-    assert {row["status"] for row in rows} == {"generated"}
-    killed = [row for row in rows if any(key.endswith(f"-seed {row['seed']}") for key in keys)]
-    assert killed and all(row["worker"] != victim for row in killed)
-
-
-def test_bench_runs_every_backend_named_on_each_puzzle(scheduler, puzzles, tmp_path):
-    out = tmp_path / "bench.csv"
-    done = _sweep("bench", puzzles / "first.txt", "-b", "dlx", "-b", "minisat", "--scheduler", scheduler,
-                  "--output", out, "--timeout", "20")
-    assert done.returncode == 0, done.stderr
-    rows = _rows(out)
-    assert sorted(row["backend"] for row in rows) == ["dlx", "minisat"]
-    assert {row["status"] for row in rows} == {"solved"}
-    assert len({row["worker"] for row in rows}) == 1  # the backends of one puzzle run side by side
+    assert done.stdout.strip() == repr({" ".join(command): [] for command in commands}), done.stderr
