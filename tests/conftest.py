@@ -160,11 +160,11 @@ def stop_session(process: subprocess.Popen) -> None:
 
 
 # --- One stock Dask cluster for the tests that ask for `scheduler` (test_count_cluster.py, test_sweep.py) ---
-# Starting one costs about 7 s of CPU (four processes, each importing distributed), and idle it still takes
-# about a sixth of a core (heartbeats, the workers' profilers): so it is started at the first test that asks
-# for it, shared by the tests that follow, and stopped as soon as the next test (in this xdist worker) does
-# not ask for it. Each test finds both workers there, a worker killed by an earlier test being restarted by
-# its nanny first; a cluster with a process ended is started again.
+# Starting one costs about 7 s of CPU (five processes: the scheduler, two nannies and their workers, each
+# importing distributed), and idle it still takes about a sixth of a core (heartbeats, the workers' profilers):
+# so it is started at the first test that asks for it, shared by the tests that follow, and stopped as soon as
+# the next test (in this xdist worker) does not ask for it. Each test finds both workers there, a worker killed
+# by an earlier test being restarted by its nanny first; a cluster with a process ended is started again.
 
 
 class StockCluster:
