@@ -73,22 +73,34 @@ def day_server(folder: Path) -> Iterator[tuple[str, dict[str, Made]]]:
             http.shutdown()
 
 
-@contextmanager
-def running_server(cache: Path, base: str) -> Iterator[str]:
-    """`pipscover serve --port 0 --json` in its own process; yields its address."""
+def start_server(cache: Path, base: str) -> tuple[subprocess.Popen, str]:
+    """`pipscover serve --port 0 --json` in its own process, and its address."""
     command = [sys.executable, "-m", "pipscover", "serve", "--port", "0", "--json", "--cache-dir", str(cache),
                "--base-url", base]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    line = process.stdout.readline()
+    if not line:
+        stop_server(process)
+        raise RuntimeError(f"pipscover serve did not start: {process.stderr.read()}")
+    return process, json.loads(line)["url"]
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    """Ctrl-C, and a kill if that has not stopped it within 10 s."""
+    process.send_signal(signal.SIGINT)
     try:
-        line = process.stdout.readline()
-        if not line:
-            raise RuntimeError(f"pipscover serve did not start: {process.stderr.read()}")
-        yield json.loads(line)["url"]
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@contextmanager
+def running_server(cache: Path, base: str) -> Iterator[str]:
+    """The server started, its address yielded, then stopped."""
+    process, url = start_server(cache, base)
+    try:
+        yield url
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_server(process)

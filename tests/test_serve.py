@@ -6,19 +6,21 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import socket
 import threading
 import time
 
 import httpx
+import psutil
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from serving import DAY, MIRRORED
+from serving import DAY, MIRRORED, start_server, stop_server
 
 from conftest import NYT_FOLDER, needs_nyt
 from pipscover.formats import load, puzzle_to_nyt
-from pipscover.model import Placement
+from pipscover.model import Placement, Puzzle
 from pipscover.model.check import problems
 from pipscover.serve import play
 
@@ -267,6 +269,34 @@ def test_several_clients_at_once_all_get_answers(server, hard, made):
     for thread in threads:
         thread.join()
     assert answers == [200] * 16
+
+
+def test_ctrl_c_stops_the_server_at_once_and_ends_the_count_it_is_working_on(tmp_path):
+    """A count may run to its 60 s deadline (on an empty 4 x 8 board the grids are not counted in time): Ctrl-C
+    once waited for it to end, and a kill left its worker counting on, past the server. Now the question is
+    answered 503 at once and its worker ends with the server."""
+    board = [(row, column) for row in range(4) for column in range(8)]
+    puzzle = Puzzle.build([("empty", board, None)], [(a, b) for a in range(4) for b in range(a, 4)] + [(5, 6)] * 6)
+    process, url = start_server(tmp_path, "http://127.0.0.1:9")  # (nothing is fetched)
+    try:
+        answers: list[httpx.Response] = []
+        asking = threading.Thread(target=lambda: answers.append(httpx.post(
+            f"{url}api/stats", json={"puzzle": puzzle_to_nyt(puzzle), "placed": []}, timeout=120)))
+        asking.start()
+        server = psutil.Process(process.pid)
+        for _ in range(1200):  # until a worker is counting: a child of the server's fork server
+            workers = [worker for child in server.children() for worker in child.children()]
+            if workers:
+                break
+            time.sleep(0.05)
+        assert workers, "no worker started within 60 s"
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)  # (the count had 50 s and more to run)
+        asking.join()
+        assert_refused(answers[0], 503, "the server is stopping")
+        assert psutil.wait_procs(workers, timeout=10)[1] == []
+    finally:
+        stop_server(process)
 
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)

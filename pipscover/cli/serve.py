@@ -31,9 +31,7 @@ def serve_command(
     """
     import socket
 
-    import uvicorn
-
-    from pipscover.serve.app import make_app
+    from pipscover.serve.app import make_app, run
 
     hosts = ("*",) if host in ("0.0.0.0", "::") else ("127.0.0.1", "localhost", host)
     try:
@@ -47,5 +45,4 @@ def serve_command(
         typer.echo(f"pipscover serve: playing at {address} (Ctrl-C to stop)")
     if open_browser:
         webbrowser.open(address)
-    config = uvicorn.Config(make_app(cache, base, hosts), log_level="warning")
-    uvicorn.Server(config).run(sockets=[listener])
+    run(make_app(cache, base, hosts), listener)

@@ -16,6 +16,7 @@ worker processes (`work`), so the page's files and light questions never wait be
 from __future__ import annotations
 
 import random
+import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -63,8 +64,23 @@ def make_app(
               *_day_routes(cache, base), *_job_routes(Jobs()),
               *(Route(f"/api/{kind}", _question(work, kind), methods=["POST"]) for kind in play.SECONDS)]
     handlers: dict[Any, Callable[..., Any]] = {HTTPException: _refused, PipsError: _refused, play.TooLong: _refused}
-    return Starlette(routes=routes, exception_handlers=handlers, middleware=[Middleware(Guard, hosts=hosts)],
+    made = Starlette(routes=routes, exception_handlers=handlers, middleware=[Middleware(Guard, hosts=hosts)],
                      lifespan=lifespan)
+    made.state.work = work
+    return made
+
+
+def run(app: Starlette, listener: socket.socket) -> None:
+    """Serve `app` on `listener` until Ctrl-C, which ends the questions being worked on at once (each is
+    answered 503) instead of waiting for them: a count may run for a minute."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            app.state.work.close()
+            await super().shutdown(sockets)
+
+    Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listener])
 
 
 async def _index(request: Request) -> Response:

@@ -34,7 +34,7 @@ class Work:
 
     def __init__(self, workers: int = WORKERS, waiting: int = WAITING) -> None:
         self.workers, self.limit, self.pending = workers, workers + waiting, 0
-        self._pool = self._start()
+        self._pool, self._closed = self._start(), False
 
     def _start(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("forkserver")
@@ -43,16 +43,26 @@ class Work:
 
     async def run(self, function: Callable[..., Answer], *arguments: Any) -> Answer:
         """`function(*arguments)` in a worker; `Full` when too many questions are running or waiting."""
+        if self._closed:
+            raise Full("the server is stopping")
         if self.pending >= self.limit:
             raise Full(f"{self.pending} questions are being worked on; ask again in {RETRY_AFTER} s")
         self.pending += 1
         try:
             return await asyncio.wrap_future(self._pool.submit(function, *arguments))
         except BrokenProcessPool:  # a worker was killed: the pool takes no more work, a new one does
+            if self._closed:
+                raise Full("the server is stopping") from None
             self._pool = self._start()
             raise Full(f"a worker stopped (out of memory?); ask again in {RETRY_AFTER} s") from None
         finally:
             self.pending -= 1
 
     def close(self) -> None:
+        """Take no more questions and end the ones being worked on: a count would otherwise go on in its
+        process, after the server has stopped, until its deadline."""
+        self._closed = True
+        running = list((self._pool._processes or {}).values())
         self._pool.shutdown(wait=False, cancel_futures=True)
+        for process in running:
+            process.terminate()
