@@ -15,9 +15,11 @@ import pytest
 
 from conftest import BIN, EXAMPLES, needs_nyt, nyt_files, stop_session
 from pipscover import load_one
+from pipscover.counting.frontier import frontier
 from pipscover.counting.inclusion_exclusion import build_sweep, points_of, sweep_total
 from pipscover.counting.structural import StructuralCounter
 from pipscover.formats import load
+from pipscover.sweep import split_structural
 from pipscover.sweep.split_tasks import chunks_of
 
 PUZZLES = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles"
@@ -45,6 +47,20 @@ def test_the_chunks_of_the_points_add_up_to_the_whole_sum(compiled):
     assert [point for chunk in chunks for point in chunk] == list(range(points_of(puzzle)))
     whole = sweep_total(sweep, compiled=compiled)
     assert sum(sweep_total(sweep, compiled=compiled, chunk=chunk) for chunk in chunks) % (1 << 128) == whole
+
+
+def test_a_task_of_a_structural_split_that_ended_leaves_no_counter_on_its_worker():
+    """A worker keeps each thread's counter from task to task of one count, and drops them when the client says
+    the count ended; a task still running then, or started by the worker before the cancel reached it, drops
+    its own as it ends (it kept it, and the cluster held a cache, before)."""
+    puzzle = load_one(PUZZLES / "planted-4x4-s1.json")
+    positions = list(frontier(StructuralCounter(puzzle), 4).positions)
+    expected = [StructuralCounter(puzzle).count_from(position) for position in positions]
+    assert split_structural.counted_positions(puzzle, positions, "live", None) == expected
+    assert len(split_structural._counters) == 1  # kept for the count's next task
+    split_structural.forget_counters("ended")
+    assert split_structural.counted_positions(puzzle, positions, "ended", None) == expected
+    assert not split_structural._counters
 
 
 def test_chunks_of_fewer_points_than_chunks_are_one_point_each():

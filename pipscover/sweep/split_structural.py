@@ -12,14 +12,19 @@ the count, so a stopped split count (deadline, Ctrl-C, a worker past `--memory`)
 What the split costs: one process's cache serves every subproblem of the count; split, a subproblem below
 two positions on two workers is counted twice. Each worker thread keeps its counter (and its cache, which
 forgets at the memory cap) from task to task of one count, so that its later positions find what its earlier
-ones counted; the client has the workers drop them when the count ends, leaving the cluster as it was.
+ones counted; the client has the workers drop them when the count ends, leaving the cluster as it was. A task
+already running then (Dask cannot stop it), or started by a worker before the cancel reached it, drops its
+counter as it ends: each task knows its count's run, and the worker the runs that have ended.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+import uuid
+from collections import deque
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from pipscover.counting.budget import Budget
@@ -38,23 +43,30 @@ METHOD = "structural"
 # loads, whose positions differ in size by orders of magnitude.
 POSITIONS_PER_WORKER = 16
 
-_counters: dict[int, tuple[Puzzle, StructuralCounter]] = {}  # on a worker: each thread's counter, by thread
+# On a worker: each thread's counter, by thread, with the run of the count it serves; the runs that ended
+# (a few: a task of an older run can no longer be waiting to start).
+_counters: dict[int, tuple[str, StructuralCounter]] = {}
+_ended: deque[str] = deque(maxlen=64)
 
 
-def counted_positions(puzzle: Puzzle, positions: list[Position], memory: int | None) -> list[int]:
-    """What one task computes: the exact count of each position. Raises `CountInterrupted` (stopped by
-    "memory") when the worker passes `memory` bytes with its cache forgotten."""
+def counted_positions(puzzle: Puzzle, positions: list[Position], run: str, memory: int | None) -> list[int]:
+    """What one task of the count `run` computes: the exact count of each position. Raises `CountInterrupted`
+    (stopped by "memory") when the worker passes `memory` bytes with its cache forgotten."""
     thread = threading.get_ident()
     kept = _counters.get(thread)
-    if kept is None or kept[0] != puzzle:
-        kept = _counters[thread] = (puzzle, StructuralCounter(puzzle))
-    counter = kept[1]
+    if kept is None or kept[0] != run:
+        kept = _counters[thread] = (run, StructuralCounter(puzzle))
     budget = Budget(time.monotonic(), None, memory)
-    return [counter.count_from(position, budget) for position in positions]
+    try:
+        return [kept[1].count_from(position, budget) for position in positions]
+    finally:
+        if run in _ended:  # the count ended while this task ran: nobody will drop its counter later
+            _counters.pop(thread, None)
 
 
-def forget_counters() -> None:
-    """Drop this worker's counters and their caches (run on every worker when a split count ends)."""
+def forget_counters(run: str) -> None:
+    """Drop this worker's counters and their caches (run on every worker when the split count `run` ends)."""
+    _ended.append(run)
     _counters.clear()
 
 
@@ -71,15 +83,16 @@ def count_structural_split(puzzle: Puzzle, engine: DaskEngine, deadline: float |
         return replace(stop.result, backend=engine.backend())
     positions = list(cut.positions)
     batches = [positions[chunk.start:chunk.stop] for chunk in chunks_of(len(positions))]
+    run = uuid.uuid4().hex
 
     def found(counts: dict[int, list[int]]) -> int:
         return cut.closed + sum(cut.positions[position] * count for index, batch_counts in counts.items()
                                 for position, count in zip(batches[index], batch_counts))
 
     try:
-        counts, stopped_by = gather(engine, METHOD, counted_positions, [(puzzle, batch) for batch in batches],
+        counts, stopped_by = gather(engine, METHOD, counted_positions, [(puzzle, batch, run) for batch in batches],
                                     memory, deadline, start, on_progress, found) if batches else ({}, None)
     finally:
-        engine.run_on_workers(forget_counters)
+        engine.run_on_workers(partial(forget_counters, run))
     return CountResult(found(counts), stopped_by is None, Distinct.PLACEMENTS, METHOD, engine.backend(),
                        time.monotonic() - start, stopped_by)
