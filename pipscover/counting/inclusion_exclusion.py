@@ -35,6 +35,7 @@ from array import array
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import islice, product
 from math import comb, factorial, prod
 
@@ -55,9 +56,9 @@ _core = load_core("pipscover.counting._inclusion_exclusion", "the Python sweeps 
 # The lanes' moduli: primes 2^30 - c with c small, which the core reduces by folding (2^30 = c modulo the
 # prime); a count takes the first few whose product passes its bound.
 PRIMES = tuple((1 << 30) - c for c in (35, 41, 83, 101, 105, 107))
-# The most points it takes on: planted 4 x 12's 2,239,488 sweeps (Ryser's form: Glynn's 2^23 more would pass its
-# bound) of 51,540 edges are about 200 s of CPU, no-unique-22's 2^21 (Glynn's) of 138,654 edges (the steps that
-# lay nothing folded away) about 800 s, split over a cluster's cores.
+# The most points it takes on: no-unique-22's 2^21 (Glynn's form) of 138,654 edges (the steps that lay nothing
+# folded away) are about 300 s of CPU in the core's batches of eight, split over a cluster's cores;
+# no-unique-24's 2^23 are past it.
 POINTS_LIMIT = 1 << 22
 # Layings the build may meet (planted 6 x 6: 2.8 million, merged into 650,795 edges; the build's dicts then
 # held 449 MB, so the memory cap stops a build well before this refuses it).
@@ -66,7 +67,7 @@ LAYINGS_LIMIT = 20_000_000
 # less to read on every pass); the layings limit keeps real builds far below this.
 INDEX_LIMIT = 2**31 - 1
 CHECK_EVERY = 4096  # states built between two looks at the clock and the memory
-COMPILED_CHECK_EVERY = 16  # points the core sweeps between two looks at the clock (about a millisecond each)
+COMPILED_CHECK_EVERY = 16  # points the core sweeps between two looks at the clock (two of its batches)
 
 
 @dataclass(frozen=True)
@@ -152,8 +153,10 @@ def copies_of(puzzle: Puzzle) -> list[int]:
     return [copies for _, copies in _distinct(puzzle)]
 
 
+@lru_cache(maxsize=64)
 def _bound(puzzle: Puzzle) -> int:
-    """Every solution is a tiling and an arrangement of the dominoes on its tiles: a bound on the count."""
+    """Every solution is a tiling and an arrangement of the dominoes on its tiles: a bound on the count
+    (remembered: `points_for` and `Modulus.of` both ask)."""
     return TilingCounter(puzzle.cells).count((1 << len(puzzle.cells)) - 1) * arrangements(
         [(copies, a == b) for (a, b), copies in puzzle.domino_counts.items()])
 
