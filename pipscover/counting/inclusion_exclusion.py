@@ -57,8 +57,8 @@ _core = load_core("pipscover.counting._inclusion_exclusion", "the Python sweeps 
 # prime); a count takes the first few whose product passes its bound.
 PRIMES = tuple((1 << 30) - c for c in (35, 41, 83, 101, 105, 107))
 # The most points it takes on: no-unique-22's 2^21 (Glynn's form) of 138,654 edges (the steps that lay nothing
-# folded away) are about 300 s of CPU in the core's batches of eight, split over a cluster's cores;
-# no-unique-24's 2^23 are past it.
+# folded away) took 561 s of CPU in the core's batches of eight (the whole count on a machine loaded 22-25;
+# 1,176 s before, loaded 8-9), split over a cluster's cores; no-unique-24's 2^23 are past it.
 POINTS_LIMIT = 1 << 22
 # Layings the build may meet (planted 6 x 6: 2.8 million, merged into 650,795 edges; the build's dicts then
 # held 449 MB, so the memory cap stops a build well before this refuses it).
