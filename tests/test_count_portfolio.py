@@ -192,7 +192,7 @@ def test_few_solutions_found_in_the_structural_budget_still_race_inclusion_exclu
 
 
 def test_auto_races_no_inclusion_exclusion_that_would_refuse_the_puzzle():
-    """A 1-IN-3-SAT reduction has 277,106 points, but its count's bound passes what sums modulo 2^128 hold:
+    """A 1-IN-3-SAT reduction has 277,106 points, but its count's bound passes what the sums' residues hold:
     a third racer would only take a share of the memory cap from blocking clauses, which win there."""
     from pipscover.counting.auto import _inclusion_exclusion_takes
 

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 from math import factorial, prod
 from pathlib import Path
@@ -74,11 +75,16 @@ def test_it_counts_random_puzzles_as_brute_force_does(puzzle):
     assert count_by_inclusion_exclusion(puzzle) == len(brute_force_solutions(puzzle))
 
 
+@pytest.mark.parametrize("lanes", [1, 4, 6])
 @pytest.mark.parametrize("paired", [False, True])
-def test_the_compiled_sweeps_and_the_python_twin_sum_the_same(paired):
+def test_the_compiled_sweeps_and_the_python_twin_sum_the_same(paired, lanes):
+    """The same residues modulo each prime, in both forms, from the core's AVX2 pass, its plain loop and the
+    twin, over a chunk that is no whole number of the core's batches of eight points."""
     puzzle = load_one(BENCHMARKS / "planted-4x4-s1.json")
-    sweep = replace(build_sweep(puzzle), points=Points.of(copies_of(puzzle), paired))
-    assert sweep_total(sweep, compiled=True) == sweep_total(sweep, compiled=False)
+    sweep = replace(build_sweep(puzzle), points=Points.of(copies_of(puzzle), paired, lanes))
+    chunk = range(3, sweep.points.count - 2)
+    sums = {sweep_total(sweep, compiled=True, chunk=chunk, vectors=vectors) for vectors in (True, False)}
+    assert sums == {sweep_total(sweep, compiled=False, chunk=chunk)}
 
 
 @pytest.mark.parametrize("name", ["planted-4x4-s1", "no-unique-10-s1", "subset-sum-sat-10", "planted-2x12-s1"])
@@ -87,38 +93,61 @@ def test_glynns_half_sum_and_rysers_sum_give_the_same_count(name):
     it; both forms recover the count the structural counter gives."""
     puzzle = load_one(BENCHMARKS / f"{name}.json")
     sweep = build_sweep(puzzle)
-    ryser, glynn = (Points.of(copies_of(puzzle), paired) for paired in (False, True))
+    ryser, glynn = (Points.of(copies_of(puzzle), paired, sweep.points.lanes) for paired in (False, True))
     assert sweep.points == glynn and points_of(puzzle) * 2 == ryser.count == prod(
         m + 1 for m in puzzle.domino_counts.values())
-    counts = {Modulus(points.twos, points.odd).count(sweep_total(replace(sweep, points=points)))
+    counts = {Modulus.of_points(points).count(sweep_total(replace(sweep, points=points)))
               for points in (ryser, glynn)}
     assert counts == {StructuralCounter(puzzle).count()}
 
 
-def test_rysers_form_is_kept_when_glynns_would_pass_the_modulus():
-    """Glynn's sum is 2^(n - 1) times more: with 40 copies of a domino and one other, the count's bound fits
-    Ryser's modulus but not Glynn's."""
-    dominoes = ((0, 1),) * 40 + ((2, 3),)
-    puzzle = Puzzle((Region(RegionKind.EMPTY, tuple((r, c) for r in range(2) for c in range(41))),), dominoes)
-    assert points_of(puzzle) == 41 * 2
-    assert count_by_inclusion_exclusion(puzzle) == StructuralCounter(puzzle).count()
+def _open_board(copies: Sequence[int]) -> Puzzle:
+    """An open 2 x n board (n the dominoes) and `copies` of the dominoes 0-1, 0-2, 1-2, ...: its count is F(n + 1)
+    tilings times n! / prod(m_t!) ways to lay the copies on the tiles times 2^n ways to turn them."""
+    kinds = [(a, b) for a in range(7) for b in range(a + 1, 7)]
+    dominoes = tuple(domino for domino, m in zip(kinds, copies) for _ in range(m))
+    return Puzzle((Region(RegionKind.EMPTY, tuple((r, c) for r in range(2) for c in range(len(dominoes)))),), dominoes)
 
 
-@pytest.mark.parametrize(("copies", "paired"), [((8, 8, 8), False), ((7, 8, 9), True)], ids=["ryser", "glynn"])
+def _open_board_count(copies: Sequence[int]) -> int:
+    n = sum(copies)
+    tilings, after = 1, 1  # F(1), F(2): a 2 x n board has F(n + 1) domino tilings
+    for _ in range(n - 1):
+        tilings, after = after, tilings + after
+    return after * factorial(n) // prod(map(factorial, copies)) * 2**n
+
+
+def test_glynns_form_is_taken_whatever_power_of_two_its_sum_holds():
+    """Glynn's sum is 2^(n - 1) times more than Ryser's: with 40 copies of a domino and one other, 2^78 in all,
+    which sums modulo 2^128 could not divide out of a count of 2^74; modulo primes the power of two is
+    divided out like the rest, so Glynn's half (41 sweeps) counts it."""
+    puzzle = _open_board((40, 1))
+    assert points_of(puzzle) == 41
+    assert count_by_inclusion_exclusion(puzzle) == _open_board_count((40, 1)) == StructuralCounter(puzzle).count()
+
+
+@pytest.mark.parametrize(("copies", "paired"), [((8, 8, 8), False), ((7, 8, 9), True), ((10, 12, 12), False),
+                                                ((11, 11, 12), True)],
+                         ids=["ryser-2^73", "glynn-2^74", "ryser-2^107", "glynn-2^107"])
 def test_a_count_past_64_bits_is_exact_as_a_formula_gives_it(copies, paired):
-    """An open 2 x 24 board and copies of three dominoes: F(25) tilings, 24! / (m1! m2! m3!) ways to lay the
-    copies on the tiles and 2^24 ways to turn them, 1.2 * 10^22 in all (past 2^64). With 8 copies of each,
-    Ryser's form (729 sweeps); with 7, 8 and 9, Glynn's half (360 sweeps), whose sum is 2^41 times the count
-    (as planted 6 x 6's is 2^21 times its count past 2^64). The compiled sweeps and the Python twin give the
-    same sum."""
-    dominoes = tuple(domino for domino, m in zip(((0, 1), (0, 2), (1, 2)), copies) for _ in range(m))
-    puzzle = Puzzle((Region(RegionKind.EMPTY, tuple((r, c) for r in range(2) for c in range(24))),), dominoes)
+    """Open 2 x 24 and 2 x 34 boards (`_open_board`), 1.2 * 10^22 and 2.4 * 10^32 solutions (past 2^64 and
+    2^100), in Ryser's form (all copies even: 729 and 1,859 sweeps) and Glynn's half (360 and 936 sweeps,
+    whose sums are 2^41 and 2^59 times the count, as planted 6 x 6's is 2^21 times its count). The core and
+    the Python twin give the same residues."""
+    puzzle = _open_board(copies)
     sweep = build_sweep(puzzle)
-    assert sweep.points == Points.of(list(copies), paired)
+    assert sweep.points == Points.of(list(copies), paired, sweep.points.lanes)
     assert sweep_total(sweep, compiled=True) == sweep_total(sweep, compiled=False)
-    tilings = 75_025  # F(25): a 2 x n board has F(n + 1) domino tilings
-    expected = tilings * factorial(24) // prod(map(factorial, copies)) * 2**24
-    assert count_by_inclusion_exclusion(puzzle) == expected > 2**64
+    expected = _open_board_count(copies)
+    assert count_by_inclusion_exclusion(puzzle) == expected > 2 ** (64 if sum(copies) < 30 else 100)
+
+
+def test_a_count_past_2_to_the_128_is_exact_where_its_bound_fits_the_primes():
+    """79 copies of a domino and one other on an open 2 x 80 board: 2^141 solutions, past what sums modulo
+    2^128 held (the old core refused it), below the six primes' product (2^180): 80 sweeps."""
+    puzzle = _open_board((79, 1))
+    assert build_sweep(puzzle).points.lanes == 5
+    assert count_by_inclusion_exclusion(puzzle) == _open_board_count((79, 1)) > 2**140
 
 
 def test_it_counts_a_planted_board_in_glynns_form():
@@ -142,17 +171,11 @@ def test_it_refuses_dominoes_that_need_too_many_sweeps_in_one_line():
 
 
 def test_it_refuses_a_count_that_may_pass_its_modulus():
-    """60 copies of each of two dominoes: 60!^2 has 2^112 in it, which leaves 16 bits of the 128."""
+    """60 copies of each of two dominoes on an open 2 x 120 board: its bound, 2^319, passes the six primes'
+    product (2^180)."""
     dominoes = ((0, 1),) * 60 + ((2, 3),) * 60
     cells = [(r, c) for r in range(2) for c in range(120)]
     puzzle = Puzzle((Region(RegionKind.EMPTY, tuple(cells)),), dominoes)
-    with pytest.raises(TooBig, match="2\\^"):
-        count_by_inclusion_exclusion(puzzle)
-
-
-def test_it_refuses_so_many_copies_that_their_factorial_holds_2_to_the_128():
-    """200 copies of one domino: 200! has 2^197 in it (the modulus would leave no bit)."""
-    puzzle = Puzzle((Region(RegionKind.EMPTY, tuple((r, c) for r in range(2) for c in range(200))),), ((0, 1),) * 200)
     with pytest.raises(TooBig, match="2\\^"):
         count_by_inclusion_exclusion(puzzle)
 
@@ -196,7 +219,7 @@ def test_chunks_split_anywhere_add_up_to_the_whole_sum(puzzle, cuts, compiled):
     count = sweep.points.count
     bounds = sorted({0, count, *(round(cut * count) for cut in cuts)})
     chunks = [sweep_total(sweep, compiled=compiled, chunk=range(begin, end)) for begin, end in zip(bounds, bounds[1:])]
-    assert sum(chunks) % (1 << 128) == sweep_total(sweep, compiled=compiled)
+    assert sum(chunks) % sweep.points.modulus == sweep_total(sweep, compiled=compiled)
 
 
 @pytest.mark.parametrize("name", ["no-unique-12-s1", "planted-4x4-s1"])

@@ -127,7 +127,7 @@ def _placement_racers(puzzle: Puzzle, counter: StructuralCounter,
 
 def _inclusion_exclusion_takes(puzzle: Puzzle) -> bool:
     """Whether inclusion-exclusion counts the puzzle within `RACE_IE_POINTS` sweeps: a racer it would refuse
-    (its sums modulo 2^128 too narrow for the count's bound: the SAT reductions) would only take a share of
+    (its sums' residues too narrow for the count's bound: the SAT reductions) would only take a share of
     the memory cap."""
     from pipscover.counting.inclusion_exclusion import Modulus, points_of
 

@@ -21,8 +21,11 @@ j and m - j, whose weights are opposite: as P is homogeneous of degree n, P(-y) 
 signs differ by (-1)^n too, so the two terms are equal. With a type of odd m_t, the points whose j_t is
 below m_t / 2 hold one of each pair, and half the sweeps give half the sum (`Points`). The sweep's graph is
 built once (`Sweep`, the steps that lay nothing folded away); each point is one pass over its edges. The
-sums run modulo 2^128 (exact when the count is below 2^(128 - a), where 2^a divides what the sum is the
-count times; `count` checks a bound first). `encodings/counting.md` has the measurements.
+sums run in residues modulo a few primes near 2^30 (cheap products: a weight is a small integer; the core
+sweeps eight points a pass), combined into the sum modulo their product: the count is that sum divided by
+what it is the count times (no prime here divides it), exact when its bound is below the primes' product;
+`count` checks the bound first and takes as many primes as it needs (up to six, about 2^180).
+`encodings/counting.md` has the measurements.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from array import array
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import islice, product
 from math import comb, factorial, prod
 
@@ -49,10 +53,12 @@ from pipscover.runtime.limits import TooBig
 # The Python sweeps are about 180 times slower (planted 4 x 4, no-unique-10, planted 2 x 12: 178-194x).
 _core = load_core("pipscover.counting._inclusion_exclusion", "the Python sweeps (about 180 times slower)")
 
-MODULUS_BITS = 128
-# The most points it takes on: planted 4 x 12's 2,239,488 sweeps (Ryser's form: Glynn's 2^23 more would pass its
-# bound) of 51,540 edges are about 200 s of CPU, no-unique-22's 2^21 (Glynn's) of 138,654 edges (the steps that
-# lay nothing folded away) about 800 s, split over a cluster's cores.
+# The lanes' moduli: primes 2^30 - c with c small, which the core reduces by folding (2^30 = c modulo the
+# prime); a count takes the first few whose product passes its bound.
+PRIMES = tuple((1 << 30) - c for c in (35, 41, 83, 101, 105, 107))
+# The most points it takes on: no-unique-22's 2^21 (Glynn's form) of 138,654 edges (the steps that lay nothing
+# folded away) took 561 s of CPU in the core's batches of eight (the whole count on a machine loaded 22-25;
+# 1,176 s before, loaded 8-9), split over a cluster's cores; no-unique-24's 2^23 are past it.
 POINTS_LIMIT = 1 << 22
 # Layings the build may meet (planted 6 x 6: 2.8 million, merged into 650,795 edges; the build's dicts then
 # held 449 MB, so the memory cap stops a build well before this refuses it).
@@ -61,41 +67,51 @@ LAYINGS_LIMIT = 20_000_000
 # less to read on every pass); the layings limit keeps real builds far below this.
 INDEX_LIMIT = 2**31 - 1
 CHECK_EVERY = 4096  # states built between two looks at the clock and the memory
-COMPILED_CHECK_EVERY = 16  # points the core sweeps between two looks at the clock (about a millisecond each)
+COMPILED_CHECK_EVERY = 16  # points the core sweeps between two looks at the clock (two of its batches)
 
 
 @dataclass(frozen=True)
 class Points:
     """The points of the sum: per domino type (sorted as the sweep numbers them), the weights its digit takes
-    and their signs, modulo 2^128; a point is one digit per type, the first type fastest. Ryser's form: weight
-    k and sign (-1)^(m - k) C(m, k) for k = 0..m; Glynn's, `paired`: weight m - 2j and sign (-1)^j C(m, j),
-    with the digits of one type of odd m (`half`) only below m / 2. `twos` is the power of two in what the
-    sum is the count times (prod m_t!, and 2^(n - 1) more in Glynn's half sum)."""
+    and their signs; a point is one digit per type, the first type fastest. Ryser's form: weight k and sign
+    (-1)^(m - k) C(m, k) for k = 0..m; Glynn's, `paired`: weight m - 2j and sign (-1)^j C(m, j), with the
+    digits of one type of odd m (`half`) only below m / 2. `divisor` is what the sum is the count times
+    (prod m_t!, and 2^(n - 1) more in Glynn's half sum); the sums run modulo the first `lanes` primes."""
 
     weights: tuple[tuple[int, ...], ...]
     signs: tuple[tuple[int, ...], ...]
-    twos: int
-    odd: int
+    divisor: int
+    lanes: int
 
     @classmethod
-    def of(cls, copies: Sequence[int], paired: bool) -> Points:
-        """The points of Ryser's form, or of Glynn's half when `paired` (a type of `copies` must be odd)."""
-        mask = (1 << MODULUS_BITS) - 1
+    def of(cls, copies: Sequence[int], paired: bool, lanes: int = len(PRIMES)) -> Points:
+        """The points of Ryser's form, or of Glynn's half when `paired` (a type of `copies` must be odd), summed
+        modulo the first `lanes` primes."""
         half = max(t for t, m in enumerate(copies) if m % 2) if paired else -1
         digits = [(m + 1) // 2 if t == half else m + 1 for t, m in enumerate(copies)]
         if paired:
             weights = tuple(tuple(m - 2 * j for j in range(d)) for m, d in zip(copies, digits))
-            signs = tuple(tuple((-1) ** j * comb(m, j) & mask for j in range(d)) for m, d in zip(copies, digits))
+            signs = tuple(tuple((-1) ** j * comb(m, j) for j in range(d)) for m, d in zip(copies, digits))
         else:
             weights = tuple(tuple(range(m + 1)) for m in copies)
-            signs = tuple(tuple((-1) ** (m - k) * comb(m, k) & mask for k in range(m + 1)) for m in copies)
+            signs = tuple(tuple((-1) ** (m - k) * comb(m, k) for k in range(m + 1)) for m in copies)
         divisor = prod(factorial(m) for m in copies) << (sum(copies) - 1 if paired else 0)
-        twos = (divisor & -divisor).bit_length() - 1
-        return cls(weights, signs, twos, divisor >> twos)
+        return cls(weights, signs, divisor, lanes)
 
     @property
     def count(self) -> int:
         return prod(len(digits) for digits in self.weights)
+
+    @property
+    def primes(self) -> tuple[int, ...]:
+        return PRIMES[:self.lanes]
+
+    @property
+    def modulus(self) -> int:
+        """What the sum is known modulo: the lanes' primes' product. The count is known modulo it too (the
+        divisor is a product of factorials of numbers far below 2^29, and a power of two, so no prime here
+        divides it): exact when below it."""
+        return prod(self.primes)
 
     def __iter__(self) -> Iterator[tuple[int, ...]]:
         """Every point as its digits, the first type fastest (as the core counts them)."""
@@ -125,14 +141,11 @@ def points_of(puzzle: Puzzle) -> int:
 
 
 def points_for(puzzle: Puzzle) -> Points:
-    """The puzzle's points: Glynn's half when a type has odd copies and the count's bound leaves room for its
-    2^(n - 1), else Ryser's."""
-    copies = copies_of(puzzle)
-    if any(m % 2 for m in copies):
-        paired = Points.of(copies, paired=True)
-        if paired.twos < MODULUS_BITS and _bound(puzzle) < 1 << (MODULUS_BITS - paired.twos):
-            return paired
-    return Points.of(copies, paired=False)
+    """The puzzle's points: Glynn's half when a type has odd copies, else Ryser's, with the fewest primes whose
+    product passes the count's bound (all of them when none does: `Modulus.of` then refuses)."""
+    copies, bound = copies_of(puzzle), _bound(puzzle)
+    lanes = next((lanes for lanes in range(1, len(PRIMES)) if prod(PRIMES[:lanes]) > bound), len(PRIMES))
+    return Points.of(copies, any(m % 2 for m in copies), lanes)
 
 
 def copies_of(puzzle: Puzzle) -> list[int]:
@@ -140,8 +153,10 @@ def copies_of(puzzle: Puzzle) -> list[int]:
     return [copies for _, copies in _distinct(puzzle)]
 
 
+@lru_cache(maxsize=64)
 def _bound(puzzle: Puzzle) -> int:
-    """Every solution is a tiling and an arrangement of the dominoes on its tiles: a bound on the count."""
+    """Every solution is a tiling and an arrangement of the dominoes on its tiles: a bound on the count
+    (remembered: `points_for` and `Modulus.of` both ask)."""
     return TilingCounter(puzzle.cells).count((1 << len(puzzle.cells)) - 1) * arrangements(
         [(copies, a == b) for (a, b), copies in puzzle.domino_counts.items()])
 
@@ -279,17 +294,19 @@ def _skips_folded(incoming: list[dict[int, dict[int, int]]]) -> list[bool]:
 
 
 def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | None = None,
-                on_progress: ProgressCallback | None = None, chunk: range | None = None) -> int:
-    """sum over the sweep's points of their signs' product times P(point's weights), modulo 2^128; `chunk`: only
-    over the points it numbers (the first type fastest; default all), so that the chunks of a split count add
-    up to the whole. `on_progress` hears the share of the chunk swept (with 0 found: no count is known before
-    the last)."""
+                on_progress: ProgressCallback | None = None, chunk: range | None = None,
+                vectors: bool = True) -> int:
+    """sum over the sweep's points of their signs' product times P(point's weights), modulo the points'
+    `modulus` (its residues modulo each prime, combined); `chunk`: only over the points it numbers (the
+    first type fastest; default all), so that the chunks of a split count add up to the whole. `on_progress`
+    hears the share of the chunk swept (with 0 found: no count is known before the last). `vectors`: the
+    core's AVX2 pass where the processor has one (else its plain loop: the tests compare both)."""
     points = range(sweep.points.count) if chunk is None else chunk
     if sweep.final < 0 or not points:
         return 0
     if compiled is None:
         compiled = _core is not None and compiled_by_default()
-    mask = (1 << MODULUS_BITS) - 1
+    primes = sweep.points.primes
     reported = [time.monotonic()]
 
     def check(done: int) -> None:  # the clock and the progress, for the core as for the twin
@@ -299,34 +316,44 @@ def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | No
             on_progress(0, done / len(points))
 
     if compiled:
-        halves = [half for row in sweep.points.signs for sign in row for half in (sign & (1 << 64) - 1, sign >> 64)]
+        residues = [sign % prime for row in sweep.points.signs for sign in row for prime in primes]
         forms = [[number for pair in form for number in pair] for form in sweep.forms]
-        low, high = _core.total([len(row) for row in sweep.points.weights],  # type: ignore[union-attr]  # compiled is only true with a core
-                                [weight for row in sweep.points.weights for weight in row], halves, forms,
-                                sweep.first, sweep.sources, sweep.edge_forms, sweep.final, check,
-                                COMPILED_CHECK_EVERY, points.start, points.stop)
-        return int(high) << 64 | int(low)
-    total = 0
+        totals = _core.total([len(row) for row in sweep.points.weights],  # type: ignore[union-attr]  # compiled is only true with a core
+                             [weight for row in sweep.points.weights for weight in row], residues,
+                             list(primes), forms, sweep.first, sweep.sources, sweep.edge_forms, sweep.final,
+                             check, COMPILED_CHECK_EVERY, points.start, points.stop, vectors)
+        return _combined(totals, primes)
+    totals = [0] * len(primes)
     weights, signs = sweep.points.weights, sweep.points.signs
     for done, point in enumerate(islice(sweep.points, points.start, points.stop)):
         check(done)
         weight = [sum(times * (weights[kind][point[kind]] if kind >= 0 else 1) for kind, times in form)
                   for form in sweep.forms]
-        values = [1] + [0] * sweep.final
+        values = [[1] * len(primes)] + [[]] * sweep.final
         for state in range(1, sweep.final + 1):
-            values[state] = sum(values[sweep.sources[e]] * weight[sweep.edge_forms[e]]
-                                for e in range(sweep.first[state], sweep.first[state + 1])) & mask
-        total = (total + prod(row[digit] for row, digit in zip(signs, point)) * values[sweep.final]) & mask
-    return total
+            edges = range(sweep.first[state], sweep.first[state + 1])
+            values[state] = [sum(values[sweep.sources[e]][lane] * weight[sweep.edge_forms[e]] for e in edges) % prime
+                             for lane, prime in enumerate(primes)]
+        sign = prod(row[digit] for row, digit in zip(signs, point))
+        totals = [(total + sign * value) % prime for total, value, prime in zip(totals, values[sweep.final], primes)]
+    return _combined(totals, primes)
+
+
+def _combined(residues: Sequence[int], moduli: Sequence[int]) -> int:
+    """The number modulo prod(moduli) with these residues (Chinese remainders: the moduli are coprime)."""
+    whole = prod(moduli)
+    return sum(residue * (whole // modulus) * pow(whole // modulus, -1, modulus)
+               for residue, modulus in zip(residues, moduli)) % whole
 
 
 @dataclass(frozen=True)
 class Modulus:
-    """How a sum modulo 2^128 gives one puzzle's count: divided by what it is the count times, 2^twos * odd,
-    it is exact below 2^(128 - twos) (`Modulus.of` checks the count's bound against that first)."""
+    """How a sum modulo the primes' product gives one puzzle's count: the sum is the count times `divisor`,
+    which no prime here divides, so the count is the sum times the divisor's inverse modulo each prime;
+    exact below the primes' product (`Modulus.of` checks the count's bound against that first)."""
 
-    twos: int
-    odd: int
+    divisor: int
+    lanes: int
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> Modulus:
@@ -336,15 +363,20 @@ class Modulus:
         if points.count > POINTS_LIMIT:
             raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its dominoes need {points.count:,} sweeps "
                          f"(at most {POINTS_LIMIT:,})")
-        if points.twos >= MODULUS_BITS or _bound(puzzle) >= 1 << (MODULUS_BITS - points.twos):
+        if _bound(puzzle) >= points.modulus:
             raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its count may pass "
-                         f"2^{max(MODULUS_BITS - points.twos, 0)}, below which its sums modulo 2^128 are exact")
-        return cls(points.twos, points.odd)
+                         f"2^{points.modulus.bit_length() - 1}, below which its sums' residues give it exactly")
+        return cls.of_points(points)
+
+    @classmethod
+    def of_points(cls, points: Points) -> Modulus:
+        """The modulus of sums over `points` (whatever the count's bound)."""
+        return cls(points.divisor, points.lanes)
 
     def count(self, total: int) -> int:
-        """The count whose signed sum over all the points is `total` (modulo 2^128)."""
-        exact_below = 1 << (MODULUS_BITS - self.twos)
-        return (total % (1 << MODULUS_BITS) >> self.twos) * pow(self.odd, -1, exact_below) % exact_below
+        """The count whose signed sum over all the points is `total` (modulo the primes' product)."""
+        primes = PRIMES[:self.lanes]
+        return _combined([total * pow(self.divisor, -1, prime) % prime for prime in primes], primes)
 
 
 def count(puzzle: Puzzle, budget: Budget = UNLIMITED, compiled: bool | None = None) -> int:

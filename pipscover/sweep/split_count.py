@@ -3,7 +3,7 @@ a LocalCluster of N workers), on the cluster handling of `pipscover.sweep.cluste
 
 Inclusion-exclusion's sum runs over prod (m_t + 1) points, each point one sweep that depends on no other:
 the points are cut into `CHUNKS` chunks, one Dask task each, and a task returns its chunk's signed sum
-modulo 2^128 (`inclusion_exclusion.sweep_total`). The client adds the chunks' sums modulo 2^128, as one
+modulo its primes' product (`inclusion_exclusion.sweep_total`). The client adds the chunks' sums, as one
 process adds its points, and recovers the count once (`Modulus`), so the split count is the same number,
 exact under the same bound. A task is pure (the puzzle and its chunk in, an int out): a task whose worker
 dies is run again by the scheduler on another worker, and the client keeps one result per chunk, so nothing
@@ -57,8 +57,8 @@ _building = threading.Lock()  # the threads of one worker build it once
 
 
 def swept_chunk(puzzle: Puzzle, begin: int, end: int, sweep: Sweep | None = None, memory: int | None = None) -> int:
-    """What one task computes: the signed sum of the points numbered `begin` to `end - 1`, modulo 2^128, on the
-    puzzle's `sweep` when the client sent it, else on the one this worker builds once. Raises
+    """What one task computes: the signed sum of the points numbered `begin` to `end - 1`, modulo the primes'
+    product, on the puzzle's `sweep` when the client sent it, else on the one this worker builds once. Raises
     `CountInterrupted` when the worker holds more than `memory` bytes (while it builds the sweep, and before
     it sweeps: the sweeps themselves allocate nothing)."""
     try:
