@@ -158,20 +158,20 @@ def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int |
                 compiled: bool | None = None) -> Sweep:
     """The graph of the sweep along the board's longer side: a state is the cells ahead already covered
     (within one line) and the regions' states; only states that reach the covered board are kept. Built by
-    the compiled core (`_sweep_graph.c`) unless `compiled` is false, or by its Python twin, the same graph."""
+    the compiled core (`_sweep_graph.c`) unless `compiled` is false or it is not built, else by its Python
+    twin: the same graph."""
     board = _Board.of(puzzle)
-    if compiled is None:
-        compiled = _graph_core is not None and compiled_by_default()
-    if not compiled:
+    core = _graph_core if compiled or (compiled is None and compiled_by_default()) else None
+    if core is None:
         return _built_here(puzzle, board, deadline, memory_cap)
     pips = len(pip_values(puzzle.dominoes))
-    made = _graph_core.build(  # type: ignore[union-attr]  # compiled is only true with a core
+    made = core.build(
         board.region_of, [[other - cell for other in others] for cell, others in enumerate(board.later)],
         _step_tables(board.rules, pips), pips, board.kinds, _flat(board.partners),
         lambda: check_search(0, deadline, memory_cap, None), CHECK_EVERY, LAYINGS_LIMIT, INDEX_LIMIT)
-    if made == _graph_core.TOO_MANY_LAYINGS:  # type: ignore[union-attr]
+    if made == core.TOO_MANY_LAYINGS:
         raise _too_many_layings(puzzle)
-    if made == _graph_core.TOO_MANY_INDICES:  # type: ignore[union-attr]
+    if made == core.TOO_MANY_INDICES:
         raise _too_many_indices(puzzle)
     forms, first, sources, edge_forms, final = made
     return Sweep(points_for(puzzle), forms, array("i", first), array("i", sources), array("i", edge_forms), final)
