@@ -14,7 +14,8 @@ from setuptools import Extension, setup
 
 CORES = {"pipscover.engines._dancing_links": "pipscover/engines/_dancing_links.c",
          "pipscover.counting._structural": "pipscover/counting/_structural.c",
-         "pipscover.counting._inclusion_exclusion": "pipscover/counting/_inclusion_exclusion.c"}
+         "pipscover.counting._inclusion_exclusion": "pipscover/counting/_inclusion_exclusion.c",
+         "pipscover.counting._sweep_graph": "pipscover/counting/_sweep_graph.c"}
 
 
 def core(name: str, source: str) -> Extension:

@@ -160,13 +160,14 @@ def _kill_a_worker_mid_count(address: str, count: subprocess.Popen) -> None:
 
 
 def measure(names: list[str], methods: list[str], timeout: float, repeat: int, kill: bool,
-            cluster: StockCluster) -> list[dict]:
+            cluster: StockCluster, configurations: tuple[str, ...] = CONFIGURATIONS) -> list[dict]:
     """Every run, printed as it ends: per puzzle and round, each method in each configuration, the
     configurations' order turning round by round."""
     rows = []
     for name in names:
         for number in range(repeat):
-            turned = CONFIGURATIONS[number % 3:] + CONFIGURATIONS[:number % 3]
+            turn = number % len(configurations)
+            turned = configurations[turn:] + configurations[:turn]
             for method in methods:
                 for configuration in turned:
                     rows.append(run(PUZZLES / f"{name}.json", method, configuration, timeout, cluster))
@@ -237,15 +238,20 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="rounds per puzzle, medians reported (default: 1)")
     parser.add_argument("--out", type=Path, help="a folder for runs.jsonl and table.md")
     parser.add_argument("--kill", action="store_true", help="also a stock-cluster run with a worker killed mid-count")
+    parser.add_argument("--configurations", default=",".join(CONFIGURATIONS),
+                        help=f"comma-separated, of {', '.join(CONFIGURATIONS)} (default: all three)")
     arguments = parser.parse_args()
     names = arguments.only.split(",")
+    configurations = tuple(arguments.configurations.split(","))
+    if set(configurations) - set(CONFIGURATIONS):
+        parser.error(f"--configurations: of {', '.join(CONFIGURATIONS)}")
     missing = [name for name in names if not (PUZZLES / f"{name}.json").is_file()]
     if missing:
         parser.error(f"no such puzzle in {PUZZLES}: {', '.join(missing)}")
     cluster = StockCluster().start()
     try:
         rows = measure(names, arguments.method or ["auto"], arguments.timeout, arguments.repeat, arguments.kill,
-                       cluster)
+                       cluster, configurations)
     finally:
         cluster.stop()
     made = table(rows, arguments.timeout)

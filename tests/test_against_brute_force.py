@@ -138,8 +138,10 @@ def test_the_structural_counter_compiled_and_in_python_counts_the_brute_force_so
 
 @pytest.mark.parametrize("name", FAMILIES)
 def test_inclusion_exclusion_compiled_and_in_python_counts_the_brute_force_solutions(name):
+    """The graph built by the core and by its twin alike, swept by the core and by its twin alike."""
     for puzzle in family(name):
-        sweep = build_sweep(puzzle)
+        sweep = build_sweep(puzzle, compiled=True)
+        assert sweep == build_sweep(puzzle, compiled=False), named(puzzle)
         assert sweep_total(sweep, compiled=True) == sweep_total(sweep, compiled=False), named(puzzle)
         assert count_by_inclusion_exclusion(puzzle) == len(brute_force_solutions(puzzle)), named(puzzle)
 

@@ -11,7 +11,7 @@ import pytest
 
 from pipscover.runtime.cores import is_stale, source_of
 
-CORES = ["pipscover.engines._dancing_links", "pipscover.counting._structural"]
+CORES = ["pipscover.engines._dancing_links", "pipscover.counting._structural", "pipscover.counting._sweep_graph"]
 
 
 @pytest.mark.parametrize("name", CORES)

@@ -20,11 +20,12 @@ means c < m for another). Glynn's form takes the weights y_t = m_t - 2 j_t inste
 j and m - j, whose weights are opposite: as P is homogeneous of degree n, P(-y) = (-1)^n P(y), and the two
 signs differ by (-1)^n too, so the two terms are equal. With a type of odd m_t, the points whose j_t is
 below m_t / 2 hold one of each pair, and half the sweeps give half the sum (`Points`). The sweep's graph is
-built once (`Sweep`, the steps that lay nothing folded away); each point is one pass over its edges. The
-sums run in residues modulo a few primes near 2^30 (cheap products: a weight is a small integer; the core
-sweeps eight points a pass), combined into the sum modulo their product: the count is that sum divided by
-what it is the count times (no prime here divides it), exact when its bound is below the primes' product;
-`count` checks the bound first and takes as many primes as it needs (up to six, about 2^180).
+built once (`Sweep`, the steps that lay nothing folded away; in C, `_sweep_graph.c`, with this module's
+Python twin); each point is one pass over its edges. The sums run in residues modulo a few primes near 2^30
+(cheap products: a weight is a small integer; the core sweeps eight points a pass), combined into the sum
+modulo their product: the count is that sum divided by what it is the count times (no prime here divides
+it), exact when its bound is below the primes' product; `count` checks the bound first and takes as many
+primes as it needs (up to six, about 2^180).
 `encodings/counting.md` has the measurements.
 """
 
@@ -52,6 +53,7 @@ from pipscover.runtime.limits import TooBig
 
 # The Python sweeps are about 180 times slower (planted 4 x 4, no-unique-10, planted 2 x 12: 178-194x).
 _core = load_core("pipscover.counting._inclusion_exclusion", "the Python sweeps (about 180 times slower)")
+_graph_core = load_core("pipscover.counting._sweep_graph", "the Python build of the sweep's graph")
 
 # The lanes' moduli: primes 2^30 - c with c small, which the core reduces by folding (2^30 = c modulo the
 # prime); a count takes the first few whose product passes its bound.
@@ -60,8 +62,8 @@ PRIMES = tuple((1 << 30) - c for c in (35, 41, 83, 101, 105, 107))
 # folded away) took 561 s of CPU in the core's batches of eight (the whole count on a machine loaded 22-25;
 # 1,176 s before, loaded 8-9), split over a cluster's cores; no-unique-24's 2^23 are past it.
 POINTS_LIMIT = 1 << 22
-# Layings the build may meet (planted 6 x 6: 2.8 million, merged into 650,795 edges; the build's dicts then
-# held 449 MB, so the memory cap stops a build well before this refuses it).
+# Layings the build may meet (planted 6 x 6: 2.8 million, merged into 650,795 edges; the Python build's dicts
+# then held 449 MB, so the memory cap stops it well before this refuses it; the compiled build holds a tenth).
 LAYINGS_LIMIT = 20_000_000
 # The graph's states and edges are numbered by C ints (array "i": half the memory of 64-bit numbers, and
 # less to read on every pass); the layings limit keeps real builds far below this.
@@ -167,26 +169,103 @@ def _distinct(puzzle: Puzzle) -> list[tuple[tuple[int, int], int]]:
     return sorted(((index_of[a], index_of[b]), copies) for (a, b), copies in puzzle.domino_counts.items())
 
 
-def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None) -> Sweep:
+def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None,
+                compiled: bool | None = None) -> Sweep:
     """The graph of the sweep along the board's longer side: a state is the cells ahead already covered
-    (within one line) and the regions' states; only states that reach the covered board are kept."""
-    distinct = _distinct(puzzle)
-    partners: dict[int, list[tuple[int, int]]] = defaultdict(list)  # pip a -> (pip b, type) of each laying a, b
-    for t, ((a, b), _) in enumerate(distinct):
-        for first, second in {(a, b), (b, a)}:
-            partners[first].append((second, t))
-    cells = longer_side_order(puzzle.cells)
-    place = {cell: index for index, cell in enumerate(cells)}
-    rules = RegionRules(puzzle)
-    steps = rules.steps
-    region_of = [puzzle.region_index[cell] for cell in cells]
-    later = [[place[other] for other in ((r, c + 1), (r + 1, c)) if other in place] for r, c in cells]
+    (within one line) and the regions' states; only states that reach the covered board are kept. Built by
+    the compiled core (`_sweep_graph.c`) unless `compiled` is false or it is not built, else by its Python
+    twin: the same graph."""
+    board = _Board.of(puzzle)
+    core = _graph_core if compiled or (compiled is None and compiled_by_default()) else None
+    if core is None:
+        return _built_here(puzzle, board, deadline, memory_cap)
+    pips = len(pip_values(puzzle.dominoes))
+    made = core.build(
+        board.region_of, [[other - cell for other in others] for cell, others in enumerate(board.later)],
+        _step_tables(board.rules, pips), pips, board.kinds, _flat(board.partners),
+        lambda: check_search(0, deadline, memory_cap, None), CHECK_EVERY, LAYINGS_LIMIT, INDEX_LIMIT)
+    if made == core.TOO_MANY_LAYINGS:
+        raise _too_many_layings(puzzle)
+    if made == core.TOO_MANY_INDICES:
+        raise _too_many_indices(puzzle)
+    forms, first, sources, edge_forms, final = made
+    return Sweep(points_for(puzzle), forms, array("i", first), array("i", sources), array("i", edge_forms), final)
+
+
+@dataclass(frozen=True)
+class _Board:
+    """What both builds start from: the board's cells in sweep order (`region_of` each, and the `later` cells
+    a domino from it reaches), the region rules, and the layings (`partners`: pip a -> (pip b, type) of each
+    domino type that puts a there and b on the next cell, of `kinds` types)."""
+
+    region_of: list[int]
+    later: list[list[int]]
+    rules: RegionRules
+    partners: dict[int, list[tuple[int, int]]]
+    kinds: int
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> _Board:
+        distinct = _distinct(puzzle)
+        partners: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        for t, ((a, b), _) in enumerate(distinct):
+            for first, second in {(a, b), (b, a)}:
+                partners[first].append((second, t))
+        cells = longer_side_order(puzzle.cells)
+        place = {cell: index for index, cell in enumerate(cells)}
+        later = [[place[other] for other in ((r, c + 1), (r + 1, c)) if other in place] for r, c in cells]
+        return cls([puzzle.region_index[cell] for cell in cells], later, RegionRules(puzzle), dict(partners),
+                   len(distinct))
+
+
+def _flat(partners: dict[int, list[tuple[int, int]]]) -> list[int]:
+    """The layings as the core reads them: per first pip (in the twin's order), how many second pips, then
+    each second pip and its type."""
+    return [number for a, seconds in partners.items() for number in (a, len(seconds), *sum(seconds, ()))]
+
+
+def _step_tables(rules: RegionRules, pips: int) -> list[list[int]]:
+    """Each region's step as a table for the core: its (cells left, state) pairs numbered as met from the empty
+    region's (pair 0), and at pair * pips + pip the pair that pip leads to, -1 where the rule fails (as the
+    twin keys a state by its `states` and `left` tuples, the core keys it by these pairs)."""
+    tables = []
+    for step, size, initial in zip(rules.steps, rules.sizes, rules.initial_states()):
+        order = [(size, initial)]
+        number = {order[0]: 0}
+        table: list[int] = []
+        for left, state in order:  # grows as new pairs are met
+            for pip in range(pips):
+                after = step(state, pip, left - 1) if left else FAIL
+                if after is FAIL:
+                    table.append(-1)
+                    continue
+                if (left - 1, after) not in number:
+                    number[left - 1, after] = len(order)
+                    order.append((left - 1, after))
+                table.append(number[left - 1, after])
+        tables.append(table)
+    return tables
+
+
+def _too_many_layings(puzzle: Puzzle) -> TooBig:
+    return TooBig(f"{puzzle.describe()}: inclusion-exclusion: its sweep passes {LAYINGS_LIMIT:,} layings")
+
+
+def _too_many_indices(puzzle: Puzzle) -> TooBig:
+    return TooBig(f"{puzzle.describe()}: inclusion-exclusion: its sweep has more than {INDEX_LIMIT:,} states or "
+                  "edges")
+
+
+def _built_here(puzzle: Puzzle, board: _Board, deadline: float | None, memory_cap: int | None) -> Sweep:
+    """The Python twin of the core's build: the states line by line (cell by cell), then `_pruned`."""
+    rules = board.rules
+    steps, region_of, later = rules.steps, board.region_of, board.later
     start = (0, tuple(rules.initial_states()), tuple(rules.sizes))
     levels: list[dict[tuple, int]] = [{start: 0}]
     # Per level, the edges into each state of the next: (source, target) -> {type: times}.
     steps_between: list[dict[tuple[int, int], dict[int, int]]] = []
     laid = built = 0
-    for cell in range(len(cells)):
+    for cell in range(len(region_of)):
         following: dict[tuple, int] = {}
         between: dict[tuple[int, int], dict[int, int]] = defaultdict(lambda: defaultdict(int))
         for (ahead, states, left), source in levels[-1].items():
@@ -201,14 +280,13 @@ def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int |
                 if ahead >> (other - cell) & 1:
                     continue
                 laid += _lay(steps, region_of[cell], region_of[other], (ahead | 1 << (other - cell)) >> 1, states,
-                             left, partners, following, between, source)
+                             left, board.partners, following, between, source)
             if laid > LAYINGS_LIMIT:
-                raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its sweep passes {LAYINGS_LIMIT:,} layings")
+                raise _too_many_layings(puzzle)
         levels.append(following)
         steps_between.append(between)
     if max(sum(map(len, levels)), sum(map(len, steps_between))) > INDEX_LIMIT:
-        raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its sweep has more than {INDEX_LIMIT:,} states or "
-                     "edges")
+        raise _too_many_indices(puzzle)
     return _pruned(levels, steps_between, points_for(puzzle))
 
 
