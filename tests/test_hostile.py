@@ -158,13 +158,23 @@ def assert_one_line_error(result, *named: object) -> None:
         assert str(name) in result.err, result.err
 
 
+@pytest.fixture(scope="module")
+def bad_folder(tmp_path_factory) -> Path:
+    """Every bad file, written once for every command that reads it, beside a good solution and model."""
+    folder = tmp_path_factory.mktemp("bad")
+    for name, content in BAD_FILES.items():
+        write(folder, f"{name}.{'txt' if name.startswith('text') else 'json'}", content)
+    write(folder, "solution.json", GOOD_SOLUTION)
+    write(folder, "model.txt", "s SATISFIABLE\nv 1 0\n")
+    return folder
+
+
 @pytest.mark.parametrize("command", sorted(FILE_COMMANDS))
 @pytest.mark.parametrize("name", sorted(BAD_FILES))
-def test_a_bad_puzzle_file_gives_one_line_naming_it(run_cli, tmp_path, name, command):
-    path = write(tmp_path, f"{name}.{'txt' if name.startswith('text') else 'json'}", BAD_FILES[name])
-    solution = write(tmp_path, "solution.json", GOOD_SOLUTION)
-    model = write(tmp_path, "model.txt", "s SATISFIABLE\nv 1 0\n")
-    args = [{"PUZZLE": path, "SOLUTION": solution, "MODEL": model}.get(arg, arg) for arg in FILE_COMMANDS[command]]
+def test_a_bad_puzzle_file_gives_one_line_naming_it(run_cli, bad_folder, name, command):
+    path = bad_folder / f"{name}.{'txt' if name.startswith('text') else 'json'}"
+    named = {"PUZZLE": path, "SOLUTION": bad_folder / "solution.json", "MODEL": bad_folder / "model.txt"}
+    args = [named.get(arg, arg) for arg in FILE_COMMANDS[command]]
     result = run_cli(*args)
     assert_one_line_error(result, path)
     assert result.out == ""
