@@ -25,13 +25,12 @@ def puzzles(draw, max_dominoes: int = 4, max_pip: int = 3, repeated_dominoes: bo
     slots: list[tuple[tuple[int, int], tuple[int, int]]] = []
     board: set[tuple[int, int]] = set()
     size = 2 * count + 1
-    while len(slots) < count:
-        row, col = draw(st.integers(0, size - 1)), draw(st.integers(0, size - 1))
-        horizontal = draw(st.booleans())
-        first, second = (row, col), ((row, col + 1) if horizontal else (row + 1, col))
-        if first not in board and second not in board and max(second) < size:
-            slots.append((first, second))
-            board |= {first, second}
+    every_slot = [((row, col), second) for row in range(size) for col in range(size)
+                  for second in ((row, col + 1), (row + 1, col)) if max(second) < size]
+    while len(slots) < count:  # one draw a domino among the slots still free (drawing cells, most clashed)
+        first, second = draw(st.sampled_from([slot for slot in every_slot if board.isdisjoint(slot)]))
+        slots.append((first, second))
+        board |= {first, second}
     pip = st.integers(0, max_pip)
     if repeated_dominoes:
         dominoes = [(draw(pip), draw(pip)) for _ in range(count)]
@@ -43,7 +42,8 @@ def puzzles(draw, max_dominoes: int = 4, max_pip: int = 3, repeated_dominoes: bo
         hidden[first], hidden[second] = (a, b) if draw(st.booleans()) else (b, a)
     cells = sorted(board)
     region_count = draw(st.integers(1, min(4, len(cells))))
-    labels = [draw(st.integers(0, region_count - 1)) for _ in cells]
+    region_of = st.integers(0, region_count - 1)  # (built once, not per cell)
+    labels = [draw(region_of) for _ in cells]
     regions = []
     for label in sorted(set(labels)):
         members = [cell for cell, mine in zip(cells, labels) if mine == label]

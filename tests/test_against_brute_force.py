@@ -29,6 +29,7 @@ from pipscover.engines.dlx import counted_solutions
 from pipscover.engines.sat_solvers import SOLVERS
 from pipscover.model import Puzzle, Solution
 from pipscover.model.results import CountResult, Distinct, Status
+from pipscover.runtime.limits import TooBig
 from pipscover.solving import solve
 
 # Engines that list solutions, beyond the registry's defaults: Dancing Links restarting many times before its
@@ -159,5 +160,9 @@ def every_pb() -> Iterator[str]:
 def test_every_encoding_has_exactly_the_brute_force_solutions(card, form):
     for puzzle, pb in zip(family("mixed") + family("huge pips", 20), every_pb()):
         engine = get_backend("glucose4").with_encodings(Encodings(card, pb, form))
-        found = solve(puzzle, engine, limit=None).solutions
+        try:
+            found = solve(puzzle, engine, limit=None).solutions
+        except TooBig:  # a unary encoding (bdd, totalizer) of a sum in the millions: refused, as it should be
+            assert max(map(max, puzzle.dominoes)) > 10**5, f"{pb} refused:{named(puzzle)}"
+            continue
         assert len(found) == len(set(found)) and set(found) == brute_force_solutions(puzzle), f"{pb}:{named(puzzle)}"

@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -157,13 +158,23 @@ def assert_one_line_error(result, *named: object) -> None:
         assert str(name) in result.err, result.err
 
 
+@pytest.fixture(scope="module")
+def bad_folder(tmp_path_factory) -> Path:
+    """Every bad file, written once for every command that reads it, beside a good solution and model."""
+    folder = tmp_path_factory.mktemp("bad")
+    for name, content in BAD_FILES.items():
+        write(folder, f"{name}.{'txt' if name.startswith('text') else 'json'}", content)
+    write(folder, "solution.json", GOOD_SOLUTION)
+    write(folder, "model.txt", "s SATISFIABLE\nv 1 0\n")
+    return folder
+
+
 @pytest.mark.parametrize("command", sorted(FILE_COMMANDS))
 @pytest.mark.parametrize("name", sorted(BAD_FILES))
-def test_a_bad_puzzle_file_gives_one_line_naming_it(run_cli, tmp_path, name, command):
-    path = write(tmp_path, f"{name}.{'txt' if name.startswith('text') else 'json'}", BAD_FILES[name])
-    solution = write(tmp_path, "solution.json", GOOD_SOLUTION)
-    model = write(tmp_path, "model.txt", "s SATISFIABLE\nv 1 0\n")
-    args = [{"PUZZLE": path, "SOLUTION": solution, "MODEL": model}.get(arg, arg) for arg in FILE_COMMANDS[command]]
+def test_a_bad_puzzle_file_gives_one_line_naming_it(run_cli, bad_folder, name, command):
+    path = bad_folder / f"{name}.{'txt' if name.startswith('text') else 'json'}"
+    named = {"PUZZLE": path, "SOLUTION": bad_folder / "solution.json", "MODEL": bad_folder / "model.txt"}
+    args = [named.get(arg, arg) for arg in FILE_COMMANDS[command]]
     result = run_cli(*args)
     assert_one_line_error(result, path)
     assert result.out == ""
@@ -753,7 +764,8 @@ def small_open_board(tmp_path_factory) -> Path:
     return path
 
 
-@pytest.mark.parametrize("args", [["backends"], ["solve", "SMALL", "--limit", "20000", "--json"]], ids=" ".join)
+# (2,000 solutions are half a megabyte of JSON, several times what a pipe holds.)
+@pytest.mark.parametrize("args", [["backends"], ["solve", "SMALL", "--limit", "2000", "--json"]], ids=" ".join)
 def test_a_closed_pipe_ends_quietly(small_open_board, args):
     process = pipscover(*[small_open_board if arg == "SMALL" else arg for arg in args],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -908,8 +920,26 @@ def on_terminal(*args: object, columns: int = 40) -> str:
     return seen.decode()
 
 
-def test_a_quick_run_shows_no_progress_bar():
-    assert "\x1b[?25l" not in on_terminal("solve", FIRST)  # rich hides the cursor while a bar shows
+def test_a_quick_run_shows_no_progress_bar(monkeypatch):
+    # In this process, stdout and stderr on a pseudo-terminal: the solve is then milliseconds of work, far from
+    # the bar's delay even on a busy machine (a new process would first spend its imports inside the bar's time).
+    from pipscover.cli import main
+
+    ours, theirs = pty.openpty()
+    with os.fdopen(theirs, "w") as terminal:
+        for stream in ("stdout", "stderr"):
+            monkeypatch.setattr(sys, stream, terminal)
+        monkeypatch.setattr(sys, "argv", ["pipscover", "solve", str(FIRST)])
+        monkeypatch.delenv("CI", raising=False)
+        with pytest.raises(SystemExit) as done:
+            main()
+    seen = b""
+    with suppress(OSError):  # (EIO: read to the end of what the closed terminal got)
+        while data := os.read(ours, 65536):
+            seen += data
+    os.close(ours)
+    assert done.value.code == 0 and b"solved by" in seen
+    assert b"\x1b[?25l" not in seen  # rich hides the cursor while a bar shows
 
 
 def test_json_on_a_narrow_terminal_is_one_line_even_under_a_progress_bar(open_board):
