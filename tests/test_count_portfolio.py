@@ -15,6 +15,8 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,7 @@ from pipscover import load_one
 from pipscover.counting import count, portfolio
 from pipscover.counting.portfolio import race_counts
 from pipscover.model.results import CountInterrupted, CountResult, Distinct
+from pipscover.runtime.stoppable import race, report
 
 GENERATED = EXAMPLES / "generated"
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles"
@@ -171,6 +174,40 @@ def test_ctrl_c_in_a_race_raises_the_largest_lower_bound_the_racers_found(monkey
     finally:
         signal.signal(signal.SIGINT, handler)
     assert result.count >= pressed[0] and not result.exact and result.stopped_by == "interrupt"
+
+
+def _reports_then_waits(sent: int) -> Iterator[int]:
+    """A racer whose two reports are both in the pipe (`sent` says so) before it waits to be interrupted."""
+    report(1)
+    report(2)
+    try:  # (the interrupt may come as soon as the byte is written)
+        os.write(sent, b"x")
+        time.sleep(120)
+    except KeyboardInterrupt:
+        raise LookupError("stopped after 2") from None
+    yield 0
+
+
+def test_ctrl_c_in_a_race_still_hears_a_racer_whose_report_was_in_the_pipe():
+    """Ctrl-C pressed while the racers' reports are read (the progress bar's callback): a report the racer
+    sent before it saw the signal is in the pipe before what it stops with. That report used to be taken
+    as the racer's last word, and its lower bound was lost (CI, loaded, once: "Ctrl-C came back without the
+    racers' lower bound")."""
+    read, sent = os.pipe()
+    dropped: list[tuple[str, Exception]] = []
+
+    def ctrl_c_once_both_are_sent(_name: str, _what: object) -> None:
+        os.read(read, 1)  # the second report is in the pipe now
+        raise KeyboardInterrupt
+
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            next(race({"racer": partial(_reports_then_waits, sent)}, on_drop=lambda *drop: dropped.append(drop),
+                      interrupt_grace=60, on_report=ctrl_c_once_both_are_sent))
+    finally:
+        os.close(read)
+        os.close(sent)
+    assert [(name, str(error)) for name, error in dropped] == [("racer", "stopped after 2")]
 
 
 def test_the_racers_progress_reaches_the_caller_as_they_count():

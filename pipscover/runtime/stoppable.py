@@ -173,7 +173,8 @@ def _in_worker(produce: Callable[[], Iterator[Item]], deadline: float) -> Genera
 
 def _interrupt(workers: Mapping[str, _Worker], grace: float, on_drop: Callable[[str, Exception], None]) -> None:
     """Interrupt every worker (SIGUSR1, which a worker takes as Ctrl-C) and hand what each raises within
-    `grace` seconds to `on_drop`; a worker still in a long C call then is left to be killed."""
+    `grace` seconds to `on_drop`; a worker still in a long C call then is left to be killed. A report sent
+    before the worker saw the signal may still be in the pipe: it is passed over, and what follows it read."""
     for worker in workers.values():
         with suppress(ProcessLookupError):
             os.kill(worker.pid, signal.SIGUSR1)
@@ -183,11 +184,14 @@ def _interrupt(workers: Mapping[str, _Worker], grace: float, on_drop: Callable[[
         while waiting:
             for connection in _wait([worker.connection for worker in waiting.values()], until):
                 name = next(name for name, worker in waiting.items() if worker.connection is connection)
-                del waiting[name]
                 try:
-                    _answer(connection)
+                    kind, _ = _answer(connection)
                 except Exception as error:  # noqa: BLE001 - what the worker stopped with
+                    del waiting[name]
                     on_drop(name, error)
+                    continue
+                if kind != "report":  # an answer rather than an error: nothing to hand on
+                    del waiting[name]
 
 
 def _wait(connections: list, deadline: float | None) -> list:
