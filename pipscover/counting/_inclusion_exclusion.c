@@ -20,8 +20,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#ifndef SOURCE_DIGEST  /* setup.py gives the SHA-256 of this file: the tests check the core is current */
+#include "_sweep_graph.h"
+
+#ifndef SOURCE_DIGEST  /* setup.py gives the SHA-256 of the core's sources: the tests check the core is current */
 #define SOURCE_DIGEST ""
+#define SOURCE_FILES "_inclusion_exclusion.c"
 #endif
 
 typedef uint64_t u64;
@@ -333,13 +336,19 @@ static PyObject *total(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"total", total, METH_VARARGS, "The sum over the points of the signed sweeps, as its residues modulo each prime."},
+    {"build", build_sweep_graph, METH_VARARGS, "The sweep's graph, as the Python twin builds it; or the limit it passed."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_inclusion_exclusion",
-                                    "The inclusion-exclusion counter's compiled sweeps.", -1, methods};
+                                    "The inclusion-exclusion counter's compiled core: its sweeps and their graph's build.",
+                                    -1, methods};
 
 PyMODINIT_FUNC PyInit__inclusion_exclusion(void) {
     PyObject *made = PyModule_Create(&module);
-    if (made && PyModule_AddStringConstant(made, "source_digest", SOURCE_DIGEST) < 0) Py_CLEAR(made);
+    if (made && (PyModule_AddStringConstant(made, "source_digest", SOURCE_DIGEST) < 0 ||
+                 PyModule_AddStringConstant(made, "source_files", SOURCE_FILES) < 0 ||
+                 PyModule_AddIntConstant(made, "TOO_MANY_LAYINGS", TOO_MANY_LAYINGS) < 0 ||
+                 PyModule_AddIntConstant(made, "TOO_MANY_INDICES", TOO_MANY_INDICES) < 0))
+        Py_CLEAR(made);
     return made;
 }

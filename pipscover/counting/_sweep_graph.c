@@ -1,4 +1,5 @@
-/* The compiled core of pipscover.counting.inclusion_exclusion's build: the sweep's graph (`build_sweep`) in C.
+/* The build of the sweep's graph (`build_sweep`) in C: a part of pipscover.counting.inclusion_exclusion's
+   compiled core, whose module (`_inclusion_exclusion.c`) offers it as `build`.
 
    inclusion_exclusion.py keeps the Python twin (`build_sweep` with `_lay`, `_pruned`, `_skips_folded`), which
    this follows step by step, so that both give the same graph to the bit: the same states discovered in the
@@ -18,12 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef SOURCE_DIGEST  /* setup.py gives the SHA-256 of this file: the tests check the core is current */
-#define SOURCE_DIGEST ""
-#endif
+#include "_sweep_graph.h"
 
 #define SKIP (-1)  /* the kind of the step that lays nothing, as in the twin's forms */
-enum { BUILT = 0, TOO_MANY_LAYINGS = 1, TOO_MANY_INDICES = 2, FAILED = -1 };
+enum { BUILT = 0, FAILED = -1 };
 
 typedef struct { int32_t *at; size_t len, cap; } Ints;  /* a growable array of C ints */
 
@@ -427,7 +426,7 @@ done:
    (cells left, state) pair, pair 0 the empty region); `kinds` the domino types; `partners` the layings, as the
    twin's dict: a first pip, how many second ones, then each second pip and its type; `check()` is called
    every `every` states (the clock and the memory cap: it raises to stop). */
-static PyObject *build(PyObject *self, PyObject *args) {
+PyObject *build_sweep_graph(PyObject *self, PyObject *args) {
     PyObject *region_list, *later_list, *table_list, *partner_list, *result = NULL;
     Board b = {.words = 1};
     if (!PyArg_ParseTuple(args, "O!O!O!nnO!OLLL:build", &PyList_Type, &region_list, &PyList_Type, &later_list,
@@ -467,20 +466,4 @@ done:
     for (Py_ssize_t r = 0; b.tables && r < b.regions; r++) free(b.tables[r]);
     free(b.tables); free(b.later_start); free(b.later); free(b.region_of); free(b.partners);
     return result;
-}
-
-static PyMethodDef methods[] = {
-    {"build", build, METH_VARARGS, "The sweep's graph, as the Python twin builds it; or the limit it passed."},
-    {NULL, NULL, 0, NULL}};
-
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_sweep_graph",
-                                    "The inclusion-exclusion counter's compiled build of its sweep's graph.", -1, methods};
-
-PyMODINIT_FUNC PyInit__sweep_graph(void) {
-    PyObject *made = PyModule_Create(&module);
-    if (made && (PyModule_AddStringConstant(made, "source_digest", SOURCE_DIGEST) < 0 ||
-                 PyModule_AddIntConstant(made, "TOO_MANY_LAYINGS", TOO_MANY_LAYINGS) < 0 ||
-                 PyModule_AddIntConstant(made, "TOO_MANY_INDICES", TOO_MANY_INDICES) < 0))
-        Py_CLEAR(made);
-    return made;
 }

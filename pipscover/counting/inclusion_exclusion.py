@@ -52,8 +52,7 @@ from pipscover.runtime.cores import compiled_by_default, load_core
 from pipscover.runtime.limits import TooBig
 
 # The Python sweeps are about 180 times slower (planted 4 x 4, no-unique-10, planted 2 x 12: 178-194x).
-_core = load_core("pipscover.counting._inclusion_exclusion", "the Python sweeps (about 180 times slower)")
-_graph_core = load_core("pipscover.counting._sweep_graph", "the Python build of the sweep's graph")
+_core = load_core("pipscover.counting._inclusion_exclusion", "the Python sweeps and build (about 180 times slower)")
 
 # The lanes' moduli: primes 2^30 - c with c small, which the core reduces by folding (2^30 = c modulo the
 # prime); a count takes the first few whose product passes its bound.
@@ -173,10 +172,10 @@ def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int |
                 compiled: bool | None = None) -> Sweep:
     """The graph of the sweep along the board's longer side: a state is the cells ahead already covered
     (within one line) and the regions' states; only states that reach the covered board are kept. Built by
-    the compiled core (`_sweep_graph.c`) unless `compiled` is false or it is not built, else by its Python
-    twin: the same graph."""
+    the compiled core (its `_sweep_graph.c`) unless `compiled` is false or it is not built, else by its
+    Python twin: the same graph."""
     board = _Board.of(puzzle)
-    core = _graph_core if compiled or (compiled is None and compiled_by_default()) else None
+    core = _core if compiled or (compiled is None and compiled_by_default()) else None
     if core is None:
         return _built_here(puzzle, board, deadline, memory_cap)
     pips = len(pip_values(puzzle.dominoes))

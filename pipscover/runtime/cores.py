@@ -2,7 +2,7 @@
 
 A core is optional: without a C compiler the install still succeeds and its module runs the Python twin,
 which gives the same answers by the same steps (the tests run both). Each core carries the SHA-256 of the
-source it was built from (`source_digest`), so that a core a failed build left behind (an optional build
+sources it was built from (`source_digest`), so that a core a failed build left behind (an optional build
 that fails keeps the previous one without a word), or a checkout updated without `pip install -e .` again,
 is noticed and left for the twin: its functions may take other arguments than the module passes.
 """
@@ -30,21 +30,30 @@ def load_core(name: str, instead: str) -> ModuleType | None:
     return core
 
 
-def source_of(core: ModuleType) -> Path:
-    """The C source beside a compiled core (`_name.c` for `_name.cpython-311-....so`)."""
-    return Path(str(core.__file__)).with_name(core.__name__.rpartition(".")[2] + ".c")
+def sources_of(core: ModuleType) -> list[Path]:
+    """The files beside a compiled core that it is built from: those it names (`source_files`), else its C
+    source (`_name.c` for `_name.cpython-311-....so`)."""
+    built = Path(str(core.__file__))
+    names = getattr(core, "source_files", built.name.partition(".")[0] + ".c").split()
+    return [built.with_name(name) for name in names]
+
+
+def digest_of(sources: list[Path]) -> str:
+    """The SHA-256 that setup.py gives a core built from `sources`."""
+    import hashlib
+
+    return hashlib.sha256(b"".join(source.read_bytes() for source in sources)).hexdigest()
 
 
 def is_stale(core: ModuleType) -> bool:
-    """Whether `core` was built from another source than the one beside it. The source's digest is compared
-    only when the source is newer than the core: hashing it costs milliseconds of start-up, two file dates
-    nothing."""
-    source, built = source_of(core), getattr(core, "__file__", None)
-    if built is None or not source.exists() or source.stat().st_mtime <= Path(built).stat().st_mtime:
+    """Whether `core` was built from other sources than those beside it. Their digest is compared only when
+    one is newer than the core: hashing them costs milliseconds of start-up, file dates nothing."""
+    sources, built = sources_of(core), getattr(core, "__file__", None)
+    if built is None or not all(source.exists() for source in sources):
         return False
-    import hashlib
-
-    return bool(getattr(core, "source_digest", None) != hashlib.sha256(source.read_bytes()).hexdigest())
+    if max(source.stat().st_mtime for source in sources) <= Path(built).stat().st_mtime:
+        return False
+    return bool(getattr(core, "source_digest", None) != digest_of(sources))
 
 
 def compiled_by_default() -> bool:
