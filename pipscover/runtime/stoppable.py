@@ -15,6 +15,7 @@ leaves no search running); elsewhere it ends at its next answer, when the pipe i
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
@@ -246,6 +247,10 @@ def _fork(serve: Callable[[Connection], None]) -> _Worker:
         try:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             signal.signal(signal.SIGUSR1, signal.default_int_handler)  # the caller's Ctrl-C, passed on (`race`)
+            # The caller's garbage collector callbacks (hypothesis times its collections, a Dask worker diagnoses
+            # them) are its own bookkeeping. Run at the worker's collections, one could be where the Ctrl-C passed
+            # on is raised, and an exception there is only printed ("Exception ignored in"): the worker went on.
+            gc.callbacks.clear()
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             ours.close()
             if prctl is not None:  # have the kernel kill this worker when the thread that forked it ends
