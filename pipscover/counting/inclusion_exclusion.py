@@ -421,9 +421,9 @@ def polynomial_at(sweep: Sweep, weights: Sequence[int]) -> int:
     """P at one point, exactly (Python's integers): each domino type weighted by `weights`, the sum over the
     graph's paths from the empty board to the covered one of their edges' weights' product (the Python
     sweep, and `graph_bound`'s)."""
-    weight = [sum(times * (weights[kind] if kind >= 0 else 1) for kind, times in form) for form in sweep.forms]
     if sweep.final < 0:
         return 0
+    weight = [sum(times * (weights[kind] if kind >= 0 else 1) for kind, times in form) for form in sweep.forms]
     first, sources, edge_forms = sweep.first, sweep.sources, sweep.edge_forms
     values = [1] + [0] * sweep.final
     for state in range(1, sweep.final + 1):
