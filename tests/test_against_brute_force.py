@@ -20,7 +20,7 @@ from puzzle_factory import FAMILIES, family, named
 from pipscover.cnf import CARD_ENCODINGS, PB_ENCODINGS, Encodings
 from pipscover.counting import METHODS, count
 from pipscover.counting.blocking import count_by_blocking
-from pipscover.counting.inclusion_exclusion import build_sweep, sweep_total
+from pipscover.counting.inclusion_exclusion import build_sweep, graph_bound, sweep_total, with_fewest_primes
 from pipscover.counting.inclusion_exclusion import count as count_by_inclusion_exclusion
 from pipscover.counting.structural import ORDERS, StructuralCounter
 from pipscover.engines import REGISTRY, get_backend
@@ -145,6 +145,16 @@ def test_inclusion_exclusion_compiled_and_in_python_counts_the_brute_force_solut
         assert sweep == build_sweep(puzzle, compiled=False), named(puzzle)
         assert sweep_total(sweep, compiled=True) == sweep_total(sweep, compiled=False), named(puzzle)
         assert count_by_inclusion_exclusion(puzzle) == len(brute_force_solutions(puzzle)), named(puzzle)
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_the_sweep_graphs_bound_is_at_least_the_brute_force_count(name):
+    """The count's bound from the built graph (`graph_bound`), by which it may take fewer primes: never below
+    the count, and the primes it takes multiply past the count."""
+    for puzzle in family(name):
+        sweep, solutions = build_sweep(puzzle), len(brute_force_solutions(puzzle))
+        assert graph_bound(puzzle, sweep) >= solutions, named(puzzle)
+        assert with_fewest_primes(puzzle, sweep).points.modulus > solutions, named(puzzle)
 
 
 # Every cardinality encoding in both CNF forms, each with every pseudo-Boolean encoding in turn.

@@ -16,7 +16,13 @@ import pytest
 from conftest import BIN, EXAMPLES, needs_nyt, nyt_files, stop_session
 from pipscover import load_one
 from pipscover.counting.frontier import frontier
-from pipscover.counting.inclusion_exclusion import build_sweep, points_of, sweep_total
+from pipscover.counting.inclusion_exclusion import (
+    build_sweep,
+    points_for,
+    points_of,
+    sweep_total,
+    with_fewest_primes,
+)
 from pipscover.counting.structural import StructuralCounter
 from pipscover.formats import load
 from pipscover.sweep import split_structural
@@ -214,6 +220,20 @@ def _count_with_a_worker_killed(scheduler: str, method: str, puzzle: Path) -> di
         output, errors = count.communicate(timeout=180)
     assert count.returncode == 0, errors
     return json.loads(output)
+
+
+def test_a_sweep_auto_built_here_on_fewer_primes_than_a_workers_own_gives_the_exact_count(scheduler, monkeypatch):
+    """no-unique-16's graph bound takes two primes where tilings times arrangements took three: auto builds its
+    graph here (and, its sweep counted long here, splits it), so the workers sum modulo the two primes of the
+    sweep sent them, and the count is recovered modulo the same two."""
+    from pipscover.sweep import split_count
+
+    monkeypatch.setattr(split_count, "LOCAL_SWEEP_WORK", 0)
+    puzzle = load_one(NO_UNIQUE_16)
+    assert (points_for(puzzle).lanes, with_fewest_primes(puzzle, build_sweep(puzzle)).points.lanes) == (3, 2)
+    result = split_count.count_on_cluster(puzzle, "auto", scheduler, 0, None, None, time.monotonic())
+    assert (result.count, result.exact, result.method) == (NO_UNIQUE_16_COUNT, True, "auto:inclusion-exclusion")
+    assert result.backend is not None and result.backend.startswith("dask")
 
 
 def test_the_sweep_auto_built_here_is_sent_to_the_workers_and_outlives_a_worker_killed(scheduler):

@@ -28,8 +28,12 @@ from pipscover.counting.inclusion_exclusion import (
     Points,
     build_sweep,
     copies_of,
+    graph_bound,
+    points_for,
     points_of,
+    polynomial_at,
     sweep_total,
+    with_fewest_primes,
 )
 from pipscover.counting.inclusion_exclusion import count as count_by_inclusion_exclusion
 from pipscover.counting.structural import StructuralCounter
@@ -75,6 +79,33 @@ def test_it_counts_nyt_puzzles_as_the_structural_counter_does():
 @given(puzzles(max_dominoes=6))
 def test_it_counts_random_puzzles_as_brute_force_does(puzzle):
     assert count_by_inclusion_exclusion(puzzle) == len(brute_force_solutions(puzzle))
+
+
+@given(puzzles(max_dominoes=6))
+def test_the_graphs_bound_holds_on_random_puzzles(puzzle):
+    """P(m) / prod m_t^m_t is at least the count, and P(1), every labelled tiling the graph allows, too."""
+    sweep, solutions = build_sweep(puzzle), len(brute_force_solutions(puzzle))
+    assert graph_bound(puzzle, sweep) >= solutions <= polynomial_at(sweep, [1] * len(copies_of(puzzle)))
+    assert with_fewest_primes(puzzle, sweep).points.modulus > solutions
+
+
+def test_the_graphs_bound_takes_fewer_primes_where_the_regions_bind():
+    """no-unique-10's tilings times arrangements pass 2^30 (two primes); its graph's bound, 2^26.7, does not,
+    and its count by one prime is the structural counter's."""
+    puzzle = load_one(BENCHMARKS / "no-unique-10-s1.json")
+    sweep = build_sweep(puzzle)
+    assert (points_for(puzzle).lanes, with_fewest_primes(puzzle, sweep).points.lanes) == (2, 1)
+    assert count_by_inclusion_exclusion(puzzle) == StructuralCounter(puzzle).count() < graph_bound(puzzle, sweep)
+
+
+def test_no_unique_22_sweeps_with_three_primes_not_four():
+    """Its count, 32,276,110,275,963,904 (2^54.8, benchmarks/recorded_counts.json, by both forms), below its
+    graph's bound, 2^83.1, below three primes' product (2^90); tilings times arrangements, 2^93.6, took four."""
+    puzzle = load_one(BENCHMARKS / "no-unique-22-s1.json")
+    sweep = build_sweep(puzzle)
+    recorded = int(json.loads((ROOT / "benchmarks" / "recorded_counts.json").read_text())["no-unique-22-s1"])
+    assert recorded <= graph_bound(puzzle, sweep) < 2**84
+    assert (points_for(puzzle).lanes, with_fewest_primes(puzzle, sweep).points.lanes) == (4, 3)
 
 
 @pytest.mark.parametrize("lanes", [1, 4, 6])
@@ -142,13 +173,16 @@ def test_a_count_past_64_bits_is_exact_as_a_formula_gives_it(copies, paired):
     assert sweep_total(sweep, compiled=True) == sweep_total(sweep, compiled=False)
     expected = _open_board_count(copies)
     assert count_by_inclusion_exclusion(puzzle) == expected > 2 ** (64 if sum(copies) < 30 else 100)
+    assert graph_bound(puzzle, sweep) >= expected
 
 
 def test_a_count_past_2_to_the_128_is_exact_where_its_bound_fits_the_primes():
     """79 copies of a domino and one other on an open 2 x 80 board: 2^141 solutions, past what sums modulo
     2^128 held (the old core refused it), below the six primes' product (2^180): 80 sweeps."""
     puzzle = _open_board((79, 1))
-    assert build_sweep(puzzle).points.lanes == 5
+    sweep = build_sweep(puzzle)
+    assert sweep.points.lanes == with_fewest_primes(puzzle, sweep).points.lanes == 5
+    assert graph_bound(puzzle, sweep) >= _open_board_count((79, 1))
     assert count_by_inclusion_exclusion(puzzle) == _open_board_count((79, 1)) > 2**140
 
 

@@ -24,8 +24,9 @@ built once (`Sweep`, the steps that lay nothing folded away; in C, `_sweep_graph
 Python twin); each point is one pass over its edges. The sums run in residues modulo a few primes near 2^30
 (cheap products: a weight is a small integer; the core sweeps eight points a pass), combined into the sum
 modulo their product: the count is that sum divided by what it is the count times (no prime here divides
-it), exact when its bound is below the primes' product; `count` checks the bound first and takes as many
-primes as it needs (up to six, about 2^180).
+it), exact when its bound is below the primes' product; `count` checks the bound first (up to six primes,
+about 2^180), and once the graph is built takes the fewest primes that the lower of that bound and the
+graph's own (`graph_bound`) allows.
 `encodings/counting.md` has the measurements.
 """
 
@@ -143,10 +144,15 @@ def points_of(puzzle: Puzzle) -> int:
 
 def points_for(puzzle: Puzzle) -> Points:
     """The puzzle's points: Glynn's half when a type has odd copies, else Ryser's, with the fewest primes whose
-    product passes the count's bound (all of them when none does: `Modulus.of` then refuses)."""
-    copies, bound = copies_of(puzzle), _bound(puzzle)
-    lanes = next((lanes for lanes in range(1, len(PRIMES)) if prod(PRIMES[:lanes]) > bound), len(PRIMES))
-    return Points.of(copies, any(m % 2 for m in copies), lanes)
+    product passes the count's bound before the build (all of them when none does: `Modulus.of` then refuses;
+    `with_fewest_primes` may take fewer once the graph is built)."""
+    copies = copies_of(puzzle)
+    return Points.of(copies, any(m % 2 for m in copies), _lanes_above(_bound(puzzle)))
+
+
+def _lanes_above(bound: int) -> int:
+    """The fewest primes whose product passes `bound` (all of them when none does)."""
+    return next((lanes for lanes in range(1, len(PRIMES)) if prod(PRIMES[:lanes]) > bound), len(PRIMES))
 
 
 def copies_of(puzzle: Puzzle) -> list[int]:
@@ -156,8 +162,8 @@ def copies_of(puzzle: Puzzle) -> list[int]:
 
 @lru_cache(maxsize=64)
 def _bound(puzzle: Puzzle) -> int:
-    """Every solution is a tiling and an arrangement of the dominoes on its tiles: a bound on the count
-    (remembered: `points_for` and `Modulus.of` both ask)."""
+    """Every solution is a tiling and an arrangement of the dominoes on its tiles: a bound on the count, known
+    before the build (remembered: `points_for` and `Modulus.of` both ask)."""
     return TilingCounter(puzzle.cells).count((1 << len(puzzle.cells)) - 1) * arrangements(
         [(copies, a == b) for (a, b), copies in puzzle.domino_counts.items()])
 
@@ -404,16 +410,43 @@ def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | No
     weights, signs = sweep.points.weights, sweep.points.signs
     for done, point in enumerate(islice(sweep.points, points.start, points.stop)):
         check(done)
-        weight = [sum(times * (weights[kind][point[kind]] if kind >= 0 else 1) for kind, times in form)
-                  for form in sweep.forms]
-        values = [[1] * len(primes)] + [[]] * sweep.final
-        for state in range(1, sweep.final + 1):
-            edges = range(sweep.first[state], sweep.first[state + 1])
-            values[state] = [sum(values[sweep.sources[e]][lane] * weight[sweep.edge_forms[e]] for e in edges) % prime
-                             for lane, prime in enumerate(primes)]
+        value = polynomial_at(sweep, [row[digit] for row, digit in zip(weights, point)])
         sign = prod(row[digit] for row, digit in zip(signs, point))
-        totals = [(total + sign * value) % prime for total, value, prime in zip(totals, values[sweep.final], primes)]
+        totals = [(total + sign * value) % prime for total, prime in zip(totals, primes)]
     return _combined(totals, primes)
+
+
+def polynomial_at(sweep: Sweep, weights: Sequence[int]) -> int:
+    """P at one point, exactly (Python's integers): each domino type weighted by `weights`, the sum over the
+    graph's paths from the empty board to the covered one of their edges' weights' product (the Python
+    sweep, and `graph_bound`'s)."""
+    if sweep.final < 0:
+        return 0
+    weight = [sum(times * (weights[kind] if kind >= 0 else 1) for kind, times in form) for form in sweep.forms]
+    first, sources, edge_forms = sweep.first, sweep.sources, sweep.edge_forms
+    values = [1] + [0] * sweep.final
+    for state in range(1, sweep.final + 1):
+        values[state] = sum(values[sources[e]] * weight[edge_forms[e]] for e in range(first[state], first[state + 1]))
+    return values[sweep.final]
+
+
+def graph_bound(puzzle: Puzzle, sweep: Sweep) -> int:
+    """A bound on the count from the puzzle's built graph: P(m) / prod m_t^m_t, rounded down (m_t the copies
+    of type t). Every coefficient of P is a number of labellings, so none is negative, and the count, P's
+    coefficient c_m of prod x_t^m_t, has c_m * prod m_t^m_t <= the sum over all a of c_a * prod m_t^a_t = P(m).
+    One exact sweep; on loose boards of distinct dominoes it is 2^10 below `_bound` (no-unique-22: 2^83
+    against 2^94), on planted boards, whose regions leave the dominoes' choice wide, above it
+    (encodings/counting.md)."""
+    copies = copies_of(puzzle)
+    return polynomial_at(sweep, copies) // prod(m**m for m in copies)
+
+
+def with_fewest_primes(puzzle: Puzzle, sweep: Sweep) -> Sweep:
+    """The puzzle's sweep summed modulo the fewest primes whose product passes the lower of its two bounds
+    (`_bound`, `graph_bound`): fewer lanes, less work a point. Its count's modulus is then its points'
+    (`Modulus.of_points`)."""
+    lanes = _lanes_above(min(_bound(puzzle), graph_bound(puzzle, sweep)))
+    return replace(sweep, points=replace(sweep.points, lanes=lanes))
 
 
 def _combined(residues: Sequence[int], moduli: Sequence[int]) -> int:
@@ -459,11 +492,11 @@ class Modulus:
 def count(puzzle: Puzzle, budget: Budget = UNLIMITED, compiled: bool | None = None) -> int:
     """The exact number of solutions (placements). Raises `TooBig` when the sweeps or the count are past
     what it takes on, `CountInterrupted` (nothing counted) at the deadline or the memory cap."""
-    modulus = Modulus.of(puzzle)
+    Modulus.of(puzzle)  # what it refuses, it refuses before the build
     try:
-        total = sweep_total(build_sweep(puzzle, budget.deadline, budget.memory), budget.deadline, compiled,
-                            budget.on_progress)
+        sweep = with_fewest_primes(puzzle, build_sweep(puzzle, budget.deadline, budget.memory))
+        total = sweep_total(sweep, budget.deadline, compiled, budget.on_progress)
     except STOPS as stop:
         raise CountInterrupted(replace(stopped(0, stop, Distinct.PLACEMENTS).result, method="inclusion-exclusion")) \
             from None
-    return modulus.count(total)
+    return Modulus.of_points(sweep.points).count(total)

@@ -30,7 +30,14 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
-from pipscover.counting.inclusion_exclusion import Modulus, Sweep, build_sweep, points_of, sweep_total
+from pipscover.counting.inclusion_exclusion import (
+    Modulus,
+    Sweep,
+    build_sweep,
+    points_of,
+    sweep_total,
+    with_fewest_primes,
+)
 from pipscover.counting.progress import ProgressCallback
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
@@ -171,6 +178,8 @@ def _short_sweep(puzzle: Puzzle, modulus: Modulus, deadline: float | None, memor
         if has_passed(deadline):
             return _named_auto(_result(0, False, start, None, "timeout"))
         return _Split(modulus, None)
+    sweep = with_fewest_primes(puzzle, sweep)  # built here: its sums may take fewer primes than workers' own
+    modulus = Modulus.of_points(sweep.points)
     if sweep.points.count * len(sweep.sources) > LOCAL_SWEEP_WORK:
         return _Split(modulus, sweep)
     try:
