@@ -28,10 +28,14 @@ settings.load_profile("suite")
 # collected first, and with `--no-loadscope-reorder` (pyproject) xdist hands files to its workers in that order,
 # so the last files to start are short ones and both workers finish together. (By default xdist starts the
 # files with the most tests first, which left the heaviest, with few tests each, to the end on one worker.)
-HEAVY_FIRST = ("test_count_cluster.py", "test_against_brute_force.py", "test_page.py", "test_sweep.py",
-               "test_hostile.py", "test_hints.py", "test_serve.py", "test_style.py", "test_inclusion_exclusion.py",
-               "test_sat.py", "test_structural_core.py", "test_count_frontier.py", "test_generate.py",
-               "test_serve_load.py", "test_count_portfolio.py")
+# test_sweep.py comes third: xdist gives a worker its next file when two of its tests are left, and the
+# worker of test_count_cluster.py gets there (its last two tests, the killed workers) long before the worker
+# of test_against_brute_force.py does, so the sweep's tests on the stock cluster follow the count's there and
+# share its cluster (`scheduler`), rather than start a second one (8 s of CPU).
+HEAVY_FIRST = ("test_count_cluster.py", "test_against_brute_force.py", "test_sweep.py", "test_page.py",
+               "test_hostile.py", "test_hints.py", "test_serve.py", "test_style.py", "test_structural_core.py",
+               "test_inclusion_exclusion.py", "test_sat.py", "test_counting.py", "test_count_frontier.py",
+               "test_generate.py", "test_serve_load.py", "test_count_portfolio.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -35,9 +35,12 @@ NO_UNIQUE_16 = PUZZLES / "no-unique-16-s1.json"
 # Past auto's structural budget, a long sweep: split (131,072 points x 15,682 edges, a few seconds).
 NO_UNIQUE_18 = PUZZLES / "no-unique-18-s1.json"
 NO_UNIQUE_18_COUNT = 679_933_450_656
-# Long enough to press Ctrl-C in the middle (16,384 points; about 5 s of CPU in one process).
-LONG = PUZZLES / "subset-sum-sat-14.json"
 NO_UNIQUE_16_COUNT = 7_870_990_272
+# Long enough to press Ctrl-C in the middle: by inclusion-exclusion, 8,192 points in 64 short chunks (half a
+# second of CPU in one process); by the structural split, no-unique-16's (2 s in one process). (subset-sum-sat-14
+# split structurally, 30 s of CPU in one process, left its workers on the chunks already running for as long
+# as the next count ran: Dask cannot stop a running task.)
+LONG = {"inclusion-exclusion": PUZZLES / "subset-sum-sat-14.json", "structural": NO_UNIQUE_16}
 
 
 def _count(*args: object, timeout: float = 180) -> subprocess.CompletedProcess:
@@ -126,7 +129,7 @@ def test_ctrl_c_stops_a_split_count_with_a_labelled_lower_bound_and_leaves_the_c
 
     from pipscover.sweep import split_structural
 
-    count = subprocess.Popen([BIN / "pipscover", "count", LONG, "-m", method, "--scheduler",
+    count = subprocess.Popen([BIN / "pipscover", "count", LONG[method], "-m", method, "--scheduler",
                               scheduler], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
