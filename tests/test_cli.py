@@ -2,6 +2,7 @@
 command, is tests/test_hostile.py's corpus.)"""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -102,15 +103,16 @@ def test_encodings_are_refused_for_dlx(run_cli):
     assert result.code == 2 and "does not use one" in result.err
 
 
-def test_check_reads_solve_output_from_a_pipe():
-    example = str(EXAMPLES / "first.txt")
-    solved = subprocess.run(
-        [sys.executable, "-m", "pipscover", "solve", example, "--json"], capture_output=True, text=True
-    )
-    checked = subprocess.run(
-        [sys.executable, "-m", "pipscover", "check", example, "-"], input=solved.stdout, capture_output=True, text=True
-    )
-    assert checked.returncode == 0 and checked.stdout.endswith(": valid\n")
+def test_check_reads_solve_output_from_a_pipe(run_cli, monkeypatch):
+    example = EXAMPLES / "first.txt"
+    solved = run_cli("solve", example, "--json")
+    reading, writing = os.pipe()
+    with os.fdopen(writing, "w") as pipe:  # (far less than a pipe holds)
+        pipe.write(solved.out)
+    with os.fdopen(reading) as stdin:
+        monkeypatch.setattr(sys, "stdin", stdin)
+        checked = run_cli("check", example, "-")
+    assert checked.code == 0 and checked.out.endswith(": valid\n")
 
 
 def test_the_puzzles_of_one_text_file_are_named_by_number_and_checked_each_against_its_own(run_cli, tmp_path):

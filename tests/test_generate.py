@@ -76,12 +76,9 @@ def test_without_uniqueness_the_counter_is_not_called():
     assert problems(made.puzzle, made.solution) == []
 
 
-def test_written_puzzle_reads_back_with_its_solution(tmp_path):
+def test_written_puzzle_reads_back_with_its_solution(run_cli, tmp_path):
     path = tmp_path / "made.json"
-    subprocess.run(
-        [sys.executable, "-m", "pipscover", "generate", "-n", "5", "--seed", "9", "-o", str(path), "--json"],
-        check=True, capture_output=True,
-    )
+    assert run_cli("generate", "-n", "5", "--seed", "9", "-o", path, "--json").code == 0
     (puzzle,) = parse(path.read_text(), str(path))
     assert problems(puzzle, puzzle.published_solution) == []
     assert json.loads(path.read_text())["solution"]

@@ -778,9 +778,12 @@ def test_a_closed_pipe_ends_quietly(small_open_board, args):
 def group_usage(group: int) -> tuple[float, int]:
     """CPU time used so far by the live processes of a process group, and how many there are (Linux /proc)."""
     ticks = members = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+    for name in os.listdir("/proc"):  # (half the CPU of a glob: it is read up to a hundred times a second)
+        if not name.isdigit():
+            continue
         try:
-            fields = stat.read_text().rpartition(")")[2].split()
+            with open(f"/proc/{name}/stat", "rb") as stat:
+                fields = stat.read().rpartition(b")")[2].split()
         except OSError:  # the process ended meanwhile
             continue
         if int(fields[2]) == group:  # pgrp; then utime, stime (and the reaped children's) in clock ticks

@@ -5,6 +5,7 @@ whole-suite run before a merge catches a new error. (ruff's C901 holds each func
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import subprocess
 import sys
@@ -42,17 +43,22 @@ def test_every_type_ignore_gives_its_reason():
     assert not bare, "a type: ignore without a reason on its line:\n" + "\n".join(bare)
 
 
-def long_functions(limit: int) -> list[str]:
-    """`path:name (lines)` of every function in the package, the benchmarks and the examples longer than `limit`."""
+@functools.cache
+def function_lengths() -> tuple[tuple[str, int], ...]:
+    """`(path:name, lines)` of every function in the package, the benchmarks and the examples (parsed once for
+    both tests that read them)."""
     found = []
     for folder in ("pipscover", "benchmarks", "examples"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno is not None:
-                    lines = node.end_lineno - node.lineno + 1
-                    if lines > limit:
-                        found.append(f"{path.relative_to(ROOT)}:{node.name} ({lines} lines)")
-    return found
+                    found.append((f"{path.relative_to(ROOT)}:{node.name}", node.end_lineno - node.lineno + 1))
+    return tuple(found)
+
+
+def long_functions(limit: int) -> list[str]:
+    """`path:name (lines)` of every function longer than `limit` lines."""
+    return [f"{name} ({lines} lines)" for name, lines in function_lengths() if lines > limit]
 
 
 def test_no_function_is_longer_than_80_lines():

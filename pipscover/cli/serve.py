@@ -29,13 +29,11 @@ def serve_command(
 
     Example: pipscover serve --open
     """
-    import socket
-
-    from pipscover.serve.app import make_app, run
+    from pipscover.serve.app import listen, make_app, run
 
     hosts = ("*",) if host in ("0.0.0.0", "::") else ("127.0.0.1", "localhost", host)
     try:
-        listener = socket.create_server((host, port))  # bound here, so the address printed is the real one
+        listener = listen(host, port)
     except OSError as error:
         raise PipsError(f"cannot listen on {host}:{port} ({error.strerror or error})") from None
     address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{listener.getsockname()[1]}/"
