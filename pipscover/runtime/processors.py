@@ -1,0 +1,62 @@
+"""One memory-bound computation per processor of this machine, whichever process of it runs them.
+
+A split count's tasks (`pipscover.sweep.split_count`) run on Dask workers that we do not start: a stock
+`dask worker` runs a thread per processor, so two stock workers on a 2-processor machine run four sweeps at
+once. Inclusion-exclusion's sweep streams its graph and its states' values through the processor's caches
+each pass: four of them time-sliced on two processors evict each other's, and cost more CPU for the same
+points than two (encodings/counting.md, "One count on a Dask cluster"). `processor_slot()` holds one of the
+machine's `os.cpu_count()` slots while the sweep runs, so that at most that many sweep at once on a
+machine, in however many worker processes; the other tasks wait their turn without spending CPU.
+
+A slot is a socket bound to a name in Linux's abstract namespace (`\\0pipscover-slot-N`): one process
+of the machine can hold a name at a time, the kernel frees it when its holder closes it or dies (a worker
+killed mid-count frees its slot), and it leaves no file behind. Where there is no abstract namespace (not
+Linux), every computation runs at once, as without slots.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import socket
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+SLOT_NAME = "pipscover-slot"
+WAIT_SECONDS = 0.005  # how often a computation waiting for a slot looks again (a few syscalls each)
+
+
+@contextmanager
+def processor_slot(slots: int | None = None, name: str = SLOT_NAME) -> Iterator[None]:
+    """Holds one of the machine's `slots` (default: its processors) named `name` while the block runs, waiting
+    for one to be free; with no abstract namespace here, holds nothing."""
+    held = _wait_for_slot(slots or os.cpu_count() or 1, name) if sys.platform.startswith("linux") else None
+    try:
+        yield
+    finally:
+        if held is not None:
+            held.close()
+
+
+def _wait_for_slot(slots: int, name: str) -> socket.socket:
+    while (held := free_slot(slots, name)) is None:
+        time.sleep(WAIT_SECONDS)
+    return held
+
+
+def free_slot(slots: int, name: str = SLOT_NAME) -> socket.socket | None:
+    """A socket holding the first of `slots` slots named `name` that no process of this machine holds, or None
+    when all are held."""
+    for slot in range(slots):
+        holder = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            holder.bind(f"\0{name}-{slot}")
+        except OSError as error:
+            holder.close()
+            if error.errno != errno.EADDRINUSE:
+                raise
+            continue
+        return holder
+    return None
