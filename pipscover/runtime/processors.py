@@ -10,22 +10,22 @@ machine, in however many worker processes; the other tasks wait their turn witho
 
 A slot is a socket bound to a name in Linux's abstract namespace (`\\0pipscover-slot-N`): one process
 of the machine can hold a name at a time, the kernel frees it when its holder closes it or dies (a worker
-killed mid-count frees its slot), and it leaves no file behind. Where there is no abstract namespace (not
-Linux), every computation runs at once, as without slots.
+killed mid-count frees its slot), and it leaves no file behind. A computation waiting for a slot sleeps in
+`select` on connections to the holders, which the kernel resets when a holder closes. Where there is no
+abstract namespace (not Linux), every computation runs at once, as without slots.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import select
 import socket
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 SLOT_NAME = "pipscover-slot"
-WAIT_SECONDS = 0.005  # how often a computation waiting for a slot looks again (a few syscalls each)
 
 
 @contextmanager
@@ -40,23 +40,42 @@ def processor_slot(slots: int | None = None, name: str = SLOT_NAME) -> Iterator[
             held.close()
 
 
-def _wait_for_slot(slots: int, name: str) -> socket.socket:
-    while (held := free_slot(slots, name)) is None:
-        time.sleep(WAIT_SECONDS)
-    return held
-
-
 def free_slot(slots: int, name: str = SLOT_NAME) -> socket.socket | None:
     """A socket holding the first of `slots` slots named `name` that no process of this machine holds, or None
-    when all are held."""
+    when all are held. The holder listens, so that a computation waiting for a slot can hear it close."""
     for slot in range(slots):
         holder = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            holder.bind(f"\0{name}-{slot}")
+            holder.bind(_address(name, slot))
         except OSError as error:
             holder.close()
             if error.errno != errno.EADDRINUSE:
                 raise
             continue
+        holder.listen(socket.SOMAXCONN)
         return holder
     return None
+
+
+def _wait_for_slot(slots: int, name: str) -> socket.socket:
+    """A free slot, waited for without spending CPU: connected to each holder (never accepted), this thread
+    sleeps until one of them closes, which resets its connections, then tries again. (Polling instead woke
+    each waiting thread hundreds of times a second, and cost more CPU than the slots saved.)"""
+    while (held := free_slot(slots, name)) is None:
+        waits = []
+        try:
+            for slot in range(slots):
+                waiting = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                waits.append(waiting)
+                waiting.connect(_address(name, slot))  # refused: that slot was freed meanwhile
+            select.select(waits, [], [])
+        except ConnectionRefusedError:
+            pass
+        finally:
+            for waiting in waits:
+                waiting.close()
+    return held
+
+
+def _address(name: str, slot: int) -> str:
+    return f"\0{name}-{slot}"
