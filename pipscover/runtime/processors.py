@@ -5,8 +5,9 @@ A split count's tasks (`pipscover.sweep.split_count`) run on Dask workers that w
 once. Inclusion-exclusion's sweep streams its graph and its states' values through the processor's caches
 each pass: four of them time-sliced on two processors evict each other's, and cost more CPU for the same
 points than two (encodings/counting.md, "One count on a Dask cluster"). `processor_slot()` holds one of the
-machine's `os.cpu_count()` slots while the sweep runs, so that at most that many sweep at once on a
-machine, in however many worker processes; the other tasks wait their turn without spending CPU.
+machine's slots (as many as the processors this process may run on) while the sweep runs, so that at most
+that many sweep at once on a machine, in however many worker processes; the other tasks wait their turn
+without spending CPU.
 
 A slot is a socket bound to a name in Linux's abstract namespace (`\\0pipscover-slot-N`): one process
 of the machine can hold a name at a time, the kernel frees it when its holder closes it or dies (a worker
@@ -30,9 +31,9 @@ SLOT_NAME = "pipscover-slot"
 
 @contextmanager
 def processor_slot(slots: int | None = None, name: str = SLOT_NAME) -> Iterator[None]:
-    """Holds one of the machine's `slots` (default: its processors) named `name` while the block runs, waiting
-    for one to be free; with no abstract namespace here, holds nothing."""
-    held = _wait_for_slot(slots or os.cpu_count() or 1, name) if sys.platform.startswith("linux") else None
+    """Holds one of the machine's `slots` (default: the processors this process may run on) named `name` while
+    the block runs, waiting for one to be free; with no abstract namespace here, holds nothing."""
+    held = _wait_for_slot(slots or len(os.sched_getaffinity(0)), name) if sys.platform.startswith("linux") else None
     try:
         yield
     finally:
