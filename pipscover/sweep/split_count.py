@@ -37,7 +37,6 @@ from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct
 from pipscover.runtime.deadlines import SearchTimeout, has_passed
 from pipscover.runtime.limits import MemoryCapReached, TooBig, check_memory
-from pipscover.runtime.processors import processor_slot
 from pipscover.sweep.split_tasks import chunks_of, gather
 
 if TYPE_CHECKING:
@@ -59,8 +58,7 @@ _building = threading.Lock()  # the threads of one worker build it once
 
 def swept_chunk(puzzle: Puzzle, begin: int, end: int, sweep: Sweep | None = None, memory: int | None = None) -> int:
     """What one task computes: the signed sum of the points numbered `begin` to `end - 1`, modulo the primes'
-    product, on the puzzle's `sweep` when the client sent it, else on the one this worker builds once; the
-    sweep waits for a processor of this machine that no other sweep holds (`processor_slot`). Raises
+    product, on the puzzle's `sweep` when the client sent it, else on the one this worker builds once. Raises
     `CountInterrupted` when the worker holds more than `memory` bytes (while it builds the sweep, and before
     it sweeps: the sweeps themselves allocate nothing)."""
     try:
@@ -73,8 +71,7 @@ def swept_chunk(puzzle: Puzzle, begin: int, end: int, sweep: Sweep | None = None
         check_memory(memory)
     except MemoryCapReached:
         raise CountInterrupted(_result(0, False, time.monotonic(), None, "memory")) from None
-    with processor_slot():  # at most a sweep per processor of this machine, whatever the workers' threads
-        return sweep_total(sweep, chunk=range(begin, end))
+    return sweep_total(sweep, chunk=range(begin, end))
 
 
 def count_split(puzzle: Puzzle, engine: DaskEngine, deadline: float | None, memory: int | None, start: float,
