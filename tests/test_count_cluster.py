@@ -155,6 +155,26 @@ def test_ctrl_c_stops_a_split_count_with_a_labelled_lower_bound_and_leaves_the_c
     assert re.search(rf"at least {bound} solutions \(NOT exact: stopped by Ctrl-C", output), output
 
 
+def test_a_tasks_outcome_is_read_from_what_it_gave_not_from_its_future_now(scheduler):
+    """What `as_completed` gives a finished, a failed and a cancelled task, on the stock cluster. A finished
+    task's future may since have turned "lost" or "pending" (its worker killed after it finished): its result
+    stands. Read from the future, that status made a count fail on "a task of the split count failed on the
+    cluster: [0]" (CI, a worker killed mid-count)."""
+    from distributed import Client, as_completed
+
+    from pipscover.sweep.cluster import outcome
+
+    with Client(scheduler, timeout=30) as client:
+        finished = client.submit(lambda: [0], pure=False)
+        failed = client.submit(lambda: 1 // 0, pure=False)
+        waits = client.submit(time.sleep, 60, pure=False)
+        client.cancel(waits)
+        given = dict(as_completed([finished, failed, waits], with_results=True, raise_errors=False))
+    assert outcome(given[finished]) == ("finished", [0])
+    assert outcome(given[failed])[0] == "error" and isinstance(outcome(given[failed])[1], ZeroDivisionError)
+    assert outcome(given[waits])[0] == "cancelled"
+
+
 def test_a_count_on_a_stock_cluster_is_the_count_of_one_process(run_cli, scheduler):
     answer = _counted_here(run_cli, PLANTED_4X6, "--method", "inclusion-exclusion", "--scheduler", scheduler)
     assert answer["count"] == 58_725_029_952 and answer["exact"]

@@ -31,6 +31,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import CancelledError
 from contextlib import suppress
 from multiprocessing import resource_tracker
 from types import FrameType
@@ -185,10 +186,8 @@ class DaskEngine:
                     raise KeyboardInterrupt
                 ready = finished.next_batch(block=False)
                 for future, result in ready:
-                    if future.status == "error":  # as_completed gives (type, exception, traceback)
-                        result = result[1]
                     if future in futures:
-                        yield futures.pop(future), future.status, result
+                        yield (futures.pop(future), *outcome(result))
                 if time.monotonic() - polled >= POLL_SECONDS:
                     polled = time.monotonic()
                     self._count()
@@ -242,6 +241,18 @@ def _connect(address: str) -> Client:
         reason = error if isinstance(error, PipsError) else f"its workers cannot run pipscover: {error!r}"
         raise PipsError(f"--scheduler {address}: {reason}") from None
     return client
+
+
+def outcome(result: Any) -> tuple[str, Any]:
+    """A task's status and result from what `as_completed` gave: a cancelled task's CancelledError, a failed
+    one's (type, exception, traceback), else its result. Not from the future's status, which may have moved
+    on since: a task whose worker died after it finished is "lost" or "pending" again (Dask would compute it
+    again), and its result stands (a split count once failed on "a task failed on the cluster: [0]")."""
+    if isinstance(result, CancelledError):
+        return "cancelled", result
+    if isinstance(result, tuple) and len(result) == 3 and isinstance(result[1], BaseException):
+        return "error", result[1]
+    return "finished", result
 
 
 def _rows(status: str, result: Any, job: Job, settings: Settings) -> list[Row]:
