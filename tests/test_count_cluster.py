@@ -167,7 +167,9 @@ def test_a_tasks_outcome_is_read_from_what_it_gave_not_from_its_future_now(sched
     with Client(scheduler, timeout=30) as client:
         finished = client.submit(lambda: [0], pure=False)
         failed = client.submit(lambda: 1 // 0, pure=False)
-        waits = client.submit(time.sleep, 60, pure=False)
+        # A task no stock worker can run (a resource none has) never starts: one running when it is cancelled
+        # would keep its worker busy into the next test (Dask cannot stop it).
+        waits = client.submit(time.sleep, 60, pure=False, resources={"none-of-these": 1})
         client.cancel(waits)
         given = dict(as_completed([finished, failed, waits], with_results=True, raise_errors=False))
     assert outcome(given[finished]) == ("finished", [0])
