@@ -181,9 +181,9 @@ static i64 widest_weight(Graph graph) {
 /* Which slots a pass keeps the states' values in: a state's are read only by states at most `span` (the
    longest edge) after it, so a ring of the next power of two past it holds every value still to be read, and
    state s's go to slot s & ring (the returned mask). On planted 6 x 6 that is 65,536 slots of 116,011 states
-   (6.3 MB of values with three primes instead of 11 MB): two sweeps side by side, each with its edges, then
-   fit in the machine's shared last-level cache (32 MB here), where two whole arrays and their edges did not
-   (callgrind's cache model, a 16 MB last level: 469,054 misses -> 56,261 over 64 points; encodings/counting.md). */
+   (6.3 MB of values with three primes instead of 11 MB): callgrind's cache model, a 16 MB last level, 469,054
+   misses -> 56,261 over 64 points; one process about a fifth less CPU. Two sweeps side by side still spend
+   about 1.7 times one's CPU (encodings/counting.md). */
 static Py_ssize_t ring_of(Graph graph) {
     Py_ssize_t span = 0, ring = 1;
     for (Py_ssize_t state = 1; state <= graph.final; state++)
