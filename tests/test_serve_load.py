@@ -76,3 +76,24 @@ def test_a_deadline_counts_from_the_questions_arrival_not_from_when_its_work_sta
     arrived_long_ago = time.monotonic() - play.SECONDS["hint"]
     with pytest.raises(play.TooLong):
         play.answer("hint", puzzle, (), arrived_long_ago, False)
+
+
+def test_questions_still_waiting_when_the_server_stops_are_refused_and_no_worker_outlives_it():
+    """One question runs, the next is handed to the workers' queue, the third still waits in the pool: stopping
+    cancelled the third, and its CancelledError reached the page as a 500 with a traceback, not the 503 the
+    others get. When `close` returns, every worker has been told to end."""
+
+    async def main() -> list[BaseException]:
+        work = Work(workers=1, waiting=2)
+        asked = [asyncio.ensure_future(work.run(time.sleep, 60)) for _ in range(3)]
+        while not work._pool._processes:  # the first question has its worker
+            await asyncio.sleep(0.01)
+        workers = [psutil.Process(pid) for pid in work._pool._processes]
+        work.close()
+        answers = await asyncio.gather(*asked, return_exceptions=True)
+        assert psutil.wait_procs(workers, timeout=30)[1] == []
+        return answers
+
+    answers = asyncio.run(main())
+    assert [type(answer) for answer in answers] == [Full] * 3
+    assert all("the server is stopping" in str(answer) for answer in answers)

@@ -49,20 +49,29 @@ class Work:
             raise Full(f"{self.pending} questions are being worked on; ask again in {RETRY_AFTER} s")
         self.pending += 1
         try:
-            return await asyncio.wrap_future(self._pool.submit(function, *arguments))
+            future = self._pool.submit(function, *arguments)
+            return await asyncio.wrap_future(future)
         except BrokenProcessPool:  # a worker was killed: the pool takes no more work, a new one does
             if self._closed:
                 raise Full("the server is stopping") from None
             self._pool = self._start()
             raise Full(f"a worker stopped (out of memory?); ask again in {RETRY_AFTER} s") from None
+        except asyncio.CancelledError:  # a question still waiting is cancelled by `close`, not by its client
+            if self._closed and future.cancelled():
+                raise Full("the server is stopping") from None
+            raise
         finally:
             self.pending -= 1
 
     def close(self) -> None:
         """Take no more questions and end the ones being worked on: a count would otherwise go on in its
-        process, after the server has stopped, until its deadline."""
+        process, after the server has stopped, until its deadline.
+
+        The pool's own table of processes is read after its shutdown, not copied before: a worker that ends
+        its question starts its replacement (one question per process), and one started after the copy could
+        take a question already handed to the workers and count on, past the server."""
         self._closed = True
-        running = list((self._pool._processes or {}).values())
+        processes = self._pool._processes  # the pool adds to this table until its shutdown, and never after
         self._pool.shutdown(wait=False, cancel_futures=True)
-        for process in running:
+        for process in list((processes or {}).values()):
             process.terminate()
