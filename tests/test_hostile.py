@@ -525,6 +525,20 @@ def test_a_huge_puzzle_is_refused_before_it_is_built(run_cli, many_dominoes, man
     assert re.search(r"memory|steps", result.err) and time.monotonic() - start < 30
 
 
+def test_inclusion_exclusion_refuses_many_distinct_dominoes_before_it_bounds_the_count(run_cli, tmp_path):
+    """200 distinct dominoes (pips to 19) on an open 20 x 20 board need 2^199 sweeps: refused from the copies
+    alone. The count's bound, a tiling count of the board, was computed first, whatever --timeout said: 46 s
+    on 18 x 18 (loaded), about seven times more for each two columns more."""
+    cells = [[r, c] for r in range(20) for c in range(20)]
+    dominoes = [[a, b] for a in range(20) for b in range(a, 20)][:200]
+    path = tmp_path / "distinct.json"
+    path.write_text(json.dumps({"dominoes": dominoes, "regions": [{"indices": cells, "type": "empty"}]}))
+    start = time.monotonic()
+    result = run_cli("count", path, "--method", "inclusion-exclusion", "--timeout", "5")
+    assert_one_line_error(result, path)
+    assert "sweeps" in result.err and time.monotonic() - start < 30
+
+
 def test_the_default_backend_solves_the_huge_trivial_board(run_cli, long_strip):
     """Too big for the dlx search without --timeout, but local search tiles it and is done: `auto` answers."""
     from pipscover.formats import load_one

@@ -89,8 +89,7 @@ class Points:
     def of(cls, copies: Sequence[int], paired: bool, lanes: int = len(PRIMES)) -> Points:
         """The points of Ryser's form, or of Glynn's half when `paired` (a type of `copies` must be odd), summed
         modulo the first `lanes` primes."""
-        half = max(t for t, m in enumerate(copies) if m % 2) if paired else -1
-        digits = [(m + 1) // 2 if t == half else m + 1 for t, m in enumerate(copies)]
+        digits = _digits(copies, paired)
         if paired:
             weights = tuple(tuple(m - 2 * j for j in range(d)) for m, d in zip(copies, digits))
             signs = tuple(tuple((-1) ** j * comb(m, j) for j in range(d)) for m, d in zip(copies, digits))
@@ -138,8 +137,17 @@ class Sweep:
 
 def points_of(puzzle: Puzzle) -> int:
     """How many sweeps the count takes: prod (m_t + 1) over the distinct dominoes, or half of it in Glynn's
-    form."""
-    return points_for(puzzle).count
+    form. From the copies alone: neither the count's bound (a tiling count of the board, minutes on a wide
+    one) nor the points' signs (a binomial per digit) are needed for it."""
+    copies = copies_of(puzzle)
+    return prod(_digits(copies, any(m % 2 for m in copies)))
+
+
+def _digits(copies: Sequence[int], paired: bool) -> list[int]:
+    """How many digits each type's place of a point takes: m + 1, or about half for the type Glynn's half
+    sum halves (the last of odd copies)."""
+    half = max(t for t, m in enumerate(copies) if m % 2) if paired else -1
+    return [(m + 1) // 2 if t == half else m + 1 for t, m in enumerate(copies)]
 
 
 def points_for(puzzle: Puzzle) -> Points:
@@ -468,11 +476,13 @@ class Modulus:
     @classmethod
     def of(cls, puzzle: Puzzle) -> Modulus:
         """The puzzle's modulus; `TooBig` when its dominoes need more than `POINTS_LIMIT` sweeps or its count
-        may pass what the sums hold exactly."""
-        points = points_for(puzzle)
-        if points.count > POINTS_LIMIT:
-            raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its dominoes need {points.count:,} sweeps "
+        may pass what the sums hold exactly. The sweeps are counted first: the bound is a tiling count of the
+        board, which took minutes on a wide board of a few hundred distinct dominoes, only to be refused."""
+        sweeps = points_of(puzzle)
+        if sweeps > POINTS_LIMIT:
+            raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its dominoes need {sweeps:,} sweeps "
                          f"(at most {POINTS_LIMIT:,})")
+        points = points_for(puzzle)
         if _bound(puzzle) >= points.modulus:
             raise TooBig(f"{puzzle.describe()}: inclusion-exclusion: its count may pass "
                          f"2^{points.modulus.bit_length() - 1}, below which its sums' residues give it exactly")
