@@ -126,7 +126,7 @@ def test_ctrl_c_while_counting_by_blocking_clauses_keeps_the_count_so_far():
 #   the counters;
 # - 166,724 (2025-10-28): listing every solution with dlx (`pipscover count --method dlx`, 17.5 s CPU on the
 #   project's 2-core machine, 2026-11-22), too slow for the suite;
-# - 344 (2025-10-05) and 10,464 (2025-10-18): listed by dlx in test_every_nyt_count_agrees_with_dlx_listing.
+# - 344 (2025-10-05) and 10,464 (2025-10-18): listed by dlx in test_structural_grid_count_agrees_with_listing.
 KNOWN_COUNTS = [("2025-09-15", 2_764_800), ("2025-10-28", 166_724), ("2025-10-05", 344), ("2025-10-18", 10_464)]
 
 
@@ -181,8 +181,11 @@ def test_2025_09_15_hard_by_tilings_and_permanents():
 
 
 @needs_nyt
-def test_every_nyt_count_agrees_with_dlx_listing():
-    for file in nyt_files():
+def test_a_third_of_the_nyt_counts_agree_with_dlx_listing():
+    """(The whole archive took 4 s of CPU, a few milliseconds a puzzle, none of them taking a path the others
+    do not; this is the third test_sat.py's SAT check leaves out, and the hard days of KNOWN_COUNTS are
+    counted above.)"""
+    for file in nyt_files()[1::3]:
         for puzzle in load(file):
             exact = count(puzzle).count
             assert exact >= 1, puzzle.describe()  # every NYT puzzle has its published solution
@@ -195,7 +198,7 @@ def test_every_nyt_count_agrees_with_dlx_listing():
 def test_structural_grid_count_agrees_with_listing(date, placements, grids):
     puzzle = load(nyt_files()[0].parent / f"{date}.json", "hard")[0]
     assert count(puzzle, "grids", method="structural").count == grids == count(puzzle, "grids", method="dlx").count
-    assert count(puzzle).count == placements
+    assert count(puzzle).count == placements == count(puzzle, method="dlx").count
 
 
 @needs_nyt

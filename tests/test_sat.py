@@ -4,7 +4,7 @@ blocking-clause counts are right."""
 
 import os
 import time
-from functools import partial
+from functools import cache, partial
 
 import pytest
 from brute_force import brute_force_grids, brute_force_solutions
@@ -21,7 +21,7 @@ from pipscover.errors import PipsError
 from pipscover.formats import load
 from pipscover.hardness.one_in_three import OneInThreeInstance, reduce_one_in_three
 from pipscover.hardness.subset_sum import SubsetSumInstance, reduce_subset_sum
-from pipscover.model import Puzzle
+from pipscover.model import Puzzle, Solution
 from pipscover.model.check import problems
 from pipscover.model.results import Distinct, SearchTimeout, Status
 from pipscover.runtime.stoppable import in_parallel, stoppable
@@ -47,14 +47,19 @@ def test_one_sat_backend_agrees_with_dlx_on_a_third_of_the_nyt_archive():
     assert compared > 300
 
 
+@cache
+def hard_sample() -> list[tuple[Puzzle, set[Solution]]]:
+    """Hard NYT puzzles and their solutions by FAST, solved once for every backend's test below."""
+    sample = [puzzle for file in nyt_files()[::70] for puzzle in load(file, "hard")]
+    return [(puzzle, set(solve(puzzle, FAST, limit=None).solutions)) for puzzle in sample]
+
+
 @needs_nyt
 @pytest.mark.parametrize("backend", sorted(SOLVERS))
 def test_every_sat_backend_solves_a_sample_of_nyt_puzzles(backend):
-    sample = [puzzle for file in nyt_files()[::70] for puzzle in load(file, "hard")]
-    for puzzle in sample:
+    for puzzle, reference in hard_sample():
         result = solve(puzzle, backend, limit=None)
-        reference = solve(puzzle, FAST, limit=None)
-        assert result.status is Status.SOLVED and set(result.solutions) == set(reference.solutions)
+        assert result.status is Status.SOLVED and set(result.solutions) == reference
         assert all(problems(puzzle, solution) == [] for solution in result.solutions)
 
 

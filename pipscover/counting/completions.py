@@ -21,7 +21,6 @@ It runs in Python beside the compiled search (whose cache lives in C and may for
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Iterator
 from random import Random
 from typing import TypeVar
@@ -31,6 +30,7 @@ from pipscover.counting.structural import CHECK_EVERY, StructuralCounter, check_
 from pipscover.counting.tilings import longer_side_order, set_bits
 from pipscover.model import Cell, Placement, Puzzle, Solution
 from pipscover.model.results import Distinct, Marginals
+from pipscover.runtime.recursion import room_for
 
 # A subproblem: the uncovered cells (a bit set), the dominoes left (one bit per copy), each region's state
 # and its cells left (which follow from the uncovered cells: not part of the key).
@@ -68,12 +68,8 @@ class Completions:
 
     def total(self) -> int:
         """The number of solutions (placements)."""
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 2 * len(self.sweep) + 1000))
-        try:
+        with room_for(2 * len(self.sweep)):
             return self.completions(self.root)
-        finally:
-            sys.setrecursionlimit(limit)
 
     def closed_form(self, node: Node) -> int | None:
         """The node's count when every unfinished region is free or only one is unfinished (the structural

@@ -11,7 +11,6 @@ counts of a node's branches are there to read after a count (to weigh the branch
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 
 from pipscover.counting.budget import Budget
@@ -20,6 +19,7 @@ from pipscover.counting.region_states import RegionRules
 from pipscover.model.results import CountInterrupted, CountResult, Distinct, SearchTimeout
 from pipscover.runtime.deadlines import CLOCK_EVERY, has_passed
 from pipscover.runtime.limits import MemoryCapReached, check_memory
+from pipscover.runtime.recursion import room_for
 
 CHECK_EVERY = CLOCK_EVERY  # search nodes between two looks at the clock and at the memory held
 
@@ -85,9 +85,5 @@ class Search:
     @staticmethod
     def run(root: Callable[[], int], depth: int) -> int:
         """`root()`, with room on Python's stack for `depth` levels of the search."""
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, depth + 1000))
-        try:
+        with room_for(depth):
             return root()
-        finally:
-            sys.setrecursionlimit(limit)

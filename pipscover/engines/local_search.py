@@ -33,6 +33,7 @@ from typing import TypeVar
 from pipscover.model import Cell, Placement, Puzzle, Solution
 from pipscover.model.results import SearchTimeout
 from pipscover.runtime.deadlines import CLOCK_EVERY, has_passed
+from pipscover.runtime.recursion import room_for
 
 TEMPERATURE = 0.5  # a move that costs 1 more is taken 14% of the time, 2 more 2%
 UPHILL_LIMIT = 20  # a move that costs more is never taken (exp(-40) is 4e-18), nor turned into a float
@@ -55,7 +56,8 @@ def board_tiling(puzzle: Puzzle) -> list[tuple[Cell, Cell]] | None:
     graph.add_nodes_from(puzzle.cells)
     graph.add_edges_from(puzzle.adjacent_pairs)
     black = [cell for cell in puzzle.cells if (cell[0] + cell[1]) % 2 == 0]  # a grid graph is bipartite
-    matching = nx.bipartite.hopcroft_karp_matching(graph, black)
+    with room_for(len(black)):  # (its augmenting paths are searched depth first, by recursion)
+        matching = nx.bipartite.hopcroft_karp_matching(graph, black)
     if 2 * len(black) != len(puzzle.cells) or any(cell not in matching for cell in black):
         return None
     return [(cell, matching[cell]) for cell in black]

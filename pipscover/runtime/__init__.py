@@ -3,7 +3,8 @@ and work that a deadline can stop.
 
 - `limits`: estimate what a run is about to build and refuse it, in one line, when it cannot fit;
 - `stoppable`: iterators made in a forked worker that a deadline can kill, even inside one long C call;
-- `writes`: files written whole or not at all (outputs, the fetch cache, sweep tables, plots).
+- `writes`: files written whole or not at all (outputs, the fetch cache, sweep tables, plots);
+- `recursion`: room on Python's stack for a recursion as deep as the puzzle is large.
 
 Running in parallel takes two forms, for two needs. Inside one machine, `stoppable`'s workers (forked with
 `os.fork`, killed with everything they forked, Ctrl-C left to the caller) serve three uses: a deadline that
