@@ -5,6 +5,13 @@ written once: a job whose worker dies is run again by the scheduler on another w
 `distributed.scheduler.allowed-failures` times; then its rows say `error`), and its rows still arrive here
 once.
 
+At most as many tasks are sent at a time as the cluster has cores (`DaskEngine.slots`: per host, its
+workers' threads or its processors, whichever are fewer), the next as one finishes: a stock `dask worker`
+runs a thread per core, so two of them on one machine run two tasks per core, and the counts' sweeps, which
+release the GIL, then cost each other about half as much CPU again (a core's caches shared by two). The
+workers and their cores are counted again at every poll, so a worker that joins takes tasks then; one that
+leaves gives its tasks back to the scheduler, which runs them elsewhere.
+
 Ctrl-C: while the engine runs, SIGINT only sets a flag, which `results` turns into a KeyboardInterrupt between
 polls. Raised at an arbitrary bytecode inside Dask's client code, a KeyboardInterrupt can leave a lock held that
 the event-loop thread shares (as_completed's queue, the Event of every synchronous call); that thread runs the
@@ -30,15 +37,18 @@ import signal
 import threading
 import time
 import uuid
+from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from contextlib import suppress
+from itertools import islice
 from multiprocessing import resource_tracker
 from types import FrameType
 from typing import Any
 
 import dask
 from distributed import Client, Future, LocalCluster, as_completed, get_worker
+from distributed.comm import get_address_host
 
 from pipscover.errors import PipsError
 from pipscover.sweep.jobs import Job, Row, Settings, run_job, stubs
@@ -58,6 +68,13 @@ def run_on_worker(job: Job, settings: Settings) -> list[Row]:
     return [{**row, "worker": worker} for row in run_job(job, settings)]
 
 
+def worker_cores() -> list[int]:
+    """The processors a worker may run on (asked of every worker: they bound the tasks sent at once)."""
+    if hasattr(os, "sched_getaffinity"):
+        return sorted(os.sched_getaffinity(0))
+    return list(range(os.cpu_count() or 1))
+
+
 def worker_version() -> str:
     """The pipscover a worker runs (asked of a --scheduler's workers)."""
     from pipscover.version import __version__
@@ -70,7 +87,8 @@ class DaskEngine:
 
     def __init__(self, scheduler: str | None, workers: int) -> None:
         self.scheduler, self.n_workers = scheduler, workers
-        self.running, self.workers = 0, 0
+        self.running, self.workers, self.slots = 0, 0, 1
+        self._cores: dict[str, list[int]] = {}  # each worker's, by address
         self._cluster: LocalCluster | None = None
         self._client: Client | None = None
         self._config: dask.config.set | None = None
@@ -168,19 +186,28 @@ class DaskEngine:
               **common: Any) -> Iterator[tuple[int, str, Any] | None]:
         """`function(*arguments[i], **common)` for each i as one Dask task, keyed `name-RUN-labels[i]`: (i, the
         future's status, its result or error) as each finishes, once, and None every POLL_SECONDS (the running
-        tasks and the workers are counted then). Ctrl-C raises KeyboardInterrupt here; the tasks not finished
-        are cancelled on any exit, so a --scheduler's cluster is left as it was."""
+        tasks, the workers and the cores are counted then). At most `slots` tasks are sent at a time, the next
+        as one finishes, in order. Ctrl-C raises KeyboardInterrupt here; the tasks not finished are cancelled
+        on any exit (those not sent never exist), so a --scheduler's cluster is left as it was."""
         client = self._client
         assert client is not None  # connected by __enter__
         run = uuid.uuid4().hex[:8]  # task keys are unique to this run, readable on a dashboard
-        keys = [f"{name}-{run}-{label}" for label in labels]
-        futures = {future: index for index, future in enumerate(
-            client.map(function, *zip(*arguments), **common, key=keys, pure=False))}
+        unsent = iter(range(len(arguments)))
+        futures: dict[Future, int] = {}
         # Results are gathered on the client's event loop as they come, and dropped (so is the future: the
         # worker may forget it) once handed over.
-        finished = as_completed(futures, loop=client.loop, with_results=True, raise_errors=False)
+        finished = as_completed(loop=client.loop, with_results=True, raise_errors=False)
+
+        def send() -> None:
+            for index in islice(unsent, max(self.slots - len(futures), 0)):
+                future = client.submit(function, *arguments[index], **common, key=f"{name}-{run}-{labels[index]}",
+                                       pure=False)
+                futures[future] = index
+                finished.add(future)
+
         polled = time.monotonic()
         try:
+            send()
             while futures:
                 if self._interrupted:
                     raise KeyboardInterrupt
@@ -192,6 +219,7 @@ class DaskEngine:
                     polled = time.monotonic()
                     self._count()
                     yield None
+                send()
                 if not ready:
                     time.sleep(0.02)
         except (OSError, TimeoutError) as error:  # Dask's comm errors are OSErrors
@@ -218,11 +246,26 @@ class DaskEngine:
             self._client.run(function)
 
     def _count(self) -> None:
-        assert self._client is not None  # connected by __enter__
-        processing = self._client.processing()
+        """The workers, the tasks they run, and the tasks to keep in flight (`slots`): per host, its workers'
+        threads or its cores, whichever are fewer, summed over the hosts. A stock worker runs a thread per core,
+        so two on one machine would run two tasks per core, and sweeps that share a core's caches cost each
+        other about half as much CPU again (`encodings/counting.md`). A worker's cores are asked of it once."""
+        client = self._client
+        assert client is not None  # connected by __enter__
+        processing = client.processing()
         self.workers = len(processing)
         self.running = sum(len(keys) for keys in processing.values())
-
+        threads = client.nthreads()
+        unasked = [address for address in threads if address not in self._cores]
+        if unasked:  # a worker that cannot answer now (gone, or not yet up) is asked again at the next poll
+            self._cores.update(client.run(worker_cores, workers=unasked, on_error="ignore"))
+        threads_of: dict[str, int] = defaultdict(int)
+        cores_of: dict[str, set[int]] = defaultdict(set)
+        for address, count in threads.items():
+            host = get_address_host(address)
+            threads_of[host] += count
+            cores_of[host].update(self._cores.get(address, ()))
+        self.slots = max(sum(min(threads_of[host], len(cores_of[host])) for host in threads_of), 1)
 
 def _connect(address: str) -> Client:
     """A client of the scheduler at `address`, whose workers run this pipscover."""
