@@ -87,7 +87,8 @@ class DaskEngine:
 
     def __init__(self, scheduler: str | None, workers: int) -> None:
         self.scheduler, self.n_workers = scheduler, workers
-        self.running, self.workers, self.slots = 0, 0, 1
+        self.running, self.workers = 0, 0
+        self.threads, self.slots = 0, 1  # the workers' threads, the tasks to run at once (`_count`)
         self._cores: dict[str, list[int]] = {}  # each worker's, by address
         self._cluster: LocalCluster | None = None
         self._client: Client | None = None
@@ -186,8 +187,8 @@ class DaskEngine:
               **common: Any) -> Iterator[tuple[int, str, Any] | None]:
         """`function(*arguments[i], **common)` for each i as one Dask task, keyed `name-RUN-labels[i]`: (i, the
         future's status, its result or error) as each finishes, once, and None every POLL_SECONDS (the running
-        tasks, the workers and the cores are counted then). At most `slots` tasks are sent at a time, the next
-        as one finishes, in order. Ctrl-C raises KeyboardInterrupt here; the tasks not finished are cancelled
+        tasks, the workers and the cores are counted then). Sent in order, no more running at once than the
+        cluster has cores (`_room`). Ctrl-C raises KeyboardInterrupt here; the tasks not finished are cancelled
         on any exit (those not sent never exist), so a --scheduler's cluster is left as it was."""
         client = self._client
         assert client is not None  # connected by __enter__
@@ -197,18 +198,26 @@ class DaskEngine:
         # Results are gathered on the client's event loop as they come, and dropped (so is the future: the
         # worker may forget it) once handed over.
         finished = as_completed(loop=client.loop, with_results=True, raise_errors=False)
+        ended = threading.Event()  # set (from Dask's threads) as a task ends, before its result is here
 
         def send() -> None:
-            for index in islice(unsent, max(self.slots - len(futures), 0)):
-                future = client.submit(function, *arguments[index], **common, key=f"{name}-{run}-{labels[index]}",
-                                       pure=False)
+            batch = list(islice(unsent, self._room(futures, len(arguments))))
+            if not batch:
+                return
+            sent = client.map(function, *zip(*(arguments[index] for index in batch)), **common, pure=False,
+                              key=[f"{name}-{run}-{labels[index]}" for index in batch])
+            for index, future in zip(batch, sent, strict=True):
+                future.add_done_callback(lambda _: ended.set())
                 futures[future] = index
-                finished.add(future)
+            finished.update(sent)
 
         polled = time.monotonic()
         try:
-            send()
-            while futures:
+            while True:
+                ended.clear()
+                send()
+                if not futures:
+                    break
                 if self._interrupted:
                     raise KeyboardInterrupt
                 ready = finished.next_batch(block=False)
@@ -219,14 +228,21 @@ class DaskEngine:
                     polled = time.monotonic()
                     self._count()
                     yield None
-                send()
                 if not ready:
-                    time.sleep(0.02)
+                    ended.wait(0.02)
         except (OSError, TimeoutError) as error:  # Dask's comm errors are OSErrors
             raise LostScheduler(f"lost the Dask scheduler ({error})") from None
         finally:
             with suppress(OSError, TimeoutError):
                 client.cancel(list(futures))
+
+    def _room(self, futures: dict[Future, int], tasks: int) -> int:
+        """How many tasks to send now: as many as the cores left free (a task is sent as soon as one ends,
+        before its result comes), when the workers have more threads than the cluster has cores; else every
+        task (the workers start no more than their threads, and the next as soon as one ends)."""
+        if self.slots >= self.threads:
+            return tasks
+        return max(self.slots - sum(not future.done() for future in futures), 0)
 
     def scatter(self, value: Any) -> Future:
         """`value` sent once to every worker: the tasks given the future it returns get `value` there. A worker
@@ -265,6 +281,7 @@ class DaskEngine:
             host = get_address_host(address)
             threads_of[host] += count
             cores_of[host].update(self._cores.get(address, ()))
+        self.threads = sum(threads.values())
         self.slots = max(sum(min(threads_of[host], len(cores_of[host])) for host in threads_of), 1)
 
 def _connect(address: str) -> Client:
