@@ -5,12 +5,16 @@ written once: a job whose worker dies is run again by the scheduler on another w
 `distributed.scheduler.allowed-failures` times; then its rows say `error`), and its rows still arrive here
 once.
 
-At most as many tasks are sent at a time as the cluster has cores (`DaskEngine.slots`: per host, its
-workers' threads or its processors, whichever are fewer), the next as one finishes: a stock `dask worker`
-runs a thread per core, so two of them on one machine run two tasks per core, and the counts' sweeps, which
-release the GIL, then cost each other about half as much CPU again (a core's caches shared by two). The
-workers and their cores are counted again at every poll, so a worker that joins takes tasks then; one that
-leaves gives its tasks back to the scheduler, which runs them elsewhere.
+A count's tasks (`tasks(per_core=True)`) run no more at once than the cluster has cores (`DaskEngine.slots`:
+per host, its workers' threads or its processors, whichever are fewer): a stock `dask worker` runs a thread
+per core, so two of them on one machine run two tasks per core, and the counts' sweeps, which release the
+GIL, then cost each other about half as much CPU again (a core's caches shared by two). Where the workers
+have more threads than that, the client sends the next task as one ends; else it sends them all at once, as
+Dask does. The workers and their cores are counted again at every poll, so a worker that joins takes tasks
+then; one that leaves gives its tasks back to the scheduler, which runs them elsewhere. A sweep's jobs are
+all sent at once: most hold the GIL (two in one worker take turns), and each job's wait on the client (a
+round trip through the scheduler) made a sweep of the NYT archive's 3 ms counts on two stock workers take
+twice as long.
 
 Ctrl-C: while the engine runs, SIGINT only sets a flag, which `results` turns into a KeyboardInterrupt between
 polls. Raised at an arbitrary bytecode inside Dask's client code, a KeyboardInterrupt can leave a lock held that
@@ -184,11 +188,11 @@ class DaskEngine:
             raise PipsError(f"{lost}; the rows written stay, and a rerun resumes") from None
 
     def tasks(self, name: str, function: Callable[..., Any], arguments: Sequence[tuple], labels: Sequence[str],
-              **common: Any) -> Iterator[tuple[int, str, Any] | None]:
+              per_core: bool = False, **common: Any) -> Iterator[tuple[int, str, Any] | None]:
         """`function(*arguments[i], **common)` for each i as one Dask task, keyed `name-RUN-labels[i]`: (i, the
         future's status, its result or error) as each finishes, once, and None every POLL_SECONDS (the running
-        tasks, the workers and the cores are counted then). Sent in order, no more running at once than the
-        cluster has cores (`_room`). Ctrl-C raises KeyboardInterrupt here; the tasks not finished are cancelled
+        tasks, the workers and the cores are counted then). Sent in order; `per_core`: no more running at once
+        than the cluster has cores (`_room`). Ctrl-C raises KeyboardInterrupt here; the tasks not finished are cancelled
         on any exit (those not sent never exist), so a --scheduler's cluster is left as it was."""
         client = self._client
         assert client is not None  # connected by __enter__
@@ -201,7 +205,7 @@ class DaskEngine:
         ended = threading.Event()  # set (from Dask's threads) as a task ends, before its result is here
 
         def send() -> None:
-            batch = list(islice(unsent, self._room(futures, len(arguments))))
+            batch = list(islice(unsent, self._room(futures, len(arguments)) if per_core else len(arguments)))
             if not batch:
                 return
             sent = client.map(function, *zip(*(arguments[index] for index in batch)), **common, pure=False,
