@@ -192,8 +192,8 @@ class DaskEngine:
         """`function(*arguments[i], **common)` for each i as one Dask task, keyed `name-RUN-labels[i]`: (i, the
         future's status, its result or error) as each finishes, once, and None every POLL_SECONDS (the running
         tasks, the workers and the cores are counted then). Sent in order; `per_core`: no more running at once
-        than the cluster has cores (`_room`). Ctrl-C raises KeyboardInterrupt here; the tasks not finished are cancelled
-        on any exit (those not sent never exist), so a --scheduler's cluster is left as it was."""
+        than the cluster has cores (`_room`). Ctrl-C raises KeyboardInterrupt here; the tasks not finished are
+        cancelled on any exit (those not sent never exist), so a --scheduler's cluster is left as it was."""
         client = self._client
         assert client is not None  # connected by __enter__
         run = uuid.uuid4().hex[:8]  # task keys are unique to this run, readable on a dashboard
@@ -266,10 +266,9 @@ class DaskEngine:
             self._client.run(function)
 
     def _count(self) -> None:
-        """The workers, the tasks they run, and the tasks to keep in flight (`slots`): per host, its workers'
-        threads or its cores, whichever are fewer, summed over the hosts. A stock worker runs a thread per core,
-        so two on one machine would run two tasks per core, and sweeps that share a core's caches cost each
-        other about half as much CPU again (`encodings/counting.md`). A worker's cores are asked of it once."""
+        """The workers, the tasks they run, their threads, and the tasks a count runs at once (`slots`: per
+        host, its workers' threads or its cores, whichever are fewer, summed over the hosts; see the top). A
+        worker's cores are asked of it once."""
         client = self._client
         assert client is not None  # connected by __enter__
         processing = client.processing()
@@ -287,6 +286,7 @@ class DaskEngine:
             cores_of[host].update(self._cores.get(address, ()))
         self.threads = sum(threads.values())
         self.slots = max(sum(min(threads_of[host], len(cores_of[host])) for host in threads_of), 1)
+
 
 def _connect(address: str) -> Client:
     """A client of the scheduler at `address`, whose workers run this pipscover."""
