@@ -9,12 +9,12 @@ A count's tasks (`tasks(per_core=True)`) run no more at once than the cluster ha
 per host, its workers' threads or its processors, whichever are fewer): a stock `dask worker` runs a thread
 per core, so two of them on one machine run two tasks per core, and the counts' sweeps, which release the
 GIL, then cost each other about half as much CPU again (a core's caches shared by two). Where the workers
-have more threads than that, the client sends the next task as one ends; else it sends them all at once, as
-Dask does. The workers and their cores are counted again at every poll, so a worker that joins takes tasks
-then; one that leaves gives its tasks back to the scheduler, which runs them elsewhere. A sweep's jobs are
-all sent at once: most hold the GIL (two in one worker take turns), and each job's wait on the client (a
-round trip through the scheduler) made a sweep of the NYT archive's 3 ms counts on two stock workers take
-twice as long.
+have more threads than that when the count starts, the client sends the next task as one ends, as many as
+the cores counted at the last poll (a worker that joins takes tasks from then on; one that leaves gives its
+tasks back to the scheduler, which runs them elsewhere); else it sends them all at once, as Dask does. A
+sweep's jobs are all sent at once: most hold the GIL (two in one worker take turns), and each job's wait on
+the client (a round trip through the scheduler) made a sweep of the NYT archive's 3 ms counts on two stock
+workers take twice as long.
 
 Ctrl-C: while the engine runs, SIGINT only sets a flag, which `results` turns into a KeyboardInterrupt between
 polls. Raised at an arbitrary bytecode inside Dask's client code, a KeyboardInterrupt can leave a lock held that
@@ -191,9 +191,11 @@ class DaskEngine:
               per_core: bool = False, **common: Any) -> Iterator[tuple[int, str, Any] | None]:
         """`function(*arguments[i], **common)` for each i as one Dask task, keyed `name-RUN-labels[i]`: (i, the
         future's status, its result or error) as each finishes, once, and None every POLL_SECONDS (the running
-        tasks, the workers and the cores are counted then). Sent in order; `per_core`: no more running at once
-        than the cluster has cores (`_room`). Ctrl-C raises KeyboardInterrupt here; the tasks not finished are
-        cancelled on any exit (those not sent never exist), so a --scheduler's cluster is left as it was."""
+        tasks, the workers and the cores are counted then). Sent in order; `per_core`, when the workers have
+        more threads than the cluster has cores: one as a core frees (`_room`), else all at once (the workers
+        run no more than their threads, and start the next as soon as one ends). Ctrl-C raises KeyboardInterrupt
+        here; the tasks not finished are cancelled on any exit (those not sent never exist), so a --scheduler's
+        cluster is left as it was."""
         client = self._client
         assert client is not None  # connected by __enter__
         run = uuid.uuid4().hex[:8]  # task keys are unique to this run, readable on a dashboard
@@ -203,9 +205,12 @@ class DaskEngine:
         # worker may forget it) once handed over.
         finished = as_completed(loop=client.loop, with_results=True, raise_errors=False)
         ended = threading.Event()  # set (from Dask's threads) as a task ends, before its result is here
+        # Decided once, at the start: tasks sent all at once cannot be taken back when the cluster later has more
+        # threads than cores (a worker joins), nor held back then without a wait on the client between tasks.
+        held = per_core and self.slots < self.threads
 
         def send() -> None:
-            batch = list(islice(unsent, self._room(futures, len(arguments)) if per_core else len(arguments)))
+            batch = list(islice(unsent, self._room(futures) if held else len(arguments)))
             if not batch:
                 return
             sent = client.map(function, *zip(*(arguments[index] for index in batch)), **common, pure=False,
@@ -240,12 +245,9 @@ class DaskEngine:
             with suppress(OSError, TimeoutError):
                 client.cancel(list(futures))
 
-    def _room(self, futures: dict[Future, int], tasks: int) -> int:
-        """How many tasks to send now: as many as the cores left free (a task is sent as soon as one ends,
-        before its result comes), when the workers have more threads than the cluster has cores; else every
-        task (the workers start no more than their threads, and the next as soon as one ends)."""
-        if self.slots >= self.threads:
-            return tasks
+    def _room(self, futures: dict[Future, int]) -> int:
+        """How many more tasks may run now, no more than the cluster has cores: a task counts until it ends
+        (the next is sent then, before its result comes)."""
         return max(self.slots - sum(not future.done() for future in futures), 0)
 
     def scatter(self, value: Any) -> Future:
