@@ -173,7 +173,7 @@ def stop_session(process: subprocess.Popen) -> None:
 
 class StockCluster:
     """A stock `dask scheduler` and two stock `dask worker`s, started as a user would (each worker with a
-    nanny, in a daemonic process: Dask's defaults), in their own sessions, on 127.0.0.1."""
+    nanny, in a daemonic process, a thread per core: Dask's defaults), in their own sessions, on 127.0.0.1."""
 
     def __init__(self) -> None:
         self.address = ""
@@ -204,7 +204,7 @@ class StockCluster:
             start_new_session=True, stderr=subprocess.DEVNULL))
         for name in ("w1", "w2"):
             self.processes.append(subprocess.Popen(
-                [BIN / "dask", "worker", self.address, "--name", name, "--nthreads", "1", "--host", "127.0.0.1",
+                [BIN / "dask", "worker", self.address, "--name", name, "--host", "127.0.0.1",
                  "--no-dashboard"], start_new_session=True, stderr=subprocess.DEVNULL))
 
     def stop(self) -> None:

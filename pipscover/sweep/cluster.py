@@ -5,6 +5,17 @@ written once: a job whose worker dies is run again by the scheduler on another w
 `distributed.scheduler.allowed-failures` times; then its rows say `error`), and its rows still arrive here
 once.
 
+A count's tasks (`tasks(per_core=True)`) run no more at once than the cluster has cores (`DaskEngine.slots`:
+per host, its workers' threads or its processors, whichever are fewer): a stock `dask worker` runs a thread
+per core, so two of them on one machine run two tasks per core, and the counts' sweeps, which release the
+GIL, then cost each other about half as much CPU again (a core's caches shared by two). Where the workers
+have more threads than that when the count starts, the client sends the next task as one ends, as many as
+the cores counted at the last poll (a worker that joins takes tasks from then on; one that leaves gives its
+tasks back to the scheduler, which runs them elsewhere); else it sends them all at once, as Dask does. A
+sweep's jobs are all sent at once: most hold the GIL (two in one worker take turns), and each job's wait on
+the client (a round trip through the scheduler) made a sweep of the NYT archive's 3 ms counts on two stock
+workers take twice as long.
+
 Ctrl-C: while the engine runs, SIGINT only sets a flag, which `results` turns into a KeyboardInterrupt between
 polls. Raised at an arbitrary bytecode inside Dask's client code, a KeyboardInterrupt can leave a lock held that
 the event-loop thread shares (as_completed's queue, the Event of every synchronous call); that thread runs the
@@ -30,15 +41,18 @@ import signal
 import threading
 import time
 import uuid
+from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from contextlib import suppress
+from itertools import islice
 from multiprocessing import resource_tracker
 from types import FrameType
 from typing import Any
 
 import dask
 from distributed import Client, Future, LocalCluster, as_completed, get_worker
+from distributed.comm import get_address_host
 
 from pipscover.errors import PipsError
 from pipscover.sweep.jobs import Job, Row, Settings, run_job, stubs
@@ -58,6 +72,13 @@ def run_on_worker(job: Job, settings: Settings) -> list[Row]:
     return [{**row, "worker": worker} for row in run_job(job, settings)]
 
 
+def worker_cores() -> list[int]:
+    """The processors a worker may run on (asked of every worker: they bound the tasks sent at once)."""
+    if hasattr(os, "sched_getaffinity"):
+        return sorted(os.sched_getaffinity(0))
+    return list(range(os.cpu_count() or 1))
+
+
 def worker_version() -> str:
     """The pipscover a worker runs (asked of a --scheduler's workers)."""
     from pipscover.version import __version__
@@ -71,6 +92,8 @@ class DaskEngine:
     def __init__(self, scheduler: str | None, workers: int) -> None:
         self.scheduler, self.n_workers = scheduler, workers
         self.running, self.workers = 0, 0
+        self.threads, self.slots = 0, 1  # the workers' threads, the tasks to run at once (`_count`)
+        self._cores: dict[str, list[int]] = {}  # each worker's, by address
         self._cluster: LocalCluster | None = None
         self._client: Client | None = None
         self._config: dask.config.set | None = None
@@ -165,23 +188,45 @@ class DaskEngine:
             raise PipsError(f"{lost}; the rows written stay, and a rerun resumes") from None
 
     def tasks(self, name: str, function: Callable[..., Any], arguments: Sequence[tuple], labels: Sequence[str],
-              **common: Any) -> Iterator[tuple[int, str, Any] | None]:
+              per_core: bool = False, **common: Any) -> Iterator[tuple[int, str, Any] | None]:
         """`function(*arguments[i], **common)` for each i as one Dask task, keyed `name-RUN-labels[i]`: (i, the
         future's status, its result or error) as each finishes, once, and None every POLL_SECONDS (the running
-        tasks and the workers are counted then). Ctrl-C raises KeyboardInterrupt here; the tasks not finished
-        are cancelled on any exit, so a --scheduler's cluster is left as it was."""
+        tasks, the workers and the cores are counted then). Sent in order; `per_core`, when the workers have
+        more threads than the cluster has cores: one as a core frees (`_room`), else all at once (the workers
+        run no more than their threads, and start the next as soon as one ends). Ctrl-C raises KeyboardInterrupt
+        here; the tasks not finished are cancelled on any exit (those not sent never exist), so a --scheduler's
+        cluster is left as it was."""
         client = self._client
         assert client is not None  # connected by __enter__
         run = uuid.uuid4().hex[:8]  # task keys are unique to this run, readable on a dashboard
-        keys = [f"{name}-{run}-{label}" for label in labels]
-        futures = {future: index for index, future in enumerate(
-            client.map(function, *zip(*arguments), **common, key=keys, pure=False))}
+        unsent = iter(range(len(arguments)))
+        futures: dict[Future, int] = {}
         # Results are gathered on the client's event loop as they come, and dropped (so is the future: the
         # worker may forget it) once handed over.
-        finished = as_completed(futures, loop=client.loop, with_results=True, raise_errors=False)
+        finished = as_completed(loop=client.loop, with_results=True, raise_errors=False)
+        ended = threading.Event()  # set (from Dask's threads) as a task ends, before its result is here
+        # Decided once, at the start: tasks sent all at once cannot be taken back when the cluster later has more
+        # threads than cores (a worker joins), nor held back then without a wait on the client between tasks.
+        held = per_core and self.slots < self.threads
+
+        def send() -> None:
+            batch = list(islice(unsent, self._room(futures) if held else len(arguments)))
+            if not batch:
+                return
+            sent = client.map(function, *zip(*(arguments[index] for index in batch)), **common, pure=False,
+                              key=[f"{name}-{run}-{labels[index]}" for index in batch])
+            for index, future in zip(batch, sent, strict=True):
+                future.add_done_callback(lambda _: ended.set())
+                futures[future] = index
+            finished.update(sent)
+
         polled = time.monotonic()
         try:
-            while futures:
+            while True:
+                ended.clear()
+                send()
+                if not futures:
+                    break
                 if self._interrupted:
                     raise KeyboardInterrupt
                 ready = finished.next_batch(block=False)
@@ -193,12 +238,17 @@ class DaskEngine:
                     self._count()
                     yield None
                 if not ready:
-                    time.sleep(0.02)
+                    ended.wait(0.02)
         except (OSError, TimeoutError) as error:  # Dask's comm errors are OSErrors
             raise LostScheduler(f"lost the Dask scheduler ({error})") from None
         finally:
             with suppress(OSError, TimeoutError):
                 client.cancel(list(futures))
+
+    def _room(self, futures: dict[Future, int]) -> int:
+        """How many more tasks may run now, no more than the cluster has cores: a task counts until it ends
+        (the next is sent then, before its result comes)."""
+        return max(self.slots - sum(not future.done() for future in futures), 0)
 
     def scatter(self, value: Any) -> Future:
         """`value` sent once to every worker: the tasks given the future it returns get `value` there. A worker
@@ -218,10 +268,26 @@ class DaskEngine:
             self._client.run(function)
 
     def _count(self) -> None:
-        assert self._client is not None  # connected by __enter__
-        processing = self._client.processing()
+        """The workers, the tasks they run, their threads, and the tasks a count runs at once (`slots`: per
+        host, its workers' threads or its cores, whichever are fewer, summed over the hosts; see the top). A
+        worker's cores are asked of it once."""
+        client = self._client
+        assert client is not None  # connected by __enter__
+        processing = client.processing()
         self.workers = len(processing)
         self.running = sum(len(keys) for keys in processing.values())
+        threads = client.nthreads()
+        unasked = [address for address in threads if address not in self._cores]
+        if unasked:  # a worker that cannot answer now (gone, or not yet up) is asked again at the next poll
+            self._cores.update(client.run(worker_cores, workers=unasked, on_error="ignore"))
+        threads_of: dict[str, int] = defaultdict(int)
+        cores_of: dict[str, set[int]] = defaultdict(set)
+        for address, count in threads.items():
+            host = get_address_host(address)
+            threads_of[host] += count
+            cores_of[host].update(self._cores.get(address, ()))
+        self.threads = sum(threads.values())
+        self.slots = max(sum(min(threads_of[host], len(cores_of[host])) for host in threads_of), 1)
 
 
 def _connect(address: str) -> Client:

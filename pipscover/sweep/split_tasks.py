@@ -31,14 +31,15 @@ def chunks_of(points: int, chunks: int = CHUNKS) -> list[range]:
 def gather(engine: DaskEngine, method: str, task: Callable[..., Any], arguments: list[tuple], memory: int | None,
            deadline: float | None, start: float, on_progress: ProgressCallback | None,
            bound: Callable[[dict[int, Any]], int]) -> tuple[dict[int, Any], str | None]:
-    """`task(*arguments[i], memory=memory)` for each i on `engine`'s cluster: the result of each (one per task,
-    however often it ran), and None, or what stopped them first ("timeout", "memory"; the tasks left are
-    cancelled). `bound(results so far)` is the count the progress shows. Ctrl-C raises `CountInterrupted`
-    with that bound, not exact."""
+    """`task(*arguments[i], memory=memory)` for each i on `engine`'s cluster, no more at once than it has cores:
+    the result of each (one per task, however often it ran), and None, or what stopped them first ("timeout",
+    "memory"; the tasks left are cancelled). `bound(results so far)` is the count the progress shows. Ctrl-C
+    raises `CountInterrupted` with that bound, not exact."""
     results: dict[int, Any] = {}
     labels = [f"{index}-of-{len(arguments)}" for index in range(len(arguments))]
     try:
-        for finished in engine.tasks(f"count-{method}", task, arguments, labels, memory=memory):
+        for finished in engine.tasks(f"count-{method}", task, arguments, labels, per_core=True,
+                                     memory=memory):
             if finished is None:  # a poll: the clock, the progress
                 if has_passed(deadline):
                     return results, "timeout"
