@@ -1,6 +1,7 @@
 """The command line: exit codes, the commands that need no engine, and `--help`. (Bad input, through every
 command, is tests/test_hostile.py's corpus.)"""
 
+import functools
 import json
 import os
 import subprocess
@@ -134,6 +135,7 @@ def _commands(group, prefix=()):
             yield (*prefix, name)
 
 
+@functools.cache  # collected by four parametrizations (here and in test_help.py)
 def _all_commands():
     from pipscover.cli import every_command
 

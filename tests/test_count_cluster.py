@@ -9,6 +9,7 @@ import os
 import re
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -256,26 +257,37 @@ def test_a_structural_split_past_memory_stops_with_a_labelled_lower_bound(run_cl
     assert re.search(r"at least [\d,]+ solutions \(NOT exact: stopped by --memory", done.out), done.out
 
 
-def _count_with_a_worker_killed(scheduler: str, method: str, puzzle: Path) -> dict:
-    """`pipscover count PUZZLE -m METHOD --scheduler` in a process of its own, one of the two workers killed
-    (SIGKILL) as soon as it holds a chunk of the count: the count's answer. (Its nanny restarts it; the next
-    test that asks for the cluster waits for it.)"""
+def _count_with_a_worker_killed(run_cli, scheduler: str, method: str, puzzle: Path) -> dict:
+    """`pipscover count PUZZLE -m METHOD --scheduler`, in this process, one of the two workers killed (SIGKILL)
+    by a thread here as soon as it holds a chunk of the count: the count's answer. (Its nanny restarts it; the
+    next test that asks for the cluster waits for it. The count ran in a process of its own, which spent a
+    second and a half of CPU importing pipscover and Dask before it sent a task.)"""
     from distributed import Client
 
-    count = subprocess.Popen([BIN / "pipscover", "count", puzzle, "-m", method, "--scheduler", scheduler, "--json"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    with Client(scheduler, timeout=30) as client:
-        deadline, busy = time.monotonic() + 120, {}
-        while count.poll() is None and not busy and time.monotonic() < deadline:
-            busy = {worker: keys for worker, keys in client.processing().items()
-                    if any(key.startswith("count-") for key in keys)}
-            time.sleep(0.05)
-        assert busy, count.communicate()  # it ended before any worker held a chunk
-        victim = sorted(busy)[0]
-        os.kill(client.run(os.getpid, workers=[victim])[victim], signal.SIGKILL)
-        output, errors = count.communicate(timeout=180)
-    assert count.returncode == 0, errors
-    return json.loads(output)
+    counted, killed = threading.Event(), []
+
+    def kill_a_busy_worker() -> None:
+        with Client(scheduler, timeout=30) as client:
+            deadline = time.monotonic() + 120
+            while not counted.is_set() and time.monotonic() < deadline:
+                busy = sorted(worker for worker, keys in client.processing().items()
+                              if any(key.startswith("count-") for key in keys))
+                if busy:
+                    os.kill(client.run(os.getpid, workers=busy[:1])[busy[0]], signal.SIGKILL)
+                    killed.append(busy[0])
+                    return
+                time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_a_busy_worker)
+    killer.start()
+    try:
+        done = run_cli("count", puzzle, "-m", method, "--scheduler", scheduler, "--json")
+    finally:
+        counted.set()
+        killer.join()
+    assert killed, done  # it ended before any worker held a chunk
+    assert done.code == 0, done.err
+    return json.loads(done.out)
 
 
 def test_a_sweep_auto_built_here_on_fewer_primes_than_a_workers_own_gives_the_exact_count(scheduler, monkeypatch):
@@ -292,7 +304,7 @@ def test_a_sweep_auto_built_here_on_fewer_primes_than_a_workers_own_gives_the_ex
     assert result.backend is not None and result.backend.startswith("dask")
 
 
-def test_the_sweep_auto_built_here_is_sent_to_the_workers_and_outlives_a_worker_killed(scheduler):
+def test_the_sweep_auto_built_here_is_sent_to_the_workers_and_outlives_a_worker_killed(run_cli, scheduler):
     """no-unique-18's count is long: auto splits it. Its graph is built here in a fraction of a second and its
     sweep is too long to do here: it is sent to every worker once (it used to be dropped, and each worker built
     it again), so no worker builds it, and the worker restarted after the kill gets it from the other."""
@@ -300,7 +312,7 @@ def test_the_sweep_auto_built_here_is_sent_to_the_workers_and_outlives_a_worker_
 
     from pipscover.sweep import split_count
 
-    answer = _count_with_a_worker_killed(scheduler, "auto", NO_UNIQUE_18)
+    answer = _count_with_a_worker_killed(run_cli, scheduler, "auto", NO_UNIQUE_18)
     assert (answer["count"], answer["exact"], answer["method"]) == (NO_UNIQUE_18_COUNT, True,
                                                                     "auto:inclusion-exclusion")
     assert answer["backend"].startswith("dask")
@@ -310,8 +322,8 @@ def test_the_sweep_auto_built_here_is_sent_to_the_workers_and_outlives_a_worker_
         assert not any(client.run(lambda: puzzle in split_count._built).values())
 
 
-def test_a_worker_killed_mid_count_has_its_tasks_run_again_and_counted_once(scheduler):
+def test_a_worker_killed_mid_count_has_its_tasks_run_again_and_counted_once(run_cli, scheduler):
     """The structural split's tasks; inclusion-exclusion's, in the test above. Last on the cluster: nothing
     waits for the killed worker's restart unless a test that asks for the cluster follows."""
-    answer = _count_with_a_worker_killed(scheduler, "structural", NO_UNIQUE_16)
+    answer = _count_with_a_worker_killed(run_cli, scheduler, "structural", NO_UNIQUE_16)
     assert (answer["count"], answer["exact"], answer["method"]) == (NO_UNIQUE_16_COUNT, True, "structural")

@@ -10,7 +10,6 @@ from collections import Counter
 
 import pytest
 from brute_force import brute_force_grids, brute_force_solutions
-from scipy.stats import chisquare
 
 from conftest import BIN, EXAMPLES
 from pipscover import count, load_one, sample
@@ -49,6 +48,14 @@ def test_the_backbone_is_the_cells_every_solution_fixes():
     assert marginals(puzzle).backbone() == fixed
     unique = load_one(EXAMPLES / "first.txt")
     assert len(marginals(unique).backbone()) == len(unique.cells)  # one solution: every cell is fixed
+
+
+def chisquare(observed, expected=None):
+    """scipy's chi-square test, imported by the tests that use it: scipy.stats costs 1.5 s of CPU to import, and
+    every xdist worker imports this file to collect it."""
+    from scipy.stats import chisquare
+
+    return chisquare(observed, expected)
 
 
 @pytest.mark.parametrize("puzzle", SMALL[:4], ids=lambda puzzle: f"{len(puzzle.dominoes)} dominoes")

@@ -7,6 +7,8 @@ import json
 import re
 import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 
@@ -276,6 +278,39 @@ def test_several_clients_at_once_all_get_answers(server, hard, made):
     for thread in threads:
         thread.join()
     assert answers == [200] * 16
+
+
+# Run in a fresh process that has imported what the server's fork server preloads (`work.PRELOAD`): each of the
+# page's questions about each of the day's puzzles, with none and with half of its solution placed; prints the
+# modules they imported.
+QUESTIONS = """
+import json, sys, time
+for name in sys.argv[1:]:
+    __import__(name)
+from pipscover.formats.nyt import read_nyt
+from pipscover.formats.solution import placements_in
+from pipscover.serve import play
+
+loaded = set(sys.modules)
+for view, placed in json.load(sys.stdin):
+    (puzzle,) = read_nyt(json.dumps(view), "the puzzle")
+    for kind in play.SECONDS:
+        play.answer(kind, puzzle, placements_in(placed, ValueError), time.monotonic() + 60, True)
+print(sorted(set(sys.modules) - loaded))
+"""
+
+
+def test_a_question_imports_nothing_its_fork_server_has_not(made):
+    """A question runs in a process forked for it from one that imported `PRELOAD`: what a question imports, it
+    imports every time (with the play module alone preloaded, a count, a check or a reveal spent 40-90 ms of
+    CPU importing the counters, the solvers and pysat's encoders)."""
+    from pipscover.serve.work import PRELOAD
+
+    asked = [(puzzle_to_nyt(day.puzzle), [p.as_json() for p in day.solution.placements[:half]])
+             for day in made.values() for half in (0, len(day.solution.placements) // 2)]
+    done = subprocess.run([sys.executable, "-c", QUESTIONS, *PRELOAD], input=json.dumps(asked), capture_output=True,
+                          text=True, timeout=120)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
 
 
 def test_ctrl_c_stops_the_server_at_once_and_ends_the_count_it_is_working_on(tmp_path):

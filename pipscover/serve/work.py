@@ -3,7 +3,7 @@ event loop and the threads that serve the page's files and light questions, so t
 
 At most `WORKERS` run at once and `WAITING` more wait; past that a question is refused at once (`Full`: a
 503 with Retry-After) rather than queued for longer than its deadline. Each question runs in a fresh process
-forked from a server process that has the library loaded already (a few milliseconds), so the memory a
+forked from a server process that has the library loaded already (`PRELOAD`: a few milliseconds), so the memory a
 large count takes goes back when it ends, and no state is shared between questions. Deadlines are given as
 `time.monotonic()` instants counted from the request's arrival: time spent waiting counts.
 """
@@ -23,6 +23,13 @@ Answer = TypeVar("Answer")
 WORKERS = 2  # questions running at once (one per core of a small machine)
 WAITING = 6  # questions waiting for a worker; more are refused
 RETRY_AFTER = 2  # seconds a refused page is asked to wait
+# What the questions use, imported once by the process the workers are forked from: the library imports the
+# counters, the solvers and pysat's encoders on first use, which in a fresh process per question was 40-90 ms
+# of a question's 50-150 ms of CPU on the page's own puzzles. (tests/test_serve.py checks that a question
+# imports nothing more.)
+PRELOAD = ["pipscover.serve.play", "pipscover.counting.auto", "pipscover.counting.structural",
+           "pipscover.counting.grids", "pipscover.engines.auto", "pipscover.engines.sat_enumeration",
+           "pipscover.cnf.placements", "pysat.card", "pysat.pb"]
 
 
 class Full(PipsError):
@@ -38,7 +45,7 @@ class Work:
 
     def _start(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["pipscover.serve.play"])
+        context.set_forkserver_preload(PRELOAD)
         return ProcessPoolExecutor(self.workers, mp_context=context, max_tasks_per_child=1)
 
     async def run(self, function: Callable[..., Answer], *arguments: Any) -> Answer:
