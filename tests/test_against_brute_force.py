@@ -163,7 +163,7 @@ def test_the_sweep_graphs_bound_is_at_least_the_brute_force_count(name):
 
 # Every cardinality encoding in both CNF forms, each with every pseudo-Boolean encoding in turn: over the first 54
 # mixed puzzles and 18 with huge pips (8 of them past the unary encodings), eight puzzles for each pseudo-Boolean
-# encoding. All 150 took twice the CPU (15 s) and found no more: a bug planted in the writer (auxiliary variables
+# encoding. All 144 took twice the CPU (15 s) and found no more: a bug planted in the writer (auxiliary variables
 # numbered over others') failed every pair on the first 30 and 6 as on all of them.
 
 
