@@ -105,10 +105,16 @@ def _load(name: str) -> Any:
 
 
 def every_command() -> typer.core.TyperGroup:
-    """The top-level group with every command loaded (for the tests that walk them all)."""
-    group = command_line()
+    """The top-level group with every command loaded (for the tests that walk them all): every module imported
+    first, so that typer builds the group once, not once per command with every command loaded before it (210
+    command builds for 20 commands: 1.4 s of CPU a call, now 0.1 s; each test worker makes four collecting
+    tests/test_cli.py and tests/test_help.py)."""
     for name in COMMANDS:
-        group.commands[name] = _load(name)
+        import_module(f"pipscover.cli.{name}")
+    group = command_line()
+    help_names = (app.info.context_settings or {}).get("help_option_names")
+    for command in group.commands.values():
+        humanize(command, help_names)
     return group
 
 
