@@ -80,7 +80,8 @@ def listed(engine: str, puzzle: Puzzle) -> list[Solution]:
 @pytest.mark.parametrize("engine", ENGINES)
 def test_every_engine_lists_exactly_the_brute_force_solutions(engine, name):
     """Each solution once; an engine that finds one solution (local search) finds one exactly when there is
-    one, or says unknown."""
+    one, or says unknown. (Where there is none, local search walks once, not `WALKS` times, before it gives up:
+    the twenty walks of the default took 4 of the 4.3 s of CPU it spent here.)"""
     if engine in REGISTRY and not get_backend(engine).capabilities.available:
         pytest.skip(f"{engine} is not installed: {get_backend(engine).capabilities.install}")
     enumerates = engine in LISTERS or get_backend(engine).capabilities.enumerates
@@ -90,12 +91,14 @@ def test_every_engine_lists_exactly_the_brute_force_solutions(engine, name):
             found = listed(engine, puzzle)
             assert len(found) == len(set(found)), f"{engine} listed a solution twice:{named(puzzle)}"
             assert set(found) == expected, f"{engine} disagrees with brute force:{named(puzzle)}"
-        else:
+        elif expected:
             result = solve(puzzle, engine)
-            if expected:
-                assert result.solutions and result.solutions[0] in expected, named(puzzle)
-            else:
-                assert result.status in (Status.UNSATISFIABLE, Status.UNKNOWN) and not result.solutions, named(puzzle)
+            assert result.solutions and result.solutions[0] in expected, named(puzzle)
+        else:
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr("pipscover.engines.local.WALKS", 1)  # one walk gives up as twenty do, a twentieth the CPU
+                result = solve(puzzle, engine)
+            assert result.status in (Status.UNSATISFIABLE, Status.UNKNOWN) and not result.solutions, named(puzzle)
 
 
 # Counters: every method of `count`, blocking clauses with every PySAT solver and with the compact CNF.
@@ -158,7 +161,10 @@ def test_the_sweep_graphs_bound_is_at_least_the_brute_force_count(name):
         assert with_fewest_primes(puzzle, sweep).points.modulus > solutions, named(puzzle)
 
 
-# Every cardinality encoding in both CNF forms, each with every pseudo-Boolean encoding in turn.
+# Every cardinality encoding in both CNF forms, each with every pseudo-Boolean encoding in turn: over the first 54
+# mixed puzzles and 18 with huge pips (8 of them past the unary encodings), eight puzzles for each pseudo-Boolean
+# encoding. All 144 took twice the CPU (15 s) and found no more: a bug planted in the writer (auxiliary variables
+# numbered over others') failed every pair on the first 30 and 6 as on all of them.
 
 
 def every_pb() -> Iterator[str]:
@@ -169,7 +175,7 @@ def every_pb() -> Iterator[str]:
 @pytest.mark.parametrize("form", ["placements", "compact"])
 @pytest.mark.parametrize("card", CARD_ENCODINGS)
 def test_every_encoding_has_exactly_the_brute_force_solutions(card, form):
-    for puzzle, pb in zip(family("mixed") + family("huge pips", 20), every_pb()):
+    for puzzle, pb in zip(family("mixed", 54) + family("huge pips", 18), every_pb()):
         engine = get_backend("glucose4").with_encodings(Encodings(card, pb, form))
         try:
             found = solve(puzzle, engine, limit=None).solutions

@@ -173,11 +173,13 @@ class VariableBlocks(ABC):
 
     def placement_blocker(self, model: Sequence[int]) -> list[int]:
         """A clause that rules out this model's tiling-and-grid and nothing else."""
-        return [-lit for lit in model if lit > 0 and lit in self.solution_vars]
+        wanted = self.solution_vars  # (a range made once, not once per literal: the model has every variable)
+        return [-lit for lit in model if lit > 0 and lit in wanted]
 
     def grid_blocker(self, model: Sequence[int]) -> list[int]:
         """A clause that rules out every solution with this model's pip grid."""
-        return [-lit for lit in model if lit > 0 and lit in self.grid_vars]
+        wanted = self.grid_vars
+        return [-lit for lit in model if lit > 0 and lit in wanted]
 
     def block(self, found: Solution | Sequence[int], distinct: Distinct | str = "placements") -> list[int]:
         """The clause that rules out `found` (a `Solution`, or a model as `get_model()` gives it) and nothing
