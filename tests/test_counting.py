@@ -8,11 +8,13 @@ import time
 
 import pytest
 from brute_force import brute_force_grids, brute_force_solutions, tilings
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import EXAMPLES, needs_nyt, nyt_files
 from pipscover.counting import CountInterrupted, count
 from pipscover.counting.structural import StructuralCounter
-from pipscover.counting.tilings import TilingCounter, arrangements
+from pipscover.counting.tilings import TilingCounter, arrangements, bregman_bound
 from pipscover.errors import PipsError
 from pipscover.formats import load, load_one
 from pipscover.model import Puzzle
@@ -47,6 +49,14 @@ def test_tilings_of_a_2_by_n_strip_are_fibonacci():
 def test_tilings_of_a_chessboard():
     cells = [(r, c) for r in range(8) for c in range(8)]
     assert TilingCounter(cells).count((1 << 64) - 1) == 12_988_816
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.sets(st.tuples(st.integers(0, 5), st.integers(0, 5)), max_size=36))
+def test_bregmans_bound_is_at_least_the_tilings(cells):
+    """The bound inclusion-exclusion takes on a board too wide to count its tilings quickly."""
+    board = sorted(cells)
+    assert bregman_bound(board) >= TilingCounter(board).count((1 << len(board)) - 1)
 
 
 def test_arrangements_mind_doubles_and_identical_dominoes():

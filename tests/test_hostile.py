@@ -539,6 +539,20 @@ def test_inclusion_exclusion_refuses_many_distinct_dominoes_before_it_bounds_the
     assert "sweeps" in result.err and time.monotonic() - start < 30
 
 
+def test_inclusion_exclusion_bounds_a_wide_board_without_counting_its_tilings(run_cli, tmp_path):
+    """Three domino types on an open 24 x 24 board take few sweeps, so the count's bound is asked for: it
+    counted the board's tilings exactly, 2^24 states a cell, whatever --timeout said (18 x 18: 16 s idle).
+    Bregman's bound answers at once, and the count is refused as past what the residues hold."""
+    cells = [[r, c] for r in range(24) for c in range(24)]
+    path = tmp_path / "wide.json"
+    path.write_text(json.dumps({"dominoes": [[0, 1]] * 96 + [[1, 2]] * 96 + [[2, 2]] * 96,
+                                "regions": [{"indices": cells, "type": "empty"}]}))
+    start = time.monotonic()
+    result = run_cli("count", path, "--method", "inclusion-exclusion", "--timeout", "5")
+    assert_one_line_error(result, path)
+    assert "may pass 2^" in result.err and time.monotonic() - start < 30
+
+
 def test_the_default_backend_solves_the_huge_trivial_board(run_cli, tmp_path):
     """`auto` walks a large board first, and on this 2 x 5,000 strip local search tiles it and is done. (Its
     tiling, networkx's Hopcroft-Karp matching, searches depth first by recursion: 2 x 2,000 to 2 x 5,000

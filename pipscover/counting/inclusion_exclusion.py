@@ -45,7 +45,7 @@ from pipscover.counting.budget import UNLIMITED, Budget
 from pipscover.counting.progress import PROGRESS_EVERY, ProgressCallback
 from pipscover.counting.region_states import FAIL, RegionRules
 from pipscover.counting.search import STOPS, check_search, stopped
-from pipscover.counting.tilings import TilingCounter, arrangements, longer_side_order
+from pipscover.counting.tilings import arrangements, longer_side_order, tilings_at_most
 from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, Distinct
 from pipscover.regions import pip_values
@@ -172,7 +172,7 @@ def copies_of(puzzle: Puzzle) -> list[int]:
 def _bound(puzzle: Puzzle) -> int:
     """Every solution is a tiling and an arrangement of the dominoes on its tiles: a bound on the count, known
     before the build (remembered: `points_for` and `Modulus.of` both ask)."""
-    return TilingCounter(puzzle.cells).count((1 << len(puzzle.cells)) - 1) * arrangements(
+    return tilings_at_most(puzzle.cells) * arrangements(
         [(copies, a == b) for (a, b), copies in puzzle.domino_counts.items()])
 
 

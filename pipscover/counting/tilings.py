@@ -4,7 +4,7 @@ to lay a multiset of dominoes on the slots of one tiling."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import factorial
+from math import factorial, prod
 
 from pipscover.model import Cell
 from pipscover.runtime.limits import Remembered
@@ -64,6 +64,40 @@ class TilingCounter:
                         following[covered] = following.get(covered, 0) + count
             ways = following
         return sum(ways.values())
+
+
+# Past this many states times cells, counting a board's tilings exactly takes seconds or minutes (an 18 x 18
+# board: 2^18 states for each of its 324 cells), where `tilings_at_most` takes microseconds.
+EXACT_TILINGS_LIMIT = 1 << 20
+
+
+def tilings_at_most(cells: Sequence[Cell]) -> int:
+    """A bound on the domino tilings of `cells`: their exact number where the sweep is quick (its states, at
+    most 2^(the shorter side), times the cells), else `bregman_bound`.
+
+    >>> tilings_at_most([(r, c) for r in range(2) for c in range(10)])  # exact: Fibonacci
+    89
+    >>> tilings_at_most([(r, c) for r in range(30) for c in range(30)]).bit_length()  # Bregman's; exact: 379 bits
+    500
+    """
+    shorter = min(len({r for r, _ in cells}), len({c for _, c in cells}))
+    if len(cells) << shorter <= EXACT_TILINGS_LIMIT:
+        return TilingCounter(cells).count((1 << len(cells)) - 1)
+    return bregman_bound(cells)
+
+
+def bregman_bound(cells: Sequence[Cell]) -> int:
+    """Bregman's bound on the perfect matchings of a bipartite graph, here the tilings: the product over one
+    colour's cells of (d!)^(1/d), d a cell's neighbours (the lower of the two colours' products), rounded up
+    to a power of two; 0 where no tiling can exist (the colours differ in size, or a cell has no neighbour)."""
+    present = set(cells)
+    colours = [[len([o for o in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if o in present])
+                for r, c in cells if (r + c) % 2 == colour] for colour in (0, 1)]
+    if len(colours[0]) != len(colours[1]) or 0 in colours[0] + colours[1]:
+        return 0
+    # prod (d!)^(1/d) = (prod (d!)^(12/d))^(1/12) for d <= 4, which is below 2^ceil(its bits / 12)
+    twelfth = min(prod(factorial(d) ** (12 // d) for d in degrees) for degrees in colours)
+    return 1 << -(-twelfth.bit_length() // 12)
 
 
 def set_bits(bits: int) -> list[int]:
