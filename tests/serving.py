@@ -73,10 +73,10 @@ def day_server(folder: Path) -> Iterator[tuple[str, dict[str, Made]]]:
             http.shutdown()
 
 
-def start_server(cache: Path, base: str) -> tuple[subprocess.Popen, str]:
-    """`pipscover serve --port 0 --json` in its own process, and its address."""
+def start_server(cache: Path, base: str, *options: str) -> tuple[subprocess.Popen, str]:
+    """`pipscover serve --port 0 --json [OPTIONS]` in its own process, and its address."""
     command = [sys.executable, "-m", "pipscover", "serve", "--port", "0", "--json", "--cache-dir", str(cache),
-               "--base-url", base]
+               "--base-url", base, *options]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
     line = process.stdout.readline()

@@ -210,7 +210,35 @@ def test_the_page_and_its_files_are_served(server):
 
 
 def test_a_request_for_another_host_name_is_refused_in_json(server):
-    assert_refused(server.get("/api/days", headers={"Host": "evil.example"}), 400, "answers to 127.0.0.1")
+    refused = server.get("/api/days", headers={"Host": "evil.example"})
+    assert_refused(refused, 400, "answers to 127.0.0.1 or localhost only, not to evil.example")
+
+
+def ipv6_loopback() -> bool:
+    try:
+        socket.create_server(("::1", 0), family=socket.AF_INET6).close()
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::1"])
+def test_a_server_on_another_address_answers_at_the_address_it_prints(tmp_path, host):
+    """0.0.0.0 opens the page to the network: it answered no name at all (every request a 400), and an IPv6
+    address could not be listened on."""
+    if ":" in host and not ipv6_loopback():
+        pytest.skip("this system has no IPv6 loopback")
+    process, url = start_server(tmp_path, "http://127.0.0.1:9", "--host", host)
+    try:
+        with httpx.Client(base_url=url, timeout=60) as client:
+            assert client.get("/api/days").json() == {"days": []}
+            if host == "0.0.0.0":  # a name only the network knows, as a phone on the same Wi-Fi would use
+                port = url.rstrip("/").rsplit(":", 1)[1]
+                assert client.get("/api/days", headers={"Host": f"pips.lan:{port}"}).status_code == 200
+            question = {"Content-Type": "application/json", "Origin": "http://evil.example"}
+            assert_refused(client.post("/api/check", content=b"{}", headers=question), 403, "Only the page")
+    finally:
+        stop_server(process)
 
 
 @pytest.mark.parametrize("path", ["/api/generate", "/api/hint", "/api/open", "/api/stats"])

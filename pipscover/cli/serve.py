@@ -31,12 +31,14 @@ def serve_command(
     """
     from pipscover.serve.app import listen, make_app, run
 
-    hosts = ("*",) if host in ("0.0.0.0", "::") else ("127.0.0.1", "localhost", host)
+    anywhere = host in ("0.0.0.0", "::")
+    hosts = ("*",) if anywhere else ("127.0.0.1", "localhost", host)
     try:
         listener = listen(host, port)
     except OSError as error:
         raise PipsError(f"cannot listen on {host}:{port} ({error.strerror or error})") from None
-    address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{listener.getsockname()[1]}/"
+    shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
+    address = f"http://{shown}:{listener.getsockname()[1]}/"
     if as_json:
         print_json({"url": address})
     else:

@@ -74,8 +74,11 @@ def listen(host: str, port: int) -> socket.socket:
     """A socket listening on `host`:`port` (0: any free port), bound before serving so that the address printed
     is the real one. Its connections send each piece of an answer at once (TCP_NODELAY, which they inherit):
     otherwise the body, written after the headers, waited for the client's delayed acknowledgement, 40 ms on
-    every answer after a connection's first (uvicorn sets it only on the sockets it binds itself)."""
-    listener = socket.create_server((host, port))
+    every answer after a connection's first (uvicorn sets it only on the sockets it binds itself). An IPv6
+    address (`::1`) gets an IPv6 socket; `::`, all addresses, takes IPv4 ones too where the system can."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    both = host == "::" and socket.has_dualstack_ipv6()
+    listener = socket.create_server((host, port), family=family, dualstack_ipv6=both)
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     return listener
 

@@ -1,7 +1,8 @@
 """What stands between the app and other web pages the user visits, checked before any route runs.
 
 - Only the host names the server was started for are answered (a page elsewhere cannot reach it through a
-  name of its own: DNS rebinding); another name gets the JSON error every refusal has.
+  name of its own: DNS rebinding); another name gets the JSON error every refusal has. A server opened to
+  the network (`*`) answers to any name: its users reach it by names and addresses it cannot know.
 - A POST must say `Content-Type: application/json` (a browser sends a `text/plain` or form body from any
   page without asking; JSON from another origin needs its permission, which this server never gives) and,
   when a browser says where it comes from (`Origin`, `Sec-Fetch-Site`), come from the page itself.
@@ -10,6 +11,8 @@
 """
 
 from __future__ import annotations
+
+from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
@@ -52,8 +55,8 @@ class Guard:
         """The status and sentence to refuse a request with, or None to answer it."""
         headers = Headers(scope=scope)
         host = headers.get("host", "")
-        if host.split(":")[0] not in self.hosts:
-            names = " or ".join(self.hosts)
+        if "*" not in self.hosts and host_name(host) not in self.hosts:
+            names = " or ".join(dict.fromkeys(self.hosts))
             return 400, f"This server answers to {names} only, not to {host or 'a request without a host'}."
         if scope["method"] != "POST":
             return None
@@ -63,3 +66,12 @@ class Guard:
         if (site is not None and site not in OWN_SITE) or (origin is not None and origin != f"http://{host}"):
             return 403, "Only the page this server serves may ask it questions."
         return None
+
+
+def host_name(host: str) -> str:
+    """The name in a Host header, without its port and an IPv6 address's brackets ("[::1]:8000" is "::1"), or
+    "" where it is none."""
+    try:
+        return urlsplit(f"//{host}").hostname or ""
+    except ValueError:  # "[::1" and the like
+        return ""
