@@ -559,20 +559,22 @@ def test_inclusion_exclusion_bounds_a_wide_board_without_counting_its_tilings(ru
     assert "may pass 2^" in result.err and time.monotonic() - start < 30
 
 
-def test_the_default_count_of_a_wide_board_stops_at_its_timeout(wide_board):
+@pytest.mark.parametrize(("command", "said"), [("count", "NOT exact: stopped by --timeout"),
+                                               ("sample", "stopped by --timeout or --memory")])
+def test_a_count_of_a_wide_board_stops_at_its_timeout(wide_board, command, said):
     """`count` (auto) gives the board to the structural counter, whose closed form at the root counts its
-    tilings: that ran 9.5 minutes (540 MB) past --timeout 10, and would have run over an hour. It now stops at the
-    deadline with a labelled lower bound. (In a process of its own, which the old code kept past the limit.)"""
-    process = pipscover("count", wide_board, "--timeout", "2", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    tilings: that ran 9.5 minutes (540 MB) past --timeout 10, and would have run over an hour; `sample`
+    counts them the same way. Both now stop at the deadline, in one line (the count with a labelled lower
+    bound). (In a process of its own, which the old code kept past the limit.)"""
+    process = pipscover(command, wide_board, "--timeout", "2", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                         text=True)
     try:
         out, err = process.communicate(timeout=120)
     except subprocess.TimeoutExpired:
         process.kill()
         process.communicate()
-        pytest.fail("count --timeout 2 was still running after 120 s")
-    assert process.returncode == 3 and err == "" and out.count("\n") == 1
-    assert "NOT exact: stopped by --timeout" in out
+        pytest.fail(f"{command} --timeout 2 was still running after 120 s")
+    assert process.returncode == 3 and err == "" and out.count("\n") == 1 and said in out
 
 
 def test_the_default_backend_solves_the_huge_trivial_board(run_cli, tmp_path):
