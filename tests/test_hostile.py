@@ -539,18 +539,42 @@ def test_inclusion_exclusion_refuses_many_distinct_dominoes_before_it_bounds_the
     assert "sweeps" in result.err and time.monotonic() - start < 30
 
 
-def test_inclusion_exclusion_bounds_a_wide_board_without_counting_its_tilings(run_cli, tmp_path):
-    """Three domino types on an open 24 x 24 board take few sweeps, so the count's bound is asked for: it
-    counted the board's tilings exactly, 2^24 states a cell, whatever --timeout said (18 x 18: 16 s idle).
-    Bregman's bound answers at once, and the count is refused as past what the residues hold."""
+@pytest.fixture
+def wide_board(tmp_path) -> Path:
+    """An open 24 x 24 board with three domino types: counting its tilings exactly takes 2^24 states a cell."""
     cells = [[r, c] for r in range(24) for c in range(24)]
     path = tmp_path / "wide.json"
     path.write_text(json.dumps({"dominoes": [[0, 1]] * 96 + [[1, 2]] * 96 + [[2, 2]] * 96,
                                 "regions": [{"indices": cells, "type": "empty"}]}))
+    return path
+
+
+def test_inclusion_exclusion_bounds_a_wide_board_without_counting_its_tilings(run_cli, wide_board):
+    """Three domino types on an open 24 x 24 board take few sweeps, so the count's bound is asked for: it
+    counted the board's tilings exactly, 2^24 states a cell, whatever --timeout said (18 x 18: 16 s idle).
+    Bregman's bound answers at once, and the count is refused as past what the residues hold."""
     start = time.monotonic()
-    result = run_cli("count", path, "--method", "inclusion-exclusion", "--timeout", "5")
-    assert_one_line_error(result, path)
+    result = run_cli("count", wide_board, "--method", "inclusion-exclusion", "--timeout", "5")
+    assert_one_line_error(result, wide_board)
     assert "may pass 2^" in result.err and time.monotonic() - start < 30
+
+
+@pytest.mark.parametrize(("command", "said"), [("count", "NOT exact: stopped by --timeout"),
+                                               ("sample", "stopped by --timeout or --memory")])
+def test_a_count_of_a_wide_board_stops_at_its_timeout(wide_board, command, said):
+    """`count` (auto) gives the board to the structural counter, whose closed form at the root counts its
+    tilings: that ran 9.5 minutes (540 MB) past --timeout 10, and would have run over an hour; `sample`
+    counts them the same way. Both now stop at the deadline, in one line (the count with a labelled lower
+    bound). (In a process of its own, which the old code kept past the limit.)"""
+    process = pipscover(command, wide_board, "--timeout", "2", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                        text=True)
+    try:
+        out, err = process.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail(f"{command} --timeout 2 was still running after 120 s")
+    assert process.returncode == 3 and err == "" and out.count("\n") == 1 and said in out
 
 
 def test_the_default_backend_solves_the_huge_trivial_board(run_cli, tmp_path):

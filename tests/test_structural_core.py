@@ -79,6 +79,18 @@ def test_a_deadline_stops_both_at_the_same_node():
     assert python == compiled and python[2:] == ("timeout", CHECK_EVERY)
 
 
+@pytest.mark.parametrize(("budget", "why"), [(Budget(start=0.0, deadline=0.0), "timeout"),
+                                             (Budget(start=0.0, memory=1), "memory")])
+def test_the_closed_form_stops_both_at_the_deadline_and_the_memory_cap(budget, why):
+    """An open board is one closed form from the root, its tilings counted over 2^(its shorter side) states a
+    cell: an open 24 x 24 board ran for hours, whatever its deadline and memory cap. Here 12 x 12 (4,096
+    states) is stopped in the closed form, with nothing counted, by both searches alike."""
+    cells = [(r, c) for r in range(12) for c in range(12)]
+    puzzle = Puzzle.build([("empty", cells, None)], [(0, 1), (1, 2), (2, 2)] * 24)
+    python, compiled = both(puzzle, "ways", budget)
+    assert python == compiled == (0, False, why, 1)
+
+
 def test_ctrl_c_in_a_progress_report_gives_the_same_lower_bound(monkeypatch):
     monkeypatch.setattr("pipscover.counting.progress.PROGRESS_EVERY", 0.0)  # every report, not every 0.2 s
     puzzle = load_one(BENCHMARK / "planted-4x4-s1.json")

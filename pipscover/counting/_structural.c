@@ -711,16 +711,19 @@ static int bound_regions(const Counter *s, int *first_bound) {
     return unfinished;
 }
 
-/* Close: the closed form (a Python call, `StructuralCounter.closed_form`) when the rest is free, stored
-   under `key`; 1 when closed (the count in *out), 0 when the position needs a search, -1 on an exception. */
+/* Close: the closed form (a Python call, `StructuralCounter.closed_form`, within the count's deadline and
+   memory cap) when the rest is free, stored under `key`; 1 when closed (the count in *out), 0 when the
+   position needs a search, -1 on an exception. */
 static int close_form(Counter *s, const u64 *key, int *first_bound, Count *out) {
     if (bound_regions(s, first_bound) != 1 && *first_bound >= 0) return 0;
     PyObject *cells = bits_to_long(s->uncovered, s->words_cells), *left = NULL, *value = NULL;
     if (cells && (left = bits_to_long(s->remaining, s->words_left)))
         value = *first_bound < 0
-            ? PyObject_CallFunction(s->closed_form, "OOOO", cells, left, Py_None, Py_None)
-            : PyObject_CallFunction(s->closed_form, "OOiO", cells, left, *first_bound,
-                                    PyList_GET_ITEM(s->state_values, s->state[*first_bound]));
+            ? PyObject_CallFunction(s->closed_form, "OOOOOO", cells, left, Py_None, Py_None, s->deadline,
+                                    s->memory_cap)
+            : PyObject_CallFunction(s->closed_form, "OOiOOO", cells, left, *first_bound,
+                                    PyList_GET_ITEM(s->state_values, s->state[*first_bound]), s->deadline,
+                                    s->memory_cap);
     Py_XDECREF(cells); Py_XDECREF(left);
     if (!value) return -1;
     int failed = count_from_long(value, out) < 0;

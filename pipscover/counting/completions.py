@@ -22,6 +22,7 @@ It runs in Python beside the compiled search (whose cache lives in C and may for
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import partial
 from random import Random
 from typing import TypeVar
 
@@ -81,7 +82,8 @@ class Completions:
         if bound and len(open_regions) > 1:
             return None
         last = bound[0] if bound else None
-        return self.counter.closed_form(uncovered, remaining, last, None if last is None else states[last])
+        return self.counter.closed_form(uncovered, remaining, last, None if last is None else states[last],
+                                        self.deadline, self.memory_cap)
 
     def branches(self, node: Node) -> Iterator[Branch]:
         """Every way to cover the first uncovered cell of the sweep: a neighbour, a domino left (its lowest
@@ -133,15 +135,16 @@ class Completions:
         """A uniform completion of a closed-form node: a uniform tiling of its cells, a uniform arrangement of
         its dominoes on the tiles."""
         uncovered, remaining, _, _ = node
-        tilings, dominoes = self.counter.tilings, self.counter.dominoes
+        dominoes = self.counter.dominoes
+        tilings = partial(self.counter.tilings.count, deadline=self.deadline, memory=self.memory_cap)
         pool = [pips for (pips, _), mask in zip(dominoes.distinct, dominoes.masks)
                 for _ in range((remaining & mask).bit_count())]
         while uncovered:
             cell = next(index for index in self.sweep if uncovered >> index & 1)
             partners = [(other, uncovered ^ 1 << cell ^ other_bit) for other, other_bit in self.neighbours[cell]
                         if uncovered & other_bit]
-            other, uncovered = _pick(rng, ((partner, tilings.count(partner[1])) for partner in partners),
-                                     tilings.count(uncovered))
+            other, uncovered = _pick(rng, ((partner, tilings(partner[1])) for partner in partners),
+                                     tilings(uncovered))
             a, b = pool.pop(rng.randrange(len(pool)))
             if a != b and rng.randrange(2):
                 a, b = b, a

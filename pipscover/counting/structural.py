@@ -174,12 +174,16 @@ class StructuralCounter:
         ]
         return neighbours, {bit: index for index, bit in enumerate(bit_of.values())}
 
-    def closed_form(self, uncovered: int, remaining: int, region: int | None, state: int | None) -> int:
+    def closed_form(self, uncovered: int, remaining: int, region: int | None, state: int | None,
+                    deadline: float | None, memory: int | None) -> int:
         """The count of a position whose unfinished regions are all free but `region` (None: all are): the
-        tilings of the cells left times the arrangements of the dominoes left, if `region` accepts their pips."""
+        tilings of the cells left times the arrangements of the dominoes left, if `region` accepts their pips.
+        Counting the tilings of a wide open board takes over an hour, so it stops as the search does, at the count's
+        `deadline` or past its `memory` cap: branching instead would only count the same tilings more slowly,
+        once for each way to lay the dominoes."""
         if region is not None and not self.rules.accepts(region, state, self.dominoes.pips(remaining)):  # type: ignore[arg-type]  # a region's state is given with it
             return 0
-        return self.tilings.count(uncovered) * self.dominoes.arrangements(remaining)
+        return self.tilings.count(uncovered, deadline, memory) * self.dominoes.arrangements(remaining)
 
     def count(self, budget: Budget = UNLIMITED, node_limit: int | None = None) -> int:
         """The exact number of solutions. Raises `CountInterrupted` (a lower bound) at the budget's deadline or
@@ -199,6 +203,8 @@ class StructuralCounter:
         search.start_at(position)
         try:
             return search.run(partial(search.count, position.uncovered, position.remaining, 0), 2 * self.cell_count)
+        except STOPS as stop:  # (a stop in the root's closed form, before any branch could name it)
+            raise stopped(0, stop, Distinct.PLACEMENTS) from None
         finally:
             self.nodes = search.nodes
 
@@ -309,7 +315,8 @@ class StructuralSearch(Search):
         if bound and unfinished != 1:
             return None
         last = bound[0] if bound else None
-        return self.counter.closed_form(uncovered, remaining, last, None if last is None else self.states[last])
+        return self.counter.closed_form(uncovered, remaining, last, None if last is None else self.states[last],
+                                        self.budget.deadline, self.budget.memory)
 
     def allowed_pips(self, remaining: int, bound: list[int]) -> list[int] | None:
         """What each unfinished region may still take (a free one: any pip left; the finished ones are never

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import factorial, prod
 
+from pipscover.counting.search import CHECK_EVERY, check_search
 from pipscover.model import Cell
 from pipscover.model.geometry import neighbours
 from pipscover.runtime.limits import Remembered
@@ -19,7 +20,9 @@ class TilingCounter:
     cell's partners (below and right) come at most one line after it. A sweep in that order (a
     transfer-matrix count) keeps, for each way to cover the cells behind it, which cells within one line
     ahead are covered already: a handful of states, so the cost is linear in the cells (a 2 x 100,000 strip
-    in under a second), and the counts of the subsets asked for are kept.
+    in under a second), and the counts of the subsets asked for are kept. On a wide board the states are up
+    to 2^(the shorter side) (an open 24 x 24 board: over an hour), so the sweep looks at its deadline and
+    memory cap as a search does (`check_search`), every `CHECK_EVERY` states.
     """
 
     def __init__(self, cells: Sequence[Cell]) -> None:
@@ -31,21 +34,24 @@ class TilingCounter:
                        for index, (r, c) in enumerate(order)]
         self._known: Remembered[int, int] = Remembered()  # the counts asked for, within a bound
 
-    def count(self, cells: int) -> int:
-        """The number of ways to tile the cells whose bits are set in `cells`.
+    def count(self, cells: int, deadline: float | None = None, memory: int | None = None) -> int:
+        """The number of ways to tile the cells whose bits are set in `cells`; raises `SearchTimeout` past
+        `deadline`, `MemoryCapReached` once the process holds more than `memory` bytes.
 
         >>> TilingCounter([(r, c) for r in range(2) for c in range(10)]).count((1 << 20) - 1)  # Fibonacci
         89
         """
         known = self._known.get(cells)
         if known is None:
-            known = self._known.remember(cells, self._sweep(sorted(self._place[index] for index in set_bits(cells))))
+            places = sorted(self._place[index] for index in set_bits(cells))
+            known = self._known.remember(cells, self._sweep(places, deadline, memory))
         return known
 
-    def _sweep(self, places: list[int]) -> int:
-        """The tilings of the cells at these internal places (increasing)."""
+    def _sweep(self, places: list[int], deadline: float | None, memory: int | None) -> int:
+        """The tilings of the cells at these internal places (increasing), within the deadline and memory."""
         present = set(places)
         later = self._later
+        steps = 0
         # Bit k of a state: the cell k places ahead of the current one is covered already.
         ways: dict[int, int] = {0: 1}
         previous = places[0] if places else 0
@@ -56,6 +62,9 @@ class TilingCounter:
                 previous = place
             following: dict[int, int] = {}
             for state, count in ways.items():
+                steps += 1
+                if steps % CHECK_EVERY == 0:
+                    check_search(steps, deadline, memory, None)
                 if state & 1:
                     following[state] = following.get(state, 0) + count
                     continue
