@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES
+from pipscover.counting.auto import LIST_SOLUTIONS_UP_TO
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRST = EXAMPLES / "first.txt"
@@ -565,7 +566,8 @@ def test_a_count_of_a_wide_board_stops_at_its_timeout(wide_board, command, said)
     """`count` (auto) gives the board to the structural counter, whose closed form at the root counts its
     tilings: that ran 9.5 minutes (540 MB) past --timeout 10, and would have run over an hour; `sample`
     counts them the same way. Both now stop at the deadline, in one line (the count with a labelled lower
-    bound). (In a process of its own, which the old code kept past the limit.)"""
+    bound, which keeps the solutions auto's listing found before it gave way: it said "at least 0"). (In a
+    process of its own, which the old code kept past the limit.)"""
     process = pipscover(command, wide_board, "--timeout", "2", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                         text=True)
     try:
@@ -575,6 +577,8 @@ def test_a_count_of_a_wide_board_stops_at_its_timeout(wide_board, command, said)
         process.communicate()
         pytest.fail(f"{command} --timeout 2 was still running after 120 s")
     assert process.returncode == 3 and err == "" and out.count("\n") == 1 and said in out
+    if command == "count":
+        assert int(re.search(r"at least ([\d,]+) solutions", out)[1].replace(",", "")) > LIST_SOLUTIONS_UP_TO
 
 
 def test_the_default_backend_solves_the_huge_trivial_board(run_cli, tmp_path):

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from pipscover.counting import counting_method
 from pipscover.counting.base import CountingCapabilities, CountingMethod
 from pipscover.counting.budget import INTERRUPT, Budget
-from pipscover.counting.listing import count_by_listing
+from pipscover.counting.listing import GAVE_WAY, count_by_listing
 from pipscover.counting.methods import continue_structurally, stopped_structurally
 from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct
@@ -73,23 +73,28 @@ class AutoMethod(CountingMethod):
         if len(puzzle.dominoes) < LIST_FROM_DOMINOES:
             return _auto(counting_method("structural").count(puzzle, distinct, budget))
         # (A listing within LIST_NODE_BUDGET nodes cannot reach a solution of more dominoes than that: a node each.)
+        listed = 0  # solutions the listing found before it gave way: a floor for the steps after it
         if len(puzzle.dominoes) < LIST_NODE_BUDGET:
-            listed = count_by_listing(puzzle, distinct, budget, LIST_NODE_BUDGET, LIST_SOLUTIONS_UP_TO)
-            if listed is not None:
-                return _auto(listed)
+            try:
+                return _auto(count_by_listing(puzzle, distinct, budget, LIST_NODE_BUDGET, LIST_SOLUTIONS_UP_TO))
+            except CountInterrupted as stop:
+                if stop.result.stopped_by != GAVE_WAY:
+                    raise
+                listed = stop.result.count
         if distinct is Distinct.PLACEMENTS:
-            return _count_placements(puzzle, budget)
+            return _count_placements(puzzle, budget, listed)
         from pipscover.counting.grids import guard_grid_counter
 
         guard_grid_counter(puzzle, budget.deadline)  # here, before a racer lists a board too big to count
         racing = _racers_budget(budget, 2)
         return _race({"structural": partial(_count_grids_by_plan, puzzle, racing),
                       "blocking": partial(_count_by_blocking_racer, puzzle, distinct, racing)},
-                     distinct, budget, 0)
+                     distinct, budget, listed)
 
 
-def _count_placements(puzzle: Puzzle, budget: Budget) -> CountResult:
-    """Steps 3 and 4 for placements: the structural count within its budget, then a race."""
+def _count_placements(puzzle: Puzzle, budget: Budget, listed: int) -> CountResult:
+    """Steps 3 and 4 for placements: the structural count within its budget, then a race; a count stopped
+    before it knows more says at least the `listed` solutions."""
     from pipscover.counting.structural import StructuralCounter
 
     counter = StructuralCounter(puzzle)
@@ -97,9 +102,9 @@ def _count_placements(puzzle: Puzzle, budget: Budget) -> CountResult:
         found = counter.count(budget, STRUCTURAL_WORK_BUDGET // len(puzzle.cells))
         return _auto(budget.result(found, True, Distinct.PLACEMENTS, "structural"))
     except CountInterrupted as stop:
+        floor = max(stop.result.count, listed)  # two lower bounds of the same count
         if stop.result.stopped_by != "nodes":
-            return _auto(stopped_structurally(stop, budget))
-        floor = stop.result.count
+            return _auto(stopped_structurally(CountInterrupted(replace(stop.result, count=floor)), budget))
     racers = _placement_racers(puzzle, counter, floor)
     racing = _racers_budget(budget, len(racers))
     return _race({name: partial(racer, racing) for name, racer in racers.items()}, Distinct.PLACEMENTS, budget, floor)
@@ -192,7 +197,7 @@ def _count_grids_by_plan(puzzle: Puzzle, budget: Budget) -> CountResult:
     if _has_one_tiling(puzzle):  # then each grid is carried by exactly one solution
         return replace(placements, distinct=Distinct.GRIDS)
     if placements.count <= LIST_GRIDS_UP_TO:
-        return count_by_listing(puzzle, Distinct.GRIDS, budget)  # type: ignore[return-value]  # no node budget: it counts
+        return count_by_listing(puzzle, Distinct.GRIDS, budget)
     return structural.count(puzzle, Distinct.GRIDS, budget)
 
 

@@ -11,11 +11,18 @@ from pipscover.counting.progress import ProgressCallback
 from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct, SearchTimeout
 
+GAVE_WAY = "nodes"  # `stopped_by` of a listing past its budgets, as of a structural count past its node budget
+
+
+class _PastSolutionLimit(Exception):
+    """The listing found more solutions than its `solution_limit`."""
+
 
 def count_by_listing(puzzle: Puzzle, distinct: Distinct, budget: Budget, node_limit: int | None = None,
-                     solution_limit: int | None = None) -> CountResult | None:
-    """The count by listing with dlx, stopped after `budget.limit` solutions; None when the search passes
-    `node_limit` nodes or finds more than `solution_limit` solutions."""
+                     solution_limit: int | None = None) -> CountResult:
+    """The count by listing with dlx, stopped after `budget.limit` solutions. Past `node_limit` nodes or
+    `solution_limit` solutions it gives way: `CountInterrupted` whose result, stopped by `GAVE_WAY`, holds the
+    solutions found, a lower bound that `auto` keeps for the methods after it."""
     from pipscover.engines.dancing_links import NodeBudgetExceeded
     from pipscover.engines.dlx import DlxBackend, counted_covers
 
@@ -28,8 +35,6 @@ def count_by_listing(puzzle: Puzzle, distinct: Distinct, budget: Budget, node_li
     try:
         if distinct is Distinct.PLACEMENTS:
             counted = _count_covers(covers, limit, solution_limit, budget.on_progress)
-            if counted is None:
-                return None
             exact = limit is None or search.found <= limit  # the search found one past the limit: more exist
             return budget.result(counted, exact, distinct, "dlx", "dlx")
         for chosen in covers:
@@ -37,7 +42,7 @@ def count_by_listing(puzzle: Puzzle, distinct: Distinct, budget: Budget, node_li
                 exact = False  # one more solution exists
                 break
             if solution_limit is not None and found >= solution_limit:
-                return None
+                raise _PastSolutionLimit
             grid = tuple(sorted(cover.solution(chosen).grid.items()))
             if grid in grids:
                 continue
@@ -47,8 +52,9 @@ def count_by_listing(puzzle: Puzzle, distinct: Distinct, budget: Budget, node_li
                 budget.on_progress(found, None)
     except SearchTimeout:
         found, exact = search.found if distinct is Distinct.PLACEMENTS else found, False
-    except NodeBudgetExceeded:
-        return None
+    except (NodeBudgetExceeded, _PastSolutionLimit):
+        found = search.found if distinct is Distinct.PLACEMENTS else found
+        raise CountInterrupted(budget.result(found, False, distinct, "dlx", "dlx", GAVE_WAY)) from None
     except KeyboardInterrupt:
         found = search.found if distinct is Distinct.PLACEMENTS else found
         raise CountInterrupted(budget.result(found, False, distinct, "dlx", "dlx", INTERRUPT)) from None
@@ -56,10 +62,10 @@ def count_by_listing(puzzle: Puzzle, distinct: Distinct, budget: Budget, node_li
 
 
 def _count_covers(covers: Iterator[list[int]], limit: int | None, solution_limit: int | None,
-                  on_progress: ProgressCallback | None) -> int | None:
+                  on_progress: ProgressCallback | None) -> int:
     """The number of `covers`, passed without building them (see `dancing_links.skip`), reported every
-    1000; `limit` when there are more than `limit` (one past it is enough to know), None when there are more
-    than `solution_limit`."""
+    1000; `limit` when there are more than `limit` (one past it is enough to know); `_PastSolutionLimit`
+    when there are more than `solution_limit`."""
     from pipscover.engines.dancing_links import skip
 
     bounds = [bound for bound in (limit, solution_limit) if bound is not None]
@@ -71,7 +77,9 @@ def _count_covers(covers: Iterator[list[int]], limit: int | None, solution_limit
             step = min(step, bound + 1 - found)
         passed = skip(covers, step)
         if bound is not None and found + passed > bound:
-            return bound if limit == bound else None
+            if limit == bound:
+                return bound
+            raise _PastSolutionLimit
         found += passed
         if passed < step:
             return found
