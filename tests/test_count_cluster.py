@@ -186,23 +186,19 @@ def test_a_tasks_outcome_is_read_from_what_it_gave_not_from_its_future_now(sched
     assert outcome(given[waits])[0] == "cancelled"
 
 
-def test_a_count_on_a_stock_cluster_is_the_count_of_one_process(run_cli, scheduler):
-    answer = _counted_here(run_cli, PLANTED_4X6, "--method", "inclusion-exclusion", "--scheduler", scheduler)
-    assert answer["count"] == 58_725_029_952 and answer["exact"]
-    assert answer["method"] == "inclusion-exclusion" and answer["backend"].startswith("dask")
-
-
-def test_a_split_count_runs_no_more_tasks_at_once_than_the_cluster_has_cores(run_cli, scheduler):
-    """The stock workers run a thread per core each: two on this machine ran two chunks per core at once, and
-    sweeps that share a core cost each other about half as much CPU again. The count sends at most as many
-    tasks at a time as the cluster has cores (per host, its workers' threads or its cores, if fewer): the
-    scheduler's task stream shows no more running at any moment (it showed all four threads at work)."""
+def test_a_split_count_is_the_count_of_one_process_and_runs_no_more_tasks_at_once_than_cores(run_cli, scheduler):
+    """The count split by inclusion-exclusion is the count of one process. The stock workers run a thread per
+    core each: two on this machine ran two chunks per core at once, and sweeps that share a core cost each
+    other about half as much CPU again. The count sends at most as many tasks at a time as the cluster has
+    cores (per host, its workers' threads or its cores, if fewer): the scheduler's task stream shows no more
+    running at any moment (it showed all four threads at work)."""
     from distributed import Client, get_task_stream
 
     with Client(scheduler, timeout=30) as client, get_task_stream(client) as stream:
         threads = sum(client.nthreads().values())
         answer = _counted_here(run_cli, PLANTED_4X6, "-m", "inclusion-exclusion", "--scheduler", scheduler)
     assert answer["count"] == 58_725_029_952 and answer["exact"]
+    assert answer["method"] == "inclusion-exclusion" and answer["backend"].startswith("dask")
     spans = [(span["start"], span["stop"]) for task in stream.data if str(task["key"]).startswith("count-")
              for span in task["startstops"] if span["action"] == "compute"]
     assert len(spans) >= 64  # every chunk, once or more
