@@ -45,11 +45,6 @@ NO_UNIQUE_16_COUNT = 7_870_990_272
 LONG = {"inclusion-exclusion": PUZZLES / "subset-sum-sat-14.json", "structural": NO_UNIQUE_16}
 
 
-def _count(*args: object, timeout: float = 180) -> subprocess.CompletedProcess:
-    return subprocess.run([BIN / "pipscover", "count", *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout)
-
-
 @pytest.mark.parametrize("compiled", [True, False])
 def test_the_chunks_of_the_points_add_up_to_the_whole_sum(compiled):
     puzzle = load_one(PUZZLES / "planted-4x4-s1.json")
@@ -87,10 +82,12 @@ def test_auto_sweeps_a_short_inclusion_exclusion_here_rather_than_start_a_cluste
     assert answer["backend"] is None  # no LocalCluster was started
 
 
-def test_jobs_splits_one_count_over_a_local_cluster():
-    done = _count(PLANTED_4X6, "-m", "inclusion-exclusion", "--jobs", "2", "--json")
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["count"] == 58_725_029_952
+def test_jobs_splits_one_count_over_a_local_cluster(run_cli):
+    """In this process (`run_cli`), as `pipscover count`: the LocalCluster's workers are processes all the same."""
+    done = run_cli("count", PLANTED_4X6, "-m", "inclusion-exclusion", "--jobs", "2", "--json")
+    assert done.code == 0, done.err
+    answer = json.loads(done.out)
+    assert answer["count"] == 58_725_029_952 and answer["backend"] == "dask, 2 workers"
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -41,14 +41,10 @@ def puzzles(tmp_path_factory) -> Path:
     return folder
 
 
-def _sweep(*args: str) -> subprocess.CompletedProcess:
-    """`pipscover sweep ARGS...` in a process of its own (one that starts a LocalCluster, spawning workers)."""
-    return subprocess.run([BIN / "pipscover", "sweep", *map(str, args)], capture_output=True, text=True, timeout=120)
-
-
 @pytest.fixture
 def sweep_here(run_cli):
-    """`pipscover sweep ARGS...` in this process (`run_cli`): the sweeps that start no process but jobs'."""
+    """`pipscover sweep ARGS...` in this process (`run_cli`): the processes it starts (jobs', a LocalCluster's
+    workers) are processes all the same."""
     return partial(run_cli, "sweep")
 
 
@@ -135,11 +131,11 @@ def test_a_worker_killed_mid_job_has_its_job_run_elsewhere_and_written_once(swee
 # --- On a LocalCluster and in this process ---
 
 
-def test_local_cluster_counts_grids(puzzles, tmp_path):
+def test_local_cluster_counts_grids(sweep_here, puzzles, tmp_path):
     out = tmp_path / "grids.csv"
-    done = _sweep("grids", puzzles, "--jobs", "2", "--output", out)
-    assert done.returncode == 0, done.stderr
-    assert "11 of 11 jobs done (11 counted)" in done.stdout
+    done = sweep_here("grids", puzzles, "--jobs", "2", "--output", out)
+    assert done.code == 0, done.err
+    assert "11 of 11 jobs done (11 counted)" in done.out
     rows = _rows(out)
     assert _files(rows) == sorted(path.name for path in puzzles.iterdir())
     assert all(row["worker"].startswith("tcp://127.0.0.1:") for row in rows)
