@@ -112,8 +112,9 @@ def test_a_worker_killed_mid_job_has_its_job_run_elsewhere_and_written_once(swee
     killer = threading.Thread(target=kill_a_busy_worker)
     killer.start()
     try:
-        # Eight puzzles of 10 dominoes: a few tenths of a second each, long enough to catch a worker holding one.
-        done = sweep_here("generate", "--seeds", "1-8", "-n", "10", "--timeout", "60", "--scheduler", scheduler,
+        # Eight puzzles of 8 dominoes, sent at once: two rounds on the workers' four threads of 0.16 s of CPU a job
+        # and its fork, long enough to catch a worker holding one (10 dominoes, 0.28 s a job, added nothing).
+        done = sweep_here("generate", "--seeds", "1-8", "-n", "8", "--timeout", "60", "--scheduler", scheduler,
                           "--output", out)
     finally:
         swept.set()
