@@ -45,11 +45,6 @@ NO_UNIQUE_16_COUNT = 7_870_990_272
 LONG = {"inclusion-exclusion": PUZZLES / "subset-sum-sat-14.json", "structural": NO_UNIQUE_16}
 
 
-def _count(*args: object, timeout: float = 180) -> subprocess.CompletedProcess:
-    return subprocess.run([BIN / "pipscover", "count", *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout)
-
-
 @pytest.mark.parametrize("compiled", [True, False])
 def test_the_chunks_of_the_points_add_up_to_the_whole_sum(compiled):
     puzzle = load_one(PUZZLES / "planted-4x4-s1.json")
@@ -87,10 +82,12 @@ def test_auto_sweeps_a_short_inclusion_exclusion_here_rather_than_start_a_cluste
     assert answer["backend"] is None  # no LocalCluster was started
 
 
-def test_jobs_splits_one_count_over_a_local_cluster():
-    done = _count(PLANTED_4X6, "-m", "inclusion-exclusion", "--jobs", "2", "--json")
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["count"] == 58_725_029_952
+def test_jobs_splits_one_count_over_a_local_cluster(run_cli):
+    """In this process (`run_cli`), as `pipscover count`: the LocalCluster's workers are processes all the same."""
+    done = run_cli("count", PLANTED_4X6, "-m", "inclusion-exclusion", "--jobs", "2", "--json")
+    assert done.code == 0, done.err
+    answer = json.loads(done.out)
+    assert answer["count"] == 58_725_029_952 and answer["backend"] == "dask, 2 workers"
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -186,23 +183,19 @@ def test_a_tasks_outcome_is_read_from_what_it_gave_not_from_its_future_now(sched
     assert outcome(given[waits])[0] == "cancelled"
 
 
-def test_a_count_on_a_stock_cluster_is_the_count_of_one_process(run_cli, scheduler):
-    answer = _counted_here(run_cli, PLANTED_4X6, "--method", "inclusion-exclusion", "--scheduler", scheduler)
-    assert answer["count"] == 58_725_029_952 and answer["exact"]
-    assert answer["method"] == "inclusion-exclusion" and answer["backend"].startswith("dask")
-
-
-def test_a_split_count_runs_no_more_tasks_at_once_than_the_cluster_has_cores(run_cli, scheduler):
-    """The stock workers run a thread per core each: two on this machine ran two chunks per core at once, and
-    sweeps that share a core cost each other about half as much CPU again. The count sends at most as many
-    tasks at a time as the cluster has cores (per host, its workers' threads or its cores, if fewer): the
-    scheduler's task stream shows no more running at any moment (it showed all four threads at work)."""
+def test_a_split_count_is_the_count_of_one_process_and_runs_no_more_tasks_at_once_than_cores(run_cli, scheduler):
+    """The count split by inclusion-exclusion is the count of one process. The stock workers run a thread per
+    core each: two on this machine ran two chunks per core at once, and sweeps that share a core cost each
+    other about half as much CPU again. The count sends at most as many tasks at a time as the cluster has
+    cores (per host, its workers' threads or its cores, if fewer): the scheduler's task stream shows no more
+    running at any moment (it showed all four threads at work)."""
     from distributed import Client, get_task_stream
 
     with Client(scheduler, timeout=30) as client, get_task_stream(client) as stream:
         threads = sum(client.nthreads().values())
         answer = _counted_here(run_cli, PLANTED_4X6, "-m", "inclusion-exclusion", "--scheduler", scheduler)
     assert answer["count"] == 58_725_029_952 and answer["exact"]
+    assert answer["method"] == "inclusion-exclusion" and answer["backend"].startswith("dask")
     spans = [(span["start"], span["stop"]) for task in stream.data if str(task["key"]).startswith("count-")
              for span in task["startstops"] if span["action"] == "compute"]
     assert len(spans) >= 64  # every chunk, once or more
@@ -225,16 +218,6 @@ def test_a_worker_past_memory_stops_the_count_with_a_labelled_bound(run_cli, sch
     done = run_cli("count", PLANTED_4X6, "-m", "inclusion-exclusion", "--scheduler", scheduler, "--memory", "1M")
     assert done.code == 3, done.err
     assert "at least 0 solutions (NOT exact: stopped by --memory" in done.out
-
-
-def test_a_structural_split_on_a_stock_cluster_is_the_count_of_one_process(run_cli, scheduler):
-    """One puzzle: that a frontier's positions add up to the whole count on other kinds of puzzle is
-    tests/test_count_frontier.py's, in one process; the tests below split structural counts on this cluster
-    too (a hard NYT puzzle, a killed worker, Ctrl-C, the memory cap)."""
-    file = PUZZLES / "subset-sum-sat-10.json"
-    answer = _counted_here(run_cli, file, "-m", "structural", "--scheduler", scheduler)
-    assert (answer["count"], answer["exact"]) == (StructuralCounter(load_one(file)).count(), True)
-    assert answer["method"] == "structural" and answer["backend"].startswith("dask")
 
 
 def test_a_structural_split_closed_above_its_cut_starts_no_task(run_cli, scheduler):
@@ -323,7 +306,14 @@ def test_the_sweep_auto_built_here_is_sent_to_the_workers_and_outlives_a_worker_
 
 
 def test_a_worker_killed_mid_count_has_its_tasks_run_again_and_counted_once(run_cli, scheduler):
-    """The structural split's tasks; inclusion-exclusion's, in the test above. Last on the cluster: nothing
-    waits for the killed worker's restart unless a test that asks for the cluster follows."""
-    answer = _count_with_a_worker_killed(run_cli, scheduler, "structural", NO_UNIQUE_16)
-    assert (answer["count"], answer["exact"], answer["method"]) == (NO_UNIQUE_16_COUNT, True, "structural")
+    """The structural split's tasks (inclusion-exclusion's, in the test above), on a stock cluster, of a puzzle
+    whose split is the count of one process: that a frontier's positions add up to the whole count on other
+    kinds of puzzle is tests/test_count_frontier.py's, in one process; the tests above split structural counts
+    on this cluster too (a hard NYT puzzle, Ctrl-C, the memory cap). subset-sum-sat-10's 293 positions, 64
+    tasks, take about 3 s of the workers' CPU, past a second of wall time: a worker holds one long before the
+    count ends (no-unique-16's, 12 s of CPU on the cluster, 3.6 s in one process, added nothing). Last on the
+    cluster: nothing waits for the killed worker's restart unless a test that asks for the cluster follows."""
+    file = PUZZLES / "subset-sum-sat-10.json"
+    answer = _count_with_a_worker_killed(run_cli, scheduler, "structural", file)
+    assert (answer["count"], answer["exact"]) == (StructuralCounter(load_one(file)).count(), True)
+    assert answer["method"] == "structural" and answer["backend"].startswith("dask")

@@ -41,14 +41,10 @@ def puzzles(tmp_path_factory) -> Path:
     return folder
 
 
-def _sweep(*args: str) -> subprocess.CompletedProcess:
-    """`pipscover sweep ARGS...` in a process of its own (one that starts a LocalCluster, spawning workers)."""
-    return subprocess.run([BIN / "pipscover", "sweep", *map(str, args)], capture_output=True, text=True, timeout=120)
-
-
 @pytest.fixture
 def sweep_here(run_cli):
-    """`pipscover sweep ARGS...` in this process (`run_cli`): the sweeps that start no process but jobs'."""
+    """`pipscover sweep ARGS...` in this process (`run_cli`): the processes it starts (jobs', a LocalCluster's
+    workers) are processes all the same."""
     return partial(run_cli, "sweep")
 
 
@@ -116,8 +112,9 @@ def test_a_worker_killed_mid_job_has_its_job_run_elsewhere_and_written_once(swee
     killer = threading.Thread(target=kill_a_busy_worker)
     killer.start()
     try:
-        # Eight puzzles of 10 dominoes: a few tenths of a second each, long enough to catch a worker holding one.
-        done = sweep_here("generate", "--seeds", "1-8", "-n", "10", "--timeout", "60", "--scheduler", scheduler,
+        # Eight puzzles of 8 dominoes, sent at once: two rounds on the workers' four threads of 0.16 s of CPU a job
+        # and its fork, long enough to catch a worker holding one (10 dominoes, 0.28 s a job, added nothing).
+        done = sweep_here("generate", "--seeds", "1-8", "-n", "8", "--timeout", "60", "--scheduler", scheduler,
                           "--output", out)
     finally:
         swept.set()
@@ -135,11 +132,11 @@ def test_a_worker_killed_mid_job_has_its_job_run_elsewhere_and_written_once(swee
 # --- On a LocalCluster and in this process ---
 
 
-def test_local_cluster_counts_grids(puzzles, tmp_path):
+def test_local_cluster_counts_grids(sweep_here, puzzles, tmp_path):
     out = tmp_path / "grids.csv"
-    done = _sweep("grids", puzzles, "--jobs", "2", "--output", out)
-    assert done.returncode == 0, done.stderr
-    assert "11 of 11 jobs done (11 counted)" in done.stdout
+    done = sweep_here("grids", puzzles, "--jobs", "2", "--output", out)
+    assert done.code == 0, done.err
+    assert "11 of 11 jobs done (11 counted)" in done.out
     rows = _rows(out)
     assert _files(rows) == sorted(path.name for path in puzzles.iterdir())
     assert all(row["worker"].startswith("tcp://127.0.0.1:") for row in rows)
@@ -259,8 +256,9 @@ def _running_in_session(session: int) -> list[str]:
 def _long_generate_sweep(out: Path) -> subprocess.Popen:
     """A sweep of 2,000 generate jobs on a LocalCluster of two workers, in its own process group (as a terminal
     runs it, with SIGINT's default action even when the suite runs in the background), writing its table to
-    `out`: long enough to be interrupted at any point."""
-    return subprocess.Popen([BIN / "pipscover", "sweep", "generate", "--seeds", "1-2000", "-n", "8", "--jobs", "2",
+    `out`: long enough to be interrupted at any point (6 dominoes, 0.05 s of CPU a job: a minute and a half in
+    all; with 8, 0.16 s a job, the workers spent three times as long on the jobs before the third row)."""
+    return subprocess.Popen([BIN / "pipscover", "sweep", "generate", "--seeds", "1-2000", "-n", "6", "--jobs", "2",
                              "-o", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
