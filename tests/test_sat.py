@@ -54,10 +54,17 @@ def hard_sample() -> list[tuple[Puzzle, set[Solution]]]:
     return [(puzzle, set(solve(puzzle, FAST, limit=None).solutions)) for puzzle in sample]
 
 
+# A solver that is not incremental (Kissat) starts afresh for each further solution (60 ms each here): it
+# lists the sample's puzzles of at most this many solutions (4 of the 5; the fifth, 16 solutions, took 0.9 s).
+MOST_FROM_SCRATCH = 8
+
+
 @needs_nyt
 @pytest.mark.parametrize("backend", sorted(SOLVERS))
 def test_every_sat_backend_solves_a_sample_of_nyt_puzzles(backend):
     for puzzle, reference in hard_sample():
+        if not SOLVERS[backend].incremental and len(reference) > MOST_FROM_SCRATCH:
+            continue
         result = solve(puzzle, backend, limit=None)
         assert result.status is Status.SOLVED and set(result.solutions) == reference
         assert all(problems(puzzle, solution) == [] for solution in result.solutions)
