@@ -151,7 +151,7 @@ def test_an_item_out_of_range_is_refused_by_both_builders():
             build(2, [(0,), (2,)])
 
 
-@settings(max_examples=150)
+@settings(max_examples=100)
 @given(puzzle=puzzles())
 def test_the_heap_and_the_scan_choose_the_same_items(puzzle):
     """Same covers in the same order, same search nodes, with and without restarts and region pruning, in

@@ -12,7 +12,6 @@ from math import factorial, prod
 from pathlib import Path
 
 import pytest
-from brute_force import brute_force_solutions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from puzzle_factory import puzzles
@@ -82,8 +81,12 @@ def test_it_counts_nyt_puzzles_as_the_structural_counter_does():
 
 @settings(max_examples=60)
 @given(puzzles(max_dominoes=6))
-def test_it_counts_random_puzzles_as_brute_force_does(puzzle):
-    assert count_by_inclusion_exclusion(puzzle) == len(brute_force_solutions(puzzle))
+def test_it_counts_random_puzzles_of_up_to_six_dominoes_as_the_structural_counter_does(puzzle):
+    """Puzzles a domino or more past the families that tests/test_against_brute_force.py counts it on against
+    brute force. The count to match is the structural counter's, checked there against brute force on every
+    family: brute force on these, listing each of up to thousands of solutions, took 4.5 s of CPU; the
+    structural counter takes 0.03 s."""
+    assert count_by_inclusion_exclusion(puzzle) == StructuralCounter(puzzle).count()
 
 
 @given(puzzles(max_dominoes=6))

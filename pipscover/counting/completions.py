@@ -212,7 +212,7 @@ def sample(puzzle: Puzzle, n: int, seed: int, distinct: Distinct | str = Distinc
     often. Raises `ValueError` when the puzzle has no solution.
 
     >>> from pipscover import load_one
-    >>> puzzle = load_one("benchmarks/count_puzzles/planted-4x4-s1.json")  # 14,962,316 solutions
+    >>> puzzle = load_one("benchmarks/count_puzzles/no-unique-10-s1.json")  # 29,028 solutions
     >>> [solution.placements[0].cells for solution in sample(puzzle, 3, seed=1)] == [
     ...     solution.placements[0].cells for solution in sample(puzzle, 3, seed=1)]
     True
