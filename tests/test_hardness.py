@@ -9,7 +9,6 @@ import sys
 from itertools import combinations, product
 from math import comb
 
-import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -50,6 +49,8 @@ def one_in_three_instances(draw) -> OneInThreeInstance:
 
 
 def board_is_connected(puzzle) -> bool:
+    import networkx as nx  # (here, not at the top: each xdist worker collects every test file)
+
     graph = nx.Graph(puzzle.adjacent_pairs)
     graph.add_nodes_from(puzzle.cells)
     return nx.is_connected(graph)

@@ -9,6 +9,7 @@ module like any other; the implicit import of a parent package is not counted.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pipscover"
@@ -39,6 +40,13 @@ def imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
             for alias in node.names:
                 found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
     return {module for module in found if module in modules and module != name}
+
+
+@functools.cache
+def module_graph() -> dict[str, set[str]]:
+    """Each module's pipscover imports, read once for all the tests that ask (each read parses every module)."""
+    modules = module_names()
+    return {name: imports(name, path, modules) for name, path in modules.items()}
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -108,19 +116,16 @@ def package_of(module: str) -> str:
 
 
 def package_graph() -> dict[str, set[str]]:
-    modules = module_names()
     graph: dict[str, set[str]] = {}
-    for name, path in modules.items():
+    for name, others in module_graph().items():
         graph.setdefault(package_of(name), set()).update(
-            package_of(other) for other in imports(name, path, modules) if package_of(other) != package_of(name)
+            package_of(other) for other in others if package_of(other) != package_of(name)
         )
     return graph
 
 
 def test_no_import_cycles():
-    modules = module_names()
-    graph = {name: imports(name, path, modules) for name, path in modules.items()}
-    assert cycles(graph) == []
+    assert cycles(module_graph()) == []
 
 
 def test_no_import_cycles_between_packages():
@@ -149,6 +154,5 @@ def test_the_package_root_holds_only_the_model_errors_version_and_the_public_fac
 def test_the_engines_know_nothing_of_pips():
     # The exact-cover engine receives items, options and a propagator; it imports no puzzle, region or pruning
     # (only the loader of the compiled cores and the deadlines, which know nothing of Pips either).
-    modules = module_names()
-    engine = "pipscover.engines.dancing_links"
-    assert imports(engine, modules[engine], modules) <= {"pipscover.runtime.cores", "pipscover.runtime.deadlines"}
+    assert module_graph()["pipscover.engines.dancing_links"] <= {"pipscover.runtime.cores",
+                                                                 "pipscover.runtime.deadlines"}

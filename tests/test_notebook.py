@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from html import escape
 
-import nbformat
 import pytest
 
 from conftest import EXAMPLES
 
-nbclient = pytest.importorskip("nbclient")
-
 
 def test_the_tour_runs_and_its_objects_draw_themselves():
+    # Imported here, not at the top: each xdist worker collects every test file, and only one runs this test.
+    nbclient = pytest.importorskip("nbclient")
+    import nbformat
+
     notebook = nbformat.read(EXAMPLES / "tour.ipynb", as_version=4)
     nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3",
                             resources={"metadata": {"path": str(EXAMPLES)}}).execute()

@@ -16,7 +16,6 @@ from serving import DAY
 from pipscover.formats import puzzle_to_nyt
 from pipscover.model import Puzzle
 
-sync_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}")
 # Chromium as root in a container: no sandbox; nothing fetched from the network behind the test's back.
@@ -37,6 +36,8 @@ def url(served):
 
 @pytest.fixture(scope="module")
 def browser():
+    # Imported here, not at the top: each xdist worker collects every test file, and only one opens the page.
+    sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         # Playwright gives every launch a fresh profile (its own --user-data-dir).
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGUMENTS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import xml.etree.ElementTree as ET
 
@@ -70,8 +71,10 @@ def first_example() -> tuple[Puzzle, Solution]:
     return parse(SAMPLE_TEXT, "sample.txt")[0], solution_from_grid(tiling, grid)
 
 
-def nyt_puzzles() -> list[Puzzle]:
-    return [puzzle for path in nyt_files() for puzzle in load(path)]
+@functools.cache
+def nyt_puzzles() -> tuple[Puzzle, ...]:
+    """The archive's puzzles, read once for both tests that draw them (0.6 s of CPU a read)."""
+    return tuple(puzzle for path in nyt_files() for puzzle in load(path))
 
 
 def board_lines(drawing: str) -> list[str]:

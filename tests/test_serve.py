@@ -1,5 +1,8 @@
 """`pipscover serve`'s JSON API, over real HTTP to the real command: answers, refusals (a 4xx with one
-sentence, never a 500), deadlines, several clients at once, and nothing served outside the page and the API."""
+sentence, never a 500), deadlines, several clients at once, and nothing served outside the page and the API.
+
+httpx and the server's own modules (Starlette) are imported by the tests that use them, not at the top: each
+xdist worker collects every test file, and only one runs these."""
 
 from __future__ import annotations
 
@@ -12,7 +15,6 @@ import sys
 import threading
 import time
 
-import httpx
 import psutil
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,7 +24,6 @@ from serving import DAY, MIRRORED, start_server, stop_server
 from pipscover.formats import puzzle_to_nyt
 from pipscover.model import Placement, Puzzle
 from pipscover.model.check import problems
-from pipscover.serve.app import listen
 
 
 def ask(server, path, view, placed=(), **extra):
@@ -42,6 +43,8 @@ def test_it_listens_on_127_0_0_1_by_default(server):
 def test_its_connections_send_each_answer_at_once():
     """The body of an answer, written after its headers, once waited for the client's delayed acknowledgement
     of them (Nagle's algorithm): 40 ms on every answer of a connection but its first."""
+    from pipscover.serve.app import listen
+
     with listen("127.0.0.1", 0) as listener, socket.create_connection(listener.getsockname()):
         accepted, _ = listener.accept()
         with accepted:
@@ -113,6 +116,8 @@ def test_a_300_mb_upload_is_refused_with_413_before_it_is_read(server):
 
 
 def test_an_upload_without_a_length_is_refused_past_the_limit(server):
+    import httpx
+
     def stream():  # chunked: the size shows only as the bytes arrive
         for _ in range(8):
             yield b" " * 2**20
@@ -292,6 +297,8 @@ def test_a_body_of_the_wrong_shape_is_a_400_naming_the_field(server, path, body,
 
 
 def test_several_clients_at_once_all_get_answers(server, hard, made):
+    import httpx
+
     placements = made["hard"].solution.placements
     answers: list[int] = []
 
@@ -345,6 +352,8 @@ def test_ctrl_c_stops_the_server_at_once_and_ends_the_count_it_is_working_on(tmp
     """A count may run to its 60 s deadline (on an empty 4 x 8 board the grids are not counted in time): Ctrl-C
     once waited for it to end, and a kill left its worker counting on, past the server. Now the question is
     answered 503 at once and its worker ends with the server."""
+    import httpx
+
     board = [(row, column) for row in range(4) for column in range(8)]
     puzzle = Puzzle.build([("empty", board, None)], [(a, b) for a in range(4) for b in range(a, 4)] + [(5, 6)] * 6)
     process, url = start_server(tmp_path, "http://127.0.0.1:9")  # (nothing is fetched)

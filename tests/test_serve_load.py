@@ -7,13 +7,16 @@ from __future__ import annotations
 import asyncio
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
-import httpx
 import psutil
 import pytest
 
 from pipscover.serve import play
 from pipscover.serve.work import Full, Work
+
+if TYPE_CHECKING:  # (not imported at run time: each xdist worker collects every test file)
+    import httpx
 
 HEAVY = 16  # stats asked at once: more than the server runs and queues (work.WORKERS + work.WAITING)
 PAGE_FETCHES = 20
