@@ -868,12 +868,13 @@ def assert_group_ends(group: int, within: float = 10) -> None:
     pytest.fail(f"a process of group {group} outlived the command by {within} s")
 
 
-# dlx lists about 30,000 solutions of the open board a second, each about 850 bytes of JSON: pressed after
-# 1.5 s of CPU it would print and parse tens of megabytes, so it is pressed soon after start-up (about 0.3 s).
-# minisat22 has its first solution at about 0.5 s (start-up and encoding), and a hundred by 0.9 s.
+# dlx lists thousands of solutions a tenth of a second: pressed after 1.5 s of CPU it would print and parse
+# tens of megabytes, so it is pressed soon after start-up (about 0.3 s), on the small board (about 250 bytes of
+# JSON a solution: the open board's 850 made this test print and parse 6 MB, 2.5 s of CPU). minisat22 has its
+# first solution at about 0.5 s (start-up and encoding), and a hundred by 0.9 s. Neither ends in minutes.
 @pytest.mark.parametrize(("backend", "after"), [("dlx", 0.5), ("minisat22", 0.9)])
-def test_ctrl_c_prints_the_solutions_found_and_exits_130(open_board, backend, after):
-    code, out, err = interrupt(["solve", open_board, "--all", "--json", "-b", backend], after=after)
+def test_ctrl_c_prints_the_solutions_found_and_exits_130(small_open_board, backend, after):
+    code, out, err = interrupt(["solve", small_open_board, "--all", "--json", "-b", backend], after=after)
     document = json.loads(out)
     assert code == 130 and err == ""
     assert document["status"] == "interrupted" and document["solutions"]
