@@ -53,15 +53,21 @@ def test_same_seed_gives_the_same_puzzle_and_another_seed_another():
         ["-n", "8", "--seed", "5", "--difficulty", "hard"],
     ],
 )
-def test_same_seed_gives_the_same_file_in_separate_processes(tmp_path, options):
+def test_same_seed_gives_the_same_file_in_separate_processes(run_cli, tmp_path, options):
     # String hashing differs between processes; the generator must not depend on it (nor on the clock).
-    outputs = []
-    for hash_seed in ("1", "2"):
-        path = tmp_path / f"{hash_seed}.json"
-        command = [sys.executable, "-m", "pipscover", "generate", *options, "-o", str(path)]
-        subprocess.run(command, check=True, capture_output=True, env={**os.environ, "PYTHONHASHSEED": hash_seed})
-        outputs.append(path.read_text())
-    assert outputs[0] == outputs[1]
+    here, there = written_here_and_in_another_process(run_cli, tmp_path, ["generate", *options])
+    assert here == there
+
+
+def written_here_and_in_another_process(run_cli, folder: Path, args: list[str]) -> tuple[str, str]:
+    """The file `pipscover ARGS -o FILE` writes in this process and in a new one whose strings hash
+    differently (this one's hash seed is random unless PYTHONHASHSEED fixes it: the other's is another)."""
+    here, there = folder / "here.json", folder / "there.json"
+    assert run_cli(*args, "-o", here).code == 0
+    hash_seed = "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1"
+    subprocess.run([sys.executable, "-m", "pipscover", *args, "-o", str(there)], check=True, capture_output=True,
+                   env={**os.environ, "PYTHONHASHSEED": hash_seed})
+    return here.read_text(), there.read_text()
 
 
 def test_nyt_dominoes_are_distinct_and_within_max_pip():

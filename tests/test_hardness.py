@@ -4,8 +4,6 @@ back."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from itertools import combinations, product
 from math import comb
 
@@ -179,24 +177,20 @@ def test_subset_sum_has_one_sum_region_and_rejects_negative_numbers():
         SubsetSumInstance((3, -1), 2)
 
 
-def run_cli(*arguments: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipscover", *arguments], capture_output=True, text=True)
-
-
-def test_reduce_command_writes_a_puzzle_and_solve_prints_the_assignment(tmp_path):
+def test_reduce_command_writes_a_puzzle_and_solve_prints_the_assignment(run_cli, tmp_path):
     formula = tmp_path / "f.cnf"
     formula.write_text("p cnf 4 2\n1 2 3 0\n2 3 4 0\n")
     puzzle_file = tmp_path / "p.json"
-    done = run_cli("reduce", "one-in-three", str(formula), "-o", str(puzzle_file), "--solve", "--json")
-    assert done.returncode == 0, done.stderr
-    true_variables = set(json.loads(done.stdout)["true_variables"])
+    done = run_cli("reduce", "one-in-three", formula, "-o", puzzle_file, "--solve", "--json")
+    assert done.code == 0, done.err
+    true_variables = set(json.loads(done.out)["true_variables"])
     assert OneInThreeInstance(4, ((1, 2, 3), (2, 3, 4))).satisfied_by({x: x in true_variables for x in range(1, 5)})
     assert load_one(puzzle_file).domino_counts.keys() == {(0, 0), (1, 1)}
 
 
-def test_reduce_command_exit_codes_for_no_answer_and_bad_input(tmp_path):
-    assert run_cli("reduce", "subset-sum", "--numbers", "3,5", "--target", "4", "--solve").returncode == 1
+def test_reduce_command_exit_codes_for_no_answer_and_bad_input(run_cli, tmp_path):
+    assert run_cli("reduce", "subset-sum", "--numbers", "3,5", "--target", "4", "--solve").code == 1
     bad = tmp_path / "bad.cnf"
     bad.write_text("p cnf 3 1\n1 -2 3 0\n")
-    done = run_cli("reduce", "one-in-three", str(bad))
-    assert done.returncode == 2 and "bad.cnf" in done.stderr
+    done = run_cli("reduce", "one-in-three", bad)
+    assert done.code == 2 and "bad.cnf" in done.err

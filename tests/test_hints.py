@@ -142,7 +142,11 @@ def positions(draw, max_dominoes: int = 4, max_pip: int = 3) -> tuple[Puzzle, tu
     return puzzle, tuple(laid), solutions
 
 
-@settings(max_examples=100)
+# The two property tests on positions draw 75 examples (they drew 100 and 150): of bugs planted in
+# `pipscover.hints.position`, the ones either size found (a position's pips laid on the board wrong, its last
+# domino left unchecked, pruned dominoes left unnamed, a domino no solution keeps named only with another,
+# the pruned ones asked about with the rest) were found at 75; one needed more than 50.
+@settings(max_examples=75)
 @given(positions())
 def test_a_hint_from_a_position_holds_in_every_solution_that_keeps_it(position):
     puzzle, placed, solutions = position
@@ -344,7 +348,7 @@ def kept_by_some(solutions: set[Solution], placed: tuple[Placement, ...]) -> boo
     return any(keeps(solution, placed) for solution in solutions)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=75, deadline=None)
 @given(positions(max_dominoes=4))
 def test_each_domino_no_solution_keeps_is_named_alone_else_a_smallest_set(position):
     puzzle, placed, solutions = position

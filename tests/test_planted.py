@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import subprocess
-import sys
 from collections import Counter
 
 import pytest
 from brute_force import brute_force_solutions
+from test_generate import written_here_and_in_another_process
 
 from pipscover.errors import PipsError
 from pipscover.formats import load_one, puzzle_to_nyt
@@ -64,24 +62,16 @@ def test_a_seed_gives_the_same_puzzle_on_any_machine():
 
 
 
-def test_the_cli_writes_the_same_file_in_separate_processes(tmp_path):
-    outputs = []
-    for hash_seed in ("1", "2"):
-        path = tmp_path / f"{hash_seed}.json"
-        command = [sys.executable, "-m", "pipscover", "planted", "6x8", "--pips", "distinct", "--max-pip", "8",
-                   "--seed", "3", "-o", str(path)]
-        subprocess.run(command, check=True, capture_output=True, env={**os.environ, "PYTHONHASHSEED": hash_seed})
-        outputs.append(path.read_text())
-    assert outputs[0] == outputs[1]
-    puzzle = load_one(tmp_path / "1.json")
+def test_the_cli_writes_the_same_file_in_separate_processes(run_cli, tmp_path):
+    here, there = written_here_and_in_another_process(
+        run_cli, tmp_path, ["planted", "6x8", "--pips", "distinct", "--max-pip", "8", "--seed", "3"])
+    assert here == there
+    puzzle = load_one(tmp_path / "here.json")
     assert problems(puzzle, puzzle.published_solution) == []
 
 
-def test_a_board_dominoes_cannot_tile_is_bad_input():
+def test_a_board_dominoes_cannot_tile_is_bad_input(run_cli):
     with pytest.raises(PipsError, match="cannot be tiled"):
         planted(PlantedSpec(3, 3))
-    done = subprocess.run(
-        [sys.executable, "-m", "pipscover", "planted", "2x10", "--pips", "distinct", "--max-pip", "2"],
-        capture_output=True, text=True,
-    )
-    assert done.returncode == 2 and "larger --max-pip" in done.stderr and "Traceback" not in done.stderr
+    done = run_cli("planted", "2x10", "--pips", "distinct", "--max-pip", "2")  # (an exception would escape)
+    assert done.code == 2 and "larger --max-pip" in done.err and "Traceback" not in done.err

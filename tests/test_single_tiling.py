@@ -26,11 +26,12 @@ def test_a_hidden_grid_with_another_tiling_is_laid_again_keeping_its_dominoes():
     assert sorted(tuple(sorted((grid[a], grid[b]))) for a, b in tiling) == dominoes
 
 
-@settings(max_examples=300)
+@settings(max_examples=100)
 @given(st.integers(0, 2**32), st.integers(2, 9), st.integers(0, 3))
 def test_a_grid_without_open_pairs_has_no_other_tiling(seed, dominoes, max_pip):
     """The certificate is a proof: under any ranking, no open pair means no other tiling (small pips, and
-    annealing cut short, make both outcomes common); the annealing's running count is right."""
+    annealing cut short, make both outcomes common); the annealing's running count is right. (Bugs planted in
+    what is open, which pairs are crossed and the ranking moves' count failed at 60 examples as at 300.)"""
     rng = random.Random(seed)
     tiling = _tiling(Shape.RECT, dominoes, rng)
     grid = _hidden_grid(tiling, _draw_dominoes(dominoes, max_pip, rng), rng)
