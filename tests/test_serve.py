@@ -233,6 +233,8 @@ def test_a_server_on_another_address_answers_at_the_address_it_prints(tmp_path, 
     address could not be listened on."""
     if ":" in host and not ipv6_loopback():
         pytest.skip("this system has no IPv6 loopback")
+    import httpx
+
     process, url = start_server(tmp_path, "http://127.0.0.1:9", "--host", host)
     try:
         with httpx.Client(base_url=url, timeout=60) as client:
