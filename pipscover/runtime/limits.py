@@ -56,10 +56,15 @@ def guard(subject: Described, what: str, needs_bytes: int = 0, steps: int = 0, d
     Traceback (most recent call last):
     ...
     pipscover.runtime.limits.TooBig: puzzle: the dlx search would need about 931 GiB of memory (the limit is 2 GiB)
+    >>> guard(Board(), "the dlx search", needs_bytes=2**31 + 2**28)
+    Traceback (most recent call last):
+    ...
+    pipscover.runtime.limits.TooBig: puzzle: the dlx search would need about 2.2 GiB of memory (the limit is 2 GiB)
     """
     if needs_bytes > MEMORY_LIMIT:
-        raise TooBig(f"{subject.describe()}: {what} would need about {needs_bytes / 2**30:,.0f} GiB of memory "
-                     f"(the limit is {MEMORY_LIMIT // 2**30} GiB)")
+        gib = needs_bytes / 2**30  # a tenth where whole GiB would round to the limit itself ("about 2 GiB")
+        raise TooBig(f"{subject.describe()}: {what} would need about {gib:,.{1 if gib < 10 else 0}f} GiB of "
+                     f"memory (the limit is {MEMORY_LIMIT // 2**30} GiB)")
     if deadline is None and steps > STEP_LIMIT:
         raise TooBig(f"{subject.describe()}: {what} would take about {steps:.0e} steps (hours); "
                      "give --timeout to try it anyway")
