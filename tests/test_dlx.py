@@ -173,14 +173,16 @@ def same_search(puzzle: Puzzle, most: int, **options) -> tuple:
 
 
 @needs_nyt
-def test_the_compiled_core_searches_the_nyt_puzzles_as_python_does():
-    # Every 25th day (the whole archive: /work/scratch/engine/compare.py in the benchmarks page), first covers.
+def test_the_compiled_core_and_the_heap_search_the_nyt_puzzles_as_the_python_scan_does():
+    """Every 25th day (the whole archive: /work/scratch/engine/compare.py in the benchmarks page), first covers.
+    (The random puzzles above are too small to catch a heap that accepts a stale entry whose key is off by
+    less than one: these days catch it on 14 searches.)"""
     for file in nyt_files()[::25]:
         for puzzle in load(file):
             for restart_seed in (None, 0):
-                python, compiled = (same_search(puzzle, 20, restart_seed=restart_seed, compiled=compiled)
-                                    for compiled in (False, True))
-                assert python == compiled, puzzle.describe()
+                seen = {same_search(puzzle, 20, restart_seed=restart_seed, item_heap=item_heap, compiled=compiled)
+                        for item_heap in (False, True) for compiled in (False, True)}
+                assert len(seen) == 1, puzzle.describe()
 
 
 class Failing(Recorder):
