@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING
 
 from pipscover.counting import counting_method
 from pipscover.counting.base import CountingCapabilities, CountingMethod
-from pipscover.counting.budget import INTERRUPT, Budget
-from pipscover.counting.listing import GAVE_WAY, count_by_listing
+from pipscover.counting.budget import INTERRUPT, NODE_BUDGET, Budget
+from pipscover.counting.listing import count_by_listing
 from pipscover.counting.methods import continue_structurally, stopped_structurally
 from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct
@@ -78,7 +78,7 @@ class AutoMethod(CountingMethod):
             try:
                 return _auto(count_by_listing(puzzle, distinct, budget, LIST_NODE_BUDGET, LIST_SOLUTIONS_UP_TO))
             except CountInterrupted as stop:
-                if stop.result.stopped_by != GAVE_WAY:
+                if stop.result.stopped_by != NODE_BUDGET:
                     raise
                 listed = stop.result.count
         if distinct is Distinct.PLACEMENTS:
@@ -103,7 +103,7 @@ def _count_placements(puzzle: Puzzle, budget: Budget, listed: int) -> CountResul
         return _auto(budget.result(found, True, Distinct.PLACEMENTS, "structural"))
     except CountInterrupted as stop:
         floor = max(stop.result.count, listed)  # two lower bounds of the same count
-        if stop.result.stopped_by != "nodes":
+        if stop.result.stopped_by != NODE_BUDGET:
             return _auto(stopped_structurally(CountInterrupted(replace(stop.result, count=floor)), budget))
     racers = _placement_racers(puzzle, counter, floor)
     racing = _racers_budget(budget, len(racers))

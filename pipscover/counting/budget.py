@@ -22,6 +22,9 @@ from pipscover.runtime.deadlines import deadline_after, has_passed
 from pipscover.runtime.limits import MEMORY_LIMIT
 
 INTERRUPT = "interrupt"  # a count's `stopped_by` when Ctrl-C stopped it (and `count` raised `CountInterrupted`)
+# A count's `stopped_by` when it passed the node budget `auto` gave it (a listing or a structural count), and
+# gave way to the next method with what it found.
+NODE_BUDGET = "nodes"
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipscover.counting.budget import INTERRUPT, Budget
+from pipscover.counting.budget import INTERRUPT, NODE_BUDGET, Budget
 from pipscover.counting.progress import ProgressCallback
 from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct, SearchTimeout
-
-GAVE_WAY = "nodes"  # `stopped_by` of a listing past its budgets, as of a structural count past its node budget
 
 
 class _PastSolutionLimit(Exception):
@@ -21,7 +19,7 @@ class _PastSolutionLimit(Exception):
 def count_by_listing(puzzle: Puzzle, distinct: Distinct, budget: Budget, node_limit: int | None = None,
                      solution_limit: int | None = None) -> CountResult:
     """The count by listing with dlx, stopped after `budget.limit` solutions. Past `node_limit` nodes or
-    `solution_limit` solutions it gives way: `CountInterrupted` whose result, stopped by `GAVE_WAY`, holds the
+    `solution_limit` solutions it gives way: `CountInterrupted` whose result, stopped by `NODE_BUDGET`, holds the
     solutions found, a lower bound that `auto` keeps for the methods after it."""
     from pipscover.engines.dancing_links import NodeBudgetExceeded
     from pipscover.engines.dlx import DlxBackend, counted_covers
@@ -54,7 +52,7 @@ def count_by_listing(puzzle: Puzzle, distinct: Distinct, budget: Budget, node_li
         found, exact = search.found if distinct is Distinct.PLACEMENTS else found, False
     except (NodeBudgetExceeded, _PastSolutionLimit):
         found = search.found if distinct is Distinct.PLACEMENTS else found
-        raise CountInterrupted(budget.result(found, False, distinct, "dlx", "dlx", GAVE_WAY)) from None
+        raise CountInterrupted(budget.result(found, False, distinct, "dlx", "dlx", NODE_BUDGET)) from None
     except KeyboardInterrupt:
         found = search.found if distinct is Distinct.PLACEMENTS else found
         raise CountInterrupted(budget.result(found, False, distinct, "dlx", "dlx", INTERRUPT)) from None

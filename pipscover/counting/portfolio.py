@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from functools import partial
 
+from pipscover.counting.budget import INTERRUPT
 from pipscover.counting.progress import ProgressCallback
 from pipscover.model.results import CountInterrupted, CountResult, SearchTimeout
 from pipscover.runtime.stoppable import race, report
@@ -68,7 +69,7 @@ def race_counts(racers: Mapping[str, Racer], deadline: float | None,
         if not bounds:
             raise
         best = max(bounds, key=lambda bound: bound.count)
-        raise CountInterrupted(replace(best, stopped_by="interrupt")) from None
+        raise CountInterrupted(replace(best, stopped_by=INTERRUPT)) from None
     except GaveWay as stop:
         bounds.append(stop.result)
     except SearchTimeout:

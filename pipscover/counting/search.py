@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipscover.counting.budget import Budget
+from pipscover.counting.budget import INTERRUPT, NODE_BUDGET, Budget
 from pipscover.counting.progress import PROGRESS_DEPTH, Progress, tracked_levels
 from pipscover.counting.region_states import RegionRules
 from pipscover.model.results import CountInterrupted, CountResult, Distinct, SearchTimeout
@@ -30,7 +30,7 @@ class NodeBudgetSpent(Exception):
 
 # What stops a structural search, and how its partial count names it (`CountResult.stopped_by`).
 STOPPED_BY: dict[type[BaseException], str] = {
-    SearchTimeout: "timeout", KeyboardInterrupt: "interrupt", MemoryCapReached: "memory", NodeBudgetSpent: "nodes",
+    SearchTimeout: "timeout", KeyboardInterrupt: INTERRUPT, MemoryCapReached: "memory", NodeBudgetSpent: NODE_BUDGET,
 }
 STOPS: tuple[type[BaseException], ...] = (*STOPPED_BY, CountInterrupted)
 

@@ -141,7 +141,7 @@ def _local_auto(puzzle: Puzzle, deadline: float | None, memory: int | None, star
     `_short_sweep`) or cannot be split (inclusion-exclusion refuses the puzzle); else what the split needs."""
     from pipscover.counting import count
     from pipscover.counting.auto import LIST_FROM_DOMINOES, STRUCTURAL_WORK_BUDGET
-    from pipscover.counting.budget import Budget
+    from pipscover.counting.budget import INTERRUPT, NODE_BUDGET, Budget
     from pipscover.counting.structural import StructuralCounter
 
     def whole() -> CountResult:
@@ -158,9 +158,9 @@ def _local_auto(puzzle: Puzzle, deadline: float | None, memory: int | None, star
         found = StructuralCounter(puzzle).count(Budget(start, deadline, memory),
                                                 STRUCTURAL_WORK_BUDGET // len(puzzle.cells))
     except CountInterrupted as stop:
-        if stop.result.stopped_by == "nodes":
+        if stop.result.stopped_by == NODE_BUDGET:
             return _short_sweep(puzzle, modulus, deadline, memory, start)
-        if stop.result.stopped_by == "interrupt":
+        if stop.result.stopped_by == INTERRUPT:
             raise
         return _named_auto(CountResult(stop.result.count, False, Distinct.PLACEMENTS, "structural", None,
                                        time.monotonic() - start, stop.result.stopped_by))

@@ -27,7 +27,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from pipscover.counting.budget import Budget
+from pipscover.counting.budget import INTERRUPT, Budget
 from pipscover.counting.frontier import frontier
 from pipscover.counting.progress import ProgressCallback
 from pipscover.counting.structural import Position, StructuralCounter
@@ -78,7 +78,7 @@ def count_structural_split(puzzle: Puzzle, engine: DaskEngine, deadline: float |
     try:
         cut = frontier(StructuralCounter(puzzle), POSITIONS_PER_WORKER * max(engine.workers, 1), budget)
     except CountInterrupted as stop:
-        if stop.result.stopped_by == "interrupt":
+        if stop.result.stopped_by == INTERRUPT:
             raise
         return replace(stop.result, backend=engine.backend())
     positions = list(cut.positions)
