@@ -100,7 +100,7 @@ def _load(name: str) -> Any:
     """Command `name`, built by typer after its module registered it on `app`, with readable placeholders."""
     import_module(f"pipscover.cli.{name}")
     command = typer.main.get_group(app).commands[name]
-    humanize(command, (app.info.context_settings or {}).get("help_option_names"))
+    humanize(command, _help_names())
     return command
 
 
@@ -111,10 +111,14 @@ def every_command() -> typer.core.TyperGroup:
     for name in COMMANDS:
         import_module(f"pipscover.cli.{name}")
     group = command_line()
-    help_names = (app.info.context_settings or {}).get("help_option_names")
     for name in COMMANDS:
-        humanize(group.commands[name], help_names)
+        humanize(group.commands[name], _help_names())
     return group
+
+
+def _help_names() -> Any:
+    """The options that ask for help (`-h` too), as `app` declares them."""
+    return (app.info.context_settings or {}).get("help_option_names")
 
 
 def command_line() -> LazyCommands:
