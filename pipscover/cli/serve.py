@@ -11,6 +11,9 @@ from pipscover.cli.app import app
 from pipscover.cli.common import BaseUrlOption, CacheDirOption, print_json
 from pipscover.errors import PipsError
 
+# The addresses that open the page to the network (IPv4, IPv6), and the one each prints to reach it here.
+ANYWHERE = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}
+
 
 @app.command("serve")
 def serve_command(
@@ -31,13 +34,12 @@ def serve_command(
     """
     from pipscover.serve.app import listen, make_app, run
 
-    anywhere = host in ("0.0.0.0", "::")
-    hosts = ("*",) if anywhere else ("127.0.0.1", "localhost", host)
+    hosts = ("*",) if host in ANYWHERE else ("127.0.0.1", "localhost", host)
     try:
         listener = listen(host, port)
     except OSError as error:
         raise PipsError(f"cannot listen on {host}:{port} ({error.strerror or error})") from None
-    shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, f"[{host}]" if ":" in host else host)
+    shown = ANYWHERE.get(host, f"[{host}]" if ":" in host else host)
     address = f"http://{shown}:{listener.getsockname()[1]}/"
     if as_json:
         print_json({"url": address})
