@@ -140,7 +140,7 @@ def points_of(puzzle: Puzzle) -> int:
     form. From the copies alone: neither the count's bound (a tiling count of the board, minutes on a wide
     one) nor the points' signs (a binomial per digit) are needed for it."""
     copies = copies_of(puzzle)
-    return prod(_digits(copies, any(m % 2 for m in copies)))
+    return prod(_digits(copies, _paired(copies)))
 
 
 def _digits(copies: Sequence[int], paired: bool) -> list[int]:
@@ -155,7 +155,12 @@ def points_for(puzzle: Puzzle) -> Points:
     product passes the count's bound before the build (all of them when none does: `Modulus.of` then refuses;
     `with_fewest_primes` may take fewer once the graph is built)."""
     copies = copies_of(puzzle)
-    return Points.of(copies, any(m % 2 for m in copies), _lanes_above(_bound(puzzle)))
+    return Points.of(copies, _paired(copies), _lanes_above(_bound(puzzle)))
+
+
+def _paired(copies: Sequence[int]) -> bool:
+    """Whether the count takes Glynn's half sum: a type has odd copies."""
+    return any(m % 2 for m in copies)
 
 
 def _lanes_above(bound: int) -> int:
