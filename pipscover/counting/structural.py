@@ -178,9 +178,9 @@ class StructuralCounter:
                     deadline: float | None, memory: int | None) -> int:
         """The count of a position whose unfinished regions are all free but `region` (None: all are): the
         tilings of the cells left times the arrangements of the dominoes left, if `region` accepts their pips.
-        Counting the tilings of a wide open board takes over an hour, so it stops as the search does, at the count's
-        `deadline` or past its `memory` cap: branching instead would only count the same tilings more slowly,
-        once for each way to lay the dominoes."""
+        Counting the tilings of a wide open board takes over an hour (`TilingCounter`), so it stops as the
+        search does, at the count's `deadline` or past its `memory` cap: branching instead would only count the
+        same tilings more slowly, once for each way to lay the dominoes."""
         if region is not None and not self.rules.accepts(region, state, self.dominoes.pips(remaining)):  # type: ignore[arg-type]  # a region's state is given with it
             return 0
         return self.tilings.count(uncovered, deadline, memory) * self.dominoes.arrangements(remaining)
