@@ -80,6 +80,24 @@ def test_every_public_name_has_a_runnable_example(name):
     assert ">>> " in (getattr(pipscover, name).__doc__ or "")
 
 
+def test_a_users_mypy_reads_the_type_hints_of_the_installed_package(tmp_path):
+    """mypy reads an installed package's hints only when it has a `py.typed` (PEP 561); without it, a user's
+    script got "missing library stubs or py.typed marker" and every name was `Any`. The package is installed
+    here as a `.pth` line in a bare virtual environment's site-packages."""
+    import venv
+
+    venv.create(tmp_path / "env", with_pip=False)
+    (python,) = (tmp_path / "env").glob("bin/python")
+    (packages,) = (tmp_path / "env").glob("lib/python*/site-packages")
+    (packages / "pipscover.pth").write_text(str(EXAMPLES.parent))
+    script = tmp_path / "script.py"
+    script.write_text('from pipscover import count, load_one\n\nnumber: str = count(load_one("p.txt")).count\n')
+    checked = subprocess.run([sys.executable, "-m", "mypy", "--python-executable", str(python), "--cache-dir",
+                              str(tmp_path / "cache"), "--no-error-summary", str(script)],
+                             capture_output=True, text=True, cwd=tmp_path)
+    assert 'expression has type "int", variable has type "str"' in checked.stdout, checked.stdout
+
+
 def test_reprs_are_short():
     puzzle = pipscover.load_one(EXAMPLES / "first.txt")
     for value in (pipscover.rate(puzzle), pipscover.encoding(puzzle), pipscover.generate(dominoes=4, seed=3)):
