@@ -148,6 +148,21 @@ def test_the_encoding_counts_by_blocking_clauses_and_solves_under_assumptions():
     assert set(cnf.projection("grids")) == set(cnf.value_var.values())
 
 
+def test_a_sat_backend_is_named_as_pysat_names_it_or_by_its_pysat_class():
+    """A PySAT user hands a solver class or PySAT's short name; `solve(puzzle, backend=Glucose4)` once failed
+    with "type object 'Glucose4' has no attribute 'solutions'", and "g4" was an unknown backend."""
+    from pysat.solvers import Glucose4, Solver
+
+    puzzle = pipscover.load_one(EXAMPLES / "first.txt")
+    for backend in (Glucose4, "g4"):
+        found = pipscover.solve(puzzle, backend=backend)
+        assert found.backend == "glucose4" and pipscover.problems(puzzle, found.solutions[0]) == []
+    assert len(list(pipscover.solutions(puzzle, backend=Glucose4))) == 1
+    assert pipscover.count(puzzle, method="blocking", backend=Glucose4).backend == "glucose4"
+    with pytest.raises(pipscover.PipsError, match="unknown backend <class 'pysat.solvers.Solver'>; choose one"):
+        pipscover.solve(puzzle, backend=Solver)
+
+
 def test_decode_takes_a_model_as_a_list_of_literals():
     from pysat.solvers import Solver
 

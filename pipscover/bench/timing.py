@@ -18,7 +18,7 @@ from typing import Any
 
 from pipscover.bench.tasks import TASKS
 from pipscover.counting import CountInterrupted
-from pipscover.engines import DEFAULT_BACKEND, Backend, get_backend
+from pipscover.engines import DEFAULT_BACKEND, Backend, BackendName, get_backend
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.model.results import SearchGaveUp, SearchTimeout
@@ -118,7 +118,7 @@ class BenchResult:
 
 def benchmark(
     puzzles: Sequence[Puzzle],
-    backend: str | Backend = DEFAULT_BACKEND,
+    backend: BackendName | Backend = DEFAULT_BACKEND,
     task: str = "first",
     repeat: int = 1,
     timeout: float | None = None,
@@ -140,7 +140,7 @@ def benchmark(
         raise PipsError("no puzzles to benchmark")
     if repeat < 1:
         raise PipsError(f"repeat must be at least 1, not {repeat}")
-    engine = get_backend(backend) if isinstance(backend, str) else backend
+    engine = get_backend(backend)
     run, now = TASKS[task].run, CLOCKS[clock]
     runs: list[list[float]] = []
     run_outcomes: list[list[str]] = []

@@ -51,7 +51,7 @@ def counting_method(name: str) -> CountingMethod:
 
 
 def count(puzzle: Puzzle, distinct: Distinct | str = Distinct.PLACEMENTS, method: str = "auto",
-          backend: str | None = None, limit: int | None = None, timeout: float | None = None,
+          backend: str | type | None = None, limit: int | None = None, timeout: float | None = None,
           on_progress: ProgressCallback | None = None, start: float | None = None,
           memory: int | None = MEMORY_LIMIT) -> CountResult:
     """The number of solutions of `puzzle` (or of its distinct pip grids), exact unless stopped.
@@ -60,7 +60,7 @@ def count(puzzle: Puzzle, distinct: Distinct | str = Distinct.PLACEMENTS, method
     method, counted from `start` (a `time.monotonic()` value; default now: the CLI starts the clock before it
     reads the puzzle); `memory` (bytes; None: no cap) stops a method whose process holds more. A stopped count
     has `exact=False` and is a lower bound. Ctrl-C raises `CountInterrupted`.
-    `backend` is the SAT solver for `blocking` (default: `pipscover.counting.blocking`'s).
+    `backend` is the SAT solver for `blocking` (default: `pipscover.counting.blocking`'s), as `solve` takes it.
 
     >>> from pipscover import load_one
     >>> found = count(load_one("examples/first.txt"), distinct="grids")
@@ -68,6 +68,10 @@ def count(puzzle: Puzzle, distinct: Distinct | str = Distinct.PLACEMENTS, method
     (1, True)
     """
     distinct = Distinct(distinct)
+    if isinstance(backend, type):  # a PySAT solver class: the count names its backend
+        from pipscover.engines import backend_key
+
+        backend = backend_key(backend)
     chosen = counting_method(method)
     if backend is not None:
         chosen = chosen.with_backend(backend)

@@ -15,7 +15,7 @@ from functools import partial
 
 from pipscover.cnf import Encodings, encode
 from pipscover.counting.progress import PROGRESS_EVERY, ProgressCallback
-from pipscover.engines import Backend, get_backend
+from pipscover.engines import Backend, BackendName, get_backend
 from pipscover.engines.sat_enumeration import models
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
@@ -31,7 +31,7 @@ MEMORY_CHECK_EVERY = 256  # models between two looks at the memory the solver's 
 
 def count_by_blocking(
     puzzle: Puzzle,
-    backend: str | Backend = DEFAULT_SAT_BACKEND,
+    backend: BackendName | Backend = DEFAULT_SAT_BACKEND,
     distinct: Distinct = Distinct.PLACEMENTS,
     limit: int | None = None,
     deadline: float | None = None,
@@ -52,7 +52,7 @@ def count_by_blocking(
     >>> count_by_blocking(load_one("examples/first.txt")).count
     1
     """
-    engine = get_backend(backend) if isinstance(backend, str) else backend
+    engine = get_backend(backend)
     if engine.capabilities.counter != "blocking":
         raise PipsError(
             f"counting by blocking clauses needs a SAT backend, not {engine.name!r} (see pipscover backends)"

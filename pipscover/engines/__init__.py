@@ -23,16 +23,37 @@ ALIASES: dict[str, str] = {
     "sat": "minisat22",  # the fastest SAT backend on the NYT archive (pipscover bench)
 }
 DEFAULT_BACKEND = "auto"
+# What names a backend: one of ours or an alias, a name PySAT gives its solvers ("g4", "cd19"), or a PySAT
+# solver class (`pysat.solvers.Glucose4`), as a PySAT user would hand it.
+BackendName = str | type
 
-__all__ = ["ALIASES", "Backend", "DEFAULT_BACKEND", "REGISTRY", "get_backend"]
+__all__ = ["ALIASES", "Backend", "BackendName", "DEFAULT_BACKEND", "REGISTRY", "backend_key", "get_backend"]
 
 
-def get_backend(name: str) -> Backend:
-    """The backend called `name` (or one of its aliases)."""
-    key = ALIASES.get(name, name)
+def get_backend(name: BackendName | Backend) -> Backend:
+    """The backend that `name` names (see `BackendName`); a `Backend` is itself.
+
+    >>> from pysat.solvers import Glucose4
+    >>> get_backend(Glucose4).name, get_backend("g4").name
+    ('glucose4', 'glucose4')
+    """
+    if isinstance(name, Backend):
+        return name
+    module, factory, argument = REGISTRY[backend_key(name)]
+    make = getattr(import_module(module), factory)
+    return make() if argument is None else make(argument)
+
+
+def backend_key(name: BackendName) -> str:
+    """The registry's name of the backend that `name` names, or `PipsError` naming the choices."""
+    given = name.__name__.lower() if isinstance(name, type) else name  # pysat.solvers.Cadical195: "cadical195"
+    key = ALIASES.get(given, given) if isinstance(given, str) else ""
+    if key not in REGISTRY and isinstance(given, str):
+        from pysat.solvers import SolverNames  # only for a name not ours: PySAT takes a moment to import
+
+        key = next((full for full, names in vars(SolverNames).items() if isinstance(names, tuple) and given in names),
+                   key)
     if key not in REGISTRY:
         known = ", ".join(sorted([*REGISTRY, *ALIASES]))
         raise PipsError(f"unknown backend {name!r}; choose one of: {known}")
-    module, factory, argument = REGISTRY[key]
-    make = getattr(import_module(module), factory)
-    return make() if argument is None else make(argument)
+    return key

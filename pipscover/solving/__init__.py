@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from itertools import islice
 
-from pipscover.engines import DEFAULT_BACKEND, Backend, get_backend
+from pipscover.engines import DEFAULT_BACKEND, Backend, BackendName, get_backend
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle, Solution
 from pipscover.model.results import SearchGaveUp, SearchTimeout, SolveResult, Status
@@ -17,7 +17,7 @@ from pipscover.runtime.deadlines import deadline_after, has_passed
 
 def solve(
     puzzle: Puzzle,
-    backend: str | Backend = DEFAULT_BACKEND,
+    backend: BackendName | Backend = DEFAULT_BACKEND,
     limit: int | None = 1,
     timeout: float | None = None,
     start: float | None = None,
@@ -32,7 +32,7 @@ def solve(
     >>> result.status
     <Status.SOLVED: 'solved'>
     """
-    engine = get_backend(backend) if isinstance(backend, str) else backend
+    engine = get_backend(backend)
     if seed is not None:
         engine = engine.with_seed(seed)
     if limit != 1 and not engine.capabilities.enumerates:
@@ -62,12 +62,12 @@ def solve(
     return SolveResult(status, solved, engine.answered_by(), time.monotonic() - start)
 
 
-def solutions(puzzle: Puzzle, backend: str | Backend = DEFAULT_BACKEND) -> Iterator[Solution]:
+def solutions(puzzle: Puzzle, backend: BackendName | Backend = DEFAULT_BACKEND) -> Iterator[Solution]:
     """Every solution of `puzzle`, one at a time, with no time limit.
 
     >>> from pipscover import load_one
     >>> len(list(solutions(load_one("examples/first.txt"), backend="cadical")))
     1
     """
-    engine = get_backend(backend) if isinstance(backend, str) else backend
+    engine = get_backend(backend)
     return engine.solutions(puzzle)
