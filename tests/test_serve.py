@@ -139,6 +139,15 @@ def test_a_file_opens_and_a_day_file_needs_a_difficulty(server, made, tmp_path):
     assert_refused(server.post("/api/open", json={"name": "bad.txt", "text": "\x89PNG\r\n"}), 400, "bad.txt")
 
 
+@pytest.mark.parametrize("text", ["1\nAA\n1\nA SUM 3\n1\n1 9007199254740993",
+                                  "1\nAA\n1\nA SUM 9007199254740993\n1\n1 2"])
+def test_a_file_with_a_number_javascript_would_round_is_refused(server, text):
+    """The page's JavaScript reads 2**53 + 1 as 2**53 and sends the puzzle back so: every question about it
+    was refused ("the puzzle has no such domino") or answered about another puzzle."""
+    opened = server.post("/api/open", json={"name": "big.txt", "text": text})
+    assert_refused(opened, 400, "big.txt: 9007199254740993 is past the largest number the page holds exactly")
+
+
 def test_a_hint_goes_on_from_the_position(server, hard, made):
     solution = made["hard"].solution
     answer = ask(server, "/api/hint", hard, solution.placements[:2]).json()["step"]

@@ -32,6 +32,9 @@ from pipscover.serve.shapes import Question
 SECONDS = {"hint": 10.0, "check": 10.0, "reveal": 10.0, "stats": 60.0}  # counts show their progress
 # The largest puzzle the page plays (drawing, hints and counts stay quick below it).
 MAX_DOMINOES = 100
+# The largest whole number the page's JavaScript holds exactly (Number.MAX_SAFE_INTEGER): a pip or target past it
+# came back rounded with every question (2**53 + 1 as 2**53), and the server refused the puzzle it had served.
+MAX_NUMBER = 2**53 - 1
 
 
 class TooLong(Exception):
@@ -44,6 +47,10 @@ def view(puzzle: Puzzle) -> dict[str, Any]:
     as the SVG drawings)."""
     if len(puzzle.dominoes) > MAX_DOMINOES:
         raise PipsError(f"{puzzle.describe()}: {len(puzzle.dominoes)} dominoes; the page plays up to {MAX_DOMINOES}")
+    largest = max(puzzle.max_pip, *(region.target or 0 for region in puzzle.regions))
+    if largest > MAX_NUMBER:
+        raise PipsError(f"{puzzle.describe()}: {largest} is past the largest number the page holds exactly, "
+                        f"{MAX_NUMBER}")
     colours = region_colours(puzzle)
     regions = []
     for index, region in enumerate(puzzle.regions):
