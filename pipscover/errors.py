@@ -5,6 +5,8 @@ and the problem; the command line alone turns it into one line on stderr and exi
 """
 
 import reprlib
+from enum import StrEnum
+from typing import NoReturn
 
 
 class PipsError(Exception):
@@ -17,6 +19,26 @@ class PipsError(Exception):
     ...     print(error)
     bad.json: the puzzle is blank or incomplete: it needs 'dominoes' and 'regions'
     """
+
+
+class Choice(StrEnum):
+    """A name from a fixed set (a difficulty, what a count counts, a board's shape), each equal to its name; one
+    that is none of them is a `PipsError` naming the choices, not the `ValueError` a plain enum raises.
+
+    >>> class Colour(Choice):
+    ...     RED = "red"
+    ...     BLUE = "blue"
+    >>> Colour("red") is Colour.RED, Colour.RED == "red"
+    (True, True)
+    >>> Colour("Red")
+    Traceback (most recent call last):
+    ...
+    pipscover.errors.PipsError: 'Red' is not a valid Colour; choose one of: red, blue
+    """
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        raise PipsError(f"{shown(value)} is not a valid {cls.__name__}; choose one of: {', '.join(cls)}")
 
 
 def shown(value: object) -> str:

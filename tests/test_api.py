@@ -163,6 +163,19 @@ def test_a_sat_backend_is_named_as_pysat_names_it_or_by_its_pysat_class():
         pipscover.solve(puzzle, backend=Solver)
 
 
+@pytest.mark.parametrize(("call", "says"), [
+    (lambda puzzle: pipscover.count(puzzle, distinct="GRID"), "'GRID' is not a valid Distinct; choose one of: "),
+    (lambda puzzle: pipscover.encode(puzzle, project="grid"), "'grid' is not a valid Distinct"),
+    (lambda puzzle: pipscover.generate(dominoes=5, difficulty="extreme"), "'extreme' is not a valid Difficulty"),
+    (lambda puzzle: pipscover.generate(dominoes=5, shape="square"), "'square' is not a valid Shape"),
+])
+def test_a_name_from_a_fixed_set_that_is_none_of_them_is_a_pips_error(call, says):
+    """It was the ValueError of a plain enum ("'GRID' is not a valid Distinct"), which a script catching
+    `PipsError`, the one type the API raises for bad input, did not catch."""
+    with pytest.raises(pipscover.PipsError, match=re.escape(says)):
+        call(pipscover.load_one(EXAMPLES / "first.txt"))
+
+
 def test_decode_takes_a_model_as_a_list_of_literals():
     from pysat.solvers import Solver
 

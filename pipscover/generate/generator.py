@@ -48,7 +48,6 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from math import isqrt
 
 from pysat.solvers import Solver
@@ -57,7 +56,7 @@ from pipscover.cnf.placements import encode_placements
 from pipscover.engines.dancing_links import NodeBudgetExceeded
 from pipscover.engines.dlx import counted_solutions
 from pipscover.engines.sat_enumeration import Undecided, ask_by_deadline
-from pipscover.errors import PipsError
+from pipscover.errors import Choice, PipsError
 from pipscover.generate.incremental import PuzzleSession, hidden_phases
 from pipscover.generate.planted import rectangle_tiling
 from pipscover.generate.single_tiling import lay_single_tiling
@@ -104,7 +103,7 @@ NO_RULE = next(kind for kind in RegionKind if not kind.rule.constrains)
 LAST_RESORT = next(kind for kind in RegionKind if kind.rule.splits)
 
 
-class Shape(StrEnum):
+class Shape(Choice):
     """The board's shape (`--shape`): see step 1 at the top."""
 
     NYT = "nyt"

@@ -22,9 +22,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from enum import StrEnum
 
-from pipscover.errors import PipsError
+from pipscover.errors import Choice, PipsError
 from pipscover.model import Cell, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
 from pipscover.model.geometry import neighbours
 
@@ -33,7 +32,7 @@ REGION_SIZE = 4
 TURNS_PER_DOMINO = 40  # 2 x 2 turns tried per domino while mixing the tiling
 
 
-class Pips(StrEnum):
+class Pips(Choice):
     """How a planted puzzle's dominoes are drawn."""
 
     REPEATED = "repeated"

@@ -14,18 +14,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import cached_property
 from typing import TypeGuard, cast
 
-from pipscover.errors import PipsError, shown
+from pipscover.errors import Choice, PipsError, shown
 from pipscover.model.geometry import Cell, forward_neighbours
 from pipscover.regions import RegionKind, RegionRule
 
 Domino = tuple[int, int]
 
 
-class Difficulty(StrEnum):
+class Difficulty(Choice):
     """The NYT's three puzzles a day (`-d` in every command), and the generator's bands of the same names; a
     `StrEnum`, so each equals its name:
 

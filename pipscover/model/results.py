@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from pipscover.errors import Choice
 from pipscover.model import Cell, Puzzle, Solution
 from pipscover.runtime.deadlines import SearchTimeout  # raised below the model, answered here
 
@@ -62,7 +63,7 @@ class SolveResult:
     seconds: float
 
 
-class Distinct(StrEnum):
+class Distinct(Choice):
     """What a count counts: placements (the usual semantics) or distinct pip grids.
 
     >>> Distinct("grids") is Distinct.GRIDS, Distinct.PLACEMENTS == "placements"
