@@ -168,10 +168,13 @@ def test_a_sat_backend_is_named_as_pysat_names_it_or_by_its_pysat_class():
     (lambda puzzle: pipscover.encode(puzzle, project="grid"), "'grid' is not a valid Distinct"),
     (lambda puzzle: pipscover.generate(dominoes=5, difficulty="extreme"), "'extreme' is not a valid Difficulty"),
     (lambda puzzle: pipscover.generate(dominoes=5, shape="square"), "'square' is not a valid Shape"),
+    (lambda puzzle: pipscover.solve(puzzle, limit=0), "limit must be at least 1 (or None for no limit), not 0"),
+    (lambda puzzle: pipscover.count(puzzle, method="dlx", limit=-1), "limit must be at least 1"),
 ])
-def test_a_name_from_a_fixed_set_that_is_none_of_them_is_a_pips_error(call, says):
-    """It was the ValueError of a plain enum ("'GRID' is not a valid Distinct"), which a script catching
-    `PipsError`, the one type the API raises for bad input, did not catch."""
+def test_a_name_from_a_fixed_set_or_a_limit_below_1_is_a_pips_error(call, says):
+    """A name was the ValueError of a plain enum ("'GRID' is not a valid Distinct"), which a script catching
+    `PipsError`, the one type the API raises for bad input, did not catch; `solve` with limit 0 answered
+    `unsatisfiable` on a puzzle with a solution, and `count` of the first -1 solutions was -1."""
     with pytest.raises(pipscover.PipsError, match=re.escape(says)):
         call(pipscover.load_one(EXAMPLES / "first.txt"))
 

@@ -24,7 +24,7 @@ from pipscover.counting.budget import INTERRUPT, Budget
 from pipscover.counting.progress import ProgressCallback
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
-from pipscover.model.results import CountInterrupted, CountResult, Distinct
+from pipscover.model.results import CountInterrupted, CountResult, Distinct, checked_limit
 from pipscover.runtime.limits import MEMORY_LIMIT
 
 # name -> (module, class): the method, made from its module on first use.
@@ -67,7 +67,7 @@ def count(puzzle: Puzzle, distinct: Distinct | str = Distinct.PLACEMENTS, method
     >>> found.count, found.exact
     (1, True)
     """
-    distinct = Distinct(distinct)
+    distinct, limit = Distinct(distinct), checked_limit(limit)
     if isinstance(backend, type):  # a PySAT solver class: the count names its backend
         from pipscover.engines import backend_key
 

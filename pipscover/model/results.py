@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from pipscover.errors import Choice
+from pipscover.errors import Choice, PipsError
 from pipscover.model import Cell, Puzzle, Solution
 from pipscover.runtime.deadlines import SearchTimeout  # raised below the model, answered here
 
@@ -120,6 +120,20 @@ class CountResult:
     backend: str | None
     seconds: float
     stopped_by: str | None = None
+
+
+def checked_limit(limit: int | None) -> int | None:
+    """A limit on how many solutions to find (None: no limit), or `PipsError` for one below 1: `solve` took 0 as
+    "none found" and answered `unsatisfiable`, and a count of the first -1 solutions was -1.
+
+    >>> checked_limit(0)
+    Traceback (most recent call last):
+    ...
+    pipscover.errors.PipsError: limit must be at least 1 (or None for no limit), not 0
+    """
+    if limit is not None and limit < 1:
+        raise PipsError(f"limit must be at least 1 (or None for no limit), not {limit}")
+    return limit
 
 
 class CountInterrupted(Exception):

@@ -10,7 +10,7 @@ from itertools import islice
 from pipscover.engines import DEFAULT_BACKEND, Backend, BackendName, get_backend
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle, Solution
-from pipscover.model.results import SearchGaveUp, SearchTimeout, SolveResult, Status
+from pipscover.model.results import SearchGaveUp, SearchTimeout, SolveResult, Status, checked_limit
 from pipscover.runtime.collection import fewer_collections
 from pipscover.runtime.deadlines import deadline_after, has_passed
 
@@ -33,6 +33,7 @@ def solve(
     <Status.SOLVED: 'solved'>
     """
     engine = get_backend(backend)
+    limit = checked_limit(limit)
     if seed is not None:
         engine = engine.with_seed(seed)
     if limit != 1 and not engine.capabilities.enumerates:
