@@ -370,6 +370,20 @@ def test_each_domino_no_solution_keeps_is_named_alone_else_a_smallest_set(positi
     assert len(kept.together) == smallest and not kept_by_some(solutions, kept.together)
 
 
+def test_a_right_domino_that_fills_a_region_after_a_wrong_one_is_not_the_one_named():
+    """The [5|5] laid first is in no solution; the [0|2] after it is the solution's own, and fills the
+    less-than-2 region that the [5|5] broke. The checker fails at the [0|2], which was named as wrong (the
+    page drew it red, and a player took back the right domino)."""
+    puzzle = load_one(EXAMPLES / "first.txt")
+    wrong, right = Placement((5, 5), ((2, 1), (3, 1))), Placement((0, 2), ((3, 2), (3, 3)))
+    assert right in brute_force_or_solve(puzzle)[0].placements
+    step = hint(puzzle, (wrong, right))
+    assert step.rule is WRONG and step.cells == wrong.cells, step.reason
+    assert step.reason.startswith("The [5|5] on rows 3 and 4, column 2 is in no solution")
+    alone = hint(puzzle, (right, Placement((5, 5), ((3, 0), (3, 1)))))  # the checker's words still name the last
+    assert alone.cells == ((3, 0), (3, 1)) and "breaks its rule" in alone.reason
+
+
 def moved_positions(puzzle: Puzzle) -> list[tuple[tuple[Placement, ...], Placement]]:
     """Positions from the one solution with one domino moved off its place: to the cells of another domino
     (taken out), every other domino right. Each with the moved one."""

@@ -10,8 +10,9 @@ checker before the chain calls the puzzle solved.
 
 The chain can start from a player's position (`placed`: the dominoes on the board so far, see `position`).
 A position no solution keeps gets one `wrong-placement` step instead, naming the domino and why: the
-checker's words, or else each placed domino that no solution keeps, one by one, with the contradiction the
-rules meet from it; only when each alone is in some solution, the smallest set that cannot go together.
+checker's words (unless dominoes placed before the one they fail at are in no solution: those are named), or
+else each placed domino that no solution keeps, one by one, with the contradiction the rules meet from it;
+only when each alone is in some solution, the smallest set that cannot go together.
 """
 
 from __future__ import annotations
@@ -191,21 +192,29 @@ def wrong_placement(puzzle: Puzzle, placed: Sequence[Placement], deadline: float
     None. Raises `SearchTimeout` once `time.monotonic()` passes `deadline`."""
     placed = tuple(placed)
     found = checker_problem(puzzle, placed)
-    if found is not None:
-        placement, problem = found
-        return Step(WRONG, f"{_capital(describe(placement))} is wrong: {problem}.", placement.cells)
+    if found is not None:  # the checker's words, unless the domino it fails at is right and others are wrong
+        end, problem = found
+        kept = keeping(puzzle, placed[:end], deadline)
+        last = placed[end - 1]
+        if not kept.alone or last in kept.alone:
+            return Step(WRONG, f"{_capital(describe(last))} is wrong: {problem}.", last.cells)
+        return _in_no_solution(puzzle, kept.alone, deadline)
     kept = keeping(puzzle, placed, deadline)
     if kept.alone:
-        sentences = [f"{_capital(describe(placement))} is in no solution{_because(puzzle, (placement,), deadline)}"
-                     for placement in kept.alone]
-        cells = tuple(cell for placement in kept.alone for cell in placement.cells)
-        return Step(WRONG, " ".join(sentences), cells)
+        return _in_no_solution(puzzle, kept.alone, deadline)
     if not kept.together:
         return None
     names = ", ".join(describe(placement) for placement in kept.together[:-1]) + f" and {describe(kept.together[-1])}"
     cells = tuple(cell for placement in kept.together for cell in placement.cells)
     return Step(WRONG, f"Each alone is in some solution, but none has {names} together"
                        f"{_because(puzzle, kept.together, deadline)}", cells)
+
+
+def _in_no_solution(puzzle: Puzzle, placements: Sequence[Placement], deadline: float | None) -> Step:
+    """The step that names each of `placements`, which no solution keeps, with why."""
+    sentences = [f"{_capital(describe(placement))} is in no solution{_because(puzzle, (placement,), deadline)}"
+                 for placement in placements]
+    return Step(WRONG, " ".join(sentences), tuple(cell for placement in placements for cell in placement.cells))
 
 
 def _because(puzzle: Puzzle, placements: tuple[Placement, ...], deadline: float | None) -> str:

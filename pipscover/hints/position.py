@@ -4,7 +4,8 @@ A hint from a position is a deduction about every solution that keeps the domino
 given when some solution does. What is wrong with a position is found in this order:
 - `checker_problem`: the independent checker's words (`problems(..., partial=True)`: a cell off the board
   or covered twice, a domino placed more often than the puzzle has it, a full region that breaks its rule),
-  for the first placement after which the position fails;
+  for the first placement after which the position fails, unless dominoes placed before it are in no
+  solution: a right domino that fills a region after a wrong one is not the one to name;
 - `keeping`: a SAT solver asked for a solution that keeps every placed domino (assumptions on the CNF's
   placement variables); when there is none, each placed domino is asked about alone, and those no solution
   keeps are named one by one. Only when each alone is in some solution is a smallest set that cannot go
@@ -33,12 +34,12 @@ def describe(placement: Placement) -> str:
     return f"the {name_domino(placement.domino)} on {name_cells(placement.cells)}"
 
 
-def checker_problem(puzzle: Puzzle, placed: Sequence[Placement]) -> tuple[Placement, str] | None:
-    """The first placement after which the checker finds the position wrong, and its first problem."""
+def checker_problem(puzzle: Puzzle, placed: Sequence[Placement]) -> tuple[int, str] | None:
+    """How many placements the checker first finds the position wrong after, and its first problem."""
     for end in range(1, len(placed) + 1):
         found = problems(puzzle, tuple(placed[:end]), partial=True)
         if found:
-            return placed[end - 1], found[0]
+            return end, found[0]
     return None
 
 
