@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from serving import DAY, MIRRORED, start_server, stop_server
 
+from conftest import EXAMPLES
 from pipscover.formats import puzzle_to_nyt
 from pipscover.model import Placement, Puzzle
 from pipscover.model.check import problems
@@ -255,6 +256,23 @@ def test_a_server_on_another_address_answers_at_the_address_it_prints(tmp_path, 
             assert_refused(client.post("/api/check", content=b"{}", headers=question), 403, "Only the page")
     finally:
         stop_server(process)
+
+
+def test_a_puzzle_given_on_the_command_line_is_the_game_a_new_tab_opens_on(tmp_path, server, run_cli):
+    """`pipscover serve first.txt` was "got unexpected extra argument(s)": every other command reads a puzzle
+    argument, and the page could open a file only through its picker."""
+    import httpx
+
+    puzzle = str(EXAMPLES / "first.txt")
+    process, url = start_server(tmp_path, "http://127.0.0.1:9", puzzle)
+    try:
+        game = httpx.get(url + "api/first", timeout=60).json()["game"]
+        assert game["title"] == puzzle and len(game["dominoes"]) == 8
+    finally:
+        stop_server(process)
+    assert server.get("/api/first").json() == {"game": None}  # started without one
+    refused = run_cli("serve", str(tmp_path / "missing.txt"), "--port", "0")
+    assert refused.code == 2 and refused.err.count("\n") == 1 and "missing.txt" in refused.err
 
 
 @pytest.mark.parametrize("path", ["/api/generate", "/api/hint", "/api/open", "/api/stats"])

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import webbrowser
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import BaseUrlOption, CacheDirOption, print_json
+from pipscover.cli.common import BaseUrlOption, CacheDirOption, load_single, print_json
 from pipscover.errors import PipsError
 
 # The addresses that open the page to the network (IPv4, IPv6), and the one each prints to reach it here.
@@ -17,6 +18,10 @@ ANYWHERE = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}
 
 @app.command("serve")
 def serve_command(
+    puzzle_file: Annotated[Path | None, typer.Argument(
+        help="A puzzle to open the page on: a file, or an NYT day (YYYY-MM-DD or today) with -d.", show_default=False,
+    )] = None,
+    difficulty: Annotated[str | None, typer.Option("--difficulty", "-d", help="Which puzzle of an NYT day.")] = None,
     host: Annotated[
         str, typer.Option("--host", help="The address to listen on; 0.0.0.0 opens it to the network.")
     ] = "127.0.0.1",
@@ -28,11 +33,15 @@ def serve_command(
 ) -> None:
     """Serve a page to play Pips on: pick a day, open a file or make a puzzle; hints, checks and counts.
 
-    Days missing from the cache are fetched as `pipscover fetch` would. Ctrl-C stops the server.
+    Days missing from the cache are fetched as `pipscover fetch` would. Ctrl-C stops the server. A new tab
+    opens on PUZZLE when one is given, else on the last puzzle played, else on the newest day in the cache.
 
-    Example: pipscover serve --open
+    Example: pipscover serve first.txt --open
     """
     from pipscover.serve.app import listen, make_app, run
+    from pipscover.serve.play import view
+
+    first = None if puzzle_file is None else view(load_single(puzzle_file, difficulty))
 
     hosts = ("*",) if host in ANYWHERE else ("127.0.0.1", "localhost", host)
     try:
@@ -47,4 +56,4 @@ def serve_command(
         typer.echo(f"pipscover serve: playing at {address} (Ctrl-C to stop)")
     if open_browser:
         webbrowser.open(address)
-    run(make_app(cache, base, hosts), listener)
+    run(make_app(cache, base, hosts, first), listener)

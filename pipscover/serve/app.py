@@ -2,6 +2,7 @@
 
 Routes (the README documents the API):
 - `GET /` the page; `GET /static/...` its script, style and icon, and nothing outside that folder;
+- `GET /api/first` the game a new tab opens on, the puzzle given on the command line (null without one);
 - `GET /api/days` the days in the fetch cache; `GET /api/day/{date}/{difficulty}` one of them, fetched first
   when missing (with `fetch`'s mirror and cache settings);
 - `POST /api/open` a puzzle file's text; `POST /api/generate`, then `GET /api/jobs/{id}` until it is done;
@@ -49,11 +50,15 @@ Endpoint = Callable[[Request], Awaitable[Response]]
 
 
 def make_app(
-    cache: str | None = None, base: str | None = None, hosts: tuple[str, ...] = ("127.0.0.1", "localhost")
+    cache: str | None = None, base: str | None = None, hosts: tuple[str, ...] = ("127.0.0.1", "localhost"),
+    first: dict[str, Any] | None = None,
 ) -> Starlette:
     """The app; `cache` and `base` as `pipscover fetch`'s --cache-dir and --base-url; `hosts`, the names it
-    answers to."""
+    answers to; `first`, the game a new tab opens on (the puzzle given on the command line)."""
     work = Work()
+
+    async def first_game(request: Request) -> Response:
+        return JSONResponse({"game": first})
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -61,6 +66,7 @@ def make_app(
         work.close()
 
     routes = [Route("/", _index), Mount("/static", StaticFiles(directory=STATIC), name="static"),
+              Route("/api/first", first_game),
               *_day_routes(cache, base), *_job_routes(Jobs()),
               *(Route(f"/api/{kind}", _question(work, kind), methods=["POST"]) for kind in play.SECONDS)]
     handlers: dict[Any, Callable[..., Any]] = {HTTPException: _refused, PipsError: _refused, play.TooLong: _refused}

@@ -703,7 +703,8 @@ $("make").addEventListener("submit", (event) => {
   busy($("make-button"), () => makePuzzle(Number($("make-size").value), $("make-difficulty").value));
 });
 
-// ---- on load: this tab's puzzle, else the last one played, else the newest day in the cache (easy) ----
+// ---- on load: this tab's puzzle, else the command line's, else the last one played, else the newest day in
+// the cache (easy) ----
 
 async function openNewest() {
   const {days} = await api("/api/days");
@@ -716,15 +717,20 @@ async function openNewest() {
   start(await api(`/api/day/${days[days.length - 1]}/easy`));
 }
 
-(function open() {
+function stored(storage, name) {
+  try {
+    const view = JSON.parse(storage.getItem(name) || "null");
+    if (view && view.puzzle && view.regions) return view;
+  } catch (error) { /* a damaged entry is none */ }
+  return null;
+}
+
+(async function open() {
   loadDays();
   setInterval(tick, 1000);
   window.addEventListener("pagehide", save);
-  for (const stored of [sessionStorage.getItem("pipscover:view"), localStorage.getItem("pipscover:last")]) {
-    try {
-      const view = JSON.parse(stored || "null");
-      if (view && view.puzzle && view.regions) { start(view); return; }
-    } catch (error) { /* ignore a damaged entry */ }
-  }
-  openNewest().catch((error) => say(error.message, "bad"));
+  const given = () => api("/api/first").then((answer) => answer.game, () => null);
+  const view = stored(sessionStorage, "pipscover:view") || await given() || stored(localStorage, "pipscover:last");
+  if (view) start(view);
+  else openNewest().catch((error) => say(error.message, "bad"));
 })();
