@@ -101,9 +101,9 @@ def page(tabs, url):
     return opened(tabs["laptop"], url)
 
 
-def open_file(page, made, tmp_path, difficulty="medium"):
-    """Open one of our puzzles through the page's file picker."""
-    path = tmp_path / f"{difficulty}.json"
+def open_file(page, made, tmp_path, difficulty="medium", name=None):
+    """Open one of our puzzles through the page's file picker (in a file called `name`, else DIFFICULTY.json)."""
+    path = tmp_path / (name or f"{difficulty}.json")
     path.write_text(json.dumps(puzzle_to_nyt(made[difficulty].puzzle)))
     page.set_input_files("#file", str(path))
     page.wait_for_selector(f"#title:has-text('{path.name}')")  # (the policy allows no wait_for_function)
@@ -248,6 +248,16 @@ def test_the_page_fits_a_phone(tabs, url, made, tmp_path):
     width = page.evaluate("document.documentElement.scrollWidth")
     page.screenshot(path=str(tmp_path / "phone-390x844.png"), full_page=True)
     assert width <= 390  # nothing sticks out sideways
+
+
+def test_a_long_title_leaves_the_header_on_a_phone_screen(tabs, url, made, tmp_path):
+    """A long title without spaces (a file's name, or the path given to `serve`) pushed the header's Puzzles
+    button off the side of a phone's screen, where it could not be tapped."""
+    page = opened(tabs["phone"], url)
+    page.click("#chooser-toggle")
+    open_file(page, made, tmp_path, name="apuzzlewitharatherlongname_" * 2 + "medium.json")
+    toggle = page.locator("#chooser-toggle").bounding_box()
+    assert toggle["x"] + toggle["width"] <= 390 and page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
 def test_a_new_puzzle_is_made_with_its_progress_shown_then_revealed(page):
