@@ -181,6 +181,15 @@ def test_a_bad_puzzle_file_gives_one_line_naming_it(run_cli, bad_folder, name, c
     assert result.out == ""
 
 
+def test_a_number_of_5000_digits_is_named_as_such_not_with_pythons_advice(run_cli, bad_folder):
+    """It said "(Exceeds the limit (4300 digits) for integer string conversion: value has 5000 digits; use
+    sys.set_int_max_str_digits() to increase the limit)": advice for a programmer, about a number no puzzle has."""
+    path = bad_folder / "number-5000-digits.json"
+    result = run_cli("solve", path)
+    assert result.err == (f"pipscover: error: {path}: unreadable JSON: a number of more than 4300 digits, far past "
+                          "any pip or target\n")
+
+
 # Option values every command must refuse in one line (typer's usage errors included), exit code 2.
 BAD_OPTIONS = [
     ["solve", FIRST, "--timeout", "-1"],

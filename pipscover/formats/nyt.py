@@ -8,6 +8,7 @@ A file holds a day object (`printDate`, `easy`, `medium`, `hard`) or a single pu
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -24,8 +25,9 @@ def parse_json(text: str, file: str) -> Any:
         raise PipsError(f"{file}: malformed JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
     except RecursionError:  # Python's parser recurses once per level; no Pips document nests more than a few
         raise PipsError(f"{file}: JSON nested too deeply to be a Pips document") from None
-    except ValueError as error:  # a number of more than 4300 digits
-        raise PipsError(f"{file}: unreadable JSON ({error})") from None
+    except ValueError:  # a number past Python's limit on digits (4300 unless the program changed it)
+        raise PipsError(f"{file}: unreadable JSON: a number of more than {sys.get_int_max_str_digits()} digits, "
+                        "far past any pip or target") from None
 
 
 def read_nyt(text: str, file: str, difficulty: str | None = None) -> list[Puzzle]:
