@@ -291,6 +291,16 @@ def test_a_post_from_another_origin_is_refused_before_any_work(server, headers):
     assert_refused(response, 403, "Only the page")
 
 
+@pytest.mark.parametrize("site", ["cross-site", "same-site"])
+def test_a_get_of_the_api_from_another_page_is_refused_and_the_page_itself_is_not(server, site):
+    """Another page's `<img src=".../api/day/DATE/easy">` made the server download that day into its cache."""
+    elsewhere = {"Sec-Fetch-Site": site, "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"}
+    assert_refused(server.get(f"/api/day/{MIRRORED}/easy", headers=elsewhere), 403, "Only the page")
+    assert_refused(server.get("/api/days", headers=elsewhere), 403, "Only the page")
+    link = {"Sec-Fetch-Site": site, "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
+    assert server.get("/", headers=link).status_code == 200  # a link to the page, from anywhere
+
+
 def test_a_post_from_the_page_itself_is_answered(server, hard):
     origin = {"Origin": str(server.base_url).rstrip("/"), "Sec-Fetch-Site": "same-origin"}
     response = server.post("/api/check", json={"puzzle": hard["puzzle"], "placed": []}, headers=origin)

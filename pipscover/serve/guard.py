@@ -5,7 +5,9 @@
   the network (`*`) answers to any name: its users reach it by names and addresses it cannot know.
 - A POST must say `Content-Type: application/json` (a browser sends a `text/plain` or form body from any
   page without asking; JSON from another origin needs its permission, which this server never gives) and,
-  when a browser says where it comes from (`Origin`, `Sec-Fetch-Site`), come from the page itself.
+  when a browser says where it comes from (`Origin`, `Sec-Fetch-Site`), come from the page itself. So must
+  every request of the API, a GET too: another page's `<img src=".../api/day/DATE/easy">` made the server
+  download that day into the cache. The page and its files stay open to links from anywhere.
 - Every answer carries the headers a local app should send: a Content-Security-Policy that allows only the
   page's own files (no inline script or style), `nosniff`, no referrer, and no framing by other pages.
 """
@@ -25,6 +27,7 @@ HEADERS = [(b"content-security-policy", POLICY.encode()), (b"x-content-type-opti
            (b"cross-origin-resource-policy", b"same-origin")]
 # What a browser's Sec-Fetch-Site says of a request the page itself made (or the user typed).
 OWN_SITE = ("same-origin", "none")
+ELSEWHERE = "Only the page this server serves may ask it questions."
 
 
 class Guard:
@@ -58,13 +61,16 @@ class Guard:
         if "*" not in self.hosts and host_name(host) not in self.hosts:
             names = " or ".join(dict.fromkeys(self.hosts))
             return 400, f"This server answers to {names} only, not to {host or 'a request without a host'}."
+        site = headers.get("sec-fetch-site")
+        if scope["path"].startswith("/api/") and site is not None and site not in OWN_SITE:
+            return 403, ELSEWHERE
         if scope["method"] != "POST":
             return None
         if headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
             return 415, "A question must be sent as application/json."
-        origin, site = headers.get("origin"), headers.get("sec-fetch-site")
-        if (site is not None and site not in OWN_SITE) or (origin is not None and origin != f"http://{host}"):
-            return 403, "Only the page this server serves may ask it questions."
+        origin = headers.get("origin")
+        if origin is not None and origin != f"http://{host}":
+            return 403, ELSEWHERE
         return None
 
 
