@@ -158,6 +158,22 @@ def test_unknown_encodings_are_errors():
         Encodings(card="native")
     with pytest.raises(PipsError, match="pseudo-boolean encoding"):
         Encodings(pb="nonsense")
+    with pytest.raises(PipsError, match="cardinality encoding 9;"):
+        Encodings(card=CardType.native)  # PySAT's value of an encoding we leave out
+    with pytest.raises(PipsError, match="cardinality encoding True;"):
+        Encodings(card=True)
+
+
+def test_pysat_encoding_values_name_their_encodings():
+    """A PySAT user hands `EncType` values, as PySAT's encoders take them; each is kept as its name, and the
+    formula is the one the name gives."""
+    from pysat.pb import EncType as PbType
+
+    puzzle = load("examples/first.txt")[0]
+    for name in ("totalizer", "kmtotalizer", "ladder", "pairwise"):
+        by_value = Encodings(card=getattr(CardType, name), pb=PbType.adder)
+        assert by_value == Encodings(card=name, pb="adder")
+        assert encode(puzzle, by_value).cnf.clauses == encode(puzzle, Encodings(name, "adder")).cnf.clauses
 
 
 def test_auto_keeps_many_identical_dominoes_small():

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, shown
 from pipscover.model import Cell, Placement, Puzzle, Region, RegionKind, Solution
 from pipscover.model.check import problems
 from pipscover.model.results import Distinct
@@ -61,29 +61,47 @@ FAMILIES = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Encodings:
-    """Which form the CNF takes, and which PySAT encoding writes its cardinality and pseudo-boolean constraints.
+    """Which form the CNF takes, and which PySAT encoding writes its cardinality and pseudo-boolean constraints:
+    each by its name, or by PySAT's own `pysat.card.EncType` and `pysat.pb.EncType` values, as a PySAT user
+    has them (kept as their names).
 
+    >>> from pysat.card import EncType
     >>> from pipscover import encoding, load_one
     >>> encoding(load_one("examples/first.txt"), Encodings(card="totalizer", form="placements")).describe()
     'encoding=placements card=totalizer pb=best'
+    >>> Encodings(card=EncType.kmtotalizer).card
+    'kmtotalizer'
     """
 
-    card: str = DEFAULT_CARD
-    pb: str = DEFAULT_PB
-    form: str = DEFAULT_FORM
+    card: str
+    pb: str
+    form: str
 
-    def __post_init__(self) -> None:
-        if self.form not in FORMS:
-            raise PipsError(f"unknown CNF encoding {self.form!r}; choose one of: {', '.join(FORMS)}")
-        if self.card not in CARD_ENCODINGS:
-            raise PipsError(f"unknown cardinality encoding {self.card!r}; choose one of: {', '.join(CARD_ENCODINGS)}")
-        if self.pb not in PB_ENCODINGS:
-            raise PipsError(f"unknown pseudo-boolean encoding {self.pb!r}; choose one of: {', '.join(PB_ENCODINGS)}")
+    def __init__(self, card: str | int = DEFAULT_CARD, pb: str | int = DEFAULT_PB, form: str = DEFAULT_FORM) -> None:
+        if form not in FORMS:
+            raise PipsError(f"unknown CNF encoding {shown(form)}; choose one of: {', '.join(FORMS)}")
+        object.__setattr__(self, "card", _encoding_name(card, "card", CARD_ENCODINGS))
+        object.__setattr__(self, "pb", _encoding_name(pb, "pb", PB_ENCODINGS))
+        object.__setattr__(self, "form", form)
 
     def describe(self) -> str:
         return f"encoding={self.form} card={self.card} pb={self.pb}"
+
+
+def _encoding_name(given: str | int, module: str, names: tuple[str, ...]) -> str:
+    """The name of the encoding `given` by its name or by its value in PySAT's `pysat.<module>.EncType`."""
+    name = given
+    if isinstance(given, int) and not isinstance(given, bool):
+        from importlib import import_module  # PySAT only for a value: it takes a moment to import
+
+        values = vars(import_module(f"pysat.{module}").EncType).items()
+        name = next((key for key, value in values if value == given and not key.startswith("_")), given)
+    if name not in names:
+        kind = "cardinality" if module == "card" else "pseudo-boolean"
+        raise PipsError(f"unknown {kind} encoding {shown(given)}; choose one of: {', '.join(names)}")
+    return str(name)
 
 
 @dataclass(frozen=True)
