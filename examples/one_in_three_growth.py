@@ -3,7 +3,7 @@
 For each size, random instances with that many clauses (and clauses/ratio variables) are reduced to Pips
 with the paper's gadgets and solved by each backend; the table gives the puzzle size and the median and
 worst solving time. The source side is decided independently by brute force when it is small enough,
-which also checks the reduction. (A table rather than a plot: pipscover has no plotting dependency.)
+which also checks the reduction. (A table, to read in a terminal; `pipscover plot` draws the tables of `sweep`.)
 
     python examples/one_in_three_growth.py --sizes 4,8,12,16 --instances 5 --backends dlx,sat
 """
