@@ -417,6 +417,27 @@ def test_ctrl_c_stops_the_server_at_once_and_ends_the_count_it_is_working_on(tmp
         stop_server(process)
 
 
+def test_a_question_asked_again_while_it_is_worked_on_waits_for_the_same_answer(tmp_path):
+    """A page reloaded on a large puzzle asks for its stats again each time. Each such question once took a
+    place of its own for up to its minute, so after eight reloads the server refused every other question
+    (503 "8 questions are being worked on"). Now a question asked again waits for the answer being worked on."""
+    import httpx
+
+    from pipscover.serve.work import WAITING, WORKERS
+
+    board = [(row, column) for row in range(4) for column in range(8)]  # its grids are not counted in a minute
+    puzzle = Puzzle.build([("empty", board, None)], [(a, b) for a in range(4) for b in range(a, 4)] + [(5, 6)] * 6)
+    process, url = start_server(tmp_path, "http://127.0.0.1:9")  # (nothing is fetched)
+    try:
+        stats = {"puzzle": puzzle_to_nyt(puzzle), "placed": []}
+        for _ in range(WORKERS + WAITING):  # each client gives up, as a reloaded page does
+            with pytest.raises(httpx.TimeoutException):
+                httpx.post(f"{url}api/stats", json=stats, timeout=0.5)
+        assert httpx.post(f"{url}api/hint", json=stats, timeout=30).status_code == 200
+    finally:
+        stop_server(process)
+
+
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
                     | st.text(max_size=8),
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),

@@ -166,7 +166,8 @@ def _question(work: Work, kind: str) -> Endpoint:
         deadline = time.monotonic() + play.SECONDS[kind]
         asked = read(Question, await _json(request))
         puzzle, placed = play.read_request(asked)
-        return JSONResponse(await work.run(play.answer, kind, puzzle, placed, deadline, asked.all))
+        return JSONResponse(await work.run(play.answer, kind, puzzle, placed, deadline, asked.all,
+                                           asked=(kind, puzzle, placed, asked.all)))
 
     return endpoint
 

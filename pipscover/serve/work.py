@@ -2,7 +2,10 @@
 event loop and the threads that serve the page's files and light questions, so those never wait behind them.
 
 At most `WORKERS` run at once and `WAITING` more wait; past that a question is refused at once (`Full`: a
-503 with Retry-After) rather than queued for longer than its deadline. Each question runs in a fresh process
+503 with Retry-After) rather than queued for longer than its deadline. A question asked again while it is
+worked on (the same puzzle and position, as a reloaded page asks it) waits for the same answer rather than
+taking a place of its own: a page reloaded eight times on a large puzzle once filled every place with its
+own minute-long counts, and the server answered nothing else until they ended. Each question runs in a fresh process
 forked from a server process that has the library loaded already (`PRELOAD`: a few milliseconds), so the memory a
 large count takes goes back when it ends, and no state is shared between questions. Deadlines are given as
 `time.monotonic()` instants counted from the request's arrival: time spent waiting counts.
@@ -12,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -42,14 +45,30 @@ class Work:
     def __init__(self, workers: int = WORKERS, waiting: int = WAITING) -> None:
         self.workers, self.limit, self.pending = workers, workers + waiting, 0
         self._pool, self._closed = self._start(), False
+        self._asked: dict[Hashable, asyncio.Future[Any]] = {}  # the questions being worked on, by name
 
     def _start(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(PRELOAD)
         return ProcessPoolExecutor(self.workers, mp_context=context, max_tasks_per_child=1)
 
-    async def run(self, function: Callable[..., Answer], *arguments: Any) -> Answer:
-        """`function(*arguments)` in a worker; `Full` when too many questions are running or waiting."""
+    async def run(self, function: Callable[..., Answer], *arguments: Any, asked: Hashable = None) -> Answer:
+        """`function(*arguments)` in a worker; `Full` when too many questions are running or waiting. `asked`
+        names the question: while one of that name is worked on, a second waits for its answer."""
+        if asked is None:
+            return await self._run(function, *arguments)
+        answer = self._asked.get(asked)
+        if answer is None:
+            answer = self._asked[asked] = asyncio.ensure_future(self._run(function, *arguments))
+            answer.add_done_callback(lambda done: self._forget(asked, done))
+        return await asyncio.shield(answer)  # a client gone does not cancel the answer others wait for
+
+    def _forget(self, asked: Hashable, done: asyncio.Future[Any]) -> None:
+        del self._asked[asked]
+        if not done.cancelled():
+            done.exception()  # retrieved here: an answer every asker left is not an unhandled error
+
+    async def _run(self, function: Callable[..., Answer], *arguments: Any) -> Answer:
         if self._closed:
             raise Full("the server is stopping")
         if self.pending >= self.limit:
