@@ -132,7 +132,7 @@ def _run(*args: object) -> subprocess.CompletedProcess:
 
 def test_sample_prints_the_solve_json_shape_and_repeats_by_seed(run_cli):
     path = "benchmarks/count_puzzles/planted-4x4-s1.json"
-    # In two processes, each with its own string hashing: a new one, and this one (a second new one cost 0.7 s).
+    # In two processes, each with its own string hashing: a new one, and this one.
     first = _run("sample", path, "-n", "3", "--seed", "9", "--json")
     again = run_cli("sample", path, "-n", "3", "--seed", "9", "--json")
     assert first.returncode == 0, first.stderr
