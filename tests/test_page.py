@@ -18,9 +18,18 @@ from pipscover.model import Puzzle
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}")
-# Chromium as root in a container: no sandbox; nothing fetched from the network behind the test's back.
+# The features Playwright 1.65 disables on Linux (its chromiumSwitches.ts). Chromium takes only the last
+# --disable-features it is given, so the one below repeats them.
+PLAYWRIGHTS_DISABLED = ["AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+                        "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding",
+                        "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect", "OptimizationHints",
+                        "NetworkTimeServiceQuerying", "AimEnabled", "PreconnectToSearch"]
+# Chromium as root in a container: no sandbox; nothing fetched from the network behind the test's back; not the
+# two omnibox popups Chromium 156 preloads for an address bar no test has, each in a renderer process of its own
+# (2-4 s of CPU over this file, measured in alternated pairs of runs of it).
 ARGUMENTS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-             "--disable-component-update", "--no-first-run", "--disable-sync"]
+             "--disable-component-update", "--no-first-run", "--disable-sync",
+             "--disable-features=" + ",".join([*PLAYWRIGHTS_DISABLED, "WebUIOmniboxPopup", "WebUIOmniboxAimPopup"])]
 TURNS = [(0, 1), (1, 0), (0, -1), (-1, 0)]  # as the page turns a domino: where its second half lies
 ARROWS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
 

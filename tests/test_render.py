@@ -221,8 +221,10 @@ def test_svg_of_an_empty_puzzle_is_still_a_document():
 
 
 @needs_nyt
-def test_every_nyt_puzzle_and_solution_draws_in_text():
-    for puzzle in nyt_puzzles():
+def test_nyt_puzzles_and_solutions_draw_in_text():
+    """Every third puzzle of the archive, over its whole span, as for SVG below: drawing all of it (1.3 s of
+    CPU) ran no line of the text drawing a third does not."""
+    for puzzle in nyt_puzzles()[::3]:
         rows = {row for row, _ in puzzle.cells}
         height = 2 * (max(rows) - min(rows) + 1) + 1
         drawing = draw_puzzle(puzzle)
