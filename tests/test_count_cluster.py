@@ -11,6 +11,7 @@ import signal
 import subprocess
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ from pipscover.counting.inclusion_exclusion import (
 from pipscover.counting.structural import StructuralCounter
 from pipscover.formats import load
 from pipscover.sweep import split_structural
-from pipscover.sweep.split_tasks import chunks_of
+from pipscover.sweep.split_tasks import CHUNKS, LARGEST_CHUNK, chunks_of, shrinking_chunks
 
 PUZZLES = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles"
 PLANTED_4X6 = PUZZLES / "planted-4x6-s1.json"  # 58,725,029,952 solutions, 1,728 points: a second
@@ -46,10 +47,11 @@ LONG = {"inclusion-exclusion": PUZZLES / "subset-sum-sat-14.json", "structural":
 
 
 @pytest.mark.parametrize("compiled", [True, False])
-def test_the_chunks_of_the_points_add_up_to_the_whole_sum(compiled):
+@pytest.mark.parametrize("cut", [partial(chunks_of, chunks=7), partial(shrinking_chunks, slots=2, chunks=7)])
+def test_the_chunks_of_the_points_add_up_to_the_whole_sum(compiled, cut):
     puzzle = load_one(PUZZLES / "planted-4x4-s1.json")
     sweep = build_sweep(puzzle)
-    chunks = chunks_of(points_of(puzzle), 7)
+    chunks = cut(points_of(puzzle))
     assert [point for chunk in chunks for point in chunk] == list(range(points_of(puzzle)))
     whole = sweep_total(sweep, compiled=compiled)
     assert sum(sweep_total(sweep, compiled=compiled, chunk=chunk) for chunk in chunks) % sweep.points.modulus == whole
@@ -71,6 +73,23 @@ def test_a_task_of_a_structural_split_that_ended_leaves_no_counter_on_its_worker
 
 def test_chunks_of_fewer_points_than_chunks_are_one_point_each():
     assert chunks_of(3, 64) == [range(1), range(1, 2), range(2, 3)]
+    assert shrinking_chunks(3, 2) == [range(1), range(1, 2), range(2, 3)]
+
+
+@pytest.mark.parametrize("slots", [1, 2, 4])
+def test_the_points_go_out_in_few_chunks_that_shrink_to_a_short_tail(slots):
+    """Each chunk waits on a round trip through the scheduler and the client before it starts (tens of ms):
+    64 equal chunks cost planted 6 x 6 32 of them per worker. A chunk takes half of what is left shared by
+    the tasks that run at once, at most a 16th of the points (what a worker sweeps on after Ctrl-C), down to
+    the old chunk's size, so that the workers' last chunks end close together; every point is in one chunk,
+    in order."""
+    points = 82_944  # planted 6 x 6's
+    chunks = shrinking_chunks(points, slots)
+    assert [point for chunk in chunks for point in chunk] == list(range(points))
+    sizes = [len(chunk) for chunk in chunks]
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[0] == min(points // (2 * slots), points // LARGEST_CHUNK) and sizes[-1] <= points // CHUNKS
+    assert len(chunks) <= CHUNKS // 2
 
 
 @pytest.mark.parametrize(("puzzle", "expected"), [(NO_UNIQUE_16, NO_UNIQUE_16_COUNT), (PLANTED_4X6, 58_725_029_952)])
@@ -193,12 +212,14 @@ def test_a_split_count_is_the_count_of_one_process_and_runs_no_more_tasks_at_onc
 
     with Client(scheduler, timeout=30) as client, get_task_stream(client) as stream:
         threads = sum(client.nthreads().values())
+        begun = time.time()  # (a chunk of the Ctrl-C test above may still end meanwhile: Dask cannot stop it)
         answer = _counted_here(run_cli, PLANTED_4X6, "-m", "inclusion-exclusion", "--scheduler", scheduler)
     assert answer["count"] == 58_725_029_952 and answer["exact"]
     assert answer["method"] == "inclusion-exclusion" and answer["backend"].startswith("dask")
     spans = [(span["start"], span["stop"]) for task in stream.data if str(task["key"]).startswith("count-")
-             for span in task["startstops"] if span["action"] == "compute"]
-    assert len(spans) >= 64  # every chunk, once or more
+             for span in task["startstops"] if span["action"] == "compute" and span["start"] >= begun]
+    assert len(spans) >= len(shrinking_chunks(1728, 2))  # every chunk, once or more (two slots: 2 cores here)
+    assert len(spans) < CHUNKS  # in chunks that shrink: few round trips
     assert 0 < _most_at_once(spans) <= min(threads, len(os.sched_getaffinity(0)))
 
 

@@ -2,14 +2,16 @@
 a LocalCluster of N workers), on the cluster handling of `pipscover.sweep.cluster`.
 
 Inclusion-exclusion's sum runs over prod (m_t + 1) points, each point one sweep that depends on no other:
-the points are cut into `CHUNKS` chunks, one Dask task each, and a task returns its chunk's signed sum
-modulo its primes' product (`inclusion_exclusion.sweep_total`). The client adds the chunks' sums, as one
-process adds its points, and recovers the count once (`Modulus`), so the split count is the same number,
-exact under the same bound. A task is pure (the puzzle and its chunk in, an int out): a task whose worker
-dies is run again by the scheduler on another worker, and the client keeps one result per chunk, so nothing
-is counted twice. The sweep's graph that `auto` built here is sent to every worker once (Dask's scatter, to
-each worker, so that one restarted after a kill fetches it from another); else each worker process builds
-it once and keeps it for its next chunks.
+the points are cut into chunks that shrink as the sum proceeds (`split_tasks.shrinking_chunks`: few chunks,
+since each waits on a round trip through the client before it starts, and a short tail), one Dask task
+each, and a task returns its chunk's signed sum modulo its primes' product
+(`inclusion_exclusion.sweep_total`). The client adds the chunks' sums, as one process adds its points, and
+recovers the count once (`Modulus`), so the split count is the same number, exact under the same bound. A
+task is pure (the puzzle and its chunk in, an int out): a task whose worker dies is run again by the
+scheduler on another worker, and the client keeps one result per chunk, so nothing is counted twice. The
+sweep's graph that `auto` built here is sent to every worker once (Dask's scatter, to each worker, so that
+one restarted after a kill fetches it from another); else each worker process builds it once and keeps it
+for its next chunks.
 
 The structural counter splits too (`-m structural`), below a cut of its first levels
 (`pipscover.sweep.split_structural`). `auto` keeps short counts local: it spends the structural counter's
@@ -44,7 +46,7 @@ from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct
 from pipscover.runtime.deadlines import SearchTimeout, has_passed
 from pipscover.runtime.limits import MemoryCapReached, TooBig, check_memory
-from pipscover.sweep.split_tasks import chunks_of, gather
+from pipscover.sweep.split_tasks import gather, shrinking_chunks
 
 if TYPE_CHECKING:
     from pipscover.sweep.cluster import DaskEngine
@@ -90,10 +92,10 @@ def count_split(puzzle: Puzzle, engine: DaskEngine, deadline: float | None, memo
     `CountInterrupted` (0, not exact)."""
     modulus = modulus or Modulus.of(puzzle)
     sent = None if sweep is None else engine.scatter(sweep)
-    chunks = chunks_of(points_of(puzzle))
+    chunks = shrinking_chunks(points_of(puzzle), engine.slots)
     sums, stopped_by = gather(engine, METHOD, swept_chunk,
                               [(puzzle, chunk.start, chunk.stop, sent) for chunk in chunks],
-                              memory, deadline, start, on_progress, lambda sums: 0)
+                              memory, deadline, start, on_progress, lambda sums: 0, [len(chunk) for chunk in chunks])
     if stopped_by is not None:
         return _result(0, False, start, engine.backend(), stopped_by)
     return _result(modulus.count(sum(sums.values())), True, start, engine.backend())

@@ -5,7 +5,7 @@ often it ran, and stops on the deadline, a worker past its memory cap or Ctrl-C.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pipscover.counting.budget import INTERRUPT
@@ -17,9 +17,13 @@ from pipscover.runtime.deadlines import has_passed
 if TYPE_CHECKING:
     from pipscover.sweep.cluster import DaskEngine
 
-# Chunks of the work: planted 6 x 6's points in chunks of about a second each, so that a task cancelled or
-# lost costs little and the chunks spread evenly over the workers.
+# Chunks of the work: the structural split's batches of positions, and the smallest chunk of inclusion-exclusion's
+# points (a 64th of them: planted 6 x 6's in chunks of about a quarter of a second each, idle), so that the
+# workers' last chunks end close together.
 CHUNKS = 64
+# inclusion-exclusion's largest chunk, a 16th of the points: what a worker goes on sweeping after Ctrl-C (Dask
+# cannot stop a running task), or sweeps again after a worker is killed.
+LARGEST_CHUNK = 16
 
 
 def chunks_of(points: int, chunks: int = CHUNKS) -> list[range]:
@@ -28,14 +32,33 @@ def chunks_of(points: int, chunks: int = CHUNKS) -> list[range]:
     return [range(points * i // chunks, points * (i + 1) // chunks) for i in range(chunks)]
 
 
+def shrinking_chunks(points: int, slots: int, chunks: int = CHUNKS) -> list[range]:
+    """`points` cut into consecutive ranges that shrink as the sum proceeds (guided self-scheduling): each
+    takes what is left shared among twice `slots` (the tasks that run at once), at most `points /
+    LARGEST_CHUNK`, down to `points / chunks`, the last ones that size or less. Few chunks, so few waits
+    between a chunk's end and the start of the next (a round trip through the scheduler and the client each:
+    tens of ms), and a short tail, the workers' last chunks small."""
+    smallest, largest = max(points // chunks, 1), max(points // LARGEST_CHUNK, 1)
+    cut: list[range] = []
+    begin = 0
+    while begin < points:
+        end = min(begin + max(smallest, min(largest, (points - begin) // (2 * max(slots, 1)))), points)
+        cut.append(range(begin, end))
+        begin = end
+    return cut
+
+
 def gather(engine: DaskEngine, method: str, task: Callable[..., Any], arguments: list[tuple], memory: int | None,
            deadline: float | None, start: float, on_progress: ProgressCallback | None,
-           bound: Callable[[dict[int, Any]], int]) -> tuple[dict[int, Any], str | None]:
+           bound: Callable[[dict[int, Any]], int],
+           sizes: Sequence[int] | None = None) -> tuple[dict[int, Any], str | None]:
     """`task(*arguments[i], memory=memory)` for each i on `engine`'s cluster, no more at once than it has cores:
     the result of each (one per task, however often it ran), and None, or what stopped them first ("timeout",
-    "memory"; the tasks left are cancelled). `bound(results so far)` is the count the progress shows. Ctrl-C
-    raises `CountInterrupted` with that bound, not exact."""
+    "memory"; the tasks left are cancelled). `bound(results so far)` is the count the progress shows, and the
+    share done the tasks' `sizes` finished (default: one each). Ctrl-C raises `CountInterrupted` with that
+    bound, not exact."""
     results: dict[int, Any] = {}
+    sizes = sizes or [1] * len(arguments)
     labels = [f"{index}-of-{len(arguments)}" for index in range(len(arguments))]
     try:
         for finished in engine.tasks(f"count-{method}", task, arguments, labels, per_core=True,
@@ -44,7 +67,7 @@ def gather(engine: DaskEngine, method: str, task: Callable[..., Any], arguments:
                 if has_passed(deadline):
                     return results, "timeout"
                 if on_progress is not None:
-                    on_progress(bound(results), len(results) / len(arguments))
+                    on_progress(bound(results), sum(sizes[index] for index in results) / sum(sizes))
                 continue
             index, status, result = finished
             if status != "finished":
