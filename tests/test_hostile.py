@@ -611,6 +611,26 @@ def test_generate_refuses_a_size_it_cannot_make_at_once_and_says_why(run_cli, ar
     assert time.monotonic() - start < 5
 
 
+@pytest.mark.parametrize("args", [["planted", "100000x100000"], ["planted", "99999999999999999999x2"],
+                                  ["generate", "-n", "1000000000", "--no-unique", "--shape", "rect"]], ids=" ".join)
+def test_a_board_past_memory_is_refused_before_a_domino_is_laid(tmp_path, args):
+    """Both laid the tiling cell by cell, whatever its size: 700 MB in 30 s, then all the machine had. (In a
+    process of its own, its address space capped at 1 GiB, so that the old code failed here, not the machine.)"""
+    def cap_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+
+    process = pipscover(*args, "--seed", "1", "-o", tmp_path / "out.json", stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True, preexec_fn=cap_memory)
+    try:
+        out, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail(f"{' '.join(args)} was still running after 60 s")
+    assert process.returncode == 2 and out == "" and list(tmp_path.iterdir()) == []
+    assert err.count("\n") == 1 and "would need about" in err and "GiB of memory" in err, err[-500:]
+
+
 def test_generate_makes_a_large_rectangle_without_the_proof(run_cli, tmp_path):
     """Past both limits (1,000 dominoes with the proof, 2,000 grown): what the refusals above point to."""
     target = tmp_path / "large.json"
