@@ -238,6 +238,8 @@ BAD_OPTIONS = [
     ["solve", FIRST, "--seed", "abc"],
     ["planted", "4x4", "--seed", "x"],
     ["bench", FIRST, "--card", "bogus"],
+    ["bench", FIRST, "-b", "dlx", "--card", "totalizer"],  # no backend there writes a CNF: was ignored
+    ["bench", FIRST, "-b", "dlx", "-b", "local", "--encoding", "compact"],
     ["count", FIRST, "-b", "bogus"],
     ["count", FIRST, "-b", "dlx"],  # not a SAT solver: was a notice, then the error (two lines)
     ["count", FIRST, "-m", "dlx", "-b", "minisat22"],  # -b is for --method blocking only
