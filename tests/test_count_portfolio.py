@@ -97,6 +97,19 @@ def test_ganak_stops_at_its_memory_cap_with_a_lower_bound_marked_so():
     assert (answer["count"], answer["exact"], answer["stopped_by"]) == (0, False, "--memory")
 
 
+def test_listing_distinct_grids_stops_at_its_memory_cap(run_cli, tmp_path):
+    """`-m dlx --distinct grids` keeps every grid it has seen: it ignored --memory (on the NYT hard puzzle of
+    2025-09-15, 1.7 GB after ten minutes with the default 2G cap, 200 MB at 60 s with --memory 100M). Under a
+    cap this process already passes, it stops at its first look, a thousand grids in, and says so."""
+    cells = [[r, c] for r in range(2) for c in range(6)]
+    (tmp_path / "open.json").write_text(json.dumps({"dominoes": [[a % 4, a % 3] for a in range(6)],
+                                                    "regions": [{"indices": cells, "type": "empty"}]}))
+    done = run_cli("count", tmp_path / "open.json", "-m", "dlx", "--distinct", "grids", "--memory", "1M", "--json")
+    answer = json.loads(done.out)
+    assert done.code == 3 and done.err == ""
+    assert (answer["count"], answer["exact"], answer["stopped_by"]) == (1000, False, "--memory")
+
+
 def test_ganak_proves_a_small_puzzle_has_no_solution_at_once(tmp_path):
     """Ganak spent 27 s of CPU on this 4-domino puzzle's CNF (no model); a SAT call now answers first."""
     (tmp_path / "none.txt").write_text(

@@ -248,9 +248,14 @@ BAD_OPTIONS = [
     ["solve", FIRST, "--seed", "abc"],
     ["planted", "4x4", "--seed", "x"],
     ["bench", FIRST, "--card", "bogus"],
+    ["bench", FIRST, "-b", "dlx", "--card", "totalizer"],  # no backend there writes a CNF: was ignored
+    ["bench", FIRST, "-b", "dlx", "-b", "local", "--encoding", "compact"],
     ["count", FIRST, "-b", "bogus"],
     ["count", FIRST, "-b", "dlx"],  # not a SAT solver: was a notice, then the error (two lines)
     ["count", FIRST, "-m", "dlx", "-b", "minisat22"],  # -b is for --method blocking only
+    ["count", FIRST, "--limit", "5"],  # --limit stops the listing methods only: auto ignored it
+    ["count", FIRST, "-m", "structural", "--limit", "5"],
+    ["count", FIRST, "-m", "inclusion-exclusion", "--limit", "5"],
     ["generate", "--seed", "1.5"],
     ["plot"],
     ["hint", FIRST, "--bogus"],
@@ -619,6 +624,20 @@ def test_generate_refuses_a_size_it_cannot_make_at_once_and_says_why(run_cli, ar
     result = run_cli("generate", *args)
     assert_one_line_error(result, says, "--shape rect")
     assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize("args", [["planted", "100000x100000"], ["planted", "99999999999999999999x2"],
+                                  ["generate", "-n", "1000000000", "--no-unique", "--shape", "rect"]], ids=" ".join)
+def test_a_board_past_memory_is_refused_before_a_domino_is_laid(tmp_path, args):
+    """Both laid the tiling cell by cell, whatever its size: 700 MB in 30 s, then all the machine had. (In a
+    process of its own, its address space capped at 1 GiB, so that the old code failed here, not the machine.)"""
+    def cap_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+
+    done = subprocess.run([sys.executable, "-m", "pipscover", *args, "--seed", "1", "-o", tmp_path / "out.json"],
+                          capture_output=True, text=True, timeout=60, preexec_fn=cap_memory)
+    assert done.returncode == 2 and done.stdout == "" and list(tmp_path.iterdir()) == []
+    assert done.stderr.count("\n") == 1 and "would need about" in done.stderr, done.stderr[-500:]
 
 
 def test_generate_makes_a_large_rectangle_without_the_proof(run_cli, tmp_path):

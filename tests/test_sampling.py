@@ -157,3 +157,20 @@ def test_count_marginals_in_json_and_on_the_board(run_cli):
 def test_marginals_of_grids_are_refused_in_one_line(run_cli):
     done = run_cli("count", EXAMPLES / "first.txt", "--marginals", "--distinct", "grids")
     assert done.code == 2 and done.err.count("\n") == 1 and "--marginals counts placements" in done.err
+
+
+@pytest.mark.parametrize("limit", [["--timeout", "1"], ["--memory", "100M"]], ids=" ".join)
+def test_sample_stops_a_long_run_of_draws_at_its_limits(limit):
+    """The draws themselves looked at neither: `-n 10**12` on a puzzle of one solution ran past --timeout 3 and
+    --memory 60M (365 MB at 40 s) until the machine had no memory left. (In a process of its own, its address
+    space capped at 1 GiB, so that the old code failed here, not the machine.)"""
+    import resource
+
+    def cap_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+
+    done = subprocess.run([BIN / "pipscover", "sample", EXAMPLES / "first.txt", "-n", str(10**12), *limit, "--json"],
+                          capture_output=True, text=True, timeout=120, preexec_fn=cap_memory)
+    assert done.stderr == "", done.stderr[-500:]
+    answer = json.loads(done.stdout)
+    assert done.returncode == 3 and (answer["status"], answer["solutions"]) == ("timeout", [])

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from pipscover.bench.timing import BenchResult, benchmark
 from pipscover.cnf import Encodings, encode
 from pipscover.engines import get_backend
+from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 
 
@@ -61,10 +62,15 @@ class ComparisonRow:
 def configurations(
     backends: Iterable[str], cards: Sequence[str] = (), pbs: Sequence[str] = (), forms: Sequence[str] = ()
 ) -> list[Configuration]:
-    """Every backend; each SAT backend with every form x card x pb asked for (its own when none are)."""
+    """Every backend; each SAT backend with every form x card x pb asked for (its own when none are). Encodings
+    asked for that no backend here writes are refused, not ignored."""
+    engines = [get_backend(name) for name in backends]
+    if (cards or pbs or forms) and not any(engine.capabilities.encodings for engine in engines):
+        timed = ", ".join(engine.name for engine in engines)
+        raise PipsError(f"--card, --pb and --encoding choose how a CNF is written; no backend timed here ({timed}) "
+                        "writes one")
     found = []
-    for name in backends:
-        engine = get_backend(name)
+    for engine in engines:
         if not engine.capabilities.encodings:
             found.append(Configuration(engine.name))
             continue

@@ -106,13 +106,8 @@ def count_command(
     settings = {"distinct": distinct, "method": str(method), "backend": backend, "limit": limit,
                 "timeout": timeout, "memory": cap}
     split = _split(scheduler, jobs, loaded, settings)
-    if with_marginals and distinct is not Distinct.PLACEMENTS:
-        raise PipsError("--marginals counts placements, not distinct grids")
     listing = str(method) in ("blocking", "dlx")  # one solution at a time: no share of the work to show
-    if backend is not None and str(method) == "blocking" and get_backend(backend).capabilities.counter != "blocking":
-        raise PipsError(f"-b {backend}: counting by blocking clauses needs a SAT solver (see pipscover backends)")
-    if backend is not None and str(method) != "blocking":
-        raise PipsError(f"-b {backend}: only --method blocking takes a SAT solver; leave out -b or --method")
+    _refuse_what_does_not_apply(str(method), backend, limit, with_marginals and distinct is not Distinct.PLACEMENTS)
     if listing and not as_json:
         from pipscover.counting.blocking import DEFAULT_SAT_BACKEND
 
@@ -130,6 +125,20 @@ def count_command(
             _print(stop.puzzle, stop.result, limit, as_json)
             exit_with(EXIT_INTERRUPTED)
     exit_with(worst)
+
+
+def _refuse_what_does_not_apply(method: str, backend: str | None, limit: int | None, grid_marginals: bool
+                                ) -> None:
+    """Refuse, in one line, an option that the chosen method would ignore or cannot honour."""
+    if grid_marginals:
+        raise PipsError("--marginals counts placements, not distinct grids")
+    if backend is not None and method == "blocking" and get_backend(backend).capabilities.counter != "blocking":
+        raise PipsError(f"-b {backend}: counting by blocking clauses needs a SAT solver (see pipscover backends)")
+    if backend is not None and method != "blocking":
+        raise PipsError(f"-b {backend}: only --method blocking takes a SAT solver; leave out -b or --method")
+    if limit is not None and method not in ("blocking", "dlx"):
+        raise PipsError(f"--limit {limit}: only the listing methods (--method dlx, blocking) stop after a number "
+                        f"of solutions; --method {method} counts them all")
 
 
 def _split(scheduler: str | None, jobs: int, puzzles: list[Loaded], settings: dict[str, Any]) -> Split | None:

@@ -79,4 +79,4 @@ def _described(status: Status, drawn: int, distinct: Distinct, seed: int) -> str
         return f"{drawn} drawn uniformly ({distinct}, seed {seed})"
     if status is Status.UNSATISFIABLE:
         return "no solution to draw"
-    return "stopped by --timeout or --memory before the counts were known (nothing drawn)"
+    return "stopped by --timeout or --memory before the draws were done (nothing drawn)"

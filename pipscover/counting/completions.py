@@ -221,7 +221,11 @@ def sample(puzzle: Puzzle, n: int, seed: int, distinct: Distinct | str = Distinc
     walk = Completions(puzzle, deadline, memory_cap)
     drawn: list[Solution] = []
     carried: dict[tuple[tuple[Cell, int], ...], int] = {}  # by grid: the solutions that carry it
+    attempts = 0
     while len(drawn) < n:
+        attempts += 1
+        if attempts % CHECK_EVERY == 0:  # the draws too take time and hold memory (-n 10**12 filled the machine)
+            check_search(0, deadline, memory_cap, None)
         solution = walk.sample(rng)
         if Distinct(distinct) is Distinct.GRIDS:
             grid = tuple(sorted(solution.grid.items()))

@@ -10,6 +10,7 @@ from pipscover.counting.budget import INTERRUPT, NODE_BUDGET, Budget
 from pipscover.counting.progress import ProgressCallback
 from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct, SearchTimeout
+from pipscover.runtime.limits import MemoryCapReached, check_memory
 
 
 class _PastSolutionLimit(Exception):
@@ -20,7 +21,8 @@ def count_by_listing(puzzle: Puzzle, distinct: Distinct, budget: Budget, node_li
                      solution_limit: int | None = None) -> CountResult:
     """The count by listing with dlx, stopped after `budget.limit` solutions. Past `node_limit` nodes or
     `solution_limit` solutions it gives way: `CountInterrupted` whose result, stopped by `NODE_BUDGET`, holds the
-    solutions found, a lower bound that `auto` keeps for the methods after it."""
+    solutions found, a lower bound that `auto` keeps for the methods after it. The grids seen are kept to
+    deduplicate them: past `budget.memory` the count stops, stopped by "memory"."""
     from pipscover.engines.dancing_links import NodeBudgetExceeded
     from pipscover.engines.dlx import DlxBackend, counted_covers
 
@@ -46,8 +48,12 @@ def count_by_listing(puzzle: Puzzle, distinct: Distinct, budget: Budget, node_li
                 continue
             grids.add(grid)
             found += 1
-            if budget.on_progress is not None and found % 1000 == 0:
-                budget.on_progress(found, None)
+            if found % 1000 == 0:
+                check_memory(budget.memory)
+                if budget.on_progress is not None:
+                    budget.on_progress(found, None)
+    except MemoryCapReached:
+        return budget.result(found, False, distinct, "dlx", "dlx", "memory")
     except SearchTimeout:
         found, exact = search.found if distinct is Distinct.PLACEMENTS else found, False
     except (NodeBudgetExceeded, _PastSolutionLimit):

@@ -1,7 +1,8 @@
 """Planted puzzles: a random solution first, then regions read off it, so the puzzle is solvable by construction.
 
-Unlike `pipscover.generate.generator`, nothing here asks a solver anything, so a board of any size costs milliseconds
-and the same seed gives the same puzzle on any machine (everything random comes from one
+Unlike `pipscover.generate.generator`, nothing here asks a solver anything, so a board costs
+milliseconds at the NYT's sizes (a second or more at 100 x 100; past what memory holds, about two million cells, it
+is refused) and the same seed gives the same puzzle on any machine (everything random comes from one
 `random.Random(seed)`). The puzzles are not unique; they are made to time solvers beyond the NYT's size
 (`SCALE_SUITE`, the scale benchmark of encodings/exact-cover.md).
 
@@ -26,9 +27,13 @@ from dataclasses import dataclass
 from pipscover.errors import Choice, PipsError
 from pipscover.model import Cell, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
 from pipscover.model.geometry import neighbours
+from pipscover.runtime.limits import guard
 
 Pair = tuple[Cell, Cell]
 REGION_SIZE = 4
+# What planting holds per cell (the tiling, the grid, the puzzle and its JSON): 1,013 bytes measured on
+# 40 x 40 and 80 x 80 boards.
+BYTES_PER_CELL = 1024
 TURNS_PER_DOMINO = 40  # 2 x 2 turns tried per domino while mixing the tiling
 
 
@@ -84,6 +89,7 @@ def planted(spec: PlantedSpec) -> tuple[Puzzle, Solution]:
         raise PipsError(f"{spec.name}: a {spec.rows} x {spec.columns} board cannot be tiled by dominoes")
     if spec.max_pip < 0:
         raise PipsError(f"{spec.name}: the largest pip must be at least 0")
+    guard_board(spec.name, spec.rows * spec.columns)
     rng = random.Random(spec.seed)
     tiling = rectangle_tiling(spec.rows, spec.columns, rng)
     dominoes = _draw_dominoes(spec, rng)
@@ -93,6 +99,20 @@ def planted(spec: PlantedSpec) -> tuple[Puzzle, Solution]:
     regions = _regions(grid, rng)
     puzzle = Puzzle.build(regions, dominoes, Origin(file=spec.name))
     return puzzle, solution_from_grid(tiling, grid)
+
+
+def guard_board(name: str, cells: int) -> None:
+    """Refuse, before a domino is laid, a board of `cells` cells whose puzzle would not fit in memory (a
+    100000 x 100000 board took memory until the machine had none).
+
+    >>> guard_board("planted-4x4", 16)
+    >>> guard_board("planted-100000x100000", 10**10)
+    Traceback (most recent call last):
+    ...
+    pipscover.runtime.limits.TooBig: planted-100000x100000: a board of 10,000,000,000 cells would need about \
+9,537 GiB of memory (the limit is 2 GiB)
+    """
+    guard(Origin(file=name), f"a board of {cells:,} cells", needs_bytes=cells * BYTES_PER_CELL)
 
 
 def rectangle_tiling(rows: int, columns: int, rng: random.Random) -> list[Pair]:
