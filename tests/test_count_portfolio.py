@@ -17,6 +17,7 @@ import sys
 import textwrap
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -144,8 +145,33 @@ def _slow() -> CountResult:
     return _exact()
 
 
-def test_a_race_past_its_deadline_keeps_the_lower_bound_of_a_racer_that_gave_way():
-    assert race_counts({"first": _bound, "slow": _slow}, time.monotonic() + 0.5) == _bound()
+def test_a_race_past_its_deadline_keeps_the_lower_bound_of_a_racer_that_gave_way_stopped_by_the_deadline():
+    """The bound is the racer's that hit its memory cap, but the deadline ended the count: it said "memory"."""
+    assert race_counts({"first": _bound, "slow": _slow}, time.monotonic() + 0.5) == replace(_bound(),
+                                                                                          stopped_by="timeout")
+
+
+def _larger_bound() -> CountResult:
+    return replace(_bound(), count=6, method="second")
+
+
+def test_a_race_whose_racers_all_reach_their_memory_cap_says_so_with_the_largest_bound():
+    assert race_counts({"first": _bound, "second": _larger_bound}, None) == _larger_bound()
+
+
+def test_auto_says_the_deadline_stopped_a_race_in_which_one_racer_reached_its_memory_share_at_once(run_cli, tmp_path):
+    """Under a cap this process already passes, the structural racer stops at its first look; the blocking racer
+    is still writing and solving the CNF of a 2 x 200 board (more than 40 s here) when the deadline kills it.
+    The count said `--memory`, the structural racer's stop (as the NYT hard puzzle of 2025-09-15 did after 61 s
+    of `--distinct grids --memory 100M --timeout 60`)."""
+    cells = [[r, c] for r in range(2) for c in range(200)]
+    (tmp_path / "open.json").write_text(json.dumps({"dominoes": [[a % 7, a * 3 % 7] for a in range(200)],
+                                                    "regions": [{"indices": cells, "type": "empty"}]}))
+    done = run_cli("count", tmp_path / "open.json", "--distinct", "grids", "--memory", "1M", "--timeout", "2",
+                   "--json")
+    answer = json.loads(done.out)
+    assert done.code == 3 and done.err == ""
+    assert (answer["exact"], answer["method"], answer["stopped_by"]) == (False, "auto:structural", "--timeout")
 
 
 def test_a_race_in_which_every_racer_fails_raises_the_failure():

@@ -43,6 +43,10 @@ def region(**changes) -> dict:
     return puzzle(regions=[{**GOOD["regions"][0], **changes}])
 
 
+# Three regions, a row each, for the cases that spoil the third: its index in the file (2) is no name for it.
+THREE_ROWS = [{"indices": [[0, 0], [0, 1]], "type": "sum", "target": 3}, {"indices": [[1, 0], [1, 1]], "type": "empty"},
+              {"indices": [[2, 0], [2, 1]], "type": "sum", "target": 11}]
+
 # name -> file content (str, bytes, or an object written as JSON). Every one is bad input.
 BAD_FILES: dict[str, object] = {
     # JSON that breaks parsers
@@ -87,6 +91,10 @@ BAD_FILES: dict[str, object] = {
     "regions-object": puzzle(regions={"a": 1}),
     "region-string": puzzle(regions=["sum"]),
     "indices-missing": puzzle(regions=[{"type": "empty"}]),
+    "third-region-target-x": puzzle(dominoes=[[1, 2], [3, 4], [5, 6]],
+                                    regions=[*THREE_ROWS[:2], {**THREE_ROWS[2], "target": "x"}]),
+    "third-region-short-index": puzzle(dominoes=[[1, 2], [3, 4], [5, 6]],
+                                       regions=[*THREE_ROWS[:2], {**THREE_ROWS[2], "indices": [[2, 0], [2]]}]),
     "dominoes-object": puzzle(dominoes={"a": [1, 2]}),
     "empty-object": {},
     "top-level-list": [GOOD],
@@ -189,6 +197,30 @@ def test_a_number_of_5000_digits_is_named_as_such_not_with_pythons_advice(run_cl
     result = run_cli("solve", path)
     assert result.err == (f"pipscover: error: {path}: unreadable JSON: a number of more than 4300 digits, far past "
                           "any pip or target\n")
+
+
+# What the NYT reader and the model's checks say of a bad region: its name as the player sees it (its rule and
+# where it lies: `pipscover.model.naming`), or its place in the file when its cells are unreadable; they said
+# "region 2 (sum) has target 'x'", "region 1 has no cells", "cell [0, 1] is in region 0 and region 1".
+REGION_WORDING = {
+    "third-region-target-x": "the sum region at the bottom has target 'x'; targets are whole numbers >= 0",
+    "third-region-short-index": "every index of the 3rd region in the file must be a [row, column] pair",
+    "string-target": "the sum region in the centre has target '3'; targets are whole numbers >= 0",
+    "missing-target": "the sum region in the centre needs a target",
+    "stray-target": "the all-different region in the centre takes no target, but has target 1",
+    "unknown-type": "the region in the centre has unknown type 'most'",
+    "overlap": "cell [0, 1] is in both the region without a rule in the centre and the all-equal region on the right",
+    "cell-twice": "the sum-3 region in the centre lists cell [0, 0] twice",
+    "negative-cell": "the 1st region in the file has a malformed cell [0, -1]; cells are [row, column], both >= 0",
+    "empty-region": "the 2nd region in the file has no cells",
+    "indices-missing": "the 1st region in the file must be an object with a list of 'indices'",
+}
+
+
+@pytest.mark.parametrize("name", sorted(REGION_WORDING))
+def test_a_bad_region_is_named_as_the_player_sees_it_not_by_its_index(run_cli, bad_folder, name):
+    path = bad_folder / f"{name}.json"
+    assert run_cli("solve", path).err == f"pipscover: error: {path}: {REGION_WORDING[name]}\n"
 
 
 # Option values every command must refuse in one line (typer's usage errors included), exit code 2.

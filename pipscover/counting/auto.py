@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from pipscover.counting import counting_method
 from pipscover.counting.base import CountingCapabilities, CountingMethod
-from pipscover.counting.budget import INTERRUPT, NODE_BUDGET, Budget
+from pipscover.counting.budget import INTERRUPT, NODE_BUDGET, TIMEOUT, Budget
 from pipscover.counting.listing import count_by_listing
 from pipscover.counting.methods import continue_structurally, stopped_structurally
 from pipscover.model import Puzzle
@@ -159,7 +159,7 @@ def _race(racers: Mapping[str, Callable[[], CountResult]], distinct: Distinct, b
     except KeyboardInterrupt:
         raise CountInterrupted(budget.result(floor, False, distinct, "auto", stopped_by=INTERRUPT)) from None
     if raced is None:  # no racer answered in time
-        return budget.result(floor, False, distinct, "auto", stopped_by="timeout")
+        return budget.result(floor, False, distinct, "auto", stopped_by=TIMEOUT)
     if not raced.exact:
         raced = replace(raced, count=max(raced.count, floor))
     return _auto(budget.timed(raced))

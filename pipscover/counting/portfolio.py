@@ -6,7 +6,9 @@ once they run. Racing them on the machine's two cores costs at most about twice 
 that thrashes costs nothing more. The workers are those of `pipscover.runtime.stoppable.race` (forked so that
 they also start in a daemonic pool worker, killed with everything they forked, Ctrl-C left to the caller).
 A racer that stops before its count is exact (its memory cap, its deadline) gives way: it drops out, and the
-largest lower bound of those that gave way is the answer only when no racer finishes. Ctrl-C is passed on to
+largest lower bound of those that gave way is the answer only when no racer finishes; its `stopped_by` is
+what ended the whole count, the deadline or the stop of the last racer to give way, whichever racer
+found the bound (a racer that hit its memory share early says nothing of why the count ended). Ctrl-C is passed on to
 the racers, and the largest lower bound they had found is raised with it.
 """
 
@@ -16,7 +18,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from functools import partial
 
-from pipscover.counting.budget import INTERRUPT
+from pipscover.counting.budget import INTERRUPT, TIMEOUT
 from pipscover.counting.progress import ProgressCallback
 from pipscover.model.results import CountInterrupted, CountResult, SearchTimeout
 from pipscover.runtime.stoppable import race, report
@@ -70,11 +72,13 @@ def race_counts(racers: Mapping[str, Racer], deadline: float | None,
             raise
         best = max(bounds, key=lambda bound: bound.count)
         raise CountInterrupted(replace(best, stopped_by=INTERRUPT)) from None
-    except GaveWay as stop:
+    except GaveWay as stop:  # every racer gave way: the last one's stop ended the count
         bounds.append(stop.result)
-    except SearchTimeout:
-        pass
-    return max(bounds, key=lambda bound: bound.count, default=None)
+        ended_by = stop.result.stopped_by
+    except SearchTimeout:  # the deadline ended the count (the racers still running were killed)
+        ended_by = TIMEOUT
+    largest = max(bounds, key=lambda bound: bound.count, default=None)
+    return None if largest is None else replace(largest, stopped_by=ended_by)
 
 
 def _exact_or_give_way(racer: Racer) -> Iterator[CountResult]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from pipscover.errors import PipsError, shown
 from pipscover.model import Difficulty, Origin, Placement, Puzzle, Solution, difficulty_named
+from pipscover.model.naming import ordinal
 
 
 def parse_json(text: str, file: str) -> Any:
@@ -67,9 +68,9 @@ def _read_puzzle(raw: Any, origin: Origin) -> Puzzle:
     plain_regions = []
     for index, region in enumerate(regions):
         if not isinstance(region, dict) or not isinstance(region.get("indices"), list):
-            raise fail(f"region {index} must be an object with a list of 'indices'")
+            raise fail(f"the {ordinal(index + 1)} region in the file must be an object with a list of 'indices'")
         if not all(_is_pair(cell) for cell in region["indices"]):
-            raise fail(f"region {index}: every index must be a [row, column] pair")
+            raise fail(f"every index of the {ordinal(index + 1)} region in the file must be a [row, column] pair")
         kind = region.get("type")
         plain_regions.append((kind if isinstance(kind, str) else shown(kind), region["indices"], region.get("target")))
     puzzle = Puzzle.build(plain_regions, dominoes, origin)

@@ -14,13 +14,13 @@ from pipscover.model.puzzle import (
     Origin,
     Placement,
     Puzzle,
-    Region,
     RegionKind,
     Solution,
     difficulty_named,
     domino_key,
     solution_from_grid,
 )
+from pipscover.model.region import Region
 
 __all__ = [
     "Cell", "Difficulty", "Domino", "Origin", "Placement", "Puzzle", "Region", "RegionKind", "Solution",

@@ -15,9 +15,21 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Protocol
 
-from pipscover.model.puzzle import Cell, Puzzle, Region
+from pipscover.model.geometry import Cell
+from pipscover.model.region import Region, is_pair_of_whole_numbers, is_whole_number
+from pipscover.regions import RegionKind
 from pipscover.regions.base import listing
+
+
+class HasRegions(Protocol):
+    """What naming reads of a puzzle: its regions. (A protocol, not `Puzzle`: the puzzle's module names the
+    regions of one it refuses with `file_region_name`.)"""
+
+    @property
+    def regions(self) -> tuple[Region, ...]: ...
+
 
 # Where a region's centre lies along one side of the board, by thirds.
 _ROWS = ("top", "", "bottom")
@@ -65,7 +77,7 @@ def name_pips(pips: Sequence[int]) -> str:
     return listing([str(pip) for pip in pips], "and")
 
 
-def name_region(puzzle: Puzzle, index: int) -> str:
+def name_region(puzzle: HasRegions, index: int) -> str:
     """The region `puzzle.regions[index]` in a player's words (see the module's docstring); a sentence that
     opens with it capitalises it (`opening`).
 
@@ -83,36 +95,72 @@ def opening(phrase: str) -> str:
 
 
 # The names of the last few puzzles named, by identity: equal puzzles may carry different letters.
-_NAMED: dict[int, tuple[Puzzle, tuple[str, ...]]] = {}
+_NAMED: dict[int, tuple[HasRegions, tuple[str, ...]]] = {}
 _NAMED_KEPT = 4
 
 
-def region_names(puzzle: Puzzle) -> tuple[str, ...]:
+def region_names(puzzle: HasRegions) -> tuple[str, ...]:
     """Every region's name (`name_region`), in the puzzle's order: different regions get different names."""
     kept = _NAMED.get(id(puzzle))
     if kept is not None and kept[0] is puzzle:
         return kept[1]
     if len(_NAMED) >= _NAMED_KEPT:
         _NAMED.clear()
-    names = _region_names(puzzle)
+    names = _region_names(puzzle.regions)
     _NAMED[id(puzzle)] = (puzzle, names)
     return names
 
 
-def _region_names(puzzle: Puzzle) -> tuple[str, ...]:
-    rows, columns = zip(*puzzle.cells, strict=True) if puzzle.cells else ((0,), (0,))
+def file_region_name(regions: Sequence[Region], index: int) -> str:
+    """`regions[index]` named for a message about the file that holds it, whose regions may be malformed: as
+    `name_region` names it where its rule and cells can be read, by its kind alone where its target cannot
+    (`the sum region at the top`), and by its place in the file where its cells cannot (`the 3rd region in
+    the file`).
+
+    >>> from pipscover.regions import RegionKind
+    >>> file_region_name([Region(RegionKind.SUM, ((0, 0),), "x"), Region(RegionKind.EMPTY, ())], 1)
+    'the 2nd region in the file'
+    """
+    return _region_names(regions)[index]
+
+
+def _region_names(regions: Sequence[Region]) -> tuple[str, ...]:
+    readable = [_readable(region) for region in regions]
+    cells = [cell for region, ok in zip(regions, readable, strict=True) if ok for cell in region.cells]
+    rows, columns = zip(*cells, strict=True) if cells else ((0,), (0,))
     bounds = (min(rows), max(rows), min(columns), max(columns))
-    names = [_named(region, _place(region, bounds)) for region in puzzle.regions]
+    names = [_named(region, _place(region, bounds)) if ok else f"the {ordinal(index + 1)} region in the file"
+             for index, (region, ok) in enumerate(zip(regions, readable, strict=True))]
     clashes = Counter(names)
     return tuple(
-        name if clashes[name] == 1 else _named(region, f"at {name_cell(min(region.cells))}")
-        for name, region in zip(names, puzzle.regions, strict=True)
+        name if clashes[name] == 1 or not ok else _named(region, f"at {name_cell(min(region.cells))}")
+        for name, region, ok in zip(names, regions, readable, strict=True)
     )
 
 
+def _readable(region: Region) -> bool:
+    """Whether a region has cells to say where it lies, all of them [row, column] pairs."""
+    return bool(region.cells) and all(is_pair_of_whole_numbers(cell) for cell in region.cells)
+
+
 def _named(region: Region, place: str) -> str:
-    noun = region.rule.hint_noun(region.target)
-    return f"the {noun} {region.letter}" if region.letter else f"the {noun} {place}"
+    return f"the {_noun(region)} {region.letter}" if region.letter else f"the {_noun(region)} {place}"
+
+
+def _noun(region: Region) -> str:
+    """`sum-5 region`, as hints say it; `sum region` when the target is not one the kind takes, `region` when
+    the kind is unknown."""
+    if not isinstance(region.kind, RegionKind):
+        return "region"
+    if region.kind.has_target and not (is_whole_number(region.target) and region.target >= 0):
+        return f"{region.kind} region"
+    return region.rule.hint_noun(region.target)
+
+
+def ordinal(number: int) -> str:
+    """`1st`, `2nd`, `3rd`, `11th`, `22nd`: where a region lies in its file, when that is all there is to name it by."""
+    suffix = "th" if number % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
 
 
 def _place(region: Region, bounds: tuple[int, int, int, int]) -> str:

@@ -15,11 +15,13 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TypeGuard, cast
+from typing import cast
 
 from pipscover.errors import Choice, PipsError, shown
 from pipscover.model.geometry import Cell, forward_neighbours
-from pipscover.regions import RegionKind, RegionRule
+from pipscover.model.naming import file_region_name
+from pipscover.model.region import Region, is_pair_of_whole_numbers, is_whole_number
+from pipscover.regions import RegionKind
 
 Domino = tuple[int, int]
 
@@ -75,41 +77,6 @@ class Origin:
         """`file`, `date` and `difficulty`, and `number` where the file needs it to tell its puzzles apart."""
         named: dict[str, str | int | None] = {"file": self.file, "date": self.date, "difficulty": self.difficulty}
         return named if self.number is None else {**named, "number": self.number}
-
-
-@dataclass(frozen=True)
-class Region:
-    """Cells that share one constraint; the kind (`pipscover.regions`) says what the constraint means.
-
-    >>> region = Region(RegionKind.SUM, ((0, 0), (0, 1)), 5)
-    >>> region.describe(), region.holds([1, 4]), region.holds([2, 2])
-    ('sum 5', True, False)
-    """
-
-    kind: RegionKind
-    cells: tuple[Cell, ...]
-    target: int | None = None
-    # The text format's letter for it, kept for messages and for writing the text again; a puzzle read from
-    # JSON has none, and still equals the same puzzle read from text.
-    letter: str | None = field(default=None, compare=False)
-
-    @property
-    def rule(self) -> RegionRule:
-        """The kind's rule (`pipscover.regions`), which holds everything the kind means."""
-        return self.kind.rule
-
-    def holds(self, values: Sequence[int]) -> bool:
-        """Whether the pips `values` (one per cell of the region) satisfy the constraint."""
-        return self.kind.rule.holds(values, self.target)
-
-    def describe(self) -> str:
-        """`sum 10`, `less 3`, `equals`: the constraint as the NYT JSON names it."""
-        return self.kind.rule.describe(self.target)
-
-    @property
-    def label(self) -> str:
-        """The mark a player sees: '', '=', '≠', '10', '<3', '>5'."""
-        return self.kind.rule.label(self.target)
 
 
 @dataclass(frozen=True, order=True)
@@ -189,14 +156,11 @@ class Puzzle:
         published_solution: Solution | None = None,
     ) -> Puzzle:
         """Make a puzzle from plain values: `[(kind, cells, target), ...]` and `[(a, b), ...]`."""
-        problem = f"{origin.describe()}: "
         built = []
-        for index, (kind, cells, target) in enumerate(regions):
-            try:
-                kind = RegionKind(kind)
-            except ValueError:
-                raise PipsError(f"{problem}region {index} has unknown type {shown(kind)}") from None
-            built.append(Region(kind, tuple(_pair(cell) for cell in cells), target))
+        for kind, cells, target in regions:
+            # An unknown kind is kept as given, for `_validate` to name the region and reject it.
+            known = RegionKind(kind) if kind in list(RegionKind) else cast(RegionKind, kind)
+            built.append(Region(known, tuple(_pair(cell) for cell in cells), target))
         return cls(tuple(built), tuple(_pair(d) for d in dominoes), origin, published_solution)
 
     @cached_property
@@ -240,25 +204,35 @@ def _validate(puzzle: Puzzle) -> None:
 
 
 def _region_problem(regions: Sequence[Region]) -> str | None:
-    """The first problem of the regions (their kinds, targets and cells), or None."""
+    """The first problem of the regions (their kinds, targets and cells), or None; the region is named as a
+    player sees it (`naming.file_region_name`), worked out only once there is a problem."""
     owner: dict[Cell, int] = {}
     for index, region in enumerate(regions):
-        name = f"region {index} ({region.kind})"
-        if not isinstance(region.kind, RegionKind):
-            return f"region {index} has unknown type {shown(region.kind)}"
-        if not region.cells:
-            return f"{name} has no cells"
-        problem = _target_problem(name, region)
+        problem = _own_problem(region)
         if problem is not None:
-            return problem
+            return f"{file_region_name(regions, index)} {problem}"
         for cell in region.cells:
-            if not _is_pair_of_whole_numbers(cell):
-                return f"{name} has a malformed cell {shown(list(cell))}; cells are [row, column], both >= 0"
             if cell in owner:
                 if owner[cell] == index:
-                    return f"{name} lists cell {list(cell)} twice"
-                return f"cell {list(cell)} is in region {owner[cell]} and region {index}"
+                    return f"{file_region_name(regions, index)} lists cell {list(cell)} twice"
+                return (f"cell {list(cell)} is in both {file_region_name(regions, owner[cell])} and "
+                        f"{file_region_name(regions, index)}")
             owner[cell] = index
+    return None
+
+
+def _own_problem(region: Region) -> str | None:
+    """What is wrong with one region on its own (its kind, its target, its cells), said after its name."""
+    if not isinstance(region.kind, RegionKind):
+        return f"has unknown type {shown(region.kind)}"
+    if not region.cells:
+        return "has no cells"
+    problem = _target_problem(region)
+    if problem is not None:
+        return problem
+    malformed = next((cell for cell in region.cells if not is_pair_of_whole_numbers(cell)), None)
+    if malformed is not None:
+        return f"has a malformed cell {shown(list(malformed))}; cells are [row, column], both >= 0"
     return None
 
 
@@ -266,7 +240,7 @@ def _domino_problem(puzzle: Puzzle) -> str | None:
     """A domino that is not two whole pips, or a board that is not two cells per domino (its regions being
     valid), or None."""
     for domino in puzzle.dominoes:
-        if not _is_pair_of_whole_numbers(domino):
+        if not is_pair_of_whole_numbers(domino):
             return f"domino {shown(list(domino))} must have two whole pip counts >= 0"
     cells, dominoes = sum(len(region.cells) for region in puzzle.regions), len(puzzle.dominoes)
     if cells != 2 * dominoes:
@@ -275,30 +249,20 @@ def _domino_problem(puzzle: Puzzle) -> str | None:
     return None
 
 
-def _target_problem(name: str, region: Region) -> str | None:
-    """What is wrong with a region's target for its kind (named `name`), or None."""
+def _target_problem(region: Region) -> str | None:
+    """What is wrong with a region's target for its kind, or None."""
     if not region.kind.has_target:
-        return None if region.target is None else f"{name} takes no target, but has target {shown(region.target)}"
+        return None if region.target is None else f"takes no target, but has target {shown(region.target)}"
     if region.target is None:
-        return f"{name} needs a target"
-    if not _is_whole_number(region.target) or region.target < 0:
-        return f"{name} has target {shown(region.target)}; targets are whole numbers >= 0"
+        return "needs a target"
+    if not is_whole_number(region.target) or region.target < 0:
+        return f"has target {shown(region.target)}; targets are whole numbers >= 0"
     return None
 
 
 def _pair(values: Iterable[int]) -> tuple[int, int]:
     """A cell or a domino given as plain values, as the model holds it (`_validate` checks it is a pair)."""
     return cast("tuple[int, int]", tuple(values))
-
-
-def _is_whole_number(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_pair_of_whole_numbers(pair: tuple) -> bool:
-    """A cell or a domino: two whole numbers >= 0 (no generator per pair: a big board has 200,000 of them)."""
-    return (len(pair) == 2 and _is_whole_number(pair[0]) and _is_whole_number(pair[1])
-            and pair[0] >= 0 and pair[1] >= 0)
 
 
 def solution_from_grid(tiling: Iterable[tuple[Cell, Cell]], grid: Mapping[Cell, int]) -> Solution:
