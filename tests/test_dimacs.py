@@ -149,6 +149,7 @@ def test_solver_outputs_are_read(text, status, literals):
     ("v 1 -2 0\nv -1 2 0\ns SATISFIABLE\n", Status.SOLVED, ((1, -2), (-1, 2))),  # clasp -n 0, DIMACS
     ("s SATISFIABLE\nv 1 -2 0\ns SATISFIABLE\nv -1 2 0\ns SOLUTIONS 2\n", Status.SOLVED, ((1, -2), (-1, 2))),
     ("s SOLUTIONS 0\n", Status.UNSATISFIABLE, ()),  # picosat --all of an unsatisfiable CNF
+    ("1 -2 0 -1 2 0 1 2\n", Status.SOLVED, ((1, -2), (-1, 2), (1, 2))),  # bare literals, several on a line
 ])
 def test_an_output_listing_several_models_gives_them_all(text, status, models):
     """They were run together into one model, whose literals contradicted each other."""
@@ -170,6 +171,42 @@ def test_a_model_of_another_puzzle_is_an_error():
         encoding.decode((encoding.num_vars + 1,), "out")
     with pytest.raises(PipsError, match="unassigned"):
         encoding.decode((1, 2), "out")
+
+
+MANY = EXAMPLES.parent / "benchmarks" / "count_puzzles" / "no-unique-10-s1.json"
+
+
+def test_every_one_of_many_models_is_decoded_and_checked(tmp_path, run_cli):
+    """300 models of 1,000-odd variables (as `picosat --all` prints them) give 300 distinct checked solutions."""
+    puzzle = load_one(MANY)
+    encoding = encode(puzzle)
+    models = []
+    with Solver(bootstrap_with=encoding.cnf) as solver:
+        while len(models) < 300 and solver.solve():
+            models.append(solver.get_model())
+            solver.add_clause(encoding.block(models[-1]))
+    lines = [f"s SATISFIABLE\nv {' '.join(map(str, model))} 0\n" for model in models]
+    (tmp_path / "p.cnf").write_text(write_dimacs(encoding))
+    (tmp_path / "p.out").write_text("".join(lines) + f"s SOLUTIONS {len(models)}\n")
+    done = run_cli("decode", tmp_path / "p.cnf", tmp_path / "p.out", "--json")
+    assert done.code == 0, done.err
+    found = json.loads(done.out)["solutions"]
+    assert len(models) == 300 and len({json.dumps(solution) for solution in found}) == 300
+    for model in models[:20]:
+        assert problems(puzzle, encoding.decode(model)) == []
+
+
+def test_a_model_whose_values_contradict_its_placements_is_named():
+    encoding = encode(load_one(FIRST))
+    with Solver(bootstrap_with=encoding.cnf) as solver:
+        solver.solve()
+        model = solver.get_model()
+    value = next(var for var in encoding.grid_vars if model[var - 1] < 0)
+    model[value - 1] = value
+    with pytest.raises(PipsError, match=f"value variable {value} .* contradicts the placements"):
+        encoding.decode(model, "out")
+    with pytest.raises(PipsError, match="sets variable 1 both true and false"):
+        encoding.decode([*model, -model[0] if model[0] > 0 else 1], "out")
 
 
 def test_cli_encode_then_decode_prints_the_solve_json(tmp_path, run_cli):

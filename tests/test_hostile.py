@@ -1247,3 +1247,49 @@ def test_generate_is_bounded_by_default(run_cli, monkeypatch):
     """`generate -n 20 --difficulty medium` ran 170 s with no limit; now --timeout has a default."""
     monkeypatch.setenv("COLUMNS", "200")
     assert re.search(r"--timeout .*\[default: 120(\.0)?\]", run_cli("generate", "--help").out)
+
+
+def test_ctrl_c_during_a_long_decode_prints_the_solutions_decoded_so_far(tmp_path):
+    """6,000 copies of a model take seconds to decode: Ctrl-C is pressed once the progress bar (on a
+    pseudo-terminal) has counted a decoded model, and the solutions decoded by then are printed before exit 130.
+    It printed nothing."""
+    from pysat.solvers import Solver
+
+    from pipscover.cnf import encode
+    from pipscover.cnf.dimacs import write_dimacs
+    from pipscover.formats import load_one
+
+    encoding = encode(load_one(FIRST))
+    with Solver(bootstrap_with=encoding.cnf) as solver:
+        solver.solve()
+        model = " ".join(map(str, solver.get_model()))
+    (tmp_path / "first.cnf").write_text(write_dimacs(encoding))
+    (tmp_path / "first.out").write_text(f"s SATISFIABLE\nv {model} 0\n" * 6000)
+    ours, theirs = pty.openpty()
+    process = pipscover("decode", tmp_path / "first.cnf", tmp_path / "first.out", stdin=theirs, stdout=theirs,
+                        stderr=theirs, start_new_session=True,
+                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    os.close(theirs)
+    seen = _read_until(ours, rb"decoding.*?[1-9][0-9]*/6000")
+    os.killpg(process.pid, signal.SIGINT)
+    seen += _read_until(ours, None)
+    process.wait(timeout=60)
+    os.close(ours)
+    stopped = re.search(r"stopped by Ctrl-C; ([0-9]+) of 6000 models decoded so far", seen.decode())
+    assert process.returncode == 130 and stopped is not None and b"Traceback" not in seen
+    assert 0 < int(stopped.group(1)) < 6000
+
+
+def _read_until(terminal: int, pattern: bytes | None, within: float = 120) -> bytes:
+    """What a pseudo-terminal shows until `pattern` appears in it (None: until it closes)."""
+    seen, give_up = b"", time.monotonic() + within
+    while time.monotonic() < give_up and (pattern is None or re.search(pattern, seen, re.DOTALL) is None):
+        if select.select([terminal], [], [], 0.1)[0]:
+            try:
+                data = os.read(terminal, 65536)
+            except OSError:  # (EIO: the other end closed)
+                break
+            if not data:
+                break
+            seen += data
+    return seen

@@ -17,6 +17,7 @@ from pipscover.cli.common import (
     exit_with,
     load_single,
     print_json,
+    progress_bar,
     solve_json,
 )
 from pipscover.cnf import DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, AnyEncoding, Encodings, encode
@@ -66,7 +67,8 @@ def decode_command(
     the same -d and options as to `encode`. An output that lists several models (picosat --all, or
     clasp -n 0 --quiet=0: without it clasp shows only an OPB's last model) gives every solution, drawn one
     after another (--json: the list "solutions"). Exit code 0 for a solution, 1 when the solver says
-    unsatisfiable, 3 when it says unknown, 2 when a model does not fit the encoding.
+    unsatisfiable, 3 when it says unknown, 2 when a model does not fit the encoding, 130 on Ctrl-C (after
+    printing the solutions decoded so far).
 
     Example:
 
@@ -87,21 +89,42 @@ def decode_command(
         puzzle, file_format = _header_puzzle(header, source, difficulty), header.format
         encodings = Encodings(header.card, header.pb, header.form)
     answer = read_model(read_text_file(model_file), model_file)
-    solutions: tuple[Solution, ...] = ()
-    if answer.status is Status.SOLVED:
-        encoding: AnyEncoding | PbEncoding = encode_opb(puzzle) if file_format == "opb" else encode(puzzle, encodings)
-        solutions = tuple(_decoded(encoding, model, model_file) for model in answer.models)
-    result = SolveResult(answer.status, solutions, BACKEND_NAME, time.monotonic() - start)
+    status, solutions = answer.status, []
+    try:
+        if answer.status is Status.SOLVED:
+            encoding: AnyEncoding | PbEncoding = (encode_opb(puzzle) if file_format == "opb"
+                                                  else encode(puzzle, encodings))
+            with progress_bar("decoding", total=len(answer.models)) as advance:
+                for model in answer.models:
+                    solutions.append(_decoded(encoding, model, model_file))
+                    advance()
+    except KeyboardInterrupt:  # the solutions decoded so far are printed, as `solve` prints those it found
+        status = Status.INTERRUPTED
+    result = SolveResult(status, tuple(solutions), BACKEND_NAME, time.monotonic() - start)
     if as_json:
         print_json(solve_json(puzzle, result))
     else:
         from pipscover.render.terminal import draw_solution
 
-        models = f", {len(solutions)} models" if len(solutions) > 1 else ""
-        typer.echo(f"{puzzle.describe()}: {result.status}{models} ({model_file})")
-        for solution in solutions:
+        typer.echo(f"{puzzle.describe()}: {_said(result, len(answer.models))} ({model_file})")
+        for solution in result.solutions:
             typer.echo(draw_solution(puzzle, solution))
     exit_with(exit_code(result.status))
+
+
+def _said(result: SolveResult, models: int) -> str:
+    """The status line's words: the status, with how many models were decoded when there were several or
+    Ctrl-C stopped the decode.
+
+    >>> from pipscover.model.results import SolveResult, Status
+    >>> _said(SolveResult(Status.SOLVED, ("one", "two"), BACKEND_NAME, 0.1), 2)
+    'solved, 2 models'
+    >>> _said(SolveResult(Status.INTERRUPTED, ("one",), BACKEND_NAME, 0.1), 148)
+    'stopped by Ctrl-C; 1 of 148 models decoded so far'
+    """
+    if result.status is Status.INTERRUPTED:
+        return f"stopped by Ctrl-C; {len(result.solutions)} of {models} models decoded so far"
+    return f"{result.status}, {models} models" if len(result.solutions) > 1 else str(result.status)
 
 
 def _refuse_other_encodings(header: Header, source: str, **given: object) -> None:

@@ -87,6 +87,9 @@ _STATUS_WORDS = {
     "OPTIMUM FOUND": Status.SOLVED,  # the PB competitions' word for a solved problem with an objective
     "UNKNOWN": Status.UNKNOWN, "INDETERMINATE": Status.UNKNOWN, "INDET": Status.UNKNOWN,  # no time limit said
 }
+# A literal: ASCII digits, a variable number that fits; `x` before it in a PB solver's answer
+_LITERAL = re.compile(r"-?(?:[0-9]{1,18}|x[1-9][0-9]{0,17})")
+_LITERALS = re.compile(rf"(?:{_LITERAL.pattern}(?: {_LITERAL.pattern})*)?")  # a line of them, one space apart
 
 
 def read_model(text: str, source: str) -> SolverAnswer:
@@ -117,16 +120,7 @@ def read_model(text: str, source: str) -> SolverAnswer:
             if models[-1]:
                 models.append([])
             continue
-        if words[0] == "v":
-            words = words[1:]
-        for word in words:
-            # ASCII digits, a variable number that fits; `x` before it in a PB solver's answer
-            if not re.fullmatch(r"-?([0-9]{1,18}|x[1-9][0-9]{0,17})", word):
-                raise PipsError(f"{source}: line {number}: {shown(word)} is not a literal; expected a solver's output")
-            if word != "0":
-                models[-1].append(int(word.replace("x", "")))
-            elif models[-1]:
-                models.append([])
+        _add_literals(models, words[1:] if words[0] == "v" else words, f"{source}: line {number}")
     found = tuple(tuple(model) for model in models if model)
     if status is None:
         if not found:
@@ -135,6 +129,24 @@ def read_model(text: str, source: str) -> SolverAnswer:
     if status is Status.SOLVED and not found:
         raise PipsError(f"{source}: says satisfiable but holds no literals (`v` lines)")
     return SolverAnswer(status, found if status is Status.SOLVED else ())
+
+
+def _add_literals(models: list[list[int]], words: list[str], where: str) -> None:
+    """Add one line's literals to the model being read (the last of `models`); a `0` ends it. The line is
+    checked by one pattern and read by `int` over its words, so a model is read in time linear in its size."""
+    line = " ".join(words)
+    if not _LITERALS.fullmatch(line):
+        wrong = next(word for word in words if not _LITERAL.fullmatch(word))
+        raise PipsError(f"{where}: {shown(wrong)} is not a literal; expected a solver's output")
+    literals = list(map(int, line.replace("x", "").split() if "x" in line else words))
+    start = 0
+    for _ in range(literals.count(0)):
+        end = literals.index(0, start)
+        models[-1].extend(literals[start:end])
+        if models[-1]:
+            models.append([])
+        start = end + 1
+    models[-1].extend(literals[start:])
 
 
 def _status(word: str, before: Status | None) -> Status | None:

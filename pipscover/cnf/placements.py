@@ -33,6 +33,7 @@ from pipscover.runtime.limits import BYTES_PER_CLAUSE, PB_WEIGHT_LIMIT, guard
 from pipscover.runtime.pysat_pool import thread_safe_formulas
 
 if TYPE_CHECKING:
+    import numpy as np
     from pysat.formula import CNF
 
 CARD_ENCODINGS = (
@@ -262,35 +263,68 @@ class VariableBlocks(ABC):
         >>> problems(found.puzzle, solution)
         []
         """
+        import numpy as np  # (only here: most commands never decode, and numpy takes a moment to import)
+
         where = f"{source}: {self.puzzle.describe()}"
-        assigned: dict[int, bool] = {}
-        for literal in model:
-            var = abs(literal)
-            if var > self.num_vars:
-                raise PipsError(
-                    f"{where}: the model has variable {var} but the encoding ({self.describe()}) has "
-                    f"{self.num_vars}; decode with the file it came from (or the puzzle and its --encoding/--card/--pb)"
-                )
-            if assigned.get(var, literal > 0) != (literal > 0):
-                raise PipsError(f"{where}: the model sets variable {var} both true and false")
-            assigned[var] = literal > 0
-        missing = [var for var in self.solution_vars if var not in assigned]
-        if missing:
+        truth = self._truth(np.fromiter(model, dtype=np.int64), where)
+        first = self.solution_vars.start
+        missing = np.flatnonzero(truth[first:self.solution_vars.stop] == 0) + first
+        if missing.size:
             name = self.blocks[0][0] if missing[0] <= self.blocks[0][1] else "value"
             raise PipsError(
-                f"{where}: the model leaves {name} variable {missing[0]} unassigned ({len(missing)} in all)"
+                f"{where}: the model leaves {name} variable {missing[0]} unassigned ({missing.size} in all)"
             )
-        solution = self.solution([var for var, value in assigned.items() if value])
+        solution = self.solution(np.flatnonzero(truth > 0).tolist())
         wrong = problems(self.puzzle, solution)
         if wrong:
             raise PipsError(f"{where}: the model is not a solution of this puzzle: {wrong[0]}")
         grid = solution.grid
-        for (cell, pip), var in self.value_var.items():
-            if var in assigned and assigned[var] != (grid[cell] == pip):
-                raise PipsError(
-                    f"{where}: value variable {var} (pip {pip} on cell {list(cell)}) contradicts the placements"
-                )
+        pip_at = np.array([grid[cell] for cell in self._value_cells])
+        value_vars, cell_of, pip_of = self._value_layout
+        said = truth[value_vars]
+        contradicting = np.flatnonzero((said != 0) & ((said > 0) != (pip_at[cell_of] == pip_of)))
+        if contradicting.size:
+            (cell, pip), var = self.values[contradicting[0]], value_vars[contradicting[0]]
+            raise PipsError(
+                f"{where}: value variable {var} (pip {pip} on cell {list(cell)}) contradicts the placements"
+            )
         return solution
+
+    def _truth(self, literals: np.ndarray, where: str) -> np.ndarray:
+        """Each variable's value in a model (index: variable; 1 true, -1 false, 0 unassigned); `PipsError` for a
+        variable beyond the encoding's or one set both ways."""
+        import numpy as np
+
+        beyond = np.flatnonzero(np.abs(literals) > self.num_vars)
+        if beyond.size:
+            raise PipsError(
+                f"{where}: the model has variable {abs(literals[beyond[0]])} but the encoding ({self.describe()}) "
+                f"has {self.num_vars}; decode with the file it came from (or the puzzle and its --encoding/--card/--pb)"
+            )
+        true, false = literals[literals > 0], -literals[literals < 0]
+        truth = np.zeros(self.num_vars + 1, dtype=np.int8)
+        truth[true] = 1
+        both = false[truth[false] == 1]
+        if both.size:
+            raise PipsError(f"{where}: the model sets variable {both[0]} both true and false")
+        truth[false] = -1
+        return truth
+
+    @cached_property
+    def _value_cells(self) -> list[Cell]:
+        """The cells that have value variables, each once, in the order `_value_layout` indexes them."""
+        return list(dict.fromkeys(cell for cell, _ in self.values))
+
+    @cached_property
+    def _value_layout(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The value variables as arrays, made once per encoding: each one's variable, its cell (an index into
+        `_value_cells`) and its pip, so that a model's values are checked against its grid at once."""
+        import numpy as np
+
+        index = {cell: position for position, cell in enumerate(self._value_cells)}
+        variables = np.array([self.value_var[value] for value in self.values], dtype=np.int64)
+        return (variables, np.array([index[cell] for cell, _ in self.values], dtype=np.int64),
+                np.array([pip for _, pip in self.values], dtype=np.int64))
 
 
 class PlacementBlocks(VariableBlocks):
