@@ -133,6 +133,19 @@ def solve_json(puzzle: Puzzle, result: SolveResult) -> dict[str, Any]:
     }
 
 
+def print_solved(puzzle: Puzzle, result: SolveResult, headline: str, as_json: bool) -> None:
+    """A solving answer as `solve` and `decode` print it: the `solve --json` object, or `headline` then each
+    solution drawn."""
+    if as_json:
+        print_json(solve_json(puzzle, result))
+        return
+    from pipscover.render.terminal import draw_solution
+
+    typer.echo(headline)
+    for solution in result.solutions:
+        typer.echo(draw_solution(puzzle, solution))
+
+
 def write_output(path: str, text: str) -> None:
     """Write `text` to `path` (`-` for stdout) whole or not at all: a failed run leaves no half-written file
     (`pipscover.runtime.writes`: a FIFO or a device is written directly, a new file gets the umask's

@@ -16,9 +16,8 @@ from pipscover.cli.common import (
     exit_code,
     exit_with,
     load_single,
-    print_json,
+    print_solved,
     progress_bar,
-    solve_json,
 )
 from pipscover.cnf import DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, AnyEncoding, Encodings, encode
 from pipscover.cnf.dimacs import read_model
@@ -101,14 +100,7 @@ def decode_command(
     except KeyboardInterrupt:  # the solutions decoded so far are printed, as `solve` prints those it found
         status = Status.INTERRUPTED
     result = SolveResult(status, tuple(solutions), BACKEND_NAME, time.monotonic() - start)
-    if as_json:
-        print_json(solve_json(puzzle, result))
-    else:
-        from pipscover.render.terminal import draw_solution
-
-        typer.echo(f"{puzzle.describe()}: {_said(result, len(answer.models))} ({model_file})")
-        for solution in result.solutions:
-            typer.echo(draw_solution(puzzle, solution))
+    print_solved(puzzle, result, f"{puzzle.describe()}: {_said(result, len(answer.models))} ({model_file})", as_json)
     exit_with(exit_code(result.status))
 
 

@@ -23,14 +23,12 @@ from pipscover.cli.common import (
     output_format,
     picture_option,
     picture_paths,
-    print_json,
+    print_solved,
     progress_bar,
-    solve_json,
     write_output,
 )
 from pipscover.engines import DEFAULT_BACKEND
 from pipscover.model.results import SolveResult, Status
-from pipscover.render.terminal import draw_solution
 from pipscover.solving import solve
 
 
@@ -74,12 +72,7 @@ def solve_command(
 
                 write_output(picture, draw_svg(puzzle, result.solutions[0]))
             worst = max(worst, exit_code(result.status))
-            if as_json:
-                print_json(solve_json(puzzle, result))
-            else:
-                typer.echo(f"{puzzle.describe()}: {describe_result(result, wanted)}")
-                for solution in result.solutions:
-                    typer.echo(draw_solution(puzzle, solution))
+            print_solved(puzzle, result, f"{puzzle.describe()}: {describe_result(result, wanted)}", as_json)
             if result.status is Status.INTERRUPTED:
                 break
     exit_with(worst)
