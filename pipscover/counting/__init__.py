@@ -68,15 +68,11 @@ def count(puzzle: Puzzle, distinct: Distinct | str = Distinct.PLACEMENTS, method
     (1, True)
     """
     distinct, limit = Distinct(distinct), checked_limit(limit)
-    if isinstance(backend, type):  # a PySAT solver class: the count names its backend
-        from pipscover.engines import backend_key
-
-        backend = backend_key(backend)
     chosen = counting_method(method)
     if backend is not None:
         chosen = chosen.with_backend(backend)
-    chosen.check(distinct)
-    budget = Budget.of(timeout, start, memory, on_progress, limit if chosen.capabilities.lists else None)
+    chosen.check(distinct, limit)
+    budget = Budget.of(timeout, start, memory, on_progress, limit)
     if budget.passed():  # reading the puzzle took the time: build nothing
-        return budget.result(0, False, distinct, method, backend)
+        return budget.result(0, False, distinct, method, chosen.backend)
     return chosen.count(puzzle, distinct, budget)

@@ -58,19 +58,28 @@ class CountingMethod(ABC):
     capabilities: CountingCapabilities = CountingCapabilities()
     backend: str | None = None  # the SAT solver of a method that takes one (`capabilities.backends`)
 
-    def with_backend(self, backend: str) -> CountingMethod:
-        """The same method with its SAT solver named (only when `capabilities.backends`)."""
+    def with_backend(self, backend: str | type) -> CountingMethod:
+        """The same method with its SAT solver named, by name or as a PySAT solver class (only when
+        `capabilities.backends`)."""
+        if isinstance(backend, type):  # a PySAT solver class: the count names its backend
+            from pipscover.engines import backend_key
+
+            backend = backend_key(backend)
         if not self.capabilities.backends:
             raise PipsError(f"a backend (-b {backend}) only applies to the blocking method, not to {self.name!r}")
         chosen = copy.copy(self)
         chosen.backend = backend
         return chosen
 
-    def check(self, distinct: Distinct) -> None:
-        """Raise a one-line `PipsError` when this method cannot count `distinct` solutions."""
+    def check(self, distinct: Distinct, limit: int | None = None) -> None:
+        """Raise a one-line `PipsError` when this method cannot count `distinct` solutions, or is given a
+        `limit` it would not stop at (it lists no solutions)."""
         if distinct not in self.capabilities.counts:
             raise PipsError(f"{self.name} counts {' and '.join(sorted(self.capabilities.counts))}, "
                             f"not {'distinct grids' if distinct is Distinct.GRIDS else 'placements'}")
+        if limit is not None and not self.capabilities.lists:
+            raise PipsError(f"a limit ({limit}) stops only the listing methods (dlx, blocking); {self.name} counts "
+                            "every solution")
 
     @abstractmethod
     def count(self, puzzle: Puzzle, distinct: Distinct, budget: Budget) -> CountResult:
