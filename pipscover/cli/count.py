@@ -27,7 +27,7 @@ from pipscover.cli.common import (
     print_json,
     progress_bar,
 )
-from pipscover.counting import INTERRUPT, METHODS, CountInterrupted, ProgressCallback, count
+from pipscover.counting import INTERRUPT, METHODS, CountInterrupted, ProgressCallback, count, counting_method
 from pipscover.engines import get_backend
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
@@ -106,8 +106,9 @@ def count_command(
     settings = {"distinct": distinct, "method": str(method), "backend": backend, "limit": limit,
                 "timeout": timeout, "memory": cap}
     split = _split(scheduler, jobs, loaded, settings)
-    listing = str(method) in ("blocking", "dlx")  # one solution at a time: no share of the work to show
-    _refuse_what_does_not_apply(str(method), backend, limit, with_marginals and distinct is not Distinct.PLACEMENTS)
+    listing = counting_method(str(method)).capabilities.lists  # one solution at a time: no share of work to show
+    _refuse_what_does_not_apply(str(method), backend, limit if not listing else None,
+                                with_marginals and distinct is not Distinct.PLACEMENTS)
     if listing and not as_json:
         from pipscover.counting.blocking import DEFAULT_SAT_BACKEND
 
@@ -127,18 +128,19 @@ def count_command(
     exit_with(worst)
 
 
-def _refuse_what_does_not_apply(method: str, backend: str | None, limit: int | None, grid_marginals: bool
+def _refuse_what_does_not_apply(method: str, backend: str | None, ignored_limit: int | None, grid_marginals: bool
                                 ) -> None:
-    """Refuse, in one line, an option that the chosen method would ignore or cannot honour."""
+    """Refuse, in one line, an option that the chosen method would ignore or cannot honour (`ignored_limit`: a
+    --limit given a method that lists no solution)."""
     if grid_marginals:
         raise PipsError("--marginals counts placements, not distinct grids")
     if backend is not None and method == "blocking" and get_backend(backend).capabilities.counter != "blocking":
         raise PipsError(f"-b {backend}: counting by blocking clauses needs a SAT solver (see pipscover backends)")
     if backend is not None and method != "blocking":
         raise PipsError(f"-b {backend}: only --method blocking takes a SAT solver; leave out -b or --method")
-    if limit is not None and method not in ("blocking", "dlx"):
-        raise PipsError(f"--limit {limit}: only the listing methods (--method dlx, blocking) stop after a number "
-                        f"of solutions; --method {method} counts them all")
+    if ignored_limit is not None:
+        raise PipsError(f"--limit {ignored_limit}: only the listing methods (--method dlx, blocking) stop after a "
+                        f"number of solutions; --method {method} counts them all")
 
 
 def _split(scheduler: str | None, jobs: int, puzzles: list[Loaded], settings: dict[str, Any]) -> Split | None:

@@ -14,11 +14,15 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pipscover.counting.budget import Budget
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.model.results import CountResult, Distinct
+
+if TYPE_CHECKING:
+    from pipscover.engines import BackendName
 
 BOTH = frozenset(Distinct)
 
@@ -58,7 +62,7 @@ class CountingMethod(ABC):
     capabilities: CountingCapabilities = CountingCapabilities()
     backend: str | None = None  # the SAT solver of a method that takes one (`capabilities.backends`)
 
-    def with_backend(self, backend: str | type) -> CountingMethod:
+    def with_backend(self, backend: BackendName) -> CountingMethod:
         """The same method with its SAT solver named, by name or as a PySAT solver class (only when
         `capabilities.backends`)."""
         if isinstance(backend, type):  # a PySAT solver class: the count names its backend
