@@ -3,7 +3,6 @@ and stock `dask worker`s on 127.0.0.1, or a LocalCluster), exact even when a wor
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import re
@@ -29,7 +28,7 @@ from pipscover.counting.inclusion_exclusion import (
 from pipscover.counting.structural import StructuralCounter
 from pipscover.formats import load
 from pipscover.sweep import split_structural
-from pipscover.sweep.split_tasks import CHUNKS, LARGEST_CHUNK, chunks_of, shrinking_chunks
+from pipscover.sweep.split_tasks import CHUNKS, LARGEST_CHUNK, SMALLEST_CHUNK, chunks_of, shrinking_chunks
 
 PUZZLES = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles"
 PLANTED_4X6 = PUZZLES / "planted-4x6-s1.json"  # 58,725,029,952 solutions, 1,728 points: a second
@@ -78,17 +77,17 @@ def test_chunks_of_fewer_points_than_chunks_are_one_point_each():
 
 @pytest.mark.parametrize("slots", [1, 2, 4])
 def test_the_points_go_out_in_few_chunks_that_shrink_to_a_short_tail(slots):
-    """Each chunk waits on a round trip through the scheduler and the client before it starts (tens of ms):
-    64 equal chunks cost planted 6 x 6 32 of them per worker. A chunk takes half of what is left shared by
-    the tasks that run at once, at most a 16th of the points (what a worker sweeps on after Ctrl-C), down to
-    the old chunk's size, so that the workers' last chunks end close together; every point is in one chunk,
-    in order."""
+    """Each chunk is a task (messages through the scheduler and the client, tens of ms: 64 equal chunks were
+    32 waits per worker on planted 6 x 6 before a worker held one waiting its turn). A chunk takes half of what
+    is left shared by the tasks that run at once, at most a 16th of the points (what a worker sweeps on after
+    Ctrl-C), down to a 128th, so that the workers' last chunks end close together; every point is in one
+    chunk, in order."""
     points = 82_944  # planted 6 x 6's
     chunks = shrinking_chunks(points, slots)
     assert [point for chunk in chunks for point in chunk] == list(range(points))
     sizes = [len(chunk) for chunk in chunks]
     assert sizes == sorted(sizes, reverse=True)
-    assert sizes[0] == min(points // (2 * slots), points // LARGEST_CHUNK) and sizes[-1] <= points // CHUNKS
+    assert sizes[0] == min(points // (2 * slots), points // LARGEST_CHUNK) and sizes[-1] <= points // SMALLEST_CHUNK
     assert len(chunks) <= CHUNKS // 2
 
 
@@ -202,16 +201,11 @@ def test_a_tasks_outcome_is_read_from_what_it_gave_not_from_its_future_now(sched
     assert outcome(given[waits])[0] == "cancelled"
 
 
-def test_a_split_count_is_the_count_of_one_process_and_runs_no_more_tasks_at_once_than_cores(run_cli, scheduler):
-    """The count split by inclusion-exclusion is the count of one process. The stock workers run a thread per
-    core each: two on this machine ran two chunks per core at once, and sweeps that share a core cost each
-    other about half as much CPU again. The count sends at most as many tasks at a time as the cluster has
-    cores (per host, its workers' threads or its cores, if fewer): the scheduler's task stream shows no more
-    running at any moment (it showed all four threads at work)."""
+def test_a_split_count_is_the_count_of_one_process_in_few_chunks(run_cli, scheduler):
+    """The count split by inclusion-exclusion is the count of one process, in chunks that shrink: few tasks."""
     from distributed import Client, get_task_stream
 
     with Client(scheduler, timeout=30) as client, get_task_stream(client) as stream:
-        threads = sum(client.nthreads().values())
         begun = time.time()  # (a chunk of the Ctrl-C test above may still end meanwhile: Dask cannot stop it)
         answer = _counted_here(run_cli, PLANTED_4X6, "-m", "inclusion-exclusion", "--scheduler", scheduler)
     assert answer["count"] == 58_725_029_952 and answer["exact"]
@@ -219,14 +213,54 @@ def test_a_split_count_is_the_count_of_one_process_and_runs_no_more_tasks_at_onc
     spans = [(span["start"], span["stop"]) for task in stream.data if str(task["key"]).startswith("count-")
              for span in task["startstops"] if span["action"] == "compute" and span["start"] >= begun]
     assert len(spans) >= len(shrinking_chunks(1728, 2))  # every chunk, once or more (two slots: 2 cores here)
-    assert len(spans) < CHUNKS  # in chunks that shrink: few round trips
-    assert 0 < _most_at_once(spans) <= min(threads, len(os.sched_getaffinity(0)))
+    assert len(spans) < CHUNKS  # in chunks that shrink: few tasks
 
 
-def _most_at_once(spans: list[tuple[float, float]]) -> int:
-    """The most spans (start, stop) that overlap at any moment (one that stops as another starts does not)."""
-    steps = sorted([(start, 1) for start, _ in spans] + [(stop, -1) for _, stop in spans])
-    return max(itertools.accumulate(step for _, step in steps))
+def test_each_worker_runs_a_counts_tasks_in_turns_and_a_cancelled_task_waiting_its_turn_never_runs(scheduler, tmp_path):
+    """The stock workers run a thread per core each: two on this machine ran two chunks per core at once, and
+    sweeps that share a core cost each other about half as much CPU again. Each worker runs a count's tasks in
+    turns, no more at once than its share of the cores (one here), and holds one more, waiting its turn, so that
+    it starts it the moment one ends (the client used to send it then: a round trip through the scheduler
+    between any two chunks). Cancelled (Ctrl-C, the deadline), a task waiting its turn is not run then. Here
+    every thread holds a task: those in turn wait for a file; the count is cancelled, the file written: only
+    the tasks that were in turn ran, one at a time on each worker."""
+    from distributed import Client
+
+    from pipscover.sweep import cluster
+
+    go = tmp_path / "go"
+
+    def in_turn_until_go(out: str) -> None:
+        while not go.exists():
+            time.sleep(0.01)
+        Path(out).write_text(str(cluster._turns._taken))
+
+    def executing() -> int:
+        return sum(client.run(lambda dask_worker: dask_worker.state.executing_count).values())
+
+    def cancelled() -> int:  # of the tasks running on the workers
+        return sum(client.run(lambda dask_worker: sum(task.state == "cancelled" for task in
+                                                      dask_worker.state.tasks.values())).values())
+
+    with Client(scheduler, timeout=30) as client, cluster.DaskEngine(scheduler, 0) as engine:
+        if engine.slots >= engine.threads:
+            pytest.skip("the workers have no more threads than cores: their tasks are not held")
+        outs = [(str(tmp_path / f"{index}"),) for index in range(2 * engine.threads)]
+        for _ in engine.tasks("probe", in_turn_until_go, outs, [str(index) for index in range(len(outs))],
+                              per_core=True):
+            if executing() == engine.threads:  # each worker: its share in turn, one more waiting
+                break  # cancels them
+        deadline = time.monotonic() + 60
+        while cancelled() < engine.threads and time.monotonic() < deadline:  # the workers told
+            time.sleep(0.05)
+        go.touch()
+        deadline = time.monotonic() + 60
+        while executing() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        shares = engine.shares
+    ran = sorted(tmp_path.glob("[0-9]*"))
+    assert len(ran) == sum(shares.values()) == engine.slots
+    assert all(int(out.read_text()) <= max(shares.values()) for out in ran)
 
 
 def test_auto_keeps_a_short_count_here(run_cli, scheduler):

@@ -9,12 +9,14 @@ A count's tasks (`tasks(per_core=True)`) run no more at once than the cluster ha
 per host, its workers' threads or its processors, whichever are fewer): a stock `dask worker` runs a thread
 per core, so two of them on one machine run two tasks per core, and the counts' sweeps, which release the
 GIL, then cost each other about half as much CPU again (a core's caches shared by two). Where the workers
-have more threads than that when the count starts, the client sends the next task as one ends, as many as
-the cores counted at the last poll (a worker that joins takes tasks from then on; one that leaves gives its
-tasks back to the scheduler, which runs them elsewhere); else it sends them all at once, as Dask does. A
-sweep's jobs are all sent at once: most hold the GIL (two in one worker take turns), and each job's wait on
-the client (a round trip through the scheduler) made a sweep of the NYT archive's 3 ms counts on two stock
-workers take twice as long.
+have more threads than that when the count starts, each worker runs its tasks in turns, no more at once than
+its share of its host's cores (`in_turn`, `DaskEngine.shares`), and the client keeps one task more per worker
+sent than the cores (as many as the cores counted at the last poll: a worker that joins takes tasks from then
+on; one that leaves gives its tasks back to the scheduler, which runs them elsewhere): a worker starts its
+next task the moment one ends, while the client sends the one after (a round trip through the scheduler).
+Else the client sends them all at once, as Dask does. A sweep's jobs are all sent at once: most hold the GIL
+(two in one worker take turns), and each job's wait on the client (a round trip through the scheduler) made
+a sweep of the NYT archive's 3 ms counts on two stock workers take twice as long.
 
 Ctrl-C: while the engine runs, SIGINT only sets a flag, which `results` turns into a KeyboardInterrupt between
 polls. Raised at an arbitrary bytecode inside Dask's client code, a KeyboardInterrupt can leave a lock held that
@@ -36,6 +38,7 @@ Imported only when a sweep runs on Dask, so that `pipscover --help` does not pay
 from __future__ import annotations
 
 import logging
+import math
 import os
 import signal
 import threading
@@ -44,7 +47,8 @@ import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError
-from contextlib import suppress
+from contextlib import contextmanager, suppress
+from functools import partial
 from itertools import islice
 from multiprocessing import resource_tracker
 from types import FrameType
@@ -72,6 +76,43 @@ def run_on_worker(job: Job, settings: Settings) -> list[Row]:
     return [{**row, "worker": worker} for row in run_job(job, settings)]
 
 
+class Turns:
+    """A worker's turns at its count's tasks: no more at once than its share of its host's cores, the others
+    waiting (in the worker's threads) for one to end."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._taken = 0
+
+    @contextmanager
+    def one(self, share: int) -> Iterator[None]:
+        """A turn, once fewer than `share` are taken."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._taken < share)
+            self._taken += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._taken -= 1
+                self._changed.notify_all()
+
+
+_turns = Turns()  # on a worker: its count's tasks
+
+
+def in_turn(function: Callable[..., Any], shares: dict[str, int], *arguments: Any, **common: Any) -> Any:
+    """What a count's task runs on a worker with more threads than its share of the cores (`shares`, by worker;
+    1 for a worker not counted yet): `function(*arguments, **common)` in its turn, or nothing if the count
+    cancelled it meanwhile (Ctrl-C, the deadline: a task that waited is not run then)."""
+    worker = get_worker()
+    with _turns.one(shares.get(worker.address, 1)):
+        task = worker.state.tasks.get(worker.get_current_task())
+        if task is None or task.state == "cancelled":
+            return None
+        return function(*arguments, **common)
+
+
 def worker_cores() -> list[int]:
     """The processors a worker may run on (asked of every worker: they bound the tasks sent at once)."""
     if hasattr(os, "sched_getaffinity"):
@@ -93,6 +134,7 @@ class DaskEngine:
         self.scheduler, self.n_workers = scheduler, workers
         self.running, self.workers = 0, 0
         self.threads, self.slots = 0, 1  # the workers' threads, the tasks to run at once (`_count`)
+        self.shares: dict[str, int] = {}  # each worker's share of `slots`, by address (`_count`)
         self._cores: dict[str, list[int]] = {}  # each worker's, by address
         self._cluster: LocalCluster | None = None
         self._client: Client | None = None
@@ -192,8 +234,9 @@ class DaskEngine:
         """`function(*arguments[i], **common)` for each i as one Dask task, keyed `name-RUN-labels[i]`: (i, the
         future's status, its result or error) as each finishes, once, and None every POLL_SECONDS (the running
         tasks, the workers and the cores are counted then). Sent in order; `per_core`, when the workers have
-        more threads than the cluster has cores: one as a core frees (`_room`), else all at once (the workers
-        run no more than their threads, and start the next as soon as one ends). Ctrl-C raises KeyboardInterrupt
+        more threads than the cluster has cores: each run in its worker's turns (`in_turn`), one more per worker
+        than the cores sent at a time (`_room`), else all at once (the workers run no more than their threads,
+        and start the next as soon as one ends). Ctrl-C raises KeyboardInterrupt
         here; the tasks not finished are cancelled on any exit (those not sent never exist), so a --scheduler's
         cluster is left as it was."""
         client = self._client
@@ -213,7 +256,8 @@ class DaskEngine:
             batch = list(islice(unsent, self._room(futures) if held else len(arguments)))
             if not batch:
                 return
-            sent = client.map(function, *zip(*(arguments[index] for index in batch)), **common, pure=False,
+            run_it = partial(in_turn, function, dict(self.shares)) if held else function
+            sent = client.map(run_it, *zip(*(arguments[index] for index in batch)), **common, pure=False,
                               key=[f"{name}-{run}-{labels[index]}" for index in batch])
             for index, future in zip(batch, sent, strict=True):
                 future.add_done_callback(lambda _: ended.set())
@@ -246,9 +290,11 @@ class DaskEngine:
                 client.cancel(list(futures))
 
     def _room(self, futures: dict[Future, int]) -> int:
-        """How many more tasks may run now, no more than the cluster has cores: a task counts until it ends
-        (the next is sent then, before its result comes)."""
-        return max(self.slots - sum(not future.done() for future in futures), 0)
+        """How many more tasks may be sent now: the cluster's cores and one waiting its turn per worker (no more
+        than the workers' threads); a task counts until it ends (the next is sent then, before its result
+        comes)."""
+        sent = min(self.slots + len(self.shares), self.threads)
+        return max(sent - sum(not future.done() for future in futures), 0)
 
     def scatter(self, value: Any) -> Future:
         """`value` sent once to every worker: the tasks given the future it returns get `value` there. A worker
@@ -269,8 +315,9 @@ class DaskEngine:
 
     def _count(self) -> None:
         """The workers, the tasks they run, their threads, and the tasks a count runs at once (`slots`: per
-        host, its workers' threads or its cores, whichever are fewer, summed over the hosts; see the top). A
-        worker's cores are asked of it once."""
+        host, its workers' threads or its cores, whichever are fewer, summed over the hosts; see the top), and
+        each worker's share of its host's (`shares`: as even as they go, at least 1). A worker's cores are
+        asked of it once."""
         client = self._client
         assert client is not None  # connected by __enter__
         processing = client.processing()
@@ -282,12 +329,17 @@ class DaskEngine:
             self._cores.update(client.run(worker_cores, workers=unasked, on_error="ignore"))
         threads_of: dict[str, int] = defaultdict(int)
         cores_of: dict[str, set[int]] = defaultdict(set)
+        workers_of: dict[str, int] = defaultdict(int)
+        host_of = {address: get_address_host(address) for address in threads}
         for address, count in threads.items():
-            host = get_address_host(address)
-            threads_of[host] += count
-            cores_of[host].update(self._cores.get(address, ()))
+            threads_of[host_of[address]] += count
+            cores_of[host_of[address]].update(self._cores.get(address, ()))
+            workers_of[host_of[address]] += 1
+        slots_of = {host: min(threads_of[host], len(cores_of[host])) for host in threads_of}
         self.threads = sum(threads.values())
-        self.slots = max(sum(min(threads_of[host], len(cores_of[host])) for host in threads_of), 1)
+        self.slots = max(sum(slots_of.values()), 1)
+        self.shares = {address: min(count, max(math.ceil(slots_of[host_of[address]] / workers_of[host_of[address]]), 1))
+                       for address, count in threads.items()}
 
 
 def _connect(address: str) -> Client:

@@ -2,8 +2,8 @@
 a LocalCluster of N workers), on the cluster handling of `pipscover.sweep.cluster`.
 
 Inclusion-exclusion's sum runs over prod (m_t + 1) points, each point one sweep that depends on no other:
-the points are cut into chunks that shrink as the sum proceeds (`split_tasks.shrinking_chunks`: few chunks,
-since each waits on a round trip through the client before it starts, and a short tail), one Dask task
+the points are cut into chunks that shrink as the sum proceeds (`split_tasks.shrinking_chunks`: few tasks,
+and a short tail; each worker holds one waiting its turn, `cluster.in_turn`), one Dask task
 each, and a task returns its chunk's signed sum modulo its primes' product
 (`inclusion_exclusion.sweep_total`). The client adds the chunks' sums, as one process adds its points, and
 recovers the count once (`Modulus`), so the split count is the same number, exact under the same bound. A

@@ -17,10 +17,12 @@ from pipscover.runtime.deadlines import has_passed
 if TYPE_CHECKING:
     from pipscover.sweep.cluster import DaskEngine
 
-# Chunks of the work: the structural split's batches of positions, and the smallest chunk of inclusion-exclusion's
-# points (a 64th of them: planted 6 x 6's in chunks of about a quarter of a second each, idle), so that the
-# workers' last chunks end close together.
+# Chunks of the work: the structural split's batches of positions.
 CHUNKS = 64
+# inclusion-exclusion's smallest chunk, a 128th of the points (planted 6 x 6's: about a seventh of a second,
+# idle), so that the workers' last chunks end close together: each worker holds one chunk more than it
+# sweeps, so its last two may be the last it got.
+SMALLEST_CHUNK = 128
 # inclusion-exclusion's largest chunk, a 16th of the points: what a worker goes on sweeping after Ctrl-C (Dask
 # cannot stop a running task), or sweeps again after a worker is killed.
 LARGEST_CHUNK = 16
@@ -32,12 +34,13 @@ def chunks_of(points: int, chunks: int = CHUNKS) -> list[range]:
     return [range(points * i // chunks, points * (i + 1) // chunks) for i in range(chunks)]
 
 
-def shrinking_chunks(points: int, slots: int, chunks: int = CHUNKS) -> list[range]:
+def shrinking_chunks(points: int, slots: int, chunks: int = SMALLEST_CHUNK) -> list[range]:
     """`points` cut into consecutive ranges that shrink as the sum proceeds (guided self-scheduling): each
     takes what is left shared among twice `slots` (the tasks that run at once), at most `points /
-    LARGEST_CHUNK`, down to `points / chunks`, the last ones that size or less. Few chunks, so few waits
-    between a chunk's end and the start of the next (a round trip through the scheduler and the client each:
-    tens of ms), and a short tail, the workers' last chunks small."""
+    LARGEST_CHUNK`, down to `points / chunks`, the last ones that size or less. Few chunks, so few tasks
+    (each costs the scheduler, the worker and the client messages; without a task waiting its turn on the
+    worker, a round trip through the scheduler and the client between one chunk and the next, tens of ms),
+    and a short tail, the workers' last chunks small."""
     smallest, largest = max(points // chunks, 1), max(points // LARGEST_CHUNK, 1)
     cut: list[range] = []
     begin = 0
