@@ -216,6 +216,25 @@ def test_a_split_count_is_the_count_of_one_process_in_few_chunks(run_cli, schedu
     assert len(spans) < CHUNKS  # in chunks that shrink: few tasks
 
 
+@pytest.mark.parametrize(("threads", "cores", "slots", "shares", "sent"), [
+    ([2, 2], 2, 2, [1, 1], 4),  # two stock workers on this machine: one sweeps, one waits, on each
+    ([4], 2, 2, [2], 3),  # one worker of four threads: two sweep, one waits
+    ([1, 1], 2, 2, [1, 1], 2),  # --jobs 2: no thread to spare
+    ([1, 1, 1, 1], 2, 2, [1, 1, 1, 1], 2),  # more workers than cores: only as many tasks as the cores
+    ([2, 2], 3, 3, [2, 1], 4),  # three cores among two workers of two threads
+])
+def test_a_counts_tasks_are_held_to_the_cores_with_one_waiting_per_worker_that_can_hold_one(threads, cores, slots,
+                                                                                             shares, sent):
+    from pipscover.sweep.cluster import CoreShares
+
+    addresses = [f"tcp://10.0.0.1:{4000 + index}" for index in range(len(threads))]
+    held = CoreShares.of(dict(zip(addresses, threads)), {address: list(range(cores)) for address in addresses})
+    assert (held.slots, [held.shares[address] for address in addresses], held.sent_at_once) == (slots, shares, sent)
+    two_hosts = CoreShares.of({"tcp://10.0.0.1:1": 2, "tcp://10.0.0.2:1": 2},
+                              {"tcp://10.0.0.1:1": [0, 1], "tcp://10.0.0.2:1": [0, 1]})
+    assert (two_hosts.slots, two_hosts.sent_at_once) == (4, 4)  # each host's cores its own
+
+
 def test_each_worker_runs_a_counts_tasks_in_turns_and_a_cancelled_task_waiting_its_turn_never_runs(scheduler, tmp_path):
     """The stock workers run a thread per core each: two on this machine ran two chunks per core at once, and
     sweeps that share a core cost each other about half as much CPU again. Each worker runs a count's tasks in
@@ -245,13 +264,13 @@ def test_each_worker_runs_a_counts_tasks_in_turns_and_a_cancelled_task_waiting_i
     with Client(scheduler, timeout=30) as client, cluster.DaskEngine(scheduler, 0) as engine:
         if engine.slots >= engine.threads:
             pytest.skip("the workers have no more threads than cores: their tasks are not held")
-        outs = [(str(tmp_path / f"{index}"),) for index in range(2 * engine.threads)]
+        outs = [(str(tmp_path / f"{index}"),) for index in range(2 * engine.sent_at_once)]
         for _ in engine.tasks("probe", in_turn_until_go, outs, [str(index) for index in range(len(outs))],
                               per_core=True):
-            if executing() == engine.threads:  # each worker: its share in turn, one more waiting
+            if executing() == engine.sent_at_once:  # each worker: its share in turn, one more waiting
                 break  # cancels them
         deadline = time.monotonic() + 60
-        while cancelled() < engine.threads and time.monotonic() < deadline:  # the workers told
+        while cancelled() < engine.sent_at_once and time.monotonic() < deadline:  # the workers told
             time.sleep(0.05)
         go.touch()
         deadline = time.monotonic() + 60

@@ -10,11 +10,12 @@ per host, its workers' threads or its processors, whichever are fewer): a stock 
 per core, so two of them on one machine run two tasks per core, and the counts' sweeps, which release the
 GIL, then cost each other about half as much CPU again (a core's caches shared by two). Where the workers
 have more threads than that when the count starts, each worker runs its tasks in turns, no more at once than
-its share of its host's cores (`in_turn`, `DaskEngine.shares`), and the client keeps one task more per worker
-sent than the cores (as many as the cores counted at the last poll: a worker that joins takes tasks from then
-on; one that leaves gives its tasks back to the scheduler, which runs them elsewhere): a worker starts its
-next task the moment one ends, while the client sends the one after (a round trip through the scheduler).
-Else the client sends them all at once, as Dask does. A sweep's jobs are all sent at once: most hold the GIL
+its share of its host's cores (`in_turn`, `CoreShares`), and the client keeps one task more sent than the
+cores per worker that has a thread to spare (as counted at the last poll: a worker that joins takes tasks
+from then on; one that leaves gives its tasks back to the scheduler, which runs them elsewhere): a worker
+starts its next task the moment one ends, while the client sends the one after (a round trip through the
+scheduler). A host with more workers than cores sends only as many tasks as the cores, the turns being of no
+use there. Else the client sends them all at once, as Dask does. A sweep's jobs are all sent at once: most hold the GIL
 (two in one worker take turns), and each job's wait on the client (a round trip through the scheduler) made
 a sweep of the NYT archive's 3 ms counts on two stock workers take twice as long.
 
@@ -38,7 +39,6 @@ Imported only when a sweep runs on Dask, so that `pipscover --help` does not pay
 from __future__ import annotations
 
 import logging
-import math
 import os
 import signal
 import threading
@@ -52,7 +52,7 @@ from functools import partial
 from itertools import islice
 from multiprocessing import resource_tracker
 from types import FrameType
-from typing import Any
+from typing import Any, NamedTuple
 
 import dask
 from distributed import Client, Future, LocalCluster, as_completed, get_worker
@@ -135,6 +135,7 @@ class DaskEngine:
         self.running, self.workers = 0, 0
         self.threads, self.slots = 0, 1  # the workers' threads, the tasks to run at once (`_count`)
         self.shares: dict[str, int] = {}  # each worker's share of `slots`, by address (`_count`)
+        self.sent_at_once = 1  # the tasks of a count sent at a time (`_count`)
         self._cores: dict[str, list[int]] = {}  # each worker's, by address
         self._cluster: LocalCluster | None = None
         self._client: Client | None = None
@@ -290,11 +291,10 @@ class DaskEngine:
                 client.cancel(list(futures))
 
     def _room(self, futures: dict[Future, int]) -> int:
-        """How many more tasks may be sent now: the cluster's cores and one waiting its turn per worker (no more
-        than the workers' threads); a task counts until it ends (the next is sent then, before its result
+        """How many more tasks may be sent now (`sent_at_once`: the cluster's cores, and one waiting its turn
+        per worker that can hold one); a task counts until it ends (the next is sent then, before its result
         comes)."""
-        sent = min(self.slots + len(self.shares), self.threads)
-        return max(sent - sum(not future.done() for future in futures), 0)
+        return max(self.sent_at_once - sum(not future.done() for future in futures), 0)
 
     def scatter(self, value: Any) -> Future:
         """`value` sent once to every worker: the tasks given the future it returns get `value` there. A worker
@@ -314,10 +314,8 @@ class DaskEngine:
             self._client.run(function)
 
     def _count(self) -> None:
-        """The workers, the tasks they run, their threads, and the tasks a count runs at once (`slots`: per
-        host, its workers' threads or its cores, whichever are fewer, summed over the hosts; see the top), and
-        each worker's share of its host's (`shares`: as even as they go, at least 1). A worker's cores are
-        asked of it once."""
+        """The workers, the tasks they run, their threads, and how a count's tasks are held to the cores
+        (`CoreShares`). A worker's cores are asked of it once."""
         client = self._client
         assert client is not None  # connected by __enter__
         processing = client.processing()
@@ -327,19 +325,39 @@ class DaskEngine:
         unasked = [address for address in threads if address not in self._cores]
         if unasked:  # a worker that cannot answer now (gone, or not yet up) is asked again at the next poll
             self._cores.update(client.run(worker_cores, workers=unasked, on_error="ignore"))
-        threads_of: dict[str, int] = defaultdict(int)
-        cores_of: dict[str, set[int]] = defaultdict(set)
-        workers_of: dict[str, int] = defaultdict(int)
-        host_of = {address: get_address_host(address) for address in threads}
-        for address, count in threads.items():
-            threads_of[host_of[address]] += count
-            cores_of[host_of[address]].update(self._cores.get(address, ()))
-            workers_of[host_of[address]] += 1
-        slots_of = {host: min(threads_of[host], len(cores_of[host])) for host in threads_of}
         self.threads = sum(threads.values())
-        self.slots = max(sum(slots_of.values()), 1)
-        self.shares = {address: min(count, max(math.ceil(slots_of[host_of[address]] / workers_of[host_of[address]]), 1))
-                       for address, count in threads.items()}
+        held = CoreShares.of(threads, self._cores)
+        self.slots, self.shares, self.sent_at_once = held.slots, held.shares, held.sent_at_once
+
+
+class CoreShares(NamedTuple):
+    """How a count's tasks are held to the cluster's cores (see the top)."""
+
+    slots: int  # the tasks that run at once: per host, its workers' threads or its cores if fewer, summed (>= 1)
+    shares: dict[str, int]  # each worker's share of its host's slots (`in_turn`), by address
+    sent_at_once: int  # the tasks sent at a time: the slots, and one waiting its turn per worker that can hold one
+
+    @classmethod
+    def of(cls, threads: dict[str, int], cores: dict[str, list[int]]) -> CoreShares:
+        """From each worker's threads and cores, by address. A host's slots are shared among its workers as
+        evenly as they go, at most a worker's threads; where a host has more workers than slots (each gets
+        one), the turns cannot hold them to the cores: the client sends only as many tasks as the slots."""
+        workers_of: dict[str, list[str]] = defaultdict(list)
+        for address in sorted(threads):
+            workers_of[get_address_host(address)].append(address)
+        shares: dict[str, int] = {}
+        slots = 0
+        for workers in workers_of.values():
+            host_slots = min(sum(threads[address] for address in workers),
+                             len({core for address in workers for core in cores.get(address, ())}))
+            slots += host_slots
+            for index, address in enumerate(workers):
+                even = host_slots // len(workers) + (index < host_slots % len(workers))
+                shares[address] = min(threads[address], max(even, 1))
+        slots = max(slots, 1)
+        if sum(shares.values()) > slots:
+            return cls(slots, shares, slots)
+        return cls(slots, shares, slots + sum(threads[address] > share for address, share in shares.items()))
 
 
 def _connect(address: str) -> Client:
