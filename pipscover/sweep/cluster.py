@@ -14,10 +14,11 @@ its share of its host's cores (`in_turn`, `CoreShares`), and the client keeps on
 cores per worker that has a thread to spare (as counted at the last poll: a worker that joins takes tasks
 from then on; one that leaves gives its tasks back to the scheduler, which runs them elsewhere): a worker
 starts its next task the moment one ends, while the client sends the one after (a round trip through the
-scheduler). A host with more workers than cores sends only as many tasks as the cores, the turns being of no
-use there. Else the client sends them all at once, as Dask does. A sweep's jobs are all sent at once: most hold the GIL
-(two in one worker take turns), and each job's wait on the client (a round trip through the scheduler) made
-a sweep of the NYT archive's 3 ms counts on two stock workers take twice as long.
+scheduler). To a host with more workers than cores the client sends only as many tasks as the cores, the
+turns being of no use there. Else the client sends them all at once, as Dask does. A sweep's jobs are all
+sent at once: most hold the GIL (two in one worker take turns), and each job's wait on the client (a round
+trip through the scheduler) made a sweep of the NYT archive's 3 ms counts on two stock workers take twice as
+long.
 
 Ctrl-C: while the engine runs, SIGINT only sets a flag, which `results` turns into a KeyboardInterrupt between
 polls. Raised at an arbitrary bytecode inside Dask's client code, a KeyboardInterrupt can leave a lock held that
@@ -235,11 +236,11 @@ class DaskEngine:
         """`function(*arguments[i], **common)` for each i as one Dask task, keyed `name-RUN-labels[i]`: (i, the
         future's status, its result or error) as each finishes, once, and None every POLL_SECONDS (the running
         tasks, the workers and the cores are counted then). Sent in order; `per_core`, when the workers have
-        more threads than the cluster has cores: each run in its worker's turns (`in_turn`), one more per worker
-        than the cores sent at a time (`_room`), else all at once (the workers run no more than their threads,
-        and start the next as soon as one ends). Ctrl-C raises KeyboardInterrupt
-        here; the tasks not finished are cancelled on any exit (those not sent never exist), so a --scheduler's
-        cluster is left as it was."""
+        more threads than the cluster has cores: each run in its worker's turns (`in_turn`), as many sent at a
+        time as the cores and one more per worker with a thread to spare (`_room`), else all at once (the
+        workers run no more than their threads, and start the next as soon as one ends). Ctrl-C raises
+        KeyboardInterrupt here; the tasks not finished are cancelled on any exit (those not sent never exist),
+        so a --scheduler's cluster is left as it was."""
         client = self._client
         assert client is not None  # connected by __enter__
         run = uuid.uuid4().hex[:8]  # task keys are unique to this run, readable on a dashboard
