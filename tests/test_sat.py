@@ -32,11 +32,12 @@ SMALL = 200  # puzzles with at most this many solutions have their solution sets
 
 
 @needs_nyt
-def test_one_sat_backend_agrees_with_dlx_on_a_third_of_the_nyt_archive():
-    """(Every day took 10 s of CPU, most of it building 1,044 CNFs; the region kinds, encodings and engines are
-    judged on small puzzles in test_against_brute_force.py.)"""
+def test_one_sat_backend_agrees_with_dlx_on_a_sixth_of_the_nyt_archive():
+    """(Every day took 10 s of CPU, most of it building 1,044 CNFs, and a third 3 s; the region kinds, encodings
+    and engines are judged on small puzzles in test_against_brute_force.py. A sixth, 174 puzzles, still holds
+    hundreds of regions of every kind, 23 of them `unequal`, the rarest.)"""
     compared = 0
-    for puzzle in [puzzle for file in nyt_files()[::3] for puzzle in load(file)]:
+    for puzzle in [puzzle for file in nyt_files()[::6] for puzzle in load(file)]:
         sat = solve(puzzle, FAST, limit=SMALL + 1)
         assert sat.status is Status.SOLVED, puzzle.describe()
         for solution in sat.solutions:
@@ -44,7 +45,7 @@ def test_one_sat_backend_agrees_with_dlx_on_a_third_of_the_nyt_archive():
         if len(sat.solutions) <= SMALL:
             assert set(sat.solutions) == set(solve(puzzle, "dlx", limit=None).solutions), puzzle.describe()
             compared += 1
-    assert compared > 300
+    assert compared > 150
 
 
 @cache

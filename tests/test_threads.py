@@ -55,3 +55,16 @@ def test_hints_solves_and_counts_run_in_several_threads_at_once():
     answers = at_once(lambda: (hint(puzzle).reason, solve(puzzle).solutions[0], count(puzzle).count,
                                count(puzzle, "grids").count), rounds=5)
     assert set(answers) == {expected}
+
+
+def test_the_shared_variable_pool_keeps_one_interval_however_many_formulas_are_built():
+    """PySAT appended an interval per formula and sorted them all again each time: a process that built many
+    formulas (a server, this suite: 2,281 intervals after the brute-force file) sorted more for each one."""
+    from pysat.formula import CNF, Formula
+
+    puzzle = load_one(EXAMPLES / "first.txt")
+    for size in (100, 50, 200, 30, 150):
+        solve(puzzle, "glucose4")
+        CNF(from_clauses=[[size, -1]])
+    occupied = Formula.export_vpool()._occupied
+    assert len(occupied) <= 1 and all(low == 1 and high >= 200 for low, high in occupied)

@@ -159,9 +159,9 @@ class Puzzle:
         built = []
         for kind, cells, target in regions:
             # An unknown kind is kept as given, for `_validate` to name the region and reject it.
-            known = RegionKind(kind) if kind in list(RegionKind) else cast(RegionKind, kind)
-            built.append(Region(known, tuple(_pair(cell) for cell in cells), target))
-        return cls(tuple(built), tuple(_pair(d) for d in dominoes), origin, published_solution)
+            known = RegionKind(kind) if isinstance(kind, str) and kind in _KIND_NAMES else cast(RegionKind, kind)
+            built.append(Region(known, _pairs(cells), target))
+        return cls(tuple(built), _pairs(dominoes), origin, published_solution)
 
     @cached_property
     def cells(self) -> tuple[Cell, ...]:
@@ -260,9 +260,14 @@ def _target_problem(region: Region) -> str | None:
     return None
 
 
-def _pair(values: Iterable[int]) -> tuple[int, int]:
-    """A cell or a domino given as plain values, as the model holds it (`_validate` checks it is a pair)."""
-    return cast("tuple[int, int]", tuple(values))
+def _pairs(values: Iterable[Iterable[int]]) -> tuple[tuple[int, int], ...]:
+    """Cells or dominoes given as plain values, as the model holds them (`_validate` checks each is a pair)."""
+    return cast("tuple[tuple[int, int], ...]", tuple(map(tuple, values)))
+
+
+# The kinds' names, for `Puzzle.build` to look a name up without listing the enum for every region (a
+# 50,000-region board listed it 50,000 times).
+_KIND_NAMES = frozenset(kind.value for kind in RegionKind)
 
 
 def solution_from_grid(tiling: Iterable[tuple[Cell, Cell]], grid: Mapping[Cell, int]) -> Solution:

@@ -51,6 +51,10 @@ def is_whole_number(value: object) -> TypeGuard[int]:
 
 
 def is_pair_of_whole_numbers(pair: tuple) -> bool:
-    """A cell or a domino: two whole numbers >= 0 (no generator per pair: a big board has 200,000 of them)."""
-    return (len(pair) == 2 and is_whole_number(pair[0]) and is_whole_number(pair[1])
-            and pair[0] >= 0 and pair[1] >= 0)
+    """A cell or a domino: two whole numbers >= 0 (no generator nor call per number: a big board has 200,000
+    pairs)."""
+    if len(pair) != 2:
+        return False
+    first, second = pair
+    return (isinstance(first, int) and isinstance(second, int) and not isinstance(first, bool)
+            and not isinstance(second, bool) and first >= 0 and second >= 0)
