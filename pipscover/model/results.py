@@ -104,8 +104,8 @@ class Marginals:
 @dataclass(frozen=True)
 class CountResult:
     """A count of solutions; `exact` is False when a limit, timeout or interrupt cut it short, and then
-    `stopped_by` says which when the counter knows: "memory" (the method reached its memory cap), "timeout",
-    "nodes" (a node budget, inside `auto`) or "interrupt" (Ctrl-C).
+    `stopped_by` says which: "limit" (a listing found `limit` solutions and more exist), "memory" (the method
+    reached its memory cap), "timeout", "nodes" (a node budget, inside `auto`) or "interrupt" (Ctrl-C).
 
     >>> from pipscover import count, load_one
     >>> result = count(load_one("examples/first.txt"))
