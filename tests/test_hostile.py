@@ -291,6 +291,8 @@ BAD_OPTIONS = [
     ["generate", "--seed", "1.5"],
     ["plot"],
     ["hint", FIRST, "--bogus"],
+    ["solve", FIRST, "-d", "hard"],  # a file whose puzzle names no difficulty: -d was silently ignored
+    ["count", EXAMPLES / "generated", "-d", "hard"],  # a folder where no file names one
     ["bogus"],
     ["--bogus"],
 ]
@@ -1203,6 +1205,17 @@ def test_a_count_stopped_by_its_limit_is_not_the_answer_and_exits_3(run_cli, ope
     result = run_cli("count", open_board, "-m", "dlx", "--limit", "10", "--json")
     [answer] = [json.loads(line) for line in result.out.splitlines()]
     assert answer["exact"] is False and answer["stopped_by"] == "--limit" and result.code == 3
+
+
+def test_a_folder_chooses_by_difficulty_among_the_files_that_name_one_and_keeps_the_others(run_cli, tmp_path):
+    """What -d did in a folder before a single file that names no difficulty was refused, and still does."""
+    text = FIRST.read_text()
+    write(tmp_path, "day.txt", "".join(f"{level}\n{text}\n" for level in ("easy", "medium", "hard")))
+    write(tmp_path, "plain.txt", text)
+    solved = run_cli("solve", tmp_path, "-d", "hard", "--json")
+    chosen = [json.loads(line)["puzzle"] for line in solved.out.splitlines()]
+    assert solved.code == 0 and [(Path(p["file"]).name, p["difficulty"]) for p in chosen] == [
+        ("day.txt", "hard"), ("plain.txt", None)]
 
 
 def test_hint_given_a_wrong_domino_names_its_region_as_the_file_does(run_cli, tmp_path):

@@ -92,13 +92,21 @@ class Loaded(NamedTuple):
 
 
 def load_timed(paths: list[Path], difficulty: Difficulty | None) -> list[Loaded]:
-    """Every puzzle in the files and folders named, with its reading time, for the commands that take --timeout."""
+    """Every puzzle in the files and folders named, with its reading time, for the commands that take --timeout.
+    With a difficulty, a file named alone must name its puzzles' difficulties, and a folder some of its files'
+    (its other files come whole: `formats.parse`); else the difficulty would choose nothing, ignored."""
     loaded: list[Loaded] = []
-    for file in puzzle_files(paths):
-        began = time.monotonic()
-        puzzles = load(file, difficulty)
-        share = (time.monotonic() - began) / max(1, len(puzzles))
-        loaded.extend(Loaded(puzzle, share) for puzzle in puzzles)
+    for named in paths:
+        found: list[Loaded] = []
+        for file in puzzle_files([named]):
+            began = time.monotonic()
+            puzzles = load(file, difficulty, in_folder=named.is_dir())
+            share = (time.monotonic() - began) / max(1, len(puzzles))
+            found.extend(Loaded(puzzle, share) for puzzle in puzzles)
+        if difficulty is not None and not any(item.puzzle.origin.difficulty for item in found):
+            raise PipsError(f"{named}: none of its puzzle files names a difficulty, so there is no {difficulty} "
+                            "puzzle to choose; drop -d")
+        loaded.extend(found)
     return loaded
 
 
