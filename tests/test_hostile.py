@@ -312,6 +312,18 @@ def test_a_missing_puzzle_file_is_named(run_cli, tmp_path, command):
     assert_one_line_error(run_cli(*args), path, "no such file")
 
 
+def test_puzzle_files_refuses_a_missing_path_as_the_commands_do(run_cli, tmp_path):
+    """`pipscover.puzzle_files(["nope"])` returned the path as a puzzle file, without an error."""
+    import pipscover
+
+    path = tmp_path / "nope"
+    with pytest.raises(pipscover.PipsError) as refused:
+        pipscover.puzzle_files([FIRST, path])
+    said = run_cli("solve", path).err
+    assert said == f"pipscover: error: {refused.value}\n" == f"pipscover: error: {path}: no such file\n"
+    assert pipscover.puzzle_files(["-"]) == [Path("-")]  # standard input
+
+
 def test_an_empty_folder_and_a_folder_as_file_are_named(run_cli, tmp_path):
     (tmp_path / "empty").mkdir()
     assert_one_line_error(run_cli("count", tmp_path / "empty"), "empty", "no puzzle files")
