@@ -905,7 +905,8 @@ def small_open_board(tmp_path_factory) -> Path:
 
 
 # (2,000 solutions are half a megabyte of JSON, several times what a pipe holds.)
-@pytest.mark.parametrize("args", [["backends"], ["solve", "SMALL", "--limit", "2000", "--json"]], ids=" ".join)
+@pytest.mark.parametrize("args", [["backends"], ["solve", "SMALL", "--limit", "2000", "--json"],
+                                  ["sample", "SMALL", "-n", "2000", "--json"]], ids=" ".join)
 def test_a_closed_pipe_ends_quietly(small_open_board, args):
     process = pipscover(*[small_open_board if arg == "SMALL" else arg for arg in args],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -936,13 +937,15 @@ def group_usage(leader: int) -> tuple[float, int]:
     return ticks / os.sysconf("SC_CLK_TCK"), members
 
 
-def interrupt(args: list, after: float, processes: int = 1) -> tuple[int, str, str]:
+def interrupt(args: list, after: float, processes: int = 1, out_file: Path | None = None) -> tuple[int, str, str]:
     """Run pipscover in its own process group, press Ctrl-C once it has worked `after` seconds of CPU (so a
     loaded machine does not press it before the first answer) and holds `processes` live processes (workers it
-    started); exit code, out, err.
+    started); exit code, out, err. A command that prints as it goes writes its out to `out_file` (a full pipe
+    would stop it before it has worked that long).
     Also checks that no process of the group is left behind. (SIGINT gets its default action first: a suite
     started in the background by a shell script inherits it ignored, and Python keeps it so.)"""
-    process = pipscover(*args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    stdout = subprocess.PIPE if out_file is None else out_file.open("w")
+    process = pipscover(*args, stdout=stdout, stderr=subprocess.PIPE, text=True, start_new_session=True,
                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     give_up = time.monotonic() + 60
     while time.monotonic() < give_up:
@@ -955,6 +958,9 @@ def interrupt(args: list, after: float, processes: int = 1) -> tuple[int, str, s
     os.killpg(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert_group_ends(process.pid)
+    if out_file is not None:
+        stdout.close()
+        out = out_file.read_text()
     return process.returncode, out, err
 
 
@@ -981,6 +987,15 @@ def test_ctrl_c_prints_the_solutions_found_and_exits_130(small_open_board, backe
     document = json.loads(out)
     assert code == 130 and err == ""
     assert document["status"] == "interrupted" and document["solutions"]
+
+
+def test_ctrl_c_during_sample_prints_the_draws_made_so_far_and_exits_130(tmp_path):
+    """`sample` printed nothing at all on Ctrl-C (and held every draw until the end)."""
+    code, out, err = interrupt(["sample", FIRST, "-n", str(10**12), "--json"], 1.0, out_file=tmp_path / "out")
+    document = json.loads(out)
+    assert code == 130 and err == "" and document["status"] == "interrupted" and document["solutions"]
+    code, out, err = interrupt(["sample", FIRST, "-n", str(10**12)], 1.0, out_file=tmp_path / "out")
+    assert code == 130 and err == "" and re.search(r"first.txt: stopped by Ctrl-C after [1-9][0-9]* of", out)
 
 
 def test_ctrl_c_stops_a_sat_worker_with_a_deadline(open_board):
