@@ -1333,3 +1333,27 @@ def _read_until(terminal: int, pattern: bytes | None, within: float = 120) -> by
                 break
             seen += data
     return seen
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_ctrl_c_while_decode_reads_the_answer_says_so_in_one_line(run_cli, tmp_path, as_json):
+    """A solver's answer still coming (here a named pipe whose writer has sent one line): Ctrl-C ended decode
+    with exit code 130 and nothing printed. The writer's `open` returns once decode has opened the pipe to read
+    it, so the Ctrl-C comes while it reads; the writer then ends, as a solver killed by the same Ctrl-C does
+    (a Ctrl-C that comes between two reads of the pipe is seen by Python only when the next read returns)."""
+    cnf, answer = tmp_path / "first.cnf", tmp_path / "answer"
+    assert run_cli("encode", FIRST, "-o", cnf).code == 0
+    os.mkfifo(answer)
+    process = pipscover("decode", cnf, answer, *(["--json"] if as_json else []), stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True, start_new_session=True,
+                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    with answer.open("w") as solver:
+        solver.write("s SATISFIABLE\n")
+        solver.flush()
+        os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and err == "" and out.count("\n") == 1
+    if as_json:
+        assert (json.loads(out)["status"], json.loads(out)["solutions"]) == ("interrupted", [])
+    else:
+        assert out == f"{FIRST}: stopped by Ctrl-C while reading the solver's answer; nothing decoded ({answer})\n"
