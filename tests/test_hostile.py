@@ -27,6 +27,7 @@ import pytest
 
 from conftest import EXAMPLES
 from pipscover.counting.auto import LIST_SOLUTIONS_UP_TO
+from pipscover.model.results import long_numbers
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRST = EXAMPLES / "first.txt"
@@ -296,6 +297,27 @@ BAD_OPTIONS = [
     ["bogus"],
     ["--bogus"],
 ]
+
+
+HUGE = "9" * 4000  # a number Python reads (up to 4,300 digits), far past any the options mean
+HUGE_NUMBERS = {
+    "generate-seed": (["generate", "-n", "4", "--seed", HUGE], ("--seed 999999999999999999...999999999999999999 "
+                      "(4000 characters): must be a whole number from -(2^64 - 1) to 2^64 - 1")),
+    "solve-seed": (["solve", FIRST, "--seed", str(2**64)], "--seed 18446744073709551616: must be a whole number"),
+    "sample-seed": (["sample", FIRST, "--seed", "-" + HUGE], "must be a whole number from -(2^64 - 1)"),
+    "limit-5000-digits": (["solve", FIRST, "--limit", "9" * 5000], "a number of more than 4300 digits"),
+    "generate-dominoes": (["generate", "-n", HUGE], "999999999999999999...9999999999999999999 dominoes is too many"),
+    "sweep-seeds": (["sweep", "generate", "--seeds", "1-10000000000000"], "more than 1,000,000 seeds"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HUGE_NUMBERS))
+def test_a_huge_number_is_refused_in_a_short_line(run_cli, tmp_path, monkeypatch, name):
+    """A 4,000-digit seed was taken (and the page's server took it too); a refused one was quoted whole, in a
+    line of 4,000 characters; `sweep --seeds 1-10000000000000` made a job per seed until memory ran out."""
+    monkeypatch.chdir(tmp_path)
+    args, says = HUGE_NUMBERS[name]
+    assert_one_line_error(run_cli(*args), says)
 
 
 @pytest.mark.parametrize("args", BAD_OPTIONS, ids=lambda args: " ".join(map(str, args)).replace(str(EXAMPLES), "ex"))
@@ -569,9 +591,10 @@ def test_a_huge_open_board_is_solved_by_dlx_and_counted(run_cli, long_strip):
     document = json.loads(solved.out)
     assert solved.code == 0 and document["status"] == "solved" and len(document["solutions"][0]) == 20_000
     counted = run_cli("count", long_strip, "--json")
-    sys.set_int_max_str_digits(0)  # the count has 10,000 digits
-    assert counted.code == 0 and json.loads(counted.out)["count"] == fibonacci(20_001) * 2**20_000
-    assert json.loads(counted.out)["exact"] is True and time.monotonic() - start < 60
+    with long_numbers():  # the count has 10,000 digits (set for good, it let later tests read any number)
+        answer = json.loads(counted.out)
+    assert counted.code == 0 and answer["count"] == fibonacci(20_001) * 2**20_000
+    assert answer["exact"] is True and time.monotonic() - start < 60
 
 
 @pytest.mark.parametrize("args", [

@@ -36,7 +36,7 @@ from pipscover.errors import PipsError
 from pipscover.formats import load
 from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, puzzle_files
 from pipscover.model import Difficulty, Puzzle
-from pipscover.model.results import SolveResult, Status, long_numbers
+from pipscover.model.results import SEEDS, SolveResult, Status, checked_seed, long_numbers
 from pipscover.runtime.writes import write_whole
 
 PUZZLES_HELP = ("Puzzle files (NYT JSON or text format), folders of them, or NYT days (YYYY-MM-DD or today: "
@@ -56,8 +56,19 @@ SAT_NAMES = f"One of: {', '.join(SOLVERS)}; aliases {', '.join(ALIASES)}."
 BackendOption = Annotated[str, typer.Option(
     "--backend", "-b", help=f"Search backend (see `pipscover backends`). {BACKEND_NAMES}")]
 LimitOption = Annotated[int, typer.Option("--limit", min=1, help="Find up to this many solutions (--all: every one).")]
+
+
+def seed_value(value: int | None) -> int | None:
+    """A --seed: refused past `checked_seed`'s bound, as the page's server refuses it."""
+    try:
+        return checked_seed(value)
+    except PipsError:
+        raise Refused(value, f"must be {SEEDS}") from None
+
+
 SeedOption = Annotated[int | None, typer.Option(
-    "--seed", help="Seed of the randomised searches (dlx's restarts, local search); default 0, so runs repeat.")]
+    "--seed", callback=seed_value,
+    help="Seed of the randomised searches (dlx's restarts, local search); default 0, so runs repeat.")]
 # Where days come from and are kept (`pipscover.formats.fetch`): for fetch, and for serve, which fetches days too.
 BaseUrlOption = Annotated[
     str | None,

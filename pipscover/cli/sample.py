@@ -28,6 +28,7 @@ from pipscover.cli.common import (
     exit_with,
     load_timed,
     progress_bar,
+    seed_value,
 )
 from pipscover.model import Solution
 from pipscover.model.results import Distinct, SearchTimeout, Status, long_numbers
@@ -40,7 +41,8 @@ def sample_command(
     puzzles: PuzzlesArgument,
     difficulty: DifficultyOption = None,
     number: Annotated[int, typer.Option("--number", "-n", min=1, help="How many solutions to draw.")] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="The seed: the same seed draws the same solutions.")] = 0,
+    seed: Annotated[int, typer.Option(
+        "--seed", callback=seed_value, help="The seed: the same seed draws the same solutions.")] = 0,
     distinct: Annotated[Distinct, typer.Option(
         "--distinct", help="placements: each solution equally likely; grids: each distinct pip grid.",
     )] = Distinct.PLACEMENTS,
