@@ -25,6 +25,8 @@ from typing import Any
 
 import typer
 
+from pipscover.errors import brief
+
 try:  # typer 0.29 carries its own copy of click; older typers use click itself
     from typer._click import Context
 except ImportError:  # pragma: no cover
@@ -160,17 +162,6 @@ def usage_error(error: Any) -> str:
         return f"{named} {brief(error.value)}: {error.message}"
     value = _refused_value(error)
     return f"{named}{'' if value is None else f' {brief(value)}'}: {_reason(param, error)}"
-
-
-def brief(value: object) -> str:
-    """A refused value as the message quotes it: whole when short, else its ends and its length (a
-    4,000-digit --seed was quoted whole).
-
-    >>> brief("9" * 4000)
-    '999999999999999999...999999999999999999 (4000 characters)'
-    """
-    text = str(value)
-    return text if len(text) <= 40 else f"{text[:18]}...{text[-18:]} ({len(text)} characters)"
 
 
 def _refused_value(error: Any) -> Any:

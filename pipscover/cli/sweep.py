@@ -25,9 +25,8 @@ from pipscover.cli.common import (
     print_json,
     progress_bar,
 )
-from pipscover.cli.readable import brief
 from pipscover.engines import get_backend
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, brief
 from pipscover.generate.generator import Shape
 from pipscover.model import Difficulty
 from pipscover.model.results import checked_seed
