@@ -52,10 +52,11 @@ def sample_command(
     as_json: JsonOption = False,
 ) -> None:
     """Draw solutions uniformly at random (with replacement), each choice weighted by the exact number of
-    solutions below it; the same --seed draws the same solutions on any machine. Each is printed as it is drawn.
+    solutions below it; the same --seed draws the same solutions on any machine.
 
-    Exit code 0 when every puzzle has solutions, 1 when one has none, 3 when a time or memory limit stopped it,
-    130 on Ctrl-C (the draws made so far printed).
+    Each is printed as it is drawn (--json: the solve --json object, its solutions written as they come).
+    Exit code 0 when every puzzle has solutions, 1 when one has none, 3 when a time or memory limit stopped
+    it, 130 on Ctrl-C (the draws made so far printed).
 
     Example: pipscover sample nyt/2025-09-15.json -d hard -n 5 --seed 7 --json
     """
