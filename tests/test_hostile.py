@@ -294,6 +294,8 @@ BAD_OPTIONS = [
     ["hint", FIRST, "--bogus"],
     ["solve", FIRST, "-d", "hard"],  # a file whose puzzle names no difficulty: -d was silently ignored
     ["count", EXAMPLES / "generated", "-d", "hard"],  # a folder where no file names one
+    ["solve", FIRST, "-b", "minisat22", "--seed", "3"],  # a SAT solver draws nothing from it: was ignored
+    ["show", FIRST, "-f", "text", "--json"],  # printed the JSON, -f ignored
     ["bogus"],
     ["--bogus"],
 ]

@@ -35,6 +35,9 @@ def solve(
     engine = get_backend(backend)
     limit = checked_limit(limit)
     if seed is not None:
+        if not engine.capabilities.seeded:
+            raise PipsError(f"backend {engine.name!r} draws nothing from a seed, so --seed would change nothing; "
+                            "drop it or choose dlx, local or auto")
         engine = engine.with_seed(seed)
     if limit != 1:
         _refuse_one_solution_backends(engine)
