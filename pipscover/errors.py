@@ -57,3 +57,14 @@ def shown(value: object) -> str:
 
 _REPR = reprlib.Repr()
 _REPR.maxlevel, _REPR.maxstring, _REPR.maxother, _REPR.maxlist, _REPR.maxdict, _REPR.maxlong = 3, 60, 60, 6, 4, 40
+
+
+def brief(value: object, longest: int = 40) -> str:
+    """A refused value as the message quotes it: whole up to `longest` characters, else its ends and its length
+    (a 4,000-digit --seed was quoted whole).
+
+    >>> brief("9" * 4000)
+    '999999999999999999...999999999999999999 (4000 characters)'
+    """
+    text = str(value)
+    return text if len(text) <= longest else f"{text[:18]}...{text[-18:]} ({len(text)} characters)"

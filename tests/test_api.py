@@ -170,6 +170,7 @@ def test_a_sat_backend_is_named_as_pysat_names_it_or_by_its_pysat_class():
     (lambda puzzle: pipscover.generate(dominoes=5, shape="square"), "'square' is not a valid Shape"),
     (lambda puzzle: pipscover.solve(puzzle, limit=0), "limit must be at least 1 (or None for no limit), not 0"),
     (lambda puzzle: pipscover.count(puzzle, method="dlx", limit=-1), "limit must be at least 1"),
+    (lambda puzzle: pipscover.solutions(puzzle, backend="local"), "backend 'local' finds one solution, not several"),
 ])
 def test_a_name_from_a_fixed_set_or_a_limit_below_1_is_a_pips_error(call, says):
     """A name was the ValueError of a plain enum ("'GRID' is not a valid Distinct"), which a script catching
@@ -177,6 +178,22 @@ def test_a_name_from_a_fixed_set_or_a_limit_below_1_is_a_pips_error(call, says):
     `unsatisfiable` on a puzzle with a solution, and `count` of the first -1 solutions was -1."""
     with pytest.raises(pipscover.PipsError, match=re.escape(says)):
         call(pipscover.load_one(EXAMPLES / "first.txt"))
+
+
+@pytest.mark.parametrize("distinct", ["placements", "grids"])
+@pytest.mark.parametrize("method", ["dlx", "blocking"])
+def test_a_listing_count_cut_short_says_what_stopped_it(method, distinct):
+    """`count(puzzle, method="dlx", limit=5)` said `stopped_by=None` where `count --limit 5` says `--limit`, and
+    a listing past its deadline said None too; `solutions(puzzle, backend="local")` gave one of 7,870,990,272
+    solutions and ended, as if it were the only one (the backend case above)."""
+    many = pipscover.load_one(EXAMPLES / "generated" / "no-unique-16-seed1.json")
+    limited = pipscover.count(many, distinct, method=method, limit=5)
+    assert (limited.count, limited.exact, limited.stopped_by) == (5, False, "limit")
+    for timeout in (0, 0.3):  # before the count starts, and while it lists (it cannot list them all by then)
+        late = pipscover.count(many, distinct, method=method, timeout=timeout)
+        assert (late.exact, late.stopped_by) == (False, "timeout")
+    whole = pipscover.count(pipscover.load_one(EXAMPLES / "first.txt"), distinct, method=method, limit=5)
+    assert (whole.count, whole.exact, whole.stopped_by) == (1, True, None)
 
 
 def test_decode_takes_a_model_as_a_list_of_literals():

@@ -144,6 +144,20 @@ def test_asking_a_day_for_a_missing_difficulty_is_an_error():
         )
 
 
+@pytest.mark.parametrize(("text", "held"), [
+    (EXAMPLE_TEXT, "its puzzle names"),
+    (EXAMPLE_TEXT + "\n\n" + EXAMPLE_TEXT, "its 2 puzzles name"),
+    ('{"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}]}', "its puzzle names"),
+])
+def test_a_difficulty_that_a_file_cannot_choose_by_is_refused(text, held):
+    """`load("examples/first.txt", "hard")` read the puzzle and ignored the difficulty; a single NYT puzzle
+    object took it as its label. One file of a folder still comes whole (the folder chooses among its files)."""
+    with pytest.raises(PipsError, match=f"^plain: {held} no difficulty, so there is no hard one to choose; drop -d$"):
+        parse(text, "plain", "hard")
+    kept = parse(text, "plain", "hard", in_folder=True)
+    assert kept == parse(text, "plain") and {puzzle.origin.difficulty for puzzle in kept} == {None}
+
+
 def test_missing_files_and_folders_are_named(tmp_path):
     with pytest.raises(PipsError, match="no such file"):
         load(tmp_path / "nothing.json")

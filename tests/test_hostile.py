@@ -27,6 +27,7 @@ import pytest
 
 from conftest import EXAMPLES
 from pipscover.counting.auto import LIST_SOLUTIONS_UP_TO
+from pipscover.model.results import long_numbers
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRST = EXAMPLES / "first.txt"
@@ -291,9 +292,37 @@ BAD_OPTIONS = [
     ["generate", "--seed", "1.5"],
     ["plot"],
     ["hint", FIRST, "--bogus"],
+    ["solve", FIRST, "-d", "hard"],  # a file whose puzzle names no difficulty: -d was silently ignored
+    ["count", EXAMPLES / "generated", "-d", "hard"],  # a folder where no file names one
+    ["solve", FIRST, "-b", "minisat22", "--seed", "3"],  # a SAT solver draws nothing from it: was ignored
+    ["show", FIRST, "-f", "text", "--json"],  # printed the JSON, -f ignored
     ["bogus"],
     ["--bogus"],
 ]
+
+
+HUGE = "9" * 4000  # a number Python reads (up to 4,300 digits), far past any the options mean
+HUGE_NUMBERS = {
+    "generate-seed": (["generate", "-n", "4", "--seed", HUGE], ("--seed 999999999999999999...999999999999999999 "
+                      "(4000 characters): must be a whole number from -(2^64 - 1) to 2^64 - 1")),
+    "solve-seed": (["solve", FIRST, "--seed", str(2**64)], "--seed 18446744073709551616: must be a whole number"),
+    "sample-seed": (["sample", FIRST, "--seed", "-" + HUGE], "must be a whole number from -(2^64 - 1)"),
+    "limit-5000-digits": (["solve", FIRST, "--limit", "9" * 5000], "a number of more than 4300 digits"),
+    "generate-dominoes": (["generate", "-n", HUGE], "999999999999999999...9999999999999999999 dominoes is too many"),
+    "sweep-seeds": (["sweep", "generate", "--seeds", "1-10000000000000"], "more than 1,000,000 seeds"),
+    # (both ended in an OverflowError's traceback, the size of their board past a float)
+    "planted-size": (["planted", HUGE + "x2", "--seed", "1"], "a board of more than 10^4000 cells would need far "),
+    "generate-rect": (["generate", "-n", HUGE, "--no-unique", "--shape", "rect", "--seed", "1"], "10^18 GiB"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HUGE_NUMBERS))
+def test_a_huge_number_is_refused_in_a_short_line(run_cli, tmp_path, monkeypatch, name):
+    """A 4,000-digit seed was taken (and the page's server took it too); a refused one was quoted whole, in a
+    line of 4,000 characters; `sweep --seeds 1-10000000000000` made a job per seed until memory ran out."""
+    monkeypatch.chdir(tmp_path)
+    args, says = HUGE_NUMBERS[name]
+    assert_one_line_error(run_cli(*args), says)
 
 
 @pytest.mark.parametrize("args", BAD_OPTIONS, ids=lambda args: " ".join(map(str, args)).replace(str(EXAMPLES), "ex"))
@@ -308,6 +337,18 @@ def test_a_missing_puzzle_file_is_named(run_cli, tmp_path, command):
     solution, model = write(tmp_path, "solution.json", GOOD_SOLUTION), write(tmp_path, "model.txt", "v 1 0\n")
     args = [{"PUZZLE": path, "SOLUTION": solution, "MODEL": model}.get(arg, arg) for arg in FILE_COMMANDS[command]]
     assert_one_line_error(run_cli(*args), path, "no such file")
+
+
+def test_puzzle_files_refuses_a_missing_path_as_the_commands_do(run_cli, tmp_path):
+    """`pipscover.puzzle_files(["nope"])` returned the path as a puzzle file, without an error."""
+    import pipscover
+
+    path = tmp_path / "nope"
+    with pytest.raises(pipscover.PipsError) as refused:
+        pipscover.puzzle_files([FIRST, path])
+    said = run_cli("solve", path).err
+    assert said == f"pipscover: error: {refused.value}\n" == f"pipscover: error: {path}: no such file\n"
+    assert pipscover.puzzle_files(["-"]) == [Path("-")]  # standard input
 
 
 def test_an_empty_folder_and_a_folder_as_file_are_named(run_cli, tmp_path):
@@ -555,9 +596,10 @@ def test_a_huge_open_board_is_solved_by_dlx_and_counted(run_cli, long_strip):
     document = json.loads(solved.out)
     assert solved.code == 0 and document["status"] == "solved" and len(document["solutions"][0]) == 20_000
     counted = run_cli("count", long_strip, "--json")
-    sys.set_int_max_str_digits(0)  # the count has 10,000 digits
-    assert counted.code == 0 and json.loads(counted.out)["count"] == fibonacci(20_001) * 2**20_000
-    assert json.loads(counted.out)["exact"] is True and time.monotonic() - start < 60
+    with long_numbers():  # the count has 10,000 digits (set for good, it let later tests read any number)
+        answer = json.loads(counted.out)
+    assert counted.code == 0 and answer["count"] == fibonacci(20_001) * 2**20_000
+    assert answer["exact"] is True and time.monotonic() - start < 60
 
 
 @pytest.mark.parametrize("args", [
@@ -891,7 +933,8 @@ def small_open_board(tmp_path_factory) -> Path:
 
 
 # (2,000 solutions are half a megabyte of JSON, several times what a pipe holds.)
-@pytest.mark.parametrize("args", [["backends"], ["solve", "SMALL", "--limit", "2000", "--json"]], ids=" ".join)
+@pytest.mark.parametrize("args", [["backends"], ["solve", "SMALL", "--limit", "2000", "--json"],
+                                  ["sample", "SMALL", "-n", "2000", "--json"]], ids=" ".join)
 def test_a_closed_pipe_ends_quietly(small_open_board, args):
     process = pipscover(*[small_open_board if arg == "SMALL" else arg for arg in args],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -922,13 +965,15 @@ def group_usage(leader: int) -> tuple[float, int]:
     return ticks / os.sysconf("SC_CLK_TCK"), members
 
 
-def interrupt(args: list, after: float, processes: int = 1) -> tuple[int, str, str]:
+def interrupt(args: list, after: float, processes: int = 1, out_file: Path | None = None) -> tuple[int, str, str]:
     """Run pipscover in its own process group, press Ctrl-C once it has worked `after` seconds of CPU (so a
     loaded machine does not press it before the first answer) and holds `processes` live processes (workers it
-    started); exit code, out, err.
+    started); exit code, out, err. A command that prints as it goes writes its out to `out_file` (a full pipe
+    would stop it before it has worked that long).
     Also checks that no process of the group is left behind. (SIGINT gets its default action first: a suite
     started in the background by a shell script inherits it ignored, and Python keeps it so.)"""
-    process = pipscover(*args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    stdout = subprocess.PIPE if out_file is None else out_file.open("w")
+    process = pipscover(*args, stdout=stdout, stderr=subprocess.PIPE, text=True, start_new_session=True,
                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     give_up = time.monotonic() + 60
     while time.monotonic() < give_up:
@@ -941,6 +986,9 @@ def interrupt(args: list, after: float, processes: int = 1) -> tuple[int, str, s
     os.killpg(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert_group_ends(process.pid)
+    if out_file is not None:
+        stdout.close()
+        out = out_file.read_text()
     return process.returncode, out, err
 
 
@@ -967,6 +1015,15 @@ def test_ctrl_c_prints_the_solutions_found_and_exits_130(small_open_board, backe
     document = json.loads(out)
     assert code == 130 and err == ""
     assert document["status"] == "interrupted" and document["solutions"]
+
+
+def test_ctrl_c_during_sample_prints_the_draws_made_so_far_and_exits_130(tmp_path):
+    """`sample` printed nothing at all on Ctrl-C (and held every draw until the end)."""
+    code, out, err = interrupt(["sample", FIRST, "-n", str(10**12), "--json"], 1.0, out_file=tmp_path / "out")
+    document = json.loads(out)
+    assert code == 130 and err == "" and document["status"] == "interrupted" and document["solutions"]
+    code, out, err = interrupt(["sample", FIRST, "-n", str(10**12)], 1.0, out_file=tmp_path / "out")
+    assert code == 130 and err == "" and re.search(r"first.txt: stopped by Ctrl-C after [1-9][0-9]* of", out)
 
 
 def test_ctrl_c_stops_a_sat_worker_with_a_deadline(open_board):
@@ -1205,6 +1262,17 @@ def test_a_count_stopped_by_its_limit_is_not_the_answer_and_exits_3(run_cli, ope
     assert answer["exact"] is False and answer["stopped_by"] == "--limit" and result.code == 3
 
 
+def test_a_folder_chooses_by_difficulty_among_the_files_that_name_one_and_keeps_the_others(run_cli, tmp_path):
+    """What -d did in a folder before a single file that names no difficulty was refused, and still does."""
+    text = FIRST.read_text()
+    write(tmp_path, "day.txt", "".join(f"{level}\n{text}\n" for level in ("easy", "medium", "hard")))
+    write(tmp_path, "plain.txt", text)
+    solved = run_cli("solve", tmp_path, "-d", "hard", "--json")
+    chosen = [json.loads(line)["puzzle"] for line in solved.out.splitlines()]
+    assert solved.code == 0 and [(Path(p["file"]).name, p["difficulty"]) for p in chosen] == [
+        ("day.txt", "hard"), ("plain.txt", None)]
+
+
 def test_hint_given_a_wrong_domino_names_its_region_as_the_file_does(run_cli, tmp_path):
     """Was "region 7 (less 2) breaks its rule with pips [1, 2]", where the text format calls that region H."""
     placed = write(tmp_path, "placed.json", [{"domino": [2, 2], "cells": [[3, 1], [3, 2]]}])
@@ -1293,3 +1361,36 @@ def _read_until(terminal: int, pattern: bytes | None, within: float = 120) -> by
                 break
             seen += data
     return seen
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_ctrl_c_while_decode_reads_the_answer_says_so_in_one_line(run_cli, tmp_path, as_json):
+    """A solver's answer still coming (here a named pipe whose writer has sent one line): Ctrl-C ended decode
+    with exit code 130 and nothing printed. The writer's `open` returns once decode has opened the pipe to read
+    it, so the Ctrl-C comes while it reads; the writer then ends, as a solver killed by the same Ctrl-C does
+    (a Ctrl-C that comes between two reads of the pipe is seen by Python only when the next read returns)."""
+    cnf, answer = tmp_path / "first.cnf", tmp_path / "answer"
+    assert run_cli("encode", FIRST, "-o", cnf).code == 0
+    os.mkfifo(answer)
+    process = pipscover("decode", cnf, answer, *(["--json"] if as_json else []), stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True, start_new_session=True,
+                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    with answer.open("w") as solver:
+        solver.write("s SATISFIABLE\n")
+        solver.flush()
+        os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and err == "" and out.count("\n") == 1
+    if as_json:
+        assert (json.loads(out)["status"], json.loads(out)["solutions"]) == ("interrupted", [])
+    else:
+        assert out == f"{FIRST}: stopped by Ctrl-C while reading the solver's answer; nothing decoded ({answer})\n"
+
+
+@pytest.mark.parametrize("command", ["hint", "rate"])
+def test_ctrl_c_in_a_command_with_nothing_to_print_says_so_in_one_line(run_cli, tmp_path, command):
+    """`hint --all`, `rate` (and `certify`, `encode`, ...) ended on Ctrl-C with exit code 130 and not a word."""
+    board = tmp_path / "board.json"
+    assert run_cli("planted", "14x14", "--seed", "2", "-o", board).code == 0  # hint --all: seconds of CPU
+    code, out, err = interrupt([command, board, *(["--all"] if command == "hint" else [])], after=1.0)
+    assert (code, out, err) == (130, "", "pipscover: stopped by Ctrl-C\n")

@@ -494,3 +494,16 @@ def test_stats_count_grids_as_exactly_as_the_command_line(server):
     stats = ask(server, "/api/stats", {"puzzle": puzzle_to_nyt(puzzle)}).json()
     assert stats["solutions"] == {"count": "6773760", "exact": True}
     assert stats["grids"] == {"count": "4900576", "exact": True}
+
+
+@pytest.mark.parametrize(("body", "says"), [
+    ({"dominoes": 8, "seed": 10**4000}, "the seed must be a whole number from -(2^64 - 1) to 2^64 - 1, not 1000"),
+    ({"dominoes": 8, "seed": 2**64}, "the seed must be a whole number"),
+    ({"dominoes": 10**4000}, "dominoes must be from 2 to 40, not 1000"),
+])
+def test_a_number_past_what_the_command_line_takes_is_a_400_in_a_short_sentence(server, body, says):
+    """A 4,000-digit seed started a job, whose status echoed it back whole (as the refusal of 4,000-digit
+    dominoes did); `generate --seed` refuses it in the same words."""
+    response = server.post("/api/generate", content=json.dumps(body).encode())
+    assert_refused(response, 400, says)
+    assert len(response.json()["error"]) < 200

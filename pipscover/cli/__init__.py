@@ -79,8 +79,19 @@ COMMANDS = {
 }
 
 
+class Interrupted(Exception):
+    """Ctrl-C let through by a command that had nothing found so far to print (hint, rate, certify, encode...):
+    typer turns it into exit code 130 and no word, so the group says it first."""
+
+
 class LazyCommands(typer.core.TyperGroup):
     """The top-level group: lists `COMMANDS` as they are and imports a command's module when it runs."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted from None
 
     def list_commands(self, ctx: Any) -> list[str]:
         return list(COMMANDS)
@@ -159,6 +170,9 @@ def run(args: Sequence[str] | None = None) -> int:
         error_line(error.format_message())
         return error.exit_code
     except typer.Abort:  # end of input where the command asked for more
+        return EXIT_INTERRUPTED
+    except Interrupted:
+        sys.stderr.write("pipscover: stopped by Ctrl-C\n")
         return EXIT_INTERRUPTED
     except PipsError as error:
         error_line(str(error))

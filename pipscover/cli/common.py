@@ -36,7 +36,7 @@ from pipscover.errors import PipsError
 from pipscover.formats import load
 from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, puzzle_files
 from pipscover.model import Difficulty, Puzzle
-from pipscover.model.results import SolveResult, Status, long_numbers
+from pipscover.model.results import SEEDS, SolveResult, Status, checked_seed, long_numbers
 from pipscover.runtime.writes import write_whole
 
 PUZZLES_HELP = ("Puzzle files (NYT JSON or text format), folders of them, or NYT days (YYYY-MM-DD or today: "
@@ -56,8 +56,19 @@ SAT_NAMES = f"One of: {', '.join(SOLVERS)}; aliases {', '.join(ALIASES)}."
 BackendOption = Annotated[str, typer.Option(
     "--backend", "-b", help=f"Search backend (see `pipscover backends`). {BACKEND_NAMES}")]
 LimitOption = Annotated[int, typer.Option("--limit", min=1, help="Find up to this many solutions (--all: every one).")]
+
+
+def seed_value(value: int | None) -> int | None:
+    """A --seed: refused past `checked_seed`'s bound, as the page's server refuses it."""
+    try:
+        return checked_seed(value)
+    except PipsError:
+        raise Refused(value, f"must be {SEEDS}") from None
+
+
 SeedOption = Annotated[int | None, typer.Option(
-    "--seed", help="Seed of the randomised searches (dlx's restarts, local search); default 0, so runs repeat.")]
+    "--seed", callback=seed_value,
+    help="Seed of the randomised searches (dlx's restarts, local search); default 0, so runs repeat.")]
 # Where days come from and are kept (`pipscover.formats.fetch`): for fetch, and for serve, which fetches days too.
 BaseUrlOption = Annotated[
     str | None,
@@ -92,13 +103,21 @@ class Loaded(NamedTuple):
 
 
 def load_timed(paths: list[Path], difficulty: Difficulty | None) -> list[Loaded]:
-    """Every puzzle in the files and folders named, with its reading time, for the commands that take --timeout."""
+    """Every puzzle in the files and folders named, with its reading time, for the commands that take --timeout.
+    With a difficulty, a file named alone must name its puzzles' difficulties, and a folder some of its files'
+    (its other files come whole: `formats.parse`); else the difficulty would choose nothing, ignored."""
     loaded: list[Loaded] = []
-    for file in puzzle_files(paths):
-        began = time.monotonic()
-        puzzles = load(file, difficulty)
-        share = (time.monotonic() - began) / max(1, len(puzzles))
-        loaded.extend(Loaded(puzzle, share) for puzzle in puzzles)
+    for named in paths:
+        found: list[Loaded] = []
+        for file in puzzle_files([named]):
+            began = time.monotonic()
+            puzzles = load(file, difficulty, in_folder=named.is_dir())
+            share = (time.monotonic() - began) / max(1, len(puzzles))
+            found.extend(Loaded(puzzle, share) for puzzle in puzzles)
+        if difficulty is not None and not any(item.puzzle.origin.difficulty for item in found):
+            raise PipsError(f"{named}: none of its puzzle files names a difficulty, so there is no {difficulty} "
+                            "puzzle to choose; drop -d")
+        loaded.extend(found)
     return loaded
 
 

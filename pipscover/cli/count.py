@@ -28,6 +28,7 @@ from pipscover.cli.common import (
     progress_bar,
 )
 from pipscover.counting import INTERRUPT, METHODS, CountInterrupted, ProgressCallback, count, counting_method
+from pipscover.counting.budget import LIMIT
 from pipscover.engines import get_backend
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
@@ -121,9 +122,9 @@ def count_command(
         try:
             for puzzle, result in _counts(loaded, settings, jobs, update, split):
                 cells = _marginals(puzzle, result, timeout, cap) if with_marginals else None
-                worst = max(worst, _print(puzzle, result, limit, as_json, cells))
+                worst = max(worst, _print(puzzle, result, as_json, cells))
         except CountInterrupted as stop:
-            _print(stop.puzzle, stop.result, limit, as_json)
+            _print(stop.puzzle, stop.result, as_json)
             exit_with(EXIT_INTERRUPTED)
     exit_with(worst)
 
@@ -243,10 +244,9 @@ def _marginals(puzzle: Puzzle, result: CountResult, timeout: float | None, memor
         return None
 
 
-def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool,
+def _print(puzzle: Puzzle, result: CountResult, as_json: bool,
            cells: Marginals | None = None) -> int:
     """Print one count (with its marginals, when given); the exit code it calls for."""
-    stopped_by_limit = limit is not None and result.count >= limit
     code = EXIT_OK if result.exact else EXIT_TIMEOUT  # a lower bound is not the answer, whatever stopped it
     if result.exact and result.count == 0:
         code = EXIT_NO
@@ -254,7 +254,7 @@ def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool
         print_json({
             "puzzle": puzzle.origin.as_json(), "count": result.count, "exact": result.exact,
             "distinct": str(result.distinct), "method": result.method, "backend": result.backend,
-            "seconds": round(result.seconds, 6), "stopped_by": _stopped_by(result, stopped_by_limit),
+            "seconds": round(result.seconds, 6), "stopped_by": _stopped_by(result),
             **({} if cells is None else {"marginals": cells.as_json(),
                                         "backbone": [[r, c, pip] for (r, c), pip in sorted(cells.backbone().items())]}),
         })
@@ -269,7 +269,7 @@ def _print(puzzle: Puzzle, result: CountResult, limit: int | None, as_json: bool
         typer.echo(f"{puzzle.describe()}: {counted} {noun} (exact, {result.distinct}) "
                    f"by {engine} in {result.seconds:.3f} s")
     else:
-        why = _stopped_by(result, stopped_by_limit)
+        why = _stopped_by(result)
         typer.echo(f"{puzzle.describe()}: at least {counted} {noun} (NOT exact: stopped by {why}; "
                    f"a lower bound, {result.distinct}) by {engine} in {result.seconds:.3f} s")
     if cells is not None:
@@ -289,12 +289,9 @@ def _backbone_board(cells: Marginals) -> str:
     return "\n".join(lines)
 
 
-def _stopped_by(result: CountResult, stopped_by_limit: bool) -> str | None:
-    """What stopped a count that is not exact, as the user asked for it (None: the count is exact)."""
+def _stopped_by(result: CountResult) -> str | None:
+    """What stopped a count that is not exact, as the user asked for it (None: the count is exact); a race's
+    or a cluster's stop that is none of the user's limits ended at their deadline."""
     if result.exact:
         return None
-    if result.stopped_by == INTERRUPT:
-        return "Ctrl-C"
-    if result.stopped_by == "memory":
-        return "--memory"
-    return "--limit" if stopped_by_limit else "--timeout"
+    return {INTERRUPT: "Ctrl-C", "memory": "--memory", LIMIT: "--limit"}.get(result.stopped_by or "", "--timeout")

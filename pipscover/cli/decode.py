@@ -20,7 +20,7 @@ from pipscover.cli.common import (
     progress_bar,
 )
 from pipscover.cnf import DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, AnyEncoding, Encodings, encode
-from pipscover.cnf.dimacs import read_model
+from pipscover.cnf.dimacs import SolverAnswer, read_model
 from pipscover.cnf.opb import PbEncoding, encode_opb
 from pipscover.errors import PipsError
 from pipscover.formats import read_text_file
@@ -87,10 +87,13 @@ def decode_command(
         _refuse_other_encodings(header, source, card=card, pb=pb, encoding=form)
         puzzle, file_format = _header_puzzle(header, source, difficulty), header.format
         encodings = Encodings(header.card, header.pb, header.form)
-    answer = read_model(read_text_file(model_file), model_file)
-    status, solutions = answer.status, []
     try:
-        if answer.status is Status.SOLVED:
+        answer: SolverAnswer | None = read_model(read_text_file(model_file), model_file)
+    except KeyboardInterrupt:  # (a solver's output piped in, the solver still running)
+        answer = None
+    status, solutions = Status.INTERRUPTED if answer is None else answer.status, []
+    try:
+        if answer is not None and answer.status is Status.SOLVED:
             encoding: AnyEncoding | PbEncoding = (encode_opb(puzzle) if file_format == "opb"
                                                   else encode(puzzle, encodings))
             with progress_bar("decoding", total=len(answer.models)) as advance:
@@ -100,13 +103,14 @@ def decode_command(
     except KeyboardInterrupt:  # the solutions decoded so far are printed, as `solve` prints those it found
         status = Status.INTERRUPTED
     result = SolveResult(status, tuple(solutions), BACKEND_NAME, time.monotonic() - start)
-    print_solved(puzzle, result, f"{puzzle.describe()}: {_said(result, len(answer.models))} ({model_file})", as_json)
+    models = None if answer is None else len(answer.models)
+    print_solved(puzzle, result, f"{puzzle.describe()}: {_said(result, models)} ({model_file})", as_json)
     exit_with(exit_code(result.status))
 
 
-def _said(result: SolveResult, models: int) -> str:
+def _said(result: SolveResult, models: int | None) -> str:
     """The status line's words: the status, with how many models were decoded when there were several or
-    Ctrl-C stopped the decode.
+    Ctrl-C stopped the decode (`models` None: before the answer was read).
 
     >>> from pipscover.model.results import SolveResult, Status
     >>> _said(SolveResult(Status.SOLVED, ("one", "two"), BACKEND_NAME, 0.1), 2)
@@ -114,6 +118,8 @@ def _said(result: SolveResult, models: int) -> str:
     >>> _said(SolveResult(Status.INTERRUPTED, ("one",), BACKEND_NAME, 0.1), 148)
     'stopped by Ctrl-C; 1 of 148 models decoded so far'
     """
+    if models is None:
+        return "stopped by Ctrl-C while reading the solver's answer; nothing decoded"
     if result.status is Status.INTERRUPTED:
         return f"stopped by Ctrl-C; {len(result.solutions)} of {models} models decoded so far"
     return f"{result.status}, {models} models" if len(result.solutions) > 1 else str(result.status)

@@ -21,6 +21,7 @@ from pipscover.cli.common import (
     print_json,
     progress_bar,
     seconds,
+    seed_value,
     write_output,
 )
 from pipscover.errors import PipsError
@@ -47,7 +48,8 @@ def generate_command(
         Shape, typer.Option("--shape", help="nyt: compact blob; rect: rectangle; random: straggly blob.")
     ] = Shape.NYT,
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Same seed, same puzzle (default: a random seed, reported).")
+        int | None, typer.Option("--seed", callback=seed_value,
+                                 help="Same seed, same puzzle (default: a random seed, reported).")
     ] = None,
     any_count: Annotated[bool, typer.Option(
         "--no-unique", help="Any number of solutions: skip tightening the regions until the counter proves one.",

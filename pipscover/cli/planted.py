@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import PUZZLE_JSON, output_format, print_json, write_output
+from pipscover.cli.common import PUZZLE_JSON, output_format, print_json, seed_value, write_output
 from pipscover.errors import PipsError
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.planted import SCALE_SUITE, Pips, PlantedSpec, planted
@@ -26,7 +26,8 @@ def planted_command(
     )] = Pips.REPEATED,
     max_pip: Annotated[int, typer.Option("--max-pip", min=0, help="The largest pip.")] = 6,
     seed: Annotated[int | None, typer.Option(
-        "--seed", help="Same seed, same puzzle, on any machine (default: a random seed, reported).")] = None,
+        "--seed", callback=seed_value,
+        help="Same seed, same puzzle, on any machine (default: a random seed, reported).")] = None,
     suite: Annotated[bool, typer.Option(
         "--suite", help="Write the scale benchmark (every board and seed of SCALE_SUITE in "
                         "pipscover/generate/planted.py) into the folder given by --output.",

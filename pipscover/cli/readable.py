@@ -20,9 +20,12 @@ from __future__ import annotations
 import copy
 import inspect
 import re
+import sys
 from typing import Any
 
 import typer
+
+from pipscover.errors import brief
 
 try:  # typer 0.29 carries its own copy of click; older typers use click itself
     from typer._click import Context
@@ -156,9 +159,9 @@ def usage_error(error: Any) -> str:
         return f"missing {param.human_readable_name}"
     named = next((opt for opt in param.opts if opt.startswith("--")), param.opts[0] if param.opts else param.name)
     if isinstance(error, Refused):
-        return f"{named} {error.value}: {error.message}"
+        return f"{named} {brief(error.value)}: {error.message}"
     value = _refused_value(error)
-    return f"{named}{'' if value is None else f' {value}'}: {_reason(param, error)}"
+    return f"{named}{'' if value is None else f' {brief(value)}'}: {_reason(param, error)}"
 
 
 def _refused_value(error: Any) -> Any:
@@ -176,6 +179,9 @@ def _reason(param: Any, error: Any) -> str:
         return "choose one of " + ", ".join(choices)
     low, high = _bounds(param)
     kind = _kind(param)
+    refused, readable = str(_refused_value(error)), sys.get_int_max_str_digits()  # (0: no limit)
+    if kind == "int" and re.fullmatch(r"[+-]?[0-9]+", refused) and 0 < readable < len(refused):
+        return f"a number of more than {readable} digits, too long to read"
     if low is not None or high is not None:
         value = _refused_value(error)
         try:

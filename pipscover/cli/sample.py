@@ -1,28 +1,37 @@
-"""`pipscover sample`: solutions drawn uniformly at random from the exact counts, reproducibly by seed."""
+"""`pipscover sample`: solutions drawn uniformly at random from the exact counts, reproducibly by seed.
+
+The draws are printed as they come, never held: `-n` may be any number. `--json` prints the `solve --json`
+object of each puzzle on one line, its `solutions` array written a draw at a time, and its `status` and
+`seconds` after it (a run stopped by a limit or Ctrl-C keeps the draws made before, as `solve` does)."""
 
 from __future__ import annotations
 
+import json
+import sys
 import time
-from typing import Annotated
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, nullcontext
+from itertools import islice
+from typing import Annotated, Any
 
 import typer
 
 from pipscover.cli.app import app
 from pipscover.cli.common import (
-    EXIT_NO,
-    EXIT_OK,
-    EXIT_TIMEOUT,
     DifficultyOption,
     JsonOption,
+    Loaded,
     PuzzlesArgument,
     TimeoutOption,
+    exit_code,
     exit_with,
     load_timed,
-    print_json,
     progress_bar,
-    solve_json,
+    seed_value,
 )
-from pipscover.model.results import Distinct, SearchTimeout, SolveResult, Status
+from pipscover.model import Solution
+from pipscover.model.results import Distinct, SearchTimeout, Status, long_numbers
 from pipscover.runtime.deadlines import deadline_after
 from pipscover.runtime.limits import MEMORY_LIMIT, MemoryCapReached, parse_size
 
@@ -32,7 +41,8 @@ def sample_command(
     puzzles: PuzzlesArgument,
     difficulty: DifficultyOption = None,
     number: Annotated[int, typer.Option("--number", "-n", min=1, help="How many solutions to draw.")] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="The seed: the same seed draws the same solutions.")] = 0,
+    seed: Annotated[int, typer.Option(
+        "--seed", callback=seed_value, help="The seed: the same seed draws the same solutions.")] = 0,
     distinct: Annotated[Distinct, typer.Option(
         "--distinct", help="placements: each solution equally likely; grids: each distinct pip grid.",
     )] = Distinct.PLACEMENTS,
@@ -44,39 +54,108 @@ def sample_command(
     """Draw solutions uniformly at random (with replacement), each choice weighted by the exact number of
     solutions below it; the same --seed draws the same solutions on any machine.
 
-    Exit code 0 when every puzzle has solutions, 1 when one has none, 3 when a time or memory limit stopped it.
+    Each is printed as it is drawn (--json: the solve --json object, its solutions written as they come).
+    Exit code 0 when every puzzle has solutions, 1 when one has none, 3 when a time or memory limit stopped
+    it, 130 on Ctrl-C (the draws made so far printed).
 
     Example: pipscover sample nyt/2025-09-15.json -d hard -n 5 --seed 7 --json
     """
-    from pipscover.counting.completions import sample
-    from pipscover.render.terminal import draw_solution
+    from pipscover.counting.completions import draws
 
     cap = parse_size(memory)
-    worst = EXIT_OK
-    with progress_bar("sampling", total=None):
+    worst = 0
+    # A terminal stdout under the bar is written a line at a time, and a JSON object is one line: not there.
+    bar: AbstractContextManager[Any] = nullcontext() if as_json and sys.stdout.isatty() else progress_bar("sampling")
+    with bar:
         for item in load_timed(puzzles, difficulty):
             start = item.clock_start()
-            try:
-                drawn = sample(item.puzzle, number, seed, distinct, deadline_after(timeout, start), cap)
-                status = Status.SOLVED
-            except ValueError:
-                drawn, status = [], Status.UNSATISFIABLE
-            except (SearchTimeout, MemoryCapReached):
-                drawn, status = [], Status.TIMEOUT
-            result = SolveResult(status, tuple(drawn), "sample", time.monotonic() - start)
-            worst = max(worst, {Status.SOLVED: EXIT_OK, Status.UNSATISFIABLE: EXIT_NO}.get(status, EXIT_TIMEOUT))
-            if as_json:
-                print_json({**solve_json(item.puzzle, result), "seed": seed, "distinct": str(distinct)})
-                continue
-            typer.echo(f"{item.puzzle.describe()}: {_described(status, len(drawn), distinct, seed)}")
-            for solution in drawn:
-                typer.echo(draw_solution(item.puzzle, solution))
+            drawn = islice(draws(item.puzzle, seed, distinct, deadline_after(timeout, start), cap), number)
+            shown = _JsonDraws(item, seed, distinct) if as_json else _TextDraws(item, number, seed, distinct)
+            status = shown.print_all(drawn)
+            shown.close(status, time.monotonic() - start)
+            worst = max(worst, exit_code(status))
+            if status is Status.INTERRUPTED:
+                break
     exit_with(worst)
 
 
-def _described(status: Status, drawn: int, distinct: Distinct, seed: int) -> str:
-    if status is Status.SOLVED:
-        return f"{drawn} drawn uniformly ({distinct}, seed {seed})"
-    if status is Status.UNSATISFIABLE:
-        return "no solution to draw"
-    return "stopped by --timeout or --memory before the draws were done (nothing drawn)"
+class _Draws(ABC):
+    """How one puzzle's draws are printed, each as it comes."""
+
+    def __init__(self, item: Loaded) -> None:
+        self.puzzle = item.puzzle
+        self.printed = 0
+
+    def print_all(self, drawn: Iterator[Solution]) -> Status:
+        """Print every draw; how the drawing ended."""
+        try:
+            while True:
+                try:
+                    solution = next(drawn)
+                except StopIteration:
+                    return Status.SOLVED
+                except ValueError:  # (from the first draw) the puzzle has no solution
+                    return Status.UNSATISFIABLE
+                except (SearchTimeout, MemoryCapReached):
+                    return Status.TIMEOUT
+                self.show(solution)
+                self.printed += 1
+        except KeyboardInterrupt:
+            return Status.INTERRUPTED
+
+    @abstractmethod
+    def show(self, solution: Solution) -> None:
+        """Print one draw."""
+
+    @abstractmethod
+    def close(self, status: Status, seconds: float) -> None:
+        """Print what follows the draws, now that the drawing ended with `status` after `seconds`."""
+
+
+class _JsonDraws(_Draws):
+    """The `solve --json` object, its `solutions` array streamed: the head now, each draw, then the tail."""
+
+    def __init__(self, item: Loaded, seed: int, distinct: Distinct) -> None:
+        super().__init__(item)
+        head = {"puzzle": self.puzzle.origin.as_json(), "backend": "sample", "seed": seed, "distinct": str(distinct)}
+        sys.stdout.write(_json(head)[:-1] + ', "solutions": [')
+
+    def show(self, solution: Solution) -> None:
+        sys.stdout.write((", " if self.printed else "") + _json(solution.as_json()))
+
+    def close(self, status: Status, seconds: float) -> None:
+        sys.stdout.write(f'], "status": {_json(str(status))}, "seconds": {round(seconds, 6)}}}\n')
+        sys.stdout.flush()
+
+
+class _TextDraws(_Draws):
+    """A headline once the first draw is made, as before any draw was printed as it came, then each drawing;
+    a run stopped says so in one more line (in one line when it stopped before the first draw)."""
+
+    def __init__(self, item: Loaded, number: int, seed: int, distinct: Distinct) -> None:
+        super().__init__(item)
+        self.number, self.how = number, f"({distinct}, seed {seed})"
+
+    def show(self, solution: Solution) -> None:
+        from pipscover.render.terminal import draw_solution
+
+        if not self.printed:
+            typer.echo(f"{self.puzzle.describe()}: {self.number} drawn uniformly {self.how}")
+        typer.echo(draw_solution(self.puzzle, solution))
+
+    def close(self, status: Status, seconds: float) -> None:
+        if status is Status.SOLVED:
+            return
+        if status is Status.UNSATISFIABLE:
+            typer.echo(f"{self.puzzle.describe()}: no solution to draw")
+            return
+        why = "by Ctrl-C" if status is Status.INTERRUPTED else "by --timeout or --memory"
+        done = (f"after {self.printed} of {self.number} draws" if self.printed
+                else "before the draws were done (nothing drawn)")
+        typer.echo(f"{self.puzzle.describe()}: stopped {why} {done}")
+
+
+def _json(value: Any) -> str:
+    """`value` as `print_json` writes it (pips of any size too)."""
+    with long_numbers():
+        return json.dumps(value, separators=(", ", ": "))

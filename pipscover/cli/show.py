@@ -63,6 +63,9 @@ def show_command(
 
       pipscover show 2025-09-15 -f text > day.txt && pipscover solve day.txt
     """
+    if as_json and output == "-" and drawing is not None:  # (it printed the JSON, the format ignored)
+        raise PipsError(f"show: --json prints each puzzle as an NYT puzzle object, not -f {drawing}; drop one "
+                        "(or write the other to a file with -o)")
     chosen = output_format(output, FORMATS, drawing and str(drawing), Format.TERMINAL)
     loaded = load_puzzles(puzzles, difficulty)
     if not as_json or output != "-":  # --json alone prints the puzzles; with -o the file is written too

@@ -26,9 +26,10 @@ from pipscover.cli.common import (
     progress_bar,
 )
 from pipscover.engines import get_backend
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, brief
 from pipscover.generate.generator import Shape
 from pipscover.model import Difficulty
+from pipscover.model.results import checked_seed
 from pipscover.sweep.jobs import ROW_STATUSES
 
 if TYPE_CHECKING:
@@ -154,16 +155,25 @@ def _run(task: TaskName, work: list[Job], settings: Settings, output: Path, sche
             return stop.summary
 
 
+MAX_SEEDS = 10**6  # seeds of one sweep: a job each, held at once (a rerun with the same --output goes on)
+
+
 def parse_seeds(text: str) -> list[int]:
-    """`1-10000`, `7` or `1,5,9-12` as a list of seeds."""
+    """`1-10000`, `7` or `1,5,9-12` as a list of seeds, at most `MAX_SEEDS` of them (`1-10000000000000`
+    filled the memory with jobs), each a seed `checked_seed` takes."""
     seeds: list[int] = []
+    quoted = brief(text)
     for part in text.split(","):
         first, _, last = part.strip().partition("-")
         try:
             low, high = int(first), int(last or first)
         except ValueError:
-            raise PipsError(f"--seeds {text}: not a seed or range such as 1-100 or 1,5,9-12") from None
+            raise PipsError(f"--seeds {quoted}: not a seed or range such as 1-100 or 1,5,9-12") from None
         if high < low:
-            raise PipsError(f"--seeds {text}: the range {part} is empty")
+            raise PipsError(f"--seeds {quoted}: the range {brief(part)} is empty")
+        checked_seed(low), checked_seed(high)
+        if len(seeds) + high - low + 1 > MAX_SEEDS:
+            raise PipsError(f"--seeds {quoted}: more than {MAX_SEEDS:,} seeds; sweep them a part at a time "
+                            "(a rerun with the same --output goes on)")
         seeds.extend(range(low, high + 1))
     return seeds

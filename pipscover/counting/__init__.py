@@ -20,7 +20,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from pipscover.counting.base import CountingMethod
-from pipscover.counting.budget import INTERRUPT, Budget
+from pipscover.counting.budget import INTERRUPT, TIMEOUT, Budget
 from pipscover.counting.progress import ProgressCallback
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
@@ -59,7 +59,8 @@ def count(puzzle: Puzzle, distinct: Distinct | str = Distinct.PLACEMENTS, method
     `limit` stops the listing methods (`dlx`, `blocking`) after that many; `timeout` (seconds) stops every
     method, counted from `start` (a `time.monotonic()` value; default now: the CLI starts the clock before it
     reads the puzzle); `memory` (bytes; None: no cap) stops a method whose process holds more. A stopped count
-    has `exact=False` and is a lower bound. Ctrl-C raises `CountInterrupted`.
+    has `exact=False`, is a lower bound and says what stopped it (`stopped_by`: "limit", "timeout", "memory").
+    Ctrl-C raises `CountInterrupted`.
     `backend` is the SAT solver for `blocking` (default: `pipscover.counting.blocking`'s), as `solve` takes it.
 
     >>> from pipscover import load_one
@@ -74,5 +75,5 @@ def count(puzzle: Puzzle, distinct: Distinct | str = Distinct.PLACEMENTS, method
     chosen.check(distinct, limit)
     budget = Budget.of(timeout, start, memory, on_progress, limit)
     if budget.passed():  # reading the puzzle took the time: build nothing
-        return budget.result(0, False, distinct, method, chosen.backend)
+        return budget.result(0, False, distinct, method, chosen.backend, TIMEOUT)
     return chosen.count(puzzle, distinct, budget)

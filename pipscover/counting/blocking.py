@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from functools import partial
 
 from pipscover.cnf import Encodings, encode
+from pipscover.counting.budget import LIMIT, TIMEOUT
 from pipscover.counting.progress import PROGRESS_EVERY, ProgressCallback
 from pipscover.engines import Backend, BackendName, get_backend
 from pipscover.engines.sat_enumeration import models
@@ -42,8 +43,9 @@ def count_by_blocking(
     """Count the solutions (or the distinct pip grids) of `puzzle` by blocking each model found.
 
     `limit` stops after that many; `deadline` is a `time.monotonic()` value. `exact` is False when either
-    stopped the count before the last solution. `on_progress(count so far, None)` is called every 0.2 s or so,
-    and once more with the final count when the count ends in any way (a `KeyboardInterrupt` included).
+    stopped the count before the last solution, and `stopped_by` then says which (`"limit"`, `"timeout"`).
+    `on_progress(count so far, None)` is called every 0.2 s or so, and once more with the final count when the
+    count ends in any way (a `KeyboardInterrupt` included).
     `encodings` (default: the backend's) chooses how the CNF is written. Once the process that holds the
     solver holds more than `memory_cap` bytes (every blocking clause stays in it), the count stops there
     with `stopped_by="memory"`.
@@ -65,14 +67,14 @@ def count_by_blocking(
     try:
         for _ in found:
             if limit is not None and count >= limit:
-                exact = False  # a model beyond the limit exists
+                exact, stopped_by = False, LIMIT  # a model beyond the limit exists
                 break
             count += 1
             if on_progress is not None and time.monotonic() - reported >= PROGRESS_EVERY:
                 on_progress(count, None)
                 reported = time.monotonic()
     except SearchTimeout:
-        exact = False
+        exact, stopped_by = False, TIMEOUT
     except MemoryCapReached:
         exact, stopped_by = False, "memory"
     finally:

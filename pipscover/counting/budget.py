@@ -22,6 +22,7 @@ from pipscover.runtime.deadlines import deadline_after, has_passed
 from pipscover.runtime.limits import MEMORY_LIMIT
 
 TIMEOUT = "timeout"  # a count's `stopped_by` when its deadline ended it
+LIMIT = "limit"  # a count's `stopped_by` when it listed `limit` solutions and more exist
 INTERRUPT = "interrupt"  # a count's `stopped_by` when Ctrl-C stopped it (and `count` raised `CountInterrupted`)
 # A count's `stopped_by` when it passed the node budget `auto` gave it (a listing or a structural count), and
 # gave way to the next method with what it found.

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import partial
+from itertools import islice
 from random import Random
 from typing import TypeVar
 
@@ -209,7 +210,7 @@ def sample(puzzle: Puzzle, n: int, seed: int, distinct: Distinct | str = Distinc
     """`n` solutions of `puzzle` drawn uniformly at random, with replacement; the same `seed` gives the same
     solutions on any machine. With `distinct="grids"`, uniform over the distinct pip grids: a solution drawn
     uniformly is kept with probability 1 / (the solutions that carry its grid), so each grid is kept equally
-    often. Raises `ValueError` when the puzzle has no solution.
+    often. Raises `ValueError` when the puzzle has no solution. (`draws` gives them one at a time.)
 
     >>> from pipscover import load_one
     >>> puzzle = load_one("benchmarks/count_puzzles/no-unique-10-s1.json")  # 29,028 solutions
@@ -217,14 +218,21 @@ def sample(puzzle: Puzzle, n: int, seed: int, distinct: Distinct | str = Distinc
     ...     solution.placements[0].cells for solution in sample(puzzle, 3, seed=1)]
     True
     """
+    return list(islice(draws(puzzle, seed, distinct, deadline, memory_cap), n))
+
+
+def draws(puzzle: Puzzle, seed: int, distinct: Distinct | str = Distinct.PLACEMENTS, deadline: float | None = None,
+          memory_cap: int | None = None) -> Iterator[Solution]:
+    """The draws of `sample`, without end, one at a time: a caller that writes each as it comes holds none of
+    them (`pipscover sample -n N` for any N). `SearchTimeout` or `MemoryCapReached` past the limits, looked at
+    while counting and every `CHECK_EVERY` draws; `ValueError` at the first draw when there is no solution."""
     rng = Random(seed)
     walk = Completions(puzzle, deadline, memory_cap)
-    drawn: list[Solution] = []
     carried: dict[tuple[tuple[Cell, int], ...], int] = {}  # by grid: the solutions that carry it
     attempts = 0
-    while len(drawn) < n:
+    while True:
         attempts += 1
-        if attempts % CHECK_EVERY == 0:  # the draws too take time and hold memory (-n 10**12 filled the machine)
+        if attempts % CHECK_EVERY == 0:  # the draws too take time (-n 10**12 ran past every limit)
             check_search(0, deadline, memory_cap, None)
         solution = walk.sample(rng)
         if Distinct(distinct) is Distinct.GRIDS:
@@ -233,8 +241,7 @@ def sample(puzzle: Puzzle, n: int, seed: int, distinct: Distinct | str = Distinc
                 carried[grid] = carrying(puzzle, solution)
             if rng.randrange(carried[grid]):
                 continue
-        drawn.append(solution)
-    return drawn
+        yield solution
 
 
 def carrying(puzzle: Puzzle, solution: Solution) -> int:

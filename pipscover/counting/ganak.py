@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from functools import partial
 
 from pipscover.cnf import encode
+from pipscover.counting.budget import TIMEOUT
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.model.results import CountResult, Distinct, SearchTimeout
@@ -40,7 +41,7 @@ def count_by_ganak(puzzle: Puzzle, distinct: Distinct = Distinct.PLACEMENTS, dea
     try:
         found = next(race({"ganak": partial(_ganak_count, puzzle, Distinct(distinct), memory_cap)}, deadline))
     except SearchTimeout:
-        exact = False
+        exact, stopped_by = False, TIMEOUT
     except RuntimeError as error:  # std::bad_alloc within the cap, or the worker killed on the way
         if not _out_of_memory(error):
             raise

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipscover.counting.budget import INTERRUPT, NODE_BUDGET, Budget
+from pipscover.counting.budget import INTERRUPT, LIMIT, NODE_BUDGET, TIMEOUT, Budget
 from pipscover.counting.progress import ProgressCallback
 from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct, SearchTimeout
@@ -22,12 +22,13 @@ def count_by_listing(puzzle: Puzzle, distinct: Distinct, budget: Budget, node_li
     """The count by listing with dlx, stopped after `budget.limit` solutions. Past `node_limit` nodes or
     `solution_limit` solutions it gives way: `CountInterrupted` whose result, stopped by `NODE_BUDGET`, holds the
     solutions found, a lower bound that `auto` keeps for the methods after it. The grids seen are kept to
-    deduplicate them: past `budget.memory` the count stops, stopped by "memory"."""
+    deduplicate them: past `budget.memory` the count stops, stopped by "memory" (by `LIMIT` or `TIMEOUT`
+    at the limit or the deadline)."""
     from pipscover.engines.dancing_links import NodeBudgetExceeded
     from pipscover.engines.dlx import DlxBackend, counted_covers
 
     grids: set[tuple[tuple[tuple[int, int], int], ...]] = set()
-    found, exact, limit = 0, True, budget.limit
+    found, limit = 0, budget.limit
     # Restarts speed up a first solution, not a listing of every one; within a node budget they only spend
     # it again (the archive's budgeted listings visit 8% more nodes with them and take 12% longer).
     restart_seed = DlxBackend.seed if node_limit is None else None
@@ -36,11 +37,10 @@ def count_by_listing(puzzle: Puzzle, distinct: Distinct, budget: Budget, node_li
         if distinct is Distinct.PLACEMENTS:
             counted = _count_covers(covers, limit, solution_limit, budget.on_progress)
             exact = limit is None or search.found <= limit  # the search found one past the limit: more exist
-            return budget.result(counted, exact, distinct, "dlx", "dlx")
+            return budget.result(counted, exact, distinct, "dlx", "dlx", None if exact else LIMIT)
         for chosen in covers:
             if limit is not None and found >= limit:
-                exact = False  # one more solution exists
-                break
+                return budget.result(found, False, distinct, "dlx", "dlx", LIMIT)  # one more solution exists
             if solution_limit is not None and found >= solution_limit:
                 raise _PastSolutionLimit
             grid = tuple(sorted(cover.solution(chosen).grid.items()))
@@ -55,14 +55,15 @@ def count_by_listing(puzzle: Puzzle, distinct: Distinct, budget: Budget, node_li
     except MemoryCapReached:
         return budget.result(found, False, distinct, "dlx", "dlx", "memory")
     except SearchTimeout:
-        found, exact = search.found if distinct is Distinct.PLACEMENTS else found, False
+        found = search.found if distinct is Distinct.PLACEMENTS else found
+        return budget.result(found, False, distinct, "dlx", "dlx", TIMEOUT)
     except (NodeBudgetExceeded, _PastSolutionLimit):
         found = search.found if distinct is Distinct.PLACEMENTS else found
         raise CountInterrupted(budget.result(found, False, distinct, "dlx", "dlx", NODE_BUDGET)) from None
     except KeyboardInterrupt:
         found = search.found if distinct is Distinct.PLACEMENTS else found
         raise CountInterrupted(budget.result(found, False, distinct, "dlx", "dlx", INTERRUPT)) from None
-    return budget.result(found, exact, distinct, "dlx", "dlx")
+    return budget.result(found, True, distinct, "dlx", "dlx")
 
 
 def _count_covers(covers: Iterator[list[int]], limit: int | None, solution_limit: int | None,

@@ -52,7 +52,7 @@ class AutoBackend(Backend):
     """DLX within a node budget, then DLX against CaDiCaL in two processes; reports which one answered."""
 
     name = "auto"
-    capabilities = Capabilities(counter="auto")
+    capabilities = Capabilities(counter="auto", seeded=True)
     description = (f"DLX within a node budget, then one walk of local search, then DLX raced against {SAT_SOLVER} "
                    "in two processes (the default)")
 

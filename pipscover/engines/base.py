@@ -38,6 +38,7 @@ class Capabilities:
     timeout: bool = True  # stops at a deadline (`--timeout`)
     counter: str | None = None
     encodings: bool = False  # solves a CNF it writes, so `--card` / `--pb` / `--encoding` choose how (`with_encodings`)
+    seeded: bool = False  # its search is drawn from a seed (`--seed`, `with_seed`: dlx's restarts, local search)
     requires: str | None = None  # a module it needs beyond pipscover's own dependencies
     install: str | None = None  # the command that installs `requires`
 

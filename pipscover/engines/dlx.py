@@ -27,7 +27,7 @@ class DlxBackend(Backend):
 
     name = "dlx"
     description = "exact cover by Dancing Links, with region pruning during the search (compiled core)"
-    capabilities = Capabilities(counter="auto")
+    capabilities = Capabilities(counter="auto", seeded=True)
 
     def solutions(self, puzzle: Puzzle, deadline: float | None = None) -> Iterator[Solution]:
         return counted_solutions(puzzle, deadline, restart_seed=self.seed)[0]

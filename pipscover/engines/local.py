@@ -27,7 +27,7 @@ class LocalBackend(Backend):
     """Min-conflicts local search: one solution, or `SearchGaveUp`."""
 
     name = "local"
-    capabilities = Capabilities(enumerates=False, complete=False)
+    capabilities = Capabilities(enumerates=False, complete=False, seeded=True)
     description = "local search (min-conflicts moves, simulated annealing): one solution; never proves there is none"
 
     def solutions(self, puzzle: Puzzle, deadline: float | None = None) -> Iterator[Solution]:

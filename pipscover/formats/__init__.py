@@ -22,20 +22,29 @@ __all__ = [
 ENCODED_SUFFIXES = frozenset({".cnf", ".dimacs", ".opb"})  # and a first line no puzzle format starts with
 
 
-def parse(text: str, file: str, difficulty: str | None = None) -> list[Puzzle]:
+def parse(text: str, file: str, difficulty: str | None = None, in_folder: bool = False) -> list[Puzzle]:
     """The puzzles in `text`: JSON when it starts with `{` or `[`, the puzzle in the header of a DIMACS or OPB
     file that `pipscover encode` wrote (`.cnf`, `.opb`), the text format otherwise; `file` names it in errors.
+
+    `difficulty` chooses the puzzles named so. A document whose puzzles name none cannot choose by it and is
+    refused (it was read whole, the difficulty ignored), unless it is one file of a folder (`in_folder`): a
+    folder gives the chosen puzzle of each file that names them, and the whole of each file that does not.
 
     >>> [puzzle.describe() for puzzle in parse("2\\nAA\\nBB\\n2\\nA SUM 3\\nB EQ\\n2\\n1 2\\n4 4\\n", "two.txt")]
     ['two.txt']
     """
     if text.lstrip()[:1] in ("{", "["):
-        return read_nyt(text, file, difficulty)
-    if Path(file).suffix in ENCODED_SUFFIXES or text.lstrip()[:2] in ("c ", "c\n", "p ", "* ", "*\n"):
+        puzzles = read_nyt(text, file, difficulty)
+    elif Path(file).suffix in ENCODED_SUFFIXES or text.lstrip()[:2] in ("c ", "c\n", "p ", "* ", "*\n"):
         from pipscover.formats.header import encoded_puzzle  # lazy: hashing is for these files only
 
-        return [encoded_puzzle(text, file, difficulty)]
-    return read_text(text, file, difficulty)
+        puzzles = [encoded_puzzle(text, file, difficulty)]
+    else:
+        puzzles = read_text(text, file, difficulty)
+    if difficulty is not None and not in_folder and all(puzzle.origin.difficulty is None for puzzle in puzzles):
+        held = "its puzzle names" if len(puzzles) == 1 else f"its {len(puzzles)} puzzles name"
+        raise PipsError(f"{file}: {held} no difficulty, so there is no {difficulty} one to choose; drop -d")
+    return puzzles
 
 
 MAX_INPUT_BYTES = 256 * 2**20  # far above any puzzle, model or CNF pipscover can use; refused beyond
@@ -81,8 +90,9 @@ def read_text_file(path: str | Path) -> str:
         raise PipsError(f"{path}: cannot be read ({error.strerror})") from None
 
 
-def load(path: str | Path, difficulty: str | None = None) -> list[Puzzle]:
-    """The puzzles in a file or NYT day: a day gives three (or the one named by `difficulty`).
+def load(path: str | Path, difficulty: str | None = None, in_folder: bool = False) -> list[Puzzle]:
+    """The puzzles in a file or NYT day: a day gives three (or the one named by `difficulty`; a file whose
+    puzzles name no difficulty is then refused, unless it is `in_folder`: see `parse`).
 
     A day that is not a file (`2025-09-15`, `today`) is read from the fetch cache, and downloaded first when
     missing; `-` is standard input.
@@ -91,7 +101,7 @@ def load(path: str | Path, difficulty: str | None = None) -> list[Puzzle]:
     ['None']
     """
     path = path if str(path) == "-" else day_file(Path(path))
-    return parse(read_text_file(path), str(path), difficulty)
+    return parse(read_text_file(path), str(path), difficulty, in_folder)
 
 
 def load_one(path: str | Path, difficulty: str | None = None) -> Puzzle:

@@ -148,13 +148,15 @@ def day_file(argument: Path) -> Path:
 def puzzle_files(paths: Iterable[str | Path]) -> list[Path]:
     """The puzzle files that paths, folders and NYT days name, as every command reads its arguments: a folder
     gives its puzzle files (*.json, *.txt) in name order, a day (YYYY-MM-DD or today) its cached file, fetched
-    when missing.
+    when missing, `-` standard input; a path that names none of these is a `PipsError` naming it.
 
     >>> puzzle_files(["examples"])
     [PosixPath('examples/first.txt')]
     """
     files: list[Path] = []
     for path in (day_file(Path(named)) for named in paths):
+        if str(path) != "-" and not path.exists():
+            raise PipsError(f"{path}: no such file")
         if path.is_dir():
             found = sorted(p for p in path.iterdir() if p.suffix in PUZZLE_SUFFIXES and p.is_file())
             if not found:

@@ -32,12 +32,13 @@ def parse_json(text: str, file: str) -> Any:
 
 
 def read_nyt(text: str, file: str, difficulty: str | None = None) -> list[Puzzle]:
-    """The puzzles of an NYT JSON document: one, or the day's three (or just `difficulty`)."""
+    """The puzzles of an NYT JSON document: one, or the day's three (or just `difficulty`, which a single
+    puzzle, naming none, does not take as its own: `parse` refuses or keeps it)."""
     document = parse_json(text, file)
     if not isinstance(document, dict):
         raise PipsError(f"{file}: expected a JSON object (an NYT day or puzzle), found {type(document).__name__}")
     if "regions" in document or "dominoes" in document:
-        return [_read_puzzle(document, Origin(file, None, difficulty_named(difficulty, file)))]
+        return [_read_puzzle(document, Origin(file))]
     date = document.get("printDate") if isinstance(document.get("printDate"), str) else None
     present: list[str] = [d for d in Difficulty if d in document]
     if not present:

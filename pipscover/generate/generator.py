@@ -56,7 +56,7 @@ from pipscover.cnf.placements import encode_placements
 from pipscover.engines.dancing_links import NodeBudgetExceeded
 from pipscover.engines.dlx import counted_solutions
 from pipscover.engines.sat_enumeration import Undecided, ask_by_deadline
-from pipscover.errors import Choice, PipsError
+from pipscover.errors import Choice, PipsError, shown
 from pipscover.generate.incremental import PuzzleSession, hidden_phases
 from pipscover.generate.planted import guard_board, rectangle_tiling
 from pipscover.generate.single_tiling import lay_single_tiling
@@ -323,11 +323,11 @@ def _check_reach(dominoes: int, difficulty: Difficulty | None) -> None:
 def _check_size(dominoes: int, shape: Shape, unique: bool) -> None:
     """Refuse at once, saying why, a size that would run for hours rather than start and never end."""
     if unique and dominoes > MAX_UNIQUE_DOMINOES:
-        raise PipsError(f"generate: {dominoes} dominoes is too many to prove a single solution (the limit is "
+        raise PipsError(f"generate: {shown(dominoes)} dominoes is too many to prove a single solution (the limit is "
                         f"{MAX_UNIQUE_DOMINOES}: the proof's SAT questions grow fast with the board); --no-unique "
                         "--shape rect makes a puzzle of any size that fits in memory, without the proof")
     if shape is not Shape.RECT and dominoes > MAX_GROWN_DOMINOES:
-        raise PipsError(f"generate: {dominoes} dominoes is too many for --shape {shape} (the limit is "
+        raise PipsError(f"generate: {shown(dominoes)} dominoes is too many for --shape {shape} (the limit is "
                         f"{MAX_GROWN_DOMINOES}: growing the board takes time quadratic in the dominoes); "
                         "--shape rect makes a board of any size that fits in memory")
     guard_board("generate", 2 * dominoes)

@@ -112,7 +112,8 @@ def guard_board(name: str, cells: int) -> None:
     pipscover.runtime.limits.TooBig: planted-100000x100000: a board of 10,000,000,000 cells would need about \
 9,537 GiB of memory (the limit is 2 GiB)
     """
-    guard(Origin(file=name), f"a board of {cells:,} cells", needs_bytes=cells * BYTES_PER_CELL)
+    counted = f"{cells:,}" if cells < 10**18 else f"more than 10^{len(str(cells)) - 1}"
+    guard(Origin(file=name), f"a board of {counted} cells", needs_bytes=cells * BYTES_PER_CELL)
 
 
 def rectangle_tiling(rows: int, columns: int, rng: random.Random) -> list[Pair]:

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from pipscover.errors import Choice, PipsError
+from pipscover.errors import Choice, PipsError, shown
 from pipscover.model import Cell, Puzzle, Solution
 from pipscover.runtime.deadlines import SearchTimeout  # raised below the model, answered here
 
@@ -104,8 +104,8 @@ class Marginals:
 @dataclass(frozen=True)
 class CountResult:
     """A count of solutions; `exact` is False when a limit, timeout or interrupt cut it short, and then
-    `stopped_by` says which when the counter knows: "memory" (the method reached its memory cap), "timeout",
-    "nodes" (a node budget, inside `auto`) or "interrupt" (Ctrl-C).
+    `stopped_by` says which: "limit" (a listing found `limit` solutions and more exist), "memory" (the method
+    reached its memory cap), "timeout", "nodes" (a node budget, inside `auto`) or "interrupt" (Ctrl-C).
 
     >>> from pipscover import count, load_one
     >>> result = count(load_one("examples/first.txt"))
@@ -134,6 +134,25 @@ def checked_limit(limit: int | None) -> int | None:
     if limit is not None and limit < 1:
         raise PipsError(f"limit must be at least 1 (or None for no limit), not {limit}")
     return limit
+
+
+# A seed is a whole number below 2^64 in size, as a 64-bit seed is: far past what anyone types, and short in a
+# message (4,000-digit seeds were taken, by the command line and the page's server, and echoed back whole).
+SEED_BOUND = 2**64
+SEEDS = "a whole number from -(2^64 - 1) to 2^64 - 1"
+
+
+def checked_seed(seed: int | None) -> int | None:
+    """A seed for the randomised searches and the generators (None: theirs), or `PipsError` past `SEED_BOUND`.
+
+    >>> checked_seed(10**4000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pipscover.errors.PipsError: the seed must be a whole number from -(2^64 - 1) to 2^64 - 1, not 1000...000
+    """
+    if seed is not None and not -SEED_BOUND < seed < SEED_BOUND:
+        raise PipsError(f"the seed must be {SEEDS}, not {shown(seed)}")
+    return seed
 
 
 class CountInterrupted(Exception):

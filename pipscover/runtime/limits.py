@@ -15,12 +15,13 @@ to another method.
 
 from __future__ import annotations
 
+import math
 import os
 import resource
 import sys
 from typing import Protocol, TypeVar
 
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, brief
 
 MEMORY_LIMIT = 2 * 2**30  # bytes one structure may take (a list of clauses, a DLX matrix, a counter's cache)
 STEP_LIMIT = 10**10  # elementary steps (about 25 ns each in pure Python: minutes) a run without --timeout may take
@@ -62,9 +63,11 @@ def guard(subject: Described, what: str, needs_bytes: int = 0, steps: int = 0, d
     pipscover.runtime.limits.TooBig: puzzle: the dlx search would need about 2.2 GiB of memory (the limit is 2 GiB)
     """
     if needs_bytes > MEMORY_LIMIT:
-        gib = needs_bytes / 2**30  # a tenth where whole GiB would round to the limit itself ("about 2 GiB")
-        raise TooBig(f"{subject.describe()}: {what} would need about {gib:,.{1 if gib < 10 else 0}f} GiB of "
-                     f"memory (the limit is {MEMORY_LIMIT // 2**30} GiB)")
+        gib = needs_bytes / 2**30 if needs_bytes < 2**100 else math.inf  # (a float overflowed past 10^308)
+        # a tenth where whole GiB would round to the limit itself ("about 2 GiB")
+        amount = f"about {gib:,.{1 if gib < 10 else 0}f} GiB" if gib < 10**18 else "far more than 10^18 GiB"
+        raise TooBig(f"{brief(subject.describe(), 200)}: {what} would need {amount} of memory (the limit is "
+                     f"{MEMORY_LIMIT // 2**30} GiB)")
     if deadline is None and steps > STEP_LIMIT:
         raise TooBig(f"{subject.describe()}: {what} would take about {steps:.0e} steps (hours); "
                      "give --timeout to try it anyway")

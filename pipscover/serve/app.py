@@ -38,6 +38,7 @@ from pipscover.formats import parse
 from pipscover.formats.fetch import cache_folder, fetch_day, is_day, parse_day
 from pipscover.formats.nyt import parse_json
 from pipscover.model import Difficulty
+from pipscover.model.results import checked_seed
 from pipscover.serve import play
 from pipscover.serve.guard import Guard
 from pipscover.serve.jobs import Busy, Jobs
@@ -146,6 +147,7 @@ def _job_routes(jobs: Jobs) -> list[BaseRoute]:
     async def generate(request: Request) -> Response:
         asked = read(NewPuzzle, await _json(request))
         seed = random.randrange(10**6) if asked.seed is None else asked.seed
+        checked_seed(seed)  # as the command line's --seed
         difficulty = None if asked.difficulty is None else _difficulty(asked.difficulty)
         return JSONResponse({"job": jobs.start(asked.dominoes, difficulty, seed)}, status_code=202)
 

@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, shown
 from pipscover.generate.generator import generate
 from pipscover.model.results import SearchTimeout
 from pipscover.serve.play import view
@@ -53,7 +53,7 @@ class Jobs:
     def start(self, dominoes: int, difficulty: str | None, seed: int) -> str:
         """Start making a puzzle; `PipsError` when the size is not offered or too many are being made."""
         if dominoes not in SIZES:
-            raise PipsError(f"dominoes must be from {SIZES.start} to {SIZES.stop - 1}, not {dominoes}")
+            raise PipsError(f"dominoes must be from {SIZES.start} to {SIZES.stop - 1}, not {shown(dominoes)}")
         with self._lock:
             if sum(job.finished is None for job in self._jobs.values()) >= RUNNING:
                 raise Busy(f"{RUNNING} puzzles are being made already; wait for one to finish")

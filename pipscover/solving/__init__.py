@@ -35,11 +35,12 @@ def solve(
     engine = get_backend(backend)
     limit = checked_limit(limit)
     if seed is not None:
+        if not engine.capabilities.seeded:
+            raise PipsError(f"backend {engine.name!r} draws nothing from a seed, so --seed would change nothing; "
+                            "drop it or choose dlx, local or auto")
         engine = engine.with_seed(seed)
-    if limit != 1 and not engine.capabilities.enumerates:
-        raise PipsError(
-            f"backend {engine.name!r} finds one solution, not several; choose another (see pipscover backends)"
-        )
+    if limit != 1:
+        _refuse_one_solution_backends(engine)
     if timeout is not None and not engine.capabilities.timeout:
         raise PipsError(f"backend {engine.name!r} takes no time limit; drop --timeout or choose another backend")
     start = time.monotonic() if start is None else start
@@ -64,11 +65,21 @@ def solve(
 
 
 def solutions(puzzle: Puzzle, backend: BackendName | Backend = DEFAULT_BACKEND) -> Iterator[Solution]:
-    """Every solution of `puzzle`, one at a time, with no time limit.
+    """Every solution of `puzzle`, one at a time, with no time limit; a backend that finds one solution, not
+    every one (`local`), is refused, since the one it gave read as the puzzle's only solution.
 
     >>> from pipscover import load_one
     >>> len(list(solutions(load_one("examples/first.txt"), backend="cadical")))
     1
     """
     engine = get_backend(backend)
+    _refuse_one_solution_backends(engine)
     return engine.solutions(puzzle)
+
+
+def _refuse_one_solution_backends(engine: Backend) -> None:
+    """`PipsError` for a backend asked for several solutions that finds one at most."""
+    if not engine.capabilities.enumerates:
+        raise PipsError(
+            f"backend {engine.name!r} finds one solution, not several; choose another (see pipscover backends)"
+        )
