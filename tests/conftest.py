@@ -32,7 +32,7 @@ settings.load_profile("suite")
 # worker of test_count_cluster.py gets there (its last two tests, the killed workers) long before the worker
 # of test_against_brute_force.py does, so the sweep's tests on the stock cluster follow the count's there and
 # share its cluster (`scheduler`), rather than start a second one (8 s of CPU). test_style.py comes next:
-# mypy without its cache (a fresh clone, CI) takes 15 s of CPU, with it 1 s; it starts at about a quarter of
+# mypy without its cache (a fresh clone, CI) takes 12 s of CPU, with it 1 s; it starts at about a quarter of
 # the run, so that what it costs is evened out by the many files still to come, whatever the cache held.
 # The last four (5 to 11 s each) came among the other files, in alphabetical order: test_sampling.py started
 # at about 175 s of 185 (by an idle run's durations), and under load it was the run's last file, its worker
