@@ -148,8 +148,9 @@ def test_a_counts_tasks_are_held_to_the_cores_with_one_waiting_per_worker_that_c
     assert (two_hosts.slots, two_hosts.sent_at_once) == (4, 4)  # each host's cores its own
 
 
-# --- On the shared stock cluster (conftest's `scheduler`), one test after another: it runs only while they do.
-# The commands that need no other process beside them run in this one (`run_cli`), as `pipscover count`. ---
+# --- On the shared stock cluster (conftest's `scheduler`), one test after another: it runs only while they do
+# (a test that does not ask for it, put among them, stops it and the next starts it again: 4-7 s). The
+# commands that need no other process beside them run in this one (`run_cli`), as `pipscover count`. ---
 
 def _counted_here(run_cli, *args: object) -> dict:
     done = run_cli("count", *args, "--json")
