@@ -129,8 +129,28 @@ def test_several_puzzles_are_not_split_but_pointed_to_sweep(run_cli):
     assert done.code == 2 and "pipscover sweep count" in done.err
 
 
-# --- On the shared stock cluster (conftest's `scheduler`), one test after another: it runs only while they do.
-# The commands that need no other process beside them run in this one (`run_cli`), as `pipscover count`. ---
+@pytest.mark.parametrize(("threads", "cores", "slots", "shares", "sent"), [
+    ([2, 2], 2, 2, [1, 1], 4),  # two stock workers on this machine: one sweeps, one waits, on each
+    ([4], 2, 2, [2], 3),  # one worker of four threads: two sweep, one waits
+    ([1, 1], 2, 2, [1, 1], 2),  # --jobs 2: no thread to spare
+    ([1, 1, 1, 1], 2, 2, [1, 1, 1, 1], 2),  # more workers than cores: only as many tasks as the cores
+    ([2, 2], 3, 3, [2, 1], 4),  # three cores among two workers of two threads
+])
+def test_a_counts_tasks_are_held_to_the_cores_with_one_waiting_per_worker_that_can_hold_one(threads, cores, slots,
+                                                                                             shares, sent):
+    from pipscover.sweep.cluster import CoreShares
+
+    addresses = [f"tcp://10.0.0.1:{4000 + index}" for index in range(len(threads))]
+    held = CoreShares.of(dict(zip(addresses, threads)), {address: list(range(cores)) for address in addresses})
+    assert (held.slots, [held.shares[address] for address in addresses], held.sent_at_once) == (slots, shares, sent)
+    two_hosts = CoreShares.of({"tcp://10.0.0.1:1": 2, "tcp://10.0.0.2:1": 2},
+                              {"tcp://10.0.0.1:1": [0, 1], "tcp://10.0.0.2:1": [0, 1]})
+    assert (two_hosts.slots, two_hosts.sent_at_once) == (4, 4)  # each host's cores its own
+
+
+# --- On the shared stock cluster (conftest's `scheduler`), one test after another: it runs only while they do
+# (a test that does not ask for it, put among them, stops it and the next starts it again: 4-7 s). The
+# commands that need no other process beside them run in this one (`run_cli`), as `pipscover count`. ---
 
 def _counted_here(run_cli, *args: object) -> dict:
     done = run_cli("count", *args, "--json")
@@ -214,25 +234,6 @@ def test_a_split_count_is_the_count_of_one_process_in_few_chunks(run_cli, schedu
              for span in task["startstops"] if span["action"] == "compute" and span["start"] >= begun]
     assert len(spans) >= len(shrinking_chunks(1728, 2))  # every chunk, once or more (two slots: 2 cores here)
     assert len(spans) < CHUNKS  # in chunks that shrink: few tasks
-
-
-@pytest.mark.parametrize(("threads", "cores", "slots", "shares", "sent"), [
-    ([2, 2], 2, 2, [1, 1], 4),  # two stock workers on this machine: one sweeps, one waits, on each
-    ([4], 2, 2, [2], 3),  # one worker of four threads: two sweep, one waits
-    ([1, 1], 2, 2, [1, 1], 2),  # --jobs 2: no thread to spare
-    ([1, 1, 1, 1], 2, 2, [1, 1, 1, 1], 2),  # more workers than cores: only as many tasks as the cores
-    ([2, 2], 3, 3, [2, 1], 4),  # three cores among two workers of two threads
-])
-def test_a_counts_tasks_are_held_to_the_cores_with_one_waiting_per_worker_that_can_hold_one(threads, cores, slots,
-                                                                                             shares, sent):
-    from pipscover.sweep.cluster import CoreShares
-
-    addresses = [f"tcp://10.0.0.1:{4000 + index}" for index in range(len(threads))]
-    held = CoreShares.of(dict(zip(addresses, threads)), {address: list(range(cores)) for address in addresses})
-    assert (held.slots, [held.shares[address] for address in addresses], held.sent_at_once) == (slots, shares, sent)
-    two_hosts = CoreShares.of({"tcp://10.0.0.1:1": 2, "tcp://10.0.0.2:1": 2},
-                              {"tcp://10.0.0.1:1": [0, 1], "tcp://10.0.0.2:1": [0, 1]})
-    assert (two_hosts.slots, two_hosts.sent_at_once) == (4, 4)  # each host's cores its own
 
 
 def test_each_worker_runs_a_counts_tasks_in_turns_and_a_cancelled_task_waiting_its_turn_never_runs(scheduler, tmp_path):
