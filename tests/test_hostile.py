@@ -659,14 +659,14 @@ def test_a_count_of_a_wide_board_stops_at_its_timeout(wide_board, command, said)
     counts them the same way. Both now stop at the deadline, in one line (the count with a labelled lower
     bound, which keeps the solutions auto's listing found before it gave way: it said "at least 0"). (In a
     process of its own, which the old code kept past the limit.)"""
-    process = pipscover(command, wide_board, "--timeout", "2", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    process = pipscover(command, wide_board, "--timeout", "1", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                         text=True)
     try:
         out, err = process.communicate(timeout=120)
     except subprocess.TimeoutExpired:
         process.kill()
         process.communicate()
-        pytest.fail(f"{command} --timeout 2 was still running after 120 s")
+        pytest.fail(f"{command} --timeout 1 was still running after 120 s")
     assert process.returncode == 3 and err == "" and out.count("\n") == 1 and said in out
     if command == "count":
         assert int(re.search(r"at least ([\d,]+) solutions", out)[1].replace(",", "")) > LIST_SOLUTIONS_UP_TO
