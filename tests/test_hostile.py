@@ -313,6 +313,10 @@ HUGE_NUMBERS = {
     # (both ended in an OverflowError's traceback, the size of their board past a float)
     "planted-size": (["planted", HUGE + "x2", "--seed", "1"], "a board of more than 10^4000 cells would need far "),
     "generate-rect": (["generate", "-n", HUGE, "--no-unique", "--shape", "rect", "--seed", "1"], "10^18 GiB"),
+    # (a ValueError's traceback: a board of 4,400 digits has no str(); the odd one was named in 8,800 characters)
+    "planted-area": (["planted", f"{'9' * 2200}x{'8' * 2200}", "--seed", "1"], "a board of more than 10^4399 cells"),
+    "planted-odd": (["planted", f"{'9' * 2200}x{'9' * 2200}", "--seed", "1"],
+                    "(2200 characters) board cannot be tiled"),
 }
 
 

@@ -21,10 +21,11 @@ is refused) and the same seed gives the same puzzle on any machine (everything r
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
-from pipscover.errors import Choice, PipsError
+from pipscover.errors import Choice, PipsError, brief
 from pipscover.model import Cell, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
 from pipscover.model.geometry import neighbours
 from pipscover.runtime.limits import guard
@@ -86,7 +87,8 @@ def planted(spec: PlantedSpec) -> tuple[Puzzle, Solution]:
     (8, 16, True)
     """
     if spec.rows < 1 or spec.columns < 1 or spec.rows * spec.columns % 2:
-        raise PipsError(f"{spec.name}: a {spec.rows} x {spec.columns} board cannot be tiled by dominoes")
+        raise PipsError(f"{brief(spec.name)}: a {brief(spec.rows)} x {brief(spec.columns)} board cannot be tiled "
+                        "by dominoes")
     if spec.max_pip < 0:
         raise PipsError(f"{spec.name}: the largest pip must be at least 0")
     guard_board(spec.name, spec.rows * spec.columns)
@@ -112,7 +114,8 @@ def guard_board(name: str, cells: int) -> None:
     pipscover.runtime.limits.TooBig: planted-100000x100000: a board of 10,000,000,000 cells would need about \
 9,537 GiB of memory (the limit is 2 GiB)
     """
-    counted = f"{cells:,}" if cells < 10**18 else f"more than 10^{len(str(cells)) - 1}"
+    # (read from its bits: a number past 4,300 digits has no str())
+    counted = f"{cells:,}" if cells < 10**18 else f"more than 10^{int((cells.bit_length() - 1) * math.log10(2))}"
     guard(Origin(file=name), f"a board of {counted} cells", needs_bytes=cells * BYTES_PER_CELL)
 
 
