@@ -136,9 +136,14 @@ def load_single(path: Path, difficulty: str | None) -> Puzzle:
 
 def print_json(document: Any) -> None:
     """One compact JSON document on its own line of stdout."""
-    with long_numbers():
-        sys.stdout.write(json.dumps(document, separators=(", ", ": ")) + "\n")
+    sys.stdout.write(json_text(document) + "\n")
     sys.stdout.flush()
+
+
+def json_text(document: Any) -> str:
+    """`document` as compact JSON, numbers of any size too (what `print_json` prints)."""
+    with long_numbers():
+        return json.dumps(document, separators=(", ", ": "))
 
 
 def solve_json(puzzle: Puzzle, result: SolveResult) -> dict[str, Any]:

@@ -6,7 +6,6 @@ object of each puzzle on one line, its `solutions` array written a draw at a tim
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from abc import ABC, abstractmethod
@@ -26,12 +25,13 @@ from pipscover.cli.common import (
     TimeoutOption,
     exit_code,
     exit_with,
+    json_text,
     load_timed,
     progress_bar,
     seed_value,
 )
 from pipscover.model import Solution
-from pipscover.model.results import Distinct, SearchTimeout, Status, long_numbers
+from pipscover.model.results import Distinct, SearchTimeout, Status
 from pipscover.runtime.deadlines import deadline_after
 from pipscover.runtime.limits import MEMORY_LIMIT, MemoryCapReached, parse_size
 
@@ -118,13 +118,13 @@ class _JsonDraws(_Draws):
     def __init__(self, item: Loaded, seed: int, distinct: Distinct) -> None:
         super().__init__(item)
         head = {"puzzle": self.puzzle.origin.as_json(), "backend": "sample", "seed": seed, "distinct": str(distinct)}
-        sys.stdout.write(_json(head)[:-1] + ', "solutions": [')
+        sys.stdout.write(json_text(head)[:-1] + ', "solutions": [')
 
     def show(self, solution: Solution) -> None:
-        sys.stdout.write((", " if self.printed else "") + _json(solution.as_json()))
+        sys.stdout.write((", " if self.printed else "") + json_text(solution.as_json()))
 
     def close(self, status: Status, seconds: float) -> None:
-        sys.stdout.write(f'], "status": {_json(str(status))}, "seconds": {round(seconds, 6)}}}\n')
+        sys.stdout.write(f'], "status": {json_text(str(status))}, "seconds": {round(seconds, 6)}}}\n')
         sys.stdout.flush()
 
 
@@ -155,7 +155,3 @@ class _TextDraws(_Draws):
         typer.echo(f"{self.puzzle.describe()}: stopped {why} {done}")
 
 
-def _json(value: Any) -> str:
-    """`value` as `print_json` writes it (pips of any size too)."""
-    with long_numbers():
-        return json.dumps(value, separators=(", ", ": "))

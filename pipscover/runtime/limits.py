@@ -15,7 +15,6 @@ to another method.
 
 from __future__ import annotations
 
-import math
 import os
 import resource
 import sys
@@ -63,9 +62,10 @@ def guard(subject: Described, what: str, needs_bytes: int = 0, steps: int = 0, d
     pipscover.runtime.limits.TooBig: puzzle: the dlx search would need about 2.2 GiB of memory (the limit is 2 GiB)
     """
     if needs_bytes > MEMORY_LIMIT:
-        gib = needs_bytes / 2**30 if needs_bytes < 2**100 else math.inf  # (a float overflowed past 10^308)
-        # a tenth where whole GiB would round to the limit itself ("about 2 GiB")
-        amount = f"about {gib:,.{1 if gib < 10 else 0}f} GiB" if gib < 10**18 else "far more than 10^18 GiB"
+        amount = "far more than 10^18 GiB"  # (a float division overflowed past 10^308)
+        if needs_bytes < 2**90:
+            gib = needs_bytes / 2**30  # a tenth where whole GiB would round to the limit itself ("about 2 GiB")
+            amount = f"about {gib:,.{1 if gib < 10 else 0}f} GiB"
         raise TooBig(f"{brief(subject.describe(), 200)}: {what} would need {amount} of memory (the limit is "
                      f"{MEMORY_LIMIT // 2**30} GiB)")
     if deadline is None and steps > STEP_LIMIT:
