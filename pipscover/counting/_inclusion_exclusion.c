@@ -19,6 +19,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "_sweep_graph.h"
 
@@ -33,7 +34,7 @@ typedef int64_t i64;
 /* The lanes' primes, 2^30 - c for these c (inclusion_exclusion.PRIMES); a count takes the first few. */
 #define MOST_LANES 6
 static const i64 CUTS[MOST_LANES] = {35, 41, 83, 101, 105, 107};
-#define BATCH 8  /* points a pass */
+#define WIDEST 16  /* the most points a pass: sixteen with AVX-512, eight with AVX2 and in the plain loop */
 #define LOW_30 (((i64)1 << 30) - 1)
 /* The most that a form's weight times a state's sources may be: a value is below 2^31, so a state's sum
    stays within 2^60 (`folded` takes up to 2^61 - 2^30). */
@@ -59,87 +60,74 @@ typedef struct {
     const int *starts, *from, *by;
 } Graph;
 
-/* `weights[form * BATCH + slot]`: the form's weight at the batch's points, the even points (0, 2, 4, 6)
-   first, then the odd ones (as AVX2's products take them). */
-static inline int slot_of(int point) { return (point & 1) * (BATCH / 2) + point / 2; }
+/* `weights[form * width + slot]`: the form's weight at the batch's `width` points, the even points (0, 2, 4,
+   ...) first, then the odd ones (as the vector products take them). */
+static inline int slot_of(int point, int width) { return (point & 1) * (width / 2) + point / 2; }
 
-/* One pass at the batch's points: each state the sum of its sources times their forms' weights, in each
-   lane; `values[((state & ring) * lanes + lane) * BATCH + point]`. */
-static void pass(int32_t *values, int lanes, Graph graph, const i64 *weights) {
-    for (int i = 0; i < lanes * BATCH; i++) values[i] = 1;
+/* One pass at the batch's `width` points: each state the sum of its sources times their forms' weights, in
+   each lane; `values[((state & ring) * lanes + lane) * width + point]`. */
+static void pass(int32_t *values, int lanes, Graph graph, const i64 *weights, int width) {
+    for (int i = 0; i < lanes * width; i++) values[i] = 1;
     for (Py_ssize_t state = 1; state <= graph.final; state++) {
-        i64 sums[MOST_LANES][BATCH] = {{0}};
+        i64 sums[MOST_LANES][WIDEST] = {{0}};
         for (int e = graph.starts[state]; e < graph.starts[state + 1]; e++) {
-            const int32_t *v = values + (Py_ssize_t)(graph.from[e] & graph.ring) * lanes * BATCH;
-            const i64 *w = weights + graph.by[e] * BATCH;
+            const int32_t *v = values + (Py_ssize_t)(graph.from[e] & graph.ring) * lanes * width;
+            const i64 *w = weights + graph.by[e] * width;
             for (int lane = 0; lane < lanes; lane++)
-                for (int point = 0; point < BATCH; point++)
-                    sums[lane][point] += (i64)v[lane * BATCH + point] * w[slot_of(point)];
+                for (int point = 0; point < width; point++)
+                    sums[lane][point] += (i64)v[lane * width + point] * w[slot_of(point, width)];
         }
         for (int lane = 0; lane < lanes; lane++)
-            for (int point = 0; point < BATCH; point++)
-                values[((state & graph.ring) * lanes + lane) * BATCH + point] = folded(sums[lane][point], lane);
+            for (int point = 0; point < width; point++)
+                values[((state & graph.ring) * lanes + lane) * width + point] = folded(sums[lane][point], lane);
     }
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define VECTORS 1
+#define AHEAD 8  /* edges between a source's prefetch and its reads */
 
-/* `pass` in AVX2: a source's eight values of a lane in one register; its even points' values times their
-   weights in one product (the low halves of its 64-bit parts), its odd points' (shifted down) in another;
-   the same folds, side by side, then the halves put back together. `lanes` is a constant where it is
-   inlined (and its loops unrolled), so that the sums stay in registers: a third of the time. */
-__attribute__((target("avx2"), always_inline)) static inline void pass_avx2_of(int32_t *values, const int lanes,
-                                                                              Graph graph, const i64 *weights) {
-    const __m256i low = _mm256_set1_epi64x(LOW_30);
-    __m256i cuts[MOST_LANES], biases[MOST_LANES];
-    for (int lane = 0; lane < lanes; lane++) {
-        cuts[lane] = _mm256_set1_epi64x(CUTS[lane]);
-        biases[lane] = _mm256_set1_epi64x(bias(lane));
-    }
-    for (int i = 0; i < lanes * BATCH; i++) values[i] = 1;
-    for (Py_ssize_t state = 1; state <= graph.final; state++) {
-        __m256i even[MOST_LANES], odd[MOST_LANES];
-#pragma GCC unroll 6
-        for (int lane = 0; lane < lanes; lane++) even[lane] = odd[lane] = _mm256_setzero_si256();
-        for (int e = graph.starts[state]; e < graph.starts[state + 1]; e++) {
-            const __m256i *v = (const __m256i *)(values + (Py_ssize_t)(graph.from[e] & graph.ring) * lanes * BATCH);
-            const i64 *w = weights + graph.by[e] * BATCH;
-            __m256i w_even = _mm256_loadu_si256((const __m256i *)w), w_odd = _mm256_loadu_si256((const __m256i *)(w + 4));
-#pragma GCC unroll 6
-            for (int lane = 0; lane < lanes; lane++) {
-                __m256i x = _mm256_loadu_si256(v + lane);
-                even[lane] = _mm256_add_epi64(even[lane], _mm256_mul_epi32(x, w_even));
-                odd[lane] = _mm256_add_epi64(odd[lane], _mm256_mul_epi32(_mm256_srli_epi64(x, 32), w_odd));
-            }
-        }
-        __m256i *out = (__m256i *)(values + (state & graph.ring) * lanes * BATCH);
-#pragma GCC unroll 6
-        for (int lane = 0; lane < lanes; lane++) {
-            __m256i halves[2] = {even[lane], odd[lane]};
-            for (int h = 0; h < 2; h++) {
-                __m256i y = _mm256_add_epi64(halves[h], biases[lane]);
-                __m256i once = _mm256_add_epi64(_mm256_and_si256(y, low), _mm256_mul_epu32(_mm256_srli_epi64(y, 30), cuts[lane]));
-                halves[h] = _mm256_add_epi64(_mm256_and_si256(once, low), _mm256_mul_epu32(_mm256_srli_epi64(once, 30), cuts[lane]));
-            }
-            _mm256_storeu_si256(out + lane, _mm256_blend_epi32(halves[0], _mm256_slli_epi64(halves[1], 32), 0xAA));
-        }
-    }
-}
+/* `pass` in AVX2, eight points a pass (_sweep_pass.h). */
+#define VECTOR __m256i
+#define WIDTH 8
+#define TARGET "avx2"
+#define PASS_OF pass_avx2_of
+#define PASS pass_avx2
+#define SET1 _mm256_set1_epi64x
+#define ZERO _mm256_setzero_si256
+#define LOAD _mm256_loadu_si256
+#define STORE _mm256_storeu_si256
+#define ADD _mm256_add_epi64
+#define AND _mm256_and_si256
+#define SHIFT_RIGHT _mm256_srli_epi64
+#define SHIFT_LEFT _mm256_slli_epi64
+#define MULTIPLY _mm256_mul_epi32
+#define MULTIPLY_UNSIGNED _mm256_mul_epu32
+#define ODD_FROM(a, b) _mm256_blend_epi32(a, b, 0xAA)
+#include "_sweep_pass.h"
 
-__attribute__((target("avx2"))) static void pass_avx2(int32_t *values, int lanes, Graph graph, const i64 *weights) {
-    switch (lanes) {  /* a loop for each number of lanes */
-    case 1: pass_avx2_of(values, 1, graph, weights); break;
-    case 2: pass_avx2_of(values, 2, graph, weights); break;
-    case 3: pass_avx2_of(values, 3, graph, weights); break;
-    case 4: pass_avx2_of(values, 4, graph, weights); break;
-    case 5: pass_avx2_of(values, 5, graph, weights); break;
-    default: pass_avx2_of(values, 6, graph, weights);
-    }
-}
+/* `pass` in AVX-512, sixteen points a pass: a lane's values of a state fill one 64-byte line. */
+#define VECTOR __m512i
+#define WIDTH 16
+#define TARGET "avx512f"
+#define PASS_OF pass_avx512_of
+#define PASS pass_avx512
+#define SET1 _mm512_set1_epi64
+#define ZERO _mm512_setzero_si512
+#define LOAD(p) _mm512_loadu_si512((const void *)(p))
+#define STORE(p, x) _mm512_storeu_si512((void *)(p), x)
+#define ADD _mm512_add_epi64
+#define AND _mm512_and_si512
+#define SHIFT_RIGHT _mm512_srli_epi64
+#define SHIFT_LEFT _mm512_slli_epi64
+#define MULTIPLY _mm512_mul_epi32
+#define MULTIPLY_UNSIGNED _mm512_mul_epu32
+#define ODD_FROM(a, b) _mm512_mask_blend_epi32(0xAAAA, a, b)
+#include "_sweep_pass.h"
 #else
-#define pass_avx2 pass
+#define pass_avx2(values, lanes, graph, weights) pass(values, lanes, graph, weights, 8)
+#define pass_avx512(values, lanes, graph, weights) pass(values, lanes, graph, weights, 8)
 #endif
 
 static int read_ints(PyObject *list, long long *out, Py_ssize_t n) {
@@ -204,28 +192,29 @@ typedef struct {
 
 /* The forms' weights at the batch's `count` points (`point[p * types + t]`, their digits) into `weights` (0
    at the slots past them); 0 when one passes `widest`. */
-static int batch_weights(i64 *weights, const long long *point, int count, Points points, i64 widest) {
+static int batch_weights(i64 *weights, const long long *point, int count, int width, Points points, i64 widest) {
     int fits = 1;
     for (Py_ssize_t f = 0; f < points.forms; f++)
-        for (int p = 0; p < BATCH; p++) {
+        for (int p = 0; p < width; p++) {
             i64 w = 0;
             for (long long i = points.form_start[f]; p < count && i < points.form_start[f + 1]; i += 2) {
                 long long type = points.pairs[i];
                 w += points.pairs[i + 1] * (type < 0 ? 1 : points.weight[points.digit_start[type] + point[p * points.types + type]]);
             }
-            weights[f * BATCH + slot_of(p)] = w;
+            weights[f * width + slot_of(p, width)] = w;
             fits &= w <= widest && w >= -widest;
         }
     return fits;
 }
 
 /* The batch's `count` points' terms added to `sums` (one a lane): in each lane, the product of the point's
-   digits' signs times the covered board's value, modulo the lane's prime. */
-static void add_terms(u64 *sums, int lanes, const long long *point, int count, Points points, const int32_t *covered) {
+   digits' signs times the covered board's value (`covered[lane * width + point]`), modulo the lane's prime. */
+static void add_terms(u64 *sums, int lanes, const long long *point, int count, int width, Points points,
+                      const int32_t *covered) {
     for (int lane = 0; lane < lanes; lane++) {
         u64 p = (u64)prime(lane);
         for (int b = 0; b < count; b++) {
-            u64 term = (u64)covered[lane * BATCH + b] % p;
+            u64 term = (u64)covered[lane * width + b] % p;
             for (Py_ssize_t t = 0; t < points.types; t++)
                 term = term * points.signs[(points.digit_start[t] + point[b * points.types + t]) * lanes + lane] % p;
             sums[lane] = (sums[lane] + term) % p;
@@ -233,9 +222,9 @@ static void add_terms(u64 *sums, int lanes, const long long *point, int count, P
     }
 }
 
-/* The batch's points from the point numbered `number` on, the first type fastest. */
-static void batch_points(long long *point, Py_ssize_t number, Points points) {
-    for (int b = 0; b < BATCH; b++)
+/* The batch's `width` points from the point numbered `number` on, the first type fastest. */
+static void batch_points(long long *point, Py_ssize_t number, int width, Points points) {
+    for (int b = 0; b < width; b++)
         for (Py_ssize_t t = 0, rest = number + b; t < points.types; t++) {
             point[b * points.types + t] = rest % points.digits[t];
             rest /= points.digits[t];
@@ -276,30 +265,41 @@ static void free_points(Points points) {
     free((void *)points.form_start); free((void *)points.pairs); free((void *)points.signs);
 }
 
-/* The residues of the sum over the points numbered begin to end - 1, a batch a pass; NULL on an error. */
+/* `bytes` of zeroes from the start of a 64-byte line (rounded up to whole lines), so that no vector of a
+   state's values or a form's weights straddles two lines; NULL when out of memory. */
+static void *lines_of(size_t bytes) {
+    size_t size = (bytes + 63) / 64 * 64;
+    void *made = aligned_alloc(64, size);
+    return made ? memset(made, 0, size) : NULL;
+}
+
+/* The residues of the sum over the points numbered begin to end - 1, a batch a pass (`vectors`: the pass,
+   512 AVX-512's of sixteen points, 256 AVX2's of eight, 0 the plain loop's of eight); NULL on an error. */
 static PyObject *swept(Points points, Graph graph, int lanes, PyObject *check, Py_ssize_t every, Py_ssize_t begin,
                        Py_ssize_t end, int vectors) {
     PyObject *result = NULL;
-    i64 *weights = calloc(points.forms * BATCH + 1, sizeof(i64)), widest = widest_weight(graph);
-    int32_t *values = calloc((graph.ring + 1) * lanes * BATCH, sizeof(int32_t));
-    long long *point = calloc(BATCH * points.types + 1, sizeof(long long));
+    int width = vectors == 512 ? 16 : 8;
+    i64 *weights = lines_of((points.forms + 1) * width * sizeof(i64)), widest = widest_weight(graph);
+    int32_t *values = lines_of((graph.ring + 1) * lanes * width * sizeof(int32_t));
+    long long *point = calloc(width * points.types + 1, sizeof(long long));
     u64 sums[MOST_LANES] = {0};
     if (!weights || !values || !point) { PyErr_NoMemory(); goto done; }
-    for (Py_ssize_t done = 0; done < end - begin; done += BATCH) {
-        if (done % every < BATCH) {
+    for (Py_ssize_t done = 0; done < end - begin; done += width) {
+        if (done % every < width) {
             PyObject *so_far = PyLong_FromSsize_t(done);
             PyObject *checked = so_far ? PyObject_CallOneArg(check, so_far) : NULL;
             Py_XDECREF(so_far);
             if (!checked || PyErr_CheckSignals() < 0) { Py_XDECREF(checked); goto done; }
             Py_DECREF(checked);
         }
-        int count = end - begin - done < BATCH ? (int)(end - begin - done) : BATCH, fits;
+        int count = end - begin - done < width ? (int)(end - begin - done) : width, fits;
         Py_BEGIN_ALLOW_THREADS
-        batch_points(point, begin + done, points);
-        fits = batch_weights(weights, point, count, points, widest);
-        if (fits && vectors) pass_avx2(values, lanes, graph, weights);
-        else if (fits) pass(values, lanes, graph, weights);
-        if (fits) add_terms(sums, lanes, point, count, points, values + (graph.final & graph.ring) * lanes * BATCH);
+        batch_points(point, begin + done, width, points);
+        fits = batch_weights(weights, point, count, width, points, widest);
+        if (fits && vectors == 512) pass_avx512(values, lanes, graph, weights);
+        else if (fits && vectors == 256) pass_avx2(values, lanes, graph, weights);
+        else if (fits) pass(values, lanes, graph, weights, width);
+        if (fits) add_terms(sums, lanes, point, count, width, points, values + (graph.final & graph.ring) * lanes * width);
         Py_END_ALLOW_THREADS
         if (!fits) {
             PyErr_SetString(PyExc_OverflowError, "total: a form's weight times a state's sources passes 2^29");
@@ -325,7 +325,8 @@ done:
    negative) and `signs` its sign's residue modulo each of `primes` (the first few of this core's); `forms`
    each form as a flat list (type, times, type, times, ...), type -1 for the step that lays nothing; `first`,
    `sources` and `edge_forms` are buffers of C ints (array "i"); `check(points done)` is called every
-   `every` points of the chunk (a multiple of 8); `vectors`: AVX2 where the processor has it. The sweeps run
+   `every` points of the chunk (a multiple of 16); `vectors`: the widest registers the passes may take, 512
+   (AVX-512), 256 (AVX2) or 0 (the plain loop), where the processor has them (else the next). The sweeps run
    without the GIL, so that the threads of a Dask worker sweep side by side. */
 static PyObject *total(PyObject *self, PyObject *args) {
     PyObject *digits, *weights, *signs, *primes, *forms, *check, *result = NULL;
@@ -333,7 +334,7 @@ static PyObject *total(PyObject *self, PyObject *args) {
     Py_ssize_t final, every, begin, end;
     int vectors, lanes;
     Points points = {0};
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!y*y*y*nOnnnp:total", &PyList_Type, &digits, &PyList_Type, &weights,
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!y*y*y*nOnnni:total", &PyList_Type, &digits, &PyList_Type, &weights,
                           &PyList_Type, &signs, &PyList_Type, &primes, &PyList_Type, &forms, &first, &sources,
                           &edge_forms, &final, &check, &every, &begin, &end, &vectors))
         return NULL;
@@ -342,7 +343,11 @@ static PyObject *total(PyObject *self, PyObject *args) {
         Graph graph = {final, 0, first.buf, sources.buf, edge_forms.buf};
         graph.ring = ring_of(graph);
 #ifdef VECTORS
-        vectors = vectors && __builtin_cpu_supports("avx2");
+        if (vectors >= 512 && !__builtin_cpu_supports("avx512f")) vectors = 256;
+        if (vectors >= 256 && !__builtin_cpu_supports("avx2")) vectors = 0;
+        vectors = vectors >= 512 ? 512 : vectors >= 256 ? 256 : 0;
+#else
+        vectors = 0;
 #endif
         result = swept(points, graph, lanes, check, every, begin, end, vectors);
     }
