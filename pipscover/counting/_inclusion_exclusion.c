@@ -187,7 +187,7 @@ static int by_first_source(const void *a, const void *b) {
    puts sources first sums the same; this one brings them nearer: on planted 6 x 6 the longest edge spans
    24,169 states, not 56,068 (a ring of 32,768 slots, not 65,536), and the values still to be read are 10,299
    states' by mean over a pass, not 16,070 (encodings/counting.md). Into `ordered`, its arrays allocated here
-   (the caller frees them, `free_graph`); 0 when out of memory. */
+   (the caller frees them, `free_graph`, whatever is returned); 0 when out of memory. */
 static int reordered(Graph graph, Graph *ordered) {
     Py_ssize_t states = graph.final + 1, edges = graph.starts[states];
     int *level = calloc(states, sizeof(int)), *new_of = calloc(states, sizeof(int)), *starts = calloc(states + 1, sizeof(int));
@@ -196,7 +196,7 @@ static int reordered(Graph graph, Graph *ordered) {
     *ordered = (Graph){graph.final, 0, starts, from, by};
     int made = level && new_of && starts && from && by && at && order;
     if (!made) {
-        free(level); free(new_of); free(at); free(order); free_graph(*ordered);
+        free(level); free(new_of); free(at); free(order);
         return 0;
     }
     for (Py_ssize_t state = 0; state < states; state++) {
