@@ -1,9 +1,10 @@
-/* The compiled core of pipscover.counting.inclusion_exclusion: its sweeps, eight points a pass, in C.
+/* The compiled core of pipscover.counting.inclusion_exclusion: its sweeps, sixteen or eight points a pass, in C.
 
    inclusion_exclusion.py says what is summed and why (Ryser's formula over the domino types) and keeps the
    Python twin of `total` (`sweep_total`), which this follows: the same points in the same order (Ryser's or
    Glynn's, as `Points` gives them), the same pull-style pass over the sweep's graph (each state the sum of
-   its sources times their forms' weights), and the same residues, modulo each of the first `lanes` primes
+   its sources times their forms' weights; its states taken in another order that still puts every source
+   first, `reordered`: the same sums), and the same residues, modulo each of the first `lanes` primes
    2^30 - c (c small), which the Python side combines (Chinese remainders) into the sum modulo their product.
 
    Why residues modulo primes near 2^30: a form's weight is a small integer, so a value below 2^31 times a
@@ -13,7 +14,10 @@
    edge's source and form read once for all eight. Callgrind, no-unique-22's first 64 points: 7.6
    instructions an edge and a point with the four primes its bound needs (4.7 with two), against 26.9 for
    the 128-bit sum this replaces (the product of a 128-bit value by a word, its high word's product and a
-   sign's correction); encodings/counting.md has the measurements. */
+   sign's correction). Where the processor has AVX-512 (this project's machines do), a pass sweeps sixteen
+   points, eight products an instruction, a lane's values of a state in one 64-byte line: with the states
+   renumbered (`reordered`), planted 6 x 6's count takes 0.68 of the CPU it took at eight points a pass in
+   the graph's own order; encodings/counting.md has the measurements. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -88,7 +92,6 @@ static void pass(int32_t *values, int lanes, Graph graph, const i64 *weights, in
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define VECTORS 1
-#define AHEAD 8  /* edges between a source's prefetch and its reads */
 
 /* `pass` in AVX2, eight points a pass (_sweep_pass.h). */
 #define VECTOR __m256i
@@ -230,10 +233,10 @@ static int reordered(Graph graph, Graph *ordered) {
 
 /* Which slots a pass keeps the states' values in: a state's are read only by states at most `span` (the
    longest edge) after it, so a ring of the next power of two past it holds every value still to be read, and
-   state s's go to slot s & ring (the returned mask). On planted 6 x 6 that is 65,536 slots of 116,011 states
-   (6.3 MB of values with three primes instead of 11 MB): callgrind's cache model, a 16 MB last level, 469,054
-   misses -> 56,261 over 64 points; one process about a fifth less CPU. Two sweeps side by side still spend
-   about 1.7 times one's CPU (encodings/counting.md). */
+   state s's go to slot s & ring (the returned mask). On planted 6 x 6, in the graph's own order, that was
+   65,536 slots of 116,011 states (6.3 MB of values with three primes at eight points a pass instead of 11
+   MB): callgrind's cache model, a 16 MB last level, 469,054 misses -> 56,261 over 64 points; one process
+   about a fifth less CPU. Renumbered (`reordered`), 32,768 slots (6.3 MB at sixteen points a pass). */
 static Py_ssize_t ring_of(Graph graph) {
     Py_ssize_t span = 0, ring = 1;
     for (Py_ssize_t state = 1; state <= graph.final; state++)

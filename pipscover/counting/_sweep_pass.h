@@ -6,19 +6,14 @@
    the same folds as `folded`, side by side, then the halves put back together. `lanes` is a constant where
    `PASS_OF` is inlined (and its loops unrolled), so that the sums stay in registers: a third of the time.
 
-   Each edge asks for the values of the source AHEAD edges on (all its lanes' lines): the states' values sit
-   in a ring past the L2 on the largest graphs, and sixteen points a pass read two lines a lane per source
-   where eight read one (encodings/counting.md has the measurements).
-
    Named by the includer: VECTOR (the register type), WIDTH, TARGET (the functions' target attribute), PASS_OF
    and PASS (the functions' names), and the operations SET1, ZERO, LOAD, STORE, ADD, AND, SHIFT_RIGHT,
    SHIFT_LEFT, MULTIPLY (signed, the 64-bit parts' low halves), MULTIPLY_UNSIGNED, ODD_FROM (the even 32-bit
-   halves of the first, the odd of the second). */
+   halves of the first, the odd of the second); it undefines them at its end, so that it may be included again. */
 
 __attribute__((target(TARGET), always_inline)) static inline void PASS_OF(int32_t *values, const int lanes, Graph graph,
                                                                          const i64 *weights) {
     const VECTOR low = SET1(LOW_30);
-    const int last = graph.starts[graph.final + 1] - 1;
     VECTOR cuts[MOST_LANES], biases[MOST_LANES];
     for (int lane = 0; lane < lanes; lane++) {
         cuts[lane] = SET1(CUTS[lane]);
@@ -30,10 +25,6 @@ __attribute__((target(TARGET), always_inline)) static inline void PASS_OF(int32_
 #pragma GCC unroll 6
         for (int lane = 0; lane < lanes; lane++) even[lane] = odd[lane] = ZERO();
         for (int e = graph.starts[state]; e < graph.starts[state + 1]; e++) {
-            const char *ahead = (const char *)(values + (Py_ssize_t)(graph.from[e + AHEAD < last ? e + AHEAD : last] &
-                                                                     graph.ring) * lanes * WIDTH);
-#pragma GCC unroll 6
-            for (int line = 0; line < lanes * WIDTH * 4; line += 64) _mm_prefetch(ahead + line, _MM_HINT_T0);
             const VECTOR *v = (const VECTOR *)(values + (Py_ssize_t)(graph.from[e] & graph.ring) * lanes * WIDTH);
             const i64 *w = weights + graph.by[e] * WIDTH;
             VECTOR w_even = LOAD((const VECTOR *)w), w_odd = LOAD((const VECTOR *)(w + WIDTH / 2));
