@@ -18,7 +18,8 @@ CORES = {"pipscover.engines._dancing_links": ["pipscover/engines/_dancing_links.
          "pipscover.counting._structural": ["pipscover/counting/_structural.c"],
          "pipscover.counting._inclusion_exclusion": ["pipscover/counting/_inclusion_exclusion.c",
                                                      "pipscover/counting/_sweep_graph.c",
-                                                     "pipscover/counting/_sweep_graph.h"]}
+                                                     "pipscover/counting/_sweep_graph.h",
+                                                     "pipscover/counting/_sweep_pass.h"]}
 
 
 def core(name: str, files: list[str]) -> Extension:

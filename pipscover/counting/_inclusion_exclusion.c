@@ -1,9 +1,10 @@
-/* The compiled core of pipscover.counting.inclusion_exclusion: its sweeps, eight points a pass, in C.
+/* The compiled core of pipscover.counting.inclusion_exclusion: its sweeps, sixteen or eight points a pass, in C.
 
    inclusion_exclusion.py says what is summed and why (Ryser's formula over the domino types) and keeps the
    Python twin of `total` (`sweep_total`), which this follows: the same points in the same order (Ryser's or
    Glynn's, as `Points` gives them), the same pull-style pass over the sweep's graph (each state the sum of
-   its sources times their forms' weights), and the same residues, modulo each of the first `lanes` primes
+   its sources times their forms' weights; its states taken in another order that still puts every source
+   first, `reordered`: the same sums), and the same residues, modulo each of the first `lanes` primes
    2^30 - c (c small), which the Python side combines (Chinese remainders) into the sum modulo their product.
 
    Why residues modulo primes near 2^30: a form's weight is a small integer, so a value below 2^31 times a
@@ -13,12 +14,16 @@
    edge's source and form read once for all eight. Callgrind, no-unique-22's first 64 points: 7.6
    instructions an edge and a point with the four primes its bound needs (4.7 with two), against 26.9 for
    the 128-bit sum this replaces (the product of a 128-bit value by a word, its high word's product and a
-   sign's correction); encodings/counting.md has the measurements. */
+   sign's correction). Where the processor has AVX-512 (this project's machines do), a pass sweeps sixteen
+   points, eight products an instruction, a lane's values of a state in one 64-byte line: with the states
+   renumbered (`reordered`), planted 6 x 6's count takes 0.66 of the CPU it took at eight points a pass in
+   the graph's own order; encodings/counting.md has the measurements. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "_sweep_graph.h"
 
@@ -33,7 +38,7 @@ typedef int64_t i64;
 /* The lanes' primes, 2^30 - c for these c (inclusion_exclusion.PRIMES); a count takes the first few. */
 #define MOST_LANES 6
 static const i64 CUTS[MOST_LANES] = {35, 41, 83, 101, 105, 107};
-#define BATCH 8  /* points a pass */
+#define WIDEST 16  /* the most points a pass: sixteen with AVX-512, eight with AVX2 and in the plain loop */
 #define LOW_30 (((i64)1 << 30) - 1)
 /* The most that a form's weight times a state's sources may be: a value is below 2^31, so a state's sum
    stays within 2^60 (`folded` takes up to 2^61 - 2^30). */
@@ -59,26 +64,28 @@ typedef struct {
     const int *starts, *from, *by;
 } Graph;
 
-/* `weights[form * BATCH + slot]`: the form's weight at the batch's points, the even points (0, 2, 4, 6)
-   first, then the odd ones (as AVX2's products take them). */
-static inline int slot_of(int point) { return (point & 1) * (BATCH / 2) + point / 2; }
+static void free_graph(Graph graph) { free((void *)graph.starts); free((void *)graph.from); free((void *)graph.by); }
 
-/* One pass at the batch's points: each state the sum of its sources times their forms' weights, in each
-   lane; `values[((state & ring) * lanes + lane) * BATCH + point]`. */
-static void pass(int32_t *values, int lanes, Graph graph, const i64 *weights) {
-    for (int i = 0; i < lanes * BATCH; i++) values[i] = 1;
+/* `weights[form * width + slot]`: the form's weight at the batch's `width` points, the even points (0, 2, 4,
+   ...) first, then the odd ones (as the vector products take them). */
+static inline int slot_of(int point, int width) { return (point & 1) * (width / 2) + point / 2; }
+
+/* One pass at the batch's `width` points: each state the sum of its sources times their forms' weights, in
+   each lane; `values[((state & ring) * lanes + lane) * width + point]`. */
+static void pass(int32_t *values, int lanes, Graph graph, const i64 *weights, int width) {
+    for (int i = 0; i < lanes * width; i++) values[i] = 1;
     for (Py_ssize_t state = 1; state <= graph.final; state++) {
-        i64 sums[MOST_LANES][BATCH] = {{0}};
+        i64 sums[MOST_LANES][WIDEST] = {{0}};
         for (int e = graph.starts[state]; e < graph.starts[state + 1]; e++) {
-            const int32_t *v = values + (Py_ssize_t)(graph.from[e] & graph.ring) * lanes * BATCH;
-            const i64 *w = weights + graph.by[e] * BATCH;
+            const int32_t *v = values + (Py_ssize_t)(graph.from[e] & graph.ring) * lanes * width;
+            const i64 *w = weights + graph.by[e] * width;
             for (int lane = 0; lane < lanes; lane++)
-                for (int point = 0; point < BATCH; point++)
-                    sums[lane][point] += (i64)v[lane * BATCH + point] * w[slot_of(point)];
+                for (int point = 0; point < width; point++)
+                    sums[lane][point] += (i64)v[lane * width + point] * w[slot_of(point, width)];
         }
         for (int lane = 0; lane < lanes; lane++)
-            for (int point = 0; point < BATCH; point++)
-                values[((state & graph.ring) * lanes + lane) * BATCH + point] = folded(sums[lane][point], lane);
+            for (int point = 0; point < width; point++)
+                values[((state & graph.ring) * lanes + lane) * width + point] = folded(sums[lane][point], lane);
     }
 }
 
@@ -86,60 +93,46 @@ static void pass(int32_t *values, int lanes, Graph graph, const i64 *weights) {
 #include <immintrin.h>
 #define VECTORS 1
 
-/* `pass` in AVX2: a source's eight values of a lane in one register; its even points' values times their
-   weights in one product (the low halves of its 64-bit parts), its odd points' (shifted down) in another;
-   the same folds, side by side, then the halves put back together. `lanes` is a constant where it is
-   inlined (and its loops unrolled), so that the sums stay in registers: a third of the time. */
-__attribute__((target("avx2"), always_inline)) static inline void pass_avx2_of(int32_t *values, const int lanes,
-                                                                              Graph graph, const i64 *weights) {
-    const __m256i low = _mm256_set1_epi64x(LOW_30);
-    __m256i cuts[MOST_LANES], biases[MOST_LANES];
-    for (int lane = 0; lane < lanes; lane++) {
-        cuts[lane] = _mm256_set1_epi64x(CUTS[lane]);
-        biases[lane] = _mm256_set1_epi64x(bias(lane));
-    }
-    for (int i = 0; i < lanes * BATCH; i++) values[i] = 1;
-    for (Py_ssize_t state = 1; state <= graph.final; state++) {
-        __m256i even[MOST_LANES], odd[MOST_LANES];
-#pragma GCC unroll 6
-        for (int lane = 0; lane < lanes; lane++) even[lane] = odd[lane] = _mm256_setzero_si256();
-        for (int e = graph.starts[state]; e < graph.starts[state + 1]; e++) {
-            const __m256i *v = (const __m256i *)(values + (Py_ssize_t)(graph.from[e] & graph.ring) * lanes * BATCH);
-            const i64 *w = weights + graph.by[e] * BATCH;
-            __m256i w_even = _mm256_loadu_si256((const __m256i *)w), w_odd = _mm256_loadu_si256((const __m256i *)(w + 4));
-#pragma GCC unroll 6
-            for (int lane = 0; lane < lanes; lane++) {
-                __m256i x = _mm256_loadu_si256(v + lane);
-                even[lane] = _mm256_add_epi64(even[lane], _mm256_mul_epi32(x, w_even));
-                odd[lane] = _mm256_add_epi64(odd[lane], _mm256_mul_epi32(_mm256_srli_epi64(x, 32), w_odd));
-            }
-        }
-        __m256i *out = (__m256i *)(values + (state & graph.ring) * lanes * BATCH);
-#pragma GCC unroll 6
-        for (int lane = 0; lane < lanes; lane++) {
-            __m256i halves[2] = {even[lane], odd[lane]};
-            for (int h = 0; h < 2; h++) {
-                __m256i y = _mm256_add_epi64(halves[h], biases[lane]);
-                __m256i once = _mm256_add_epi64(_mm256_and_si256(y, low), _mm256_mul_epu32(_mm256_srli_epi64(y, 30), cuts[lane]));
-                halves[h] = _mm256_add_epi64(_mm256_and_si256(once, low), _mm256_mul_epu32(_mm256_srli_epi64(once, 30), cuts[lane]));
-            }
-            _mm256_storeu_si256(out + lane, _mm256_blend_epi32(halves[0], _mm256_slli_epi64(halves[1], 32), 0xAA));
-        }
-    }
-}
+/* `pass` in AVX2, eight points a pass (_sweep_pass.h). */
+#define VECTOR __m256i
+#define WIDTH 8
+#define TARGET "avx2"
+#define PASS_OF pass_avx2_of
+#define PASS pass_avx2
+#define SET1 _mm256_set1_epi64x
+#define ZERO _mm256_setzero_si256
+#define LOAD _mm256_loadu_si256
+#define STORE _mm256_storeu_si256
+#define ADD _mm256_add_epi64
+#define AND _mm256_and_si256
+#define SHIFT_RIGHT _mm256_srli_epi64
+#define SHIFT_LEFT _mm256_slli_epi64
+#define MULTIPLY _mm256_mul_epi32
+#define MULTIPLY_UNSIGNED _mm256_mul_epu32
+#define ODD_FROM(a, b) _mm256_blend_epi32(a, b, 0xAA)
+#include "_sweep_pass.h"
 
-__attribute__((target("avx2"))) static void pass_avx2(int32_t *values, int lanes, Graph graph, const i64 *weights) {
-    switch (lanes) {  /* a loop for each number of lanes */
-    case 1: pass_avx2_of(values, 1, graph, weights); break;
-    case 2: pass_avx2_of(values, 2, graph, weights); break;
-    case 3: pass_avx2_of(values, 3, graph, weights); break;
-    case 4: pass_avx2_of(values, 4, graph, weights); break;
-    case 5: pass_avx2_of(values, 5, graph, weights); break;
-    default: pass_avx2_of(values, 6, graph, weights);
-    }
-}
+/* `pass` in AVX-512, sixteen points a pass: a lane's values of a state fill one 64-byte line. */
+#define VECTOR __m512i
+#define WIDTH 16
+#define TARGET "avx512f"
+#define PASS_OF pass_avx512_of
+#define PASS pass_avx512
+#define SET1 _mm512_set1_epi64
+#define ZERO _mm512_setzero_si512
+#define LOAD(p) _mm512_loadu_si512((const void *)(p))
+#define STORE(p, x) _mm512_storeu_si512((void *)(p), x)
+#define ADD _mm512_add_epi64
+#define AND _mm512_and_si512
+#define SHIFT_RIGHT _mm512_srli_epi64
+#define SHIFT_LEFT _mm512_slli_epi64
+#define MULTIPLY _mm512_mul_epi32
+#define MULTIPLY_UNSIGNED _mm512_mul_epu32
+#define ODD_FROM(a, b) _mm512_mask_blend_epi32(0xAAAA, a, b)
+#include "_sweep_pass.h"
 #else
-#define pass_avx2 pass
+#define pass_avx2(values, lanes, graph, weights) pass(values, lanes, graph, weights, 8)
+#define pass_avx512(values, lanes, graph, weights) pass(values, lanes, graph, weights, 8)
 #endif
 
 static int read_ints(PyObject *list, long long *out, Py_ssize_t n) {
@@ -178,12 +171,75 @@ static i64 widest_weight(Graph graph) {
     return WEIGHT_LIMIT / most;
 }
 
+/* A state of one level and where it goes within it: after the states whose first source (in the new numbers)
+   comes earlier, then in the old order. */
+typedef struct {
+    int first_source, old;
+} Placing;
+
+static int by_first_source(const void *a, const void *b) {
+    const Placing *x = a, *y = b;
+    return x->first_source != y->first_source ? (x->first_source > y->first_source) - (x->first_source < y->first_source)
+                                              : (x->old > y->old) - (x->old < y->old);
+}
+
+/* The graph's states renumbered for the passes, so that a state's values are read soon after they are
+   written: level by level (a state's level one past its sources' highest, so sources still come first: the
+   empty board first, the covered one alone on the last), and within a level by the first of each
+   state's sources in the new numbering, so that the targets of nearby sources sit together. Any order that
+   puts sources first sums the same; this one brings them nearer: on planted 6 x 6 the longest edge spans
+   24,169 states, not 56,068 (a ring of 32,768 slots, not 65,536), and the values still to be read are 10,299
+   states' by mean over a pass, not 16,070 (encodings/counting.md). Into `ordered`, its arrays allocated here
+   (the caller frees them, `free_graph`, whatever is returned); 0 when out of memory. */
+static int reordered(Graph graph, Graph *ordered) {
+    Py_ssize_t states = graph.final + 1, edges = graph.starts[states];
+    int *level = calloc(states, sizeof(int)), *new_of = calloc(states, sizeof(int)), *starts = calloc(states + 1, sizeof(int));
+    int *from = calloc(edges + 1, sizeof(int)), *by = calloc(edges + 1, sizeof(int)), *at = calloc(states + 2, sizeof(int));
+    Placing *order = calloc(states, sizeof(Placing));
+    *ordered = (Graph){graph.final, 0, starts, from, by};
+    int made = level && new_of && starts && from && by && at && order;
+    if (!made) {
+        free(level); free(new_of); free(at); free(order);
+        return 0;
+    }
+    int top = 0;  /* the highest level before the covered board's: it goes alone past it, last, as `swept` reads it */
+    for (Py_ssize_t state = 0; state < states; state++) {
+        for (int e = graph.starts[state]; e < graph.starts[state + 1]; e++)
+            if (level[graph.from[e]] + 1 > level[state]) level[state] = level[graph.from[e]] + 1;
+        if (state < graph.final && level[state] > top) top = level[state];
+    }
+    if (graph.final > 0) level[graph.final] = top + 1;
+    for (Py_ssize_t state = 0; state < states; state++) at[level[state] + 1]++;
+    for (Py_ssize_t l = 0; l < states; l++) at[l + 1] += at[l];  /* at[l]: where level l starts */
+    for (Py_ssize_t state = 0; state < states; state++) order[at[level[state]]++].old = (int)state;
+    for (Py_ssize_t i = 0, next = 0; i < states; i = next) {  /* a level a turn */
+        for (next = i; next < states && level[order[next].old] == level[order[i].old]; next++) {
+            int state = order[next].old, first_source = -1;
+            for (int e = graph.starts[state]; e < graph.starts[state + 1]; e++)
+                if (first_source < 0 || new_of[graph.from[e]] < first_source) first_source = new_of[graph.from[e]];
+            order[next].first_source = first_source;
+        }
+        qsort(order + i, next - i, sizeof(Placing), by_first_source);
+        for (Py_ssize_t j = i; j < next; j++) new_of[order[j].old] = (int)j;
+    }
+    for (Py_ssize_t state = 0; state < states; state++) {
+        int old = order[state].old, e = starts[state];
+        for (int source = graph.starts[old]; source < graph.starts[old + 1]; source++, e++) {
+            from[e] = new_of[graph.from[source]];
+            by[e] = graph.by[source];
+        }
+        starts[state + 1] = e;
+    }
+    free(level); free(new_of); free(at); free(order);
+    return 1;
+}
+
 /* Which slots a pass keeps the states' values in: a state's are read only by states at most `span` (the
    longest edge) after it, so a ring of the next power of two past it holds every value still to be read, and
-   state s's go to slot s & ring (the returned mask). On planted 6 x 6 that is 65,536 slots of 116,011 states
-   (6.3 MB of values with three primes instead of 11 MB): callgrind's cache model, a 16 MB last level, 469,054
-   misses -> 56,261 over 64 points; one process about a fifth less CPU. Two sweeps side by side still spend
-   about 1.7 times one's CPU (encodings/counting.md). */
+   state s's go to slot s & ring (the returned mask). On planted 6 x 6, in the graph's own order, that was
+   65,536 slots of 116,011 states (6.3 MB of values with three primes at eight points a pass instead of 11
+   MB): callgrind's cache model, a 16 MB last level, 469,054 misses -> 56,261 over 64 points; one process
+   about a fifth less CPU. Renumbered (`reordered`), 32,768 slots (6.3 MB at sixteen points a pass). */
 static Py_ssize_t ring_of(Graph graph) {
     Py_ssize_t span = 0, ring = 1;
     for (Py_ssize_t state = 1; state <= graph.final; state++)
@@ -204,28 +260,29 @@ typedef struct {
 
 /* The forms' weights at the batch's `count` points (`point[p * types + t]`, their digits) into `weights` (0
    at the slots past them); 0 when one passes `widest`. */
-static int batch_weights(i64 *weights, const long long *point, int count, Points points, i64 widest) {
+static int batch_weights(i64 *weights, const long long *point, int count, int width, Points points, i64 widest) {
     int fits = 1;
     for (Py_ssize_t f = 0; f < points.forms; f++)
-        for (int p = 0; p < BATCH; p++) {
+        for (int p = 0; p < width; p++) {
             i64 w = 0;
             for (long long i = points.form_start[f]; p < count && i < points.form_start[f + 1]; i += 2) {
                 long long type = points.pairs[i];
                 w += points.pairs[i + 1] * (type < 0 ? 1 : points.weight[points.digit_start[type] + point[p * points.types + type]]);
             }
-            weights[f * BATCH + slot_of(p)] = w;
+            weights[f * width + slot_of(p, width)] = w;
             fits &= w <= widest && w >= -widest;
         }
     return fits;
 }
 
 /* The batch's `count` points' terms added to `sums` (one a lane): in each lane, the product of the point's
-   digits' signs times the covered board's value, modulo the lane's prime. */
-static void add_terms(u64 *sums, int lanes, const long long *point, int count, Points points, const int32_t *covered) {
+   digits' signs times the covered board's value (`covered[lane * width + point]`), modulo the lane's prime. */
+static void add_terms(u64 *sums, int lanes, const long long *point, int count, int width, Points points,
+                      const int32_t *covered) {
     for (int lane = 0; lane < lanes; lane++) {
         u64 p = (u64)prime(lane);
         for (int b = 0; b < count; b++) {
-            u64 term = (u64)covered[lane * BATCH + b] % p;
+            u64 term = (u64)covered[lane * width + b] % p;
             for (Py_ssize_t t = 0; t < points.types; t++)
                 term = term * points.signs[(points.digit_start[t] + point[b * points.types + t]) * lanes + lane] % p;
             sums[lane] = (sums[lane] + term) % p;
@@ -233,9 +290,9 @@ static void add_terms(u64 *sums, int lanes, const long long *point, int count, P
     }
 }
 
-/* The batch's points from the point numbered `number` on, the first type fastest. */
-static void batch_points(long long *point, Py_ssize_t number, Points points) {
-    for (int b = 0; b < BATCH; b++)
+/* The batch's `width` points from the point numbered `number` on, the first type fastest. */
+static void batch_points(long long *point, Py_ssize_t number, int width, Points points) {
+    for (int b = 0; b < width; b++)
         for (Py_ssize_t t = 0, rest = number + b; t < points.types; t++) {
             point[b * points.types + t] = rest % points.digits[t];
             rest /= points.digits[t];
@@ -276,30 +333,41 @@ static void free_points(Points points) {
     free((void *)points.form_start); free((void *)points.pairs); free((void *)points.signs);
 }
 
-/* The residues of the sum over the points numbered begin to end - 1, a batch a pass; NULL on an error. */
+/* `bytes` of zeroes from the start of a 64-byte line (rounded up to whole lines), so that no vector of a
+   state's values or a form's weights straddles two lines; NULL when out of memory. */
+static void *lines_of(size_t bytes) {
+    size_t size = (bytes + 63) / 64 * 64;
+    void *made = aligned_alloc(64, size);
+    return made ? memset(made, 0, size) : NULL;
+}
+
+/* The residues of the sum over the points numbered begin to end - 1, a batch a pass (`vectors`: the pass,
+   512 AVX-512's of sixteen points, 256 AVX2's of eight, 0 the plain loop's of eight); NULL on an error. */
 static PyObject *swept(Points points, Graph graph, int lanes, PyObject *check, Py_ssize_t every, Py_ssize_t begin,
                        Py_ssize_t end, int vectors) {
     PyObject *result = NULL;
-    i64 *weights = calloc(points.forms * BATCH + 1, sizeof(i64)), widest = widest_weight(graph);
-    int32_t *values = calloc((graph.ring + 1) * lanes * BATCH, sizeof(int32_t));
-    long long *point = calloc(BATCH * points.types + 1, sizeof(long long));
+    int width = vectors == 512 ? 16 : 8;
+    i64 *weights = lines_of((points.forms + 1) * width * sizeof(i64)), widest = widest_weight(graph);
+    int32_t *values = lines_of((graph.ring + 1) * lanes * width * sizeof(int32_t));
+    long long *point = calloc(width * points.types + 1, sizeof(long long));
     u64 sums[MOST_LANES] = {0};
     if (!weights || !values || !point) { PyErr_NoMemory(); goto done; }
-    for (Py_ssize_t done = 0; done < end - begin; done += BATCH) {
-        if (done % every < BATCH) {
+    for (Py_ssize_t done = 0; done < end - begin; done += width) {
+        if (done % every < width) {
             PyObject *so_far = PyLong_FromSsize_t(done);
             PyObject *checked = so_far ? PyObject_CallOneArg(check, so_far) : NULL;
             Py_XDECREF(so_far);
             if (!checked || PyErr_CheckSignals() < 0) { Py_XDECREF(checked); goto done; }
             Py_DECREF(checked);
         }
-        int count = end - begin - done < BATCH ? (int)(end - begin - done) : BATCH, fits;
+        int count = end - begin - done < width ? (int)(end - begin - done) : width, fits;
         Py_BEGIN_ALLOW_THREADS
-        batch_points(point, begin + done, points);
-        fits = batch_weights(weights, point, count, points, widest);
-        if (fits && vectors) pass_avx2(values, lanes, graph, weights);
-        else if (fits) pass(values, lanes, graph, weights);
-        if (fits) add_terms(sums, lanes, point, count, points, values + (graph.final & graph.ring) * lanes * BATCH);
+        batch_points(point, begin + done, width, points);
+        fits = batch_weights(weights, point, count, width, points, widest);
+        if (fits && vectors == 512) pass_avx512(values, lanes, graph, weights);
+        else if (fits && vectors == 256) pass_avx2(values, lanes, graph, weights);
+        else if (fits) pass(values, lanes, graph, weights, width);
+        if (fits) add_terms(sums, lanes, point, count, width, points, values + (graph.final & graph.ring) * lanes * width);
         Py_END_ALLOW_THREADS
         if (!fits) {
             PyErr_SetString(PyExc_OverflowError, "total: a form's weight times a state's sources passes 2^29");
@@ -317,6 +385,16 @@ done:
     return result;
 }
 
+/* The widest registers the passes take, of those `asked` (512 AVX-512's, 256 AVX2's, 0 the plain loop's), as the
+   processor has them. */
+static int widest_vectors(int asked) {
+#ifdef VECTORS
+    if (asked >= 512 && __builtin_cpu_supports("avx512f")) return 512;
+    if (asked >= 256 && __builtin_cpu_supports("avx2")) return 256;
+#endif
+    return 0;
+}
+
 /* total(digits, weights, signs, primes, forms, first, sources, edge_forms, final, check, every, begin, end,
    vectors) -> the residues modulo `primes`: the twin's `sweep_total` over the points numbered begin to
    end - 1 (a chunk, for a task of a split count).
@@ -325,7 +403,8 @@ done:
    negative) and `signs` its sign's residue modulo each of `primes` (the first few of this core's); `forms`
    each form as a flat list (type, times, type, times, ...), type -1 for the step that lays nothing; `first`,
    `sources` and `edge_forms` are buffers of C ints (array "i"); `check(points done)` is called every
-   `every` points of the chunk (a multiple of 8); `vectors`: AVX2 where the processor has it. The sweeps run
+   `every` points of the chunk (a multiple of 16); `vectors`: the widest registers the passes may take, 512
+   (AVX-512), 256 (AVX2) or 0 (the plain loop), where the processor has them (else the next). The sweeps run
    without the GIL, so that the threads of a Dask worker sweep side by side. */
 static PyObject *total(PyObject *self, PyObject *args) {
     PyObject *digits, *weights, *signs, *primes, *forms, *check, *result = NULL;
@@ -333,18 +412,19 @@ static PyObject *total(PyObject *self, PyObject *args) {
     Py_ssize_t final, every, begin, end;
     int vectors, lanes;
     Points points = {0};
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!y*y*y*nOnnnp:total", &PyList_Type, &digits, &PyList_Type, &weights,
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!y*y*y*nOnnni:total", &PyList_Type, &digits, &PyList_Type, &weights,
                           &PyList_Type, &signs, &PyList_Type, &primes, &PyList_Type, &forms, &first, &sources,
                           &edge_forms, &final, &check, &every, &begin, &end, &vectors))
         return NULL;
     if ((lanes = lanes_of(primes)) > 0 && graph_fits(&first, &sources, &edge_forms, final) &&
         read_points(&points, digits, weights, signs, forms, lanes) == 0) {
-        Graph graph = {final, 0, first.buf, sources.buf, edge_forms.buf};
-        graph.ring = ring_of(graph);
-#ifdef VECTORS
-        vectors = vectors && __builtin_cpu_supports("avx2");
-#endif
-        result = swept(points, graph, lanes, check, every, begin, end, vectors);
+        Graph graph;
+        if (reordered((Graph){final, 0, first.buf, sources.buf, edge_forms.buf}, &graph)) {
+            graph.ring = ring_of(graph);
+            result = swept(points, graph, lanes, check, every, begin, end, widest_vectors(vectors));
+        } else
+            PyErr_NoMemory();
+        free_graph(graph);
     }
     free_points(points);
     PyBuffer_Release(&first); PyBuffer_Release(&sources); PyBuffer_Release(&edge_forms);

@@ -69,7 +69,7 @@ LAYINGS_LIMIT = 20_000_000
 # less to read on every pass); the layings limit keeps real builds far below this.
 INDEX_LIMIT = 2**31 - 1
 CHECK_EVERY = 4096  # states built between two looks at the clock and the memory
-COMPILED_CHECK_EVERY = 16  # points the core sweeps between two looks at the clock (two of its batches)
+COMPILED_CHECK_EVERY = 16  # points the core sweeps between two looks at the clock (one or two of its passes)
 
 
 @dataclass(frozen=True)
@@ -391,12 +391,13 @@ def _skips_folded(incoming: list[dict[int, dict[int, int]]]) -> list[bool]:
 
 def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | None = None,
                 on_progress: ProgressCallback | None = None, chunk: range | None = None,
-                vectors: bool = True) -> int:
+                vectors: int = 512) -> int:
     """sum over the sweep's points of their signs' product times P(point's weights), modulo the points'
     `modulus` (its residues modulo each prime, combined); `chunk`: only over the points it numbers (the
     first type fastest; default all), so that the chunks of a split count add up to the whole. `on_progress`
     hears the share of the chunk swept (with 0 found: no count is known before the last). `vectors`: the
-    core's AVX2 pass where the processor has one (else its plain loop: the tests compare both)."""
+    widest registers the core's passes may take, where the processor has them: 512 (AVX-512, sixteen points a
+    pass), 256 (AVX2, eight) or 0 (its plain loop; the tests compare all three)."""
     points = range(sweep.points.count) if chunk is None else chunk
     if sweep.final < 0 or not points:
         return 0

@@ -1,0 +1,78 @@
+/* The vector pass of _inclusion_exclusion.c, written once for both register widths: that file includes it
+   twice, once with AVX2's operations named (WIDTH 8 points a pass, __m256i) and once with AVX-512's (WIDTH
+   16, __m512i), so that the two passes are one text. Per state and lane, the WIDTH points' values side by
+   side (one register: a 32-byte half line or a 64-byte line); a source's even points' values times their
+   weights in one product (the low halves of its 64-bit parts), its odd points' (shifted down) in another;
+   the same folds as `folded`, side by side, then the halves put back together. `lanes` is a constant where
+   `PASS_OF` is inlined (and its loops unrolled), so that the sums stay in registers: a third of the time.
+
+   Named by the includer: VECTOR (the register type), WIDTH, TARGET (the functions' target attribute), PASS_OF
+   and PASS (the functions' names), and the operations SET1, ZERO, LOAD, STORE, ADD, AND, SHIFT_RIGHT,
+   SHIFT_LEFT, MULTIPLY (signed, the 64-bit parts' low halves), MULTIPLY_UNSIGNED, ODD_FROM (the even 32-bit
+   halves of the first, the odd of the second); it undefines them at its end, so that it may be included again. */
+
+__attribute__((target(TARGET), always_inline)) static inline void PASS_OF(int32_t *values, const int lanes, Graph graph,
+                                                                         const i64 *weights) {
+    const VECTOR low = SET1(LOW_30);
+    VECTOR cuts[MOST_LANES], biases[MOST_LANES];
+    for (int lane = 0; lane < lanes; lane++) {
+        cuts[lane] = SET1(CUTS[lane]);
+        biases[lane] = SET1(bias(lane));
+    }
+    for (int i = 0; i < lanes * WIDTH; i++) values[i] = 1;
+    for (Py_ssize_t state = 1; state <= graph.final; state++) {
+        VECTOR even[MOST_LANES], odd[MOST_LANES];
+#pragma GCC unroll 6
+        for (int lane = 0; lane < lanes; lane++) even[lane] = odd[lane] = ZERO();
+        for (int e = graph.starts[state]; e < graph.starts[state + 1]; e++) {
+            const VECTOR *v = (const VECTOR *)(values + (Py_ssize_t)(graph.from[e] & graph.ring) * lanes * WIDTH);
+            const i64 *w = weights + graph.by[e] * WIDTH;
+            VECTOR w_even = LOAD((const VECTOR *)w), w_odd = LOAD((const VECTOR *)(w + WIDTH / 2));
+#pragma GCC unroll 6
+            for (int lane = 0; lane < lanes; lane++) {
+                VECTOR x = LOAD(v + lane);
+                even[lane] = ADD(even[lane], MULTIPLY(x, w_even));
+                odd[lane] = ADD(odd[lane], MULTIPLY(SHIFT_RIGHT(x, 32), w_odd));
+            }
+        }
+        VECTOR *out = (VECTOR *)(values + (state & graph.ring) * lanes * WIDTH);
+#pragma GCC unroll 6
+        for (int lane = 0; lane < lanes; lane++) {
+            VECTOR halves[2] = {even[lane], odd[lane]};
+            for (int h = 0; h < 2; h++) {
+                VECTOR y = ADD(halves[h], biases[lane]);
+                VECTOR once = ADD(AND(y, low), MULTIPLY_UNSIGNED(SHIFT_RIGHT(y, 30), cuts[lane]));
+                halves[h] = ADD(AND(once, low), MULTIPLY_UNSIGNED(SHIFT_RIGHT(once, 30), cuts[lane]));
+            }
+            STORE(out + lane, ODD_FROM(halves[0], SHIFT_LEFT(halves[1], 32)));
+        }
+    }
+}
+
+__attribute__((target(TARGET))) static void PASS(int32_t *values, int lanes, Graph graph, const i64 *weights) {
+    switch (lanes) {  /* a loop for each number of lanes */
+    case 1: PASS_OF(values, 1, graph, weights); break;
+    case 2: PASS_OF(values, 2, graph, weights); break;
+    case 3: PASS_OF(values, 3, graph, weights); break;
+    case 4: PASS_OF(values, 4, graph, weights); break;
+    case 5: PASS_OF(values, 5, graph, weights); break;
+    default: PASS_OF(values, 6, graph, weights);
+    }
+}
+
+#undef VECTOR
+#undef WIDTH
+#undef TARGET
+#undef PASS_OF
+#undef PASS
+#undef SET1
+#undef ZERO
+#undef LOAD
+#undef STORE
+#undef ADD
+#undef AND
+#undef SHIFT_RIGHT
+#undef SHIFT_LEFT
+#undef MULTIPLY
+#undef MULTIPLY_UNSIGNED
+#undef ODD_FROM
