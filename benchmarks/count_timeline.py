@@ -22,11 +22,10 @@ import json
 import os
 import subprocess
 import time
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from cluster_task_stream import PUZZLE, StockCluster  # this folder: the scripts run from it
+from cluster_task_stream import PUZZLE, StockCluster, alternated  # this folder: the scripts run from it
 from distributed import Client, get_task_stream
 
 # Run by the configuration's python in place of its `pipscover` command.
@@ -99,12 +98,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--puzzle", type=Path, default=PUZZLE)
     options = parser.parse_args()
-    with ExitStack() as stack:
-        clusters = [StockCluster.start(name, Path(bin).resolve(), {}, stack)
-                    for name, bin in (each.split("=", 1) for each in options.configurations)]
-        for number in range(options.rounds):
-            for cluster in clusters if number % 2 == 0 else clusters[::-1]:
-                print(json.dumps({"round": number, **count_once(cluster, options.puzzle.resolve())}), flush=True)
+    alternated(options.configurations, options.rounds, options.puzzle.resolve(), count_once)
 
 
 if __name__ == "__main__":
