@@ -25,6 +25,7 @@ import os
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,12 +131,20 @@ def main() -> None:
     for name, assignment in options.worker_env:
         variable, value = assignment.split("=", 1)
         worker_env.setdefault(name, {})[variable] = value
+    alternated(options.configurations, options.rounds, options.puzzle.resolve(), count_once, worker_env)
+
+
+def alternated(configurations: list[str], rounds: int, puzzle: Path,
+               count: Callable[[StockCluster, Path], dict[str, Any]],
+               worker_env: dict[str, dict[str, str]] | None = None) -> None:
+    """A stock cluster per configuration (NAME=BIN), then `rounds` rounds of `count(cluster, puzzle)` on each,
+    the configurations' order turning round by round: one JSON line per count."""
     with ExitStack() as stack:
-        clusters = [StockCluster.start(name, Path(bin).resolve(), worker_env.get(name, {}), stack)
-                    for name, bin in (each.split("=", 1) for each in options.configurations)]
-        for number in range(options.rounds):
+        clusters = [StockCluster.start(name, Path(bin).resolve(), (worker_env or {}).get(name, {}), stack)
+                    for name, bin in (each.split("=", 1) for each in configurations)]
+        for number in range(rounds):
             for cluster in clusters if number % 2 == 0 else clusters[::-1]:
-                print(json.dumps({"round": number, **count_once(cluster, options.puzzle.resolve())}), flush=True)
+                print(json.dumps({"round": number, **count(cluster, puzzle)}), flush=True)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ except ImportError:  # pragma: no cover
 from pipscover.cli.app import EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, app, error_line
 from pipscover.cli.readable import humanize, usage_error
 from pipscover.errors import PipsError
-from pipscover.runtime.collection import fewer_collections
+from pipscover.runtime.collection import fewer_collections, no_collections_at_exit
 
 # Every command, in the order `pipscover --help` lists them (each is the module of its name under pipscover/cli),
 # and the line `--help` shows for it (the first paragraph of the command's own help). A new command is one line here.
@@ -140,7 +140,9 @@ def command_line() -> LazyCommands:
 
 
 def main(args: Sequence[str] | None = None) -> None:
-    """Run a command and exit with its code; every failure is one line on stderr, never a traceback."""
+    """Run a command and exit with its code; every failure is one line on stderr, never a traceback. The exit
+    skips the interpreter's last garbage collections (`no_collections_at_exit`)."""
+    no_collections_at_exit()
     sys.exit(run(args))
 
 

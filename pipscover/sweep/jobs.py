@@ -19,7 +19,6 @@ from typing import Any
 from pipscover.bench.timing import benchmark, cpu_seconds
 from pipscover.counting import CountInterrupted, count
 from pipscover.errors import PipsError
-from pipscover.hints.rating import rate
 from pipscover.model import Puzzle
 from pipscover.model.check import problems
 from pipscover.model.results import Distinct, SearchGaveUp, Status
@@ -109,6 +108,9 @@ def _bench(job: Job, backend: str, settings: Settings) -> Row:
 
 
 def _rate(job: Job, backend: str, settings: Settings) -> Row:
+    # Imported here: a split count's client and workers import this module, which took twice as long with it.
+    from pipscover.hints.rating import rate
+
     assert job.puzzle is not None
     rating = rate(job.puzzle)
     fields = rating.as_json()
