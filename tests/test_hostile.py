@@ -755,8 +755,8 @@ def test_generate_stops_at_its_timeout_in_one_line_and_writes_nothing(run_cli, t
     result = run_cli("generate", "-n", "12", "--seed", "1", "--timeout", "0", "-o", target)
     assert result.code == 3 and result.out == "" and not target.exists()
     assert result.err.count("\n") == 1 and "--timeout" in result.err and "seed 1" in result.err
-    result = run_cli("generate", "-n", "12", "--seed", "1", "--timeout", "0", "--json")
-    assert result.code == 3 and result.err == "" and json.loads(result.out)["status"] == "timeout"
+    result = run_cli("generate", "-n", "12", "--seed", "1", "--timeout", "0", "--json")  # -o -: stdout is the puzzle's
+    assert result.code == 3 and result.out == "" and json.loads(result.err)["status"] == "timeout"
 
 
 def test_generate_with_time_to_spare_reports_status_generated(run_cli):
