@@ -314,6 +314,17 @@ def test_after_a_reload_the_difficulty_shown_is_the_puzzles(page, made):
     assert page.get_attribute("[data-difficulty=easy]", "aria-checked") == "false"
 
 
+def test_a_day_file_opens_at_the_difficulty_chosen_and_a_file_of_one_puzzle_as_it_is(page, made, tmp_path):
+    """The page's difficulty picks among a day file's puzzles; a file of one opens whatever is chosen."""
+    day = tmp_path / "day.json"
+    day.write_text(json.dumps({"printDate": DAY, **{d: puzzle_to_nyt(m.puzzle) for d, m in made.items()}}))
+    page.click("[data-difficulty=hard]")
+    page.set_input_files("#file", str(day))
+    page.wait_for_selector("#title:has-text('(hard)')")
+    assert page.locator(".tray-domino").count() == len(made["hard"].puzzle.dominoes)
+    open_file(page, made, tmp_path, "easy")  # while hard is still chosen
+
+
 def test_escape_drops_the_domino_in_hand_after_a_click(page):
     tile(page, 0).click()
     assert page.locator(".tray-domino.held").count() == 1

@@ -694,7 +694,8 @@ $("file").addEventListener("change", () => {
   const file = $("file").files[0];
   if (!file) return;
   busy($("play-day"), async () => {
-    start(await api("/api/open", {name: file.name, text: await file.text(), difficulty}));
+    // the difficulty chosen here picks among a day file's puzzles; a file of one opens that one
+    start(await api("/api/open", {name: file.name, text: await file.text(), prefer: difficulty}));
     $("file").value = "";
   });
 });
