@@ -355,6 +355,28 @@ def test_puzzle_files_refuses_a_missing_path_as_the_commands_do(run_cli, tmp_pat
     assert pipscover.puzzle_files(["-"]) == [Path("-")]  # standard input
 
 
+@pytest.mark.parametrize("args", [["show", "NAME", "-o", "p.svg"], ["solve", "NAME", "-o", "s.svg"],
+                                  ["hint", "NAME", "-o", "h.svg"], ["encode", "NAME", "-o", "p.cnf"]], ids=" ".join)
+def test_a_file_name_that_is_not_utf_8_is_shown_not_a_traceback(run_cli, tmp_path, monkeypatch, args):
+    """A name written under another encoding (b"caf\\xe9.txt"): every picture and CNF that carried it ended in a
+    UnicodeEncodeError's traceback, with nothing written."""
+    monkeypatch.chdir(tmp_path)
+    name = os.fsdecode(b"caf\xe9.txt")
+    (tmp_path / name).write_bytes(FIRST.read_bytes())
+    done = run_cli(*[name if arg == "NAME" else arg for arg in args])
+    assert done.code == 0 and "caf\ufffd.txt" in (tmp_path / args[-1]).read_text(encoding="utf-8")
+
+
+def test_a_file_name_that_is_not_utf_8_is_printed_on_a_strict_terminal(tmp_path):
+    """A terminal under a UTF-8 locale (en_US.UTF-8) prints strictly: the solve headline naming the file
+    ended in a traceback."""
+    name = os.fsdecode(b"caf\xe9.txt")
+    (tmp_path / name).write_bytes(FIRST.read_bytes())
+    done = subprocess.run([sys.executable, "-m", "pipscover", "solve", name], cwd=tmp_path, capture_output=True,
+                          env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"})
+    assert done.returncode == 0 and done.stdout.startswith("caf\ufffd.txt: solved".encode()), done.stderr[-300:]
+
+
 def test_an_empty_folder_and_a_folder_as_file_are_named(run_cli, tmp_path):
     (tmp_path / "empty").mkdir()
     assert_one_line_error(run_cli("count", tmp_path / "empty"), "empty", "no puzzle files")

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import BinaryIO
 
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, printable_path
 from pipscover.formats.fetch import day_file
 from pipscover.formats.nyt import puzzle_to_nyt, read_nyt
 from pipscover.formats.text import read_text, write_text, write_texts
@@ -101,7 +101,7 @@ def load(path: str | Path, difficulty: str | None = None, in_folder: bool = Fals
     ['None']
     """
     path = path if str(path) == "-" else day_file(Path(path))
-    return parse(read_text_file(path), str(path), difficulty, in_folder)
+    return parse(read_text_file(path), printable_path(path), difficulty, in_folder)
 
 
 def load_one(path: str | Path, difficulty: str | None = None) -> Puzzle:
