@@ -64,6 +64,7 @@ BAD_FILES: dict[str, object] = {
     "malformed": '{"dominoes": [[1, 2]], ',
     "bom-then-garbage": "\ufeff{",
     "trailing-garbage": json.dumps(GOOD) + " x",
+    "lone-surrogate": '{"printDate": "\\ud800", "easy": ' + json.dumps(GOOD) + "}",  # no text holds half a character
     "nan-pip": '{"dominoes": [[NaN, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}]}',
     "infinity-target": json.dumps(GOOD).replace('"target": 3', '"target": Infinity'),
     "float-pip": puzzle(dominoes=[[1.5, 2]]),

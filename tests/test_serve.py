@@ -156,6 +156,8 @@ def test_a_file_opens_and_a_day_file_needs_a_difficulty(server, made, tmp_path):
     assert_refused(server.post("/api/open", json={"name": "two.json", "prefer": "medium", "text": text}), 400,
                    "two.json has no medium puzzle (it has easy, hard)")
     assert_refused(server.post("/api/open", json={"name": "bad.txt", "text": "\x89PNG\r\n"}), 400, "bad.txt")
+    lone = b'{"name": "\\ud800.txt", "text": "1\\nAA\\n1\\nA SUM 3\\n1\\n1 2"}'  # its name was quoted in a 500
+    assert_refused(server.post("/api/open", content=lone), 400, "half a character")
 
 
 def test_a_difficulty_is_honoured_on_a_file_of_one_puzzle_as_the_command_line_does(server):
