@@ -161,6 +161,18 @@ def test_a_sat_backend_is_named_as_pysat_names_it_or_by_its_pysat_class():
     assert pipscover.count(puzzle, method="blocking", backend=Glucose4).backend == "glucose4"
     with pytest.raises(pipscover.PipsError, match="unknown backend <class 'pysat.solvers.Solver'>; choose one"):
         pipscover.solve(puzzle, backend=Solver)
+    assert pipscover.solve(puzzle, backend="Glucose4").backend == "glucose4"  # as PySAT spells it: was unknown
+
+
+def test_a_pysat_solver_object_is_refused_with_the_class_to_pass():
+    """`solve(puzzle, backend=Solver(name="g4"))` said "unknown backend <pysat.solvers.Solver object at
+    0x7f...>" and listed the names, none of which says what to pass instead."""
+    from pysat.solvers import Glucose4, Solver
+
+    puzzle = pipscover.load_one(EXAMPLES / "first.txt")
+    for made in (Solver(name="g4"), Glucose4()):
+        with made, pytest.raises(pipscover.PipsError, match=r"object is not a backend.*pysat\.solvers\.Glucose4"):
+            pipscover.solve(puzzle, backend=made)
 
 
 @pytest.mark.parametrize(("call", "says"), [
