@@ -50,6 +50,8 @@ def test_local_search_solves_the_bundled_example(run_cli):
     solution, and twenty of them said unknown."""
     solved = run_cli("solve", EXAMPLES / "first.txt", "-b", "local", "--json")
     assert solved.code == 0 and json.loads(solved.out)["status"] == "solved"
+    said = run_cli("solve", EXAMPLES / "first.txt", "-b", "local").out  # --all, which it refuses, was offered
+    assert "maybe not the only one (pipscover count counts them)" in said and "--all" not in said
 
 
 def test_local_search_gives_up_instead_of_claiming_no_solution(run_cli, tmp_path, one_walk):
@@ -61,6 +63,8 @@ def test_local_search_gives_up_instead_of_claiming_no_solution(run_cli, tmp_path
                                               "target": 99}], "dominoes": [[1, 2], [3, 4]]}))
     cli = run_cli("solve", path, "-b", "local", "--json")
     assert cli.code == 3 and json.loads(cli.out)["status"] == "unknown"
+    said = run_cli("solve", path, "-b", "local").out  # it said "0 solutions found so far", and nothing of why
+    assert "impossible.json: unknown by local" in said and "-b dlx or -b auto answers" in said
 
 
 def test_pips_of_hundreds_of_digits_cost_no_float(one_walk):
