@@ -64,6 +64,7 @@ BAD_FILES: dict[str, object] = {
     "malformed": '{"dominoes": [[1, 2]], ',
     "bom-then-garbage": "\ufeff{",
     "trailing-garbage": json.dumps(GOOD) + " x",
+    "empty": "",  # was "the text ends where the number of board rows should be"
     "lone-surrogate": '{"printDate": "\\ud800", "easy": ' + json.dumps(GOOD) + "}",  # no text holds half a character
     "nan-pip": '{"dominoes": [[NaN, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}]}',
     "infinity-target": json.dumps(GOOD).replace('"target": 3', '"target": Infinity'),
@@ -376,6 +377,13 @@ def test_a_file_name_that_is_not_utf_8_is_printed_on_a_strict_terminal(tmp_path)
     done = subprocess.run([sys.executable, "-m", "pipscover", "solve", name], cwd=tmp_path, capture_output=True,
                           env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"})
     assert done.returncode == 0 and done.stdout.startswith("caf\ufffd.txt: solved".encode()), done.stderr[-300:]
+
+
+def test_an_empty_file_is_said_to_be_empty(run_cli, bad_folder):
+    """An empty file was "the text ends where the number of board rows should be", the text format's parser
+    speaking of a file that may have been meant as JSON."""
+    for name in ("empty.json", "text-empty.txt", "text-blank.txt"):
+        assert_one_line_error(run_cli("solve", bad_folder / name), bad_folder / name, "the file is empty")
 
 
 def test_an_empty_folder_and_a_folder_as_file_are_named(run_cli, tmp_path):

@@ -33,6 +33,8 @@ def parse(text: str, file: str, difficulty: str | None = None, in_folder: bool =
     >>> [puzzle.describe() for puzzle in parse("2\\nAA\\nBB\\n2\\nA SUM 3\\nB EQ\\n2\\n1 2\\n4 4\\n", "two.txt")]
     ['two.txt']
     """
+    if not text.strip():  # the text format's reader said "the text ends where the number of board rows should be"
+        raise PipsError(f"{file}: the file is empty (a puzzle file holds NYT JSON or the text format)")
     if text.lstrip()[:1] in ("{", "["):
         puzzles = read_nyt(text, file, difficulty)
     elif Path(file).suffix in ENCODED_SUFFIXES or text.lstrip()[:2] in ("c ", "c\n", "p ", "* ", "*\n"):
