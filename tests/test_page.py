@@ -11,7 +11,7 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-from serving import DAY
+from serving import DAY, start_server, stop_server
 
 from pipscover.formats import puzzle_to_nyt
 from pipscover.model import Puzzle
@@ -323,6 +323,23 @@ def test_a_day_file_opens_at_the_difficulty_chosen_and_a_file_of_one_puzzle_as_i
     page.wait_for_selector("#title:has-text('(hard)')")
     assert page.locator(".tray-domino").count() == len(made["hard"].puzzle.dominoes)
     open_file(page, made, tmp_path, "easy")  # while hard is still chosen
+
+
+def test_before_any_game_the_page_says_what_to_do_and_why_a_day_failed(browser, tmp_path):
+    """With no day in the cache (a first run), the page was blank under its chooser: its messages went to the
+    panel of a game not yet shown, so a day that could not be fetched did nothing a user could see."""
+    process, address = start_server(tmp_path, "http://127.0.0.1:9")  # the discard port: nothing listens
+    context = browser.new_context()
+    try:
+        tab = context.new_page()
+        tab.goto(address)
+        tab.wait_for_selector("#notice:has-text('Pick a day to fetch')")
+        tab.fill("#day", "2025-09-15")
+        tab.click("#play-day")
+        tab.wait_for_selector("#notice.bad:has-text('cannot reach http://127.0.0.1:9')")
+    finally:
+        context.close()
+        stop_server(process)
 
 
 def test_escape_drops_the_domino_in_hand_after_a_click(page):

@@ -404,9 +404,11 @@ const redo = () => travel(redoStack, undoStack);
 // ---- the server's help ----
 
 function say(text, kind, title) {
-  const box = $("message");
+  // Until a game is shown its panel is hidden, and the message goes under the chooser, where it is seen.
+  const box = $("play").hidden ? $("notice") : $("message");
+  $("notice").replaceChildren();
+  $("message").replaceChildren();
   box.className = "message" + (kind ? " " + kind : "");
-  box.replaceChildren();
   if (title) box.append(element("strong", {}, title));
   if (text) box.append(element("span", {}, text));
 }
