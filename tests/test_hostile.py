@@ -295,6 +295,7 @@ BAD_OPTIONS = [
     ["plot"],
     ["hint", FIRST, "--bogus"],
     ["solve", FIRST, "-d", "hard"],  # a file whose puzzle names no difficulty: -d was silently ignored
+    ["serve", "--host", ""],  # listened on every address, as 0.0.0.0, and printed http://:8000/
     ["count", EXAMPLES / "generated", "-d", "hard"],  # a folder where no file names one
     ["solve", FIRST, "-b", "minisat22", "--seed", "3"],  # a SAT solver draws nothing from it: was ignored
     ["show", FIRST, "-f", "text", "--json"],  # printed the JSON, -f ignored
