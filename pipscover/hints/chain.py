@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from html import escape
 from typing import Any
 
+from pipscover.errors import PipsError, shown
 from pipscover.hints.board import Board, Change, Contradiction, Deduction, pair, single
 from pipscover.hints.catalogue import DEDUCTIONS, GUESS, NO_SOLUTION, RULES, WRONG, Rule
 from pipscover.hints.position import board_of, checker_problem, describe, keeping
@@ -153,6 +154,10 @@ def hint_chain(
     (['forced-tiling', 'region-sum', 'region-sum'], True)
     """
     placed = tuple(placed)
+    stray = next((each for each in placed if not isinstance(each, Placement)), None)
+    if stray is not None:  # the file's JSON handed on as it is ended in "'dict' object has no attribute 'cells'"
+        raise PipsError(f"placed must hold Placements, as solve gives them (Placement((4, 3), ((0, 0), (0, 1)))), "
+                        f"not {shown(stray)}")
     named = wrong_placement(puzzle, placed, deadline) if placed else None
     if named is not None:
         return Chain(puzzle, (named,), False)
