@@ -183,6 +183,8 @@ def test_a_pysat_solver_object_is_refused_with_the_class_to_pass():
     (lambda puzzle: pipscover.solve(puzzle, limit=0), "limit must be at least 1 (or None for no limit), not 0"),
     (lambda puzzle: pipscover.count(puzzle, method="dlx", limit=-1), "limit must be at least 1"),
     (lambda puzzle: pipscover.solve(puzzle, limit=1.5), "limit must be a whole number (or None for no limit), not 1.5"),
+    (lambda puzzle: pipscover.solve(puzzle, timeout=float("nan")), "timeout must be a number of seconds"),
+    (lambda puzzle: pipscover.count(puzzle, timeout="5"), "a number of seconds (None or inf: no limit), not '5'"),
     (lambda puzzle: pipscover.hint(puzzle, placed=[{"domino": [4, 3], "cells": [[0, 0], [0, 1]]}]),
      "placed must hold Placements, as solve gives them (Placement((4, 3), ((0, 0), (0, 1)))), not {'cells': "),
     (lambda puzzle: pipscover.solutions(puzzle, backend="local"), "backend 'local' finds one solution, not several"),
