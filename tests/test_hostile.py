@@ -275,6 +275,7 @@ BAD_OPTIONS = [
     ["reduce", "one-in-three"],
     ["backends", "--bogus"],
     ["planted", "abc"],
+    ["planted", "3x3"],  # the seed drawn was a line on stderr before the refusal
     ["sweep", "bogus"],
     ["sweep", "solve", FIRST, "-d", "extreme"],
     ["sweep", "generate", "--seeds", "1", "--shape", "blob"],
