@@ -173,6 +173,8 @@ def test_a_difficulty_is_honoured_on_a_file_of_one_puzzle_as_the_command_line_do
                    "hard.txt: has no 'easy' puzzle (it has hard)")
     for text in (plain, hard):  # the page's choice, unlike -d, gives way to a file of one puzzle
         assert server.post("/api/open", json={"name": "one.txt", "text": text, "prefer": "easy"}).status_code == 200
+    assert_refused(server.post("/api/open", json={"name": "one.txt", "text": plain, "prefer": "expert"}), 400,
+                   "'expert' is not a difficulty")
 
 
 @pytest.mark.parametrize("text", ["1\nAA\n1\nA SUM 3\n1\n1 9007199254740993",

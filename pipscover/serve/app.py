@@ -135,10 +135,10 @@ def _day_routes(cache: str | None, base: str | None) -> list[BaseRoute]:
         refused with the difficulties they name."""
         opened = read(OpenFile, await _json(request))
         difficulty = None if opened.difficulty is None else _difficulty(opened.difficulty)
+        preferred = None if opened.prefer is None else _difficulty(opened.prefer)
         puzzles = parse(opened.text.removeprefix("\ufeff"), opened.name, difficulty)
         named = [puzzle.origin.difficulty for puzzle in puzzles]
-        if len(puzzles) > 1 and difficulty is None and opened.prefer is not None and None not in named:
-            preferred = _difficulty(opened.prefer)
+        if len(puzzles) > 1 and difficulty is None and preferred is not None and None not in named:
             puzzles = [puzzle for puzzle in puzzles if puzzle.origin.difficulty == preferred]
             if not puzzles:
                 raise PipsError(f"{opened.name} has no {preferred} puzzle (it has {', '.join(map(str, named))})")
