@@ -17,7 +17,6 @@ only when each alone is in some solution, the smallest set that cannot go togeth
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from html import escape
@@ -33,7 +32,7 @@ from pipscover.model.check import problems
 from pipscover.model.results import SearchTimeout
 from pipscover.render.notebook import fresh_ids
 from pipscover.render.svg import draw_svg
-from pipscover.runtime.deadlines import deadline_after, has_passed
+from pipscover.runtime.deadlines import deadline_of, has_passed
 
 # The rules grouped by level, easiest first.
 LEVELS = tuple(tuple(rule for rule in RULES if rule.level == level) for level in sorted({r.level for r in RULES}))
@@ -119,23 +118,6 @@ def hint(
     """
     steps = hint_chain(puzzle, limit=1, placed=placed, deadline=deadline_of(timeout, deadline, "hint")).steps
     return replace(steps[0], puzzle=puzzle) if steps else None
-
-
-def deadline_of(timeout: float | None, deadline: float | None, name: str) -> float | None:
-    """The deadline `timeout` seconds from now, as `solve` and `count` take it; `deadline`, the old keyword of
-    `hint` and `rate` (a `time.monotonic()` value), still works, with a `DeprecationWarning`.
-
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     deadline_of(None, 5.0, "hint"), str(caught[0].message)
-    (5.0, 'hint(deadline=...) is deprecated: pass timeout=SECONDS, as solve and count take it')
-    """
-    if deadline is None:
-        return deadline_after(timeout)
-    warnings.warn(f"{name}(deadline=...) is deprecated: pass timeout=SECONDS, as solve and count take it",
-                  DeprecationWarning, stacklevel=3)
-    return deadline
 
 
 def hint_chain(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import numbers
 import time
+import warnings
 
 from pipscover.errors import PipsError, shown
 
@@ -43,6 +44,23 @@ def deadline_after(timeout: float | None, start: float | None = None) -> float |
     if math.isinf(timeout):
         return None
     return (time.monotonic() if start is None else start) + timeout
+
+
+def deadline_of(timeout: float | None, deadline: float | None, name: str) -> float | None:
+    """The deadline `timeout` seconds from now, as `solve` and `count` take it; `deadline`, the old keyword of
+    `hint`, `rate` and `sample` (a `time.monotonic()` value), still works, with a `DeprecationWarning`.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     deadline_of(None, 5.0, "hint"), str(caught[0].message)
+    (5.0, 'hint(deadline=...) is deprecated: pass timeout=SECONDS, as solve and count take it')
+    """
+    if deadline is None:
+        return deadline_after(timeout)
+    warnings.warn(f"{name}(deadline=...) is deprecated: pass timeout=SECONDS, as solve and count take it",
+                  DeprecationWarning, stacklevel=3)
+    return deadline
 
 
 def has_passed(deadline: float | None) -> bool:
