@@ -184,6 +184,7 @@ def test_a_pysat_solver_object_is_refused_with_the_class_to_pass():
     (lambda puzzle: pipscover.count(puzzle, method="dlx", limit=-1), "limit must be at least 1"),
     (lambda puzzle: pipscover.solve(puzzle, limit=1.5), "limit must be a whole number (or None for no limit), not 1.5"),
     (lambda puzzle: pipscover.solve(puzzle, timeout=float("nan")), "timeout must be a number of seconds"),
+    (lambda puzzle: pipscover.generate(dominoes=2.5), "generate: the dominoes and the maximum pip are whole numbers"),
     (lambda puzzle: pipscover.count(puzzle, timeout="5"), "a number of seconds (None or inf: no limit), not '5'"),
     (lambda puzzle: pipscover.hint(puzzle, placed=[{"domino": [4, 3], "cells": [[0, 0], [0, 1]]}]),
      "placed must hold Placements, as solve gives them (Placement((4, 3), ((0, 0), (0, 1)))), not {'cells': "),

@@ -243,6 +243,10 @@ def generate(
     >>> made.unique, len(made.puzzle.dominoes)
     (True, 5)
     """
+    odd = next((value for value in (dominoes, max_pip) if isinstance(value, bool) or not hasattr(value, "__index__")),
+               None)
+    if odd is not None:  # (2.5 dominoes was "can't multiply sequence by non-int of type 'float'")
+        raise PipsError(f"generate: the dominoes and the maximum pip are whole numbers, not {shown(odd)}")
     if dominoes < 1 or max_pip < 0:
         raise PipsError("generate: needs at least one domino and a maximum pip >= 0")
     shape = Shape(shape)
