@@ -236,6 +236,20 @@ def test_a_new_puzzle_is_made_in_the_background(server):
     assert status["status"] == "done" and len(status["puzzle"]["dominoes"]) == 4
 
 
+def test_a_new_puzzle_out_of_reach_is_said_in_the_pages_words(server):
+    """It said "generate: 5 dominoes is out of reach ... (try --dominoes 13)": a command and a flag the page has
+    not, where its own control says "13 dominoes"."""
+    job = server.post("/api/generate", json={"dominoes": 5, "seed": 1, "difficulty": "hard"}).json()["job"]
+    for _ in range(200):
+        status = server.get(f"/api/jobs/{job}").json()
+        if status["status"] != "running":
+            break
+        time.sleep(0.1)
+    assert status["status"] == "failed" and status["error"] == (
+        "5 dominoes is out of reach for a hard puzzle: NYT hard puzzles have 6-16 dominoes, 13 as a rule "
+        "(try 13 dominoes).")
+
+
 @pytest.mark.parametrize(("body", "says"), [({"dominoes": 500}, "from 2 to 40"), ({"dominoes": "x"}, "whole number"),
                                         ({"dominoes": 4, "difficulty": "nightmare"}, "not a difficulty")])
 def test_a_bad_request_for_a_new_puzzle_is_a_400(server, body, says):

@@ -313,7 +313,7 @@ def _check_reach(dominoes: int, difficulty: Difficulty | None) -> None:
 
     >>> _check_reach(14, Difficulty.EASY)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    pipscover.errors.PipsError: generate: 14 dominoes is out of reach for an easy puzzle: ... (try --dominoes 5)
+    pipscover.errors.PipsError: generate: 14 dominoes is out of reach for an easy puzzle: ... (try 5 dominoes)
     """
     if difficulty is None:
         return
@@ -321,7 +321,7 @@ def _check_reach(dominoes: int, difficulty: Difficulty | None) -> None:
     if dominoes < low or (dominoes > high and difficulty is not Difficulty.HARD):
         article = "an" if difficulty is Difficulty.EASY else "a"
         raise PipsError(f"generate: {dominoes} dominoes is out of reach for {article} {difficulty} puzzle: NYT "
-                        f"{difficulty} puzzles have {low}-{high} dominoes, {usual} as a rule (try --dominoes {usual})")
+                        f"{difficulty} puzzles have {low}-{high} dominoes, {usual} as a rule (try {usual} dominoes)")
 
 
 def _check_size(dominoes: int, shape: Shape, unique: bool) -> None:
