@@ -342,6 +342,15 @@ def test_before_any_game_the_page_says_what_to_do_and_why_a_day_failed(browser, 
         stop_server(process)
 
 
+def test_the_keyboard_on_open_a_file_is_shown(page):
+    """Tab reached the file picker's hidden input and nothing on the page showed it: its label's outline asked
+    for a focus inside the label, which the input never was."""
+    page.focus("#play-day")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "file"
+    assert page.eval_on_selector("label[for=file]", "label => getComputedStyle(label).outlineStyle") == "solid"
+
+
 def test_escape_drops_the_domino_in_hand_after_a_click(page):
     tile(page, 0).click()
     assert page.locator(".tray-domino.held").count() == 1
