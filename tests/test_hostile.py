@@ -371,6 +371,15 @@ def test_a_file_name_that_is_not_utf_8_is_shown_not_a_traceback(run_cli, tmp_pat
     assert done.code == 0 and "caf\ufffd.txt" in (tmp_path / args[-1]).read_text(encoding="utf-8")
 
 
+def test_a_file_name_with_a_line_break_stays_on_the_headlines_one_line(run_cli, tmp_path, monkeypatch):
+    """`solve $'two\\nlines.txt'` printed its headline over two lines, the second looking like a line of its own."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "two\nlines.txt").write_bytes(FIRST.read_bytes())
+    done = run_cli("solve", "two\nlines.txt")
+    assert done.code == 0 and done.out.startswith("two\\nlines.txt: solved by ")
+    assert json.loads(run_cli("solve", "two\nlines.txt", "--json").out)["puzzle"]["file"] == "two\nlines.txt"
+
+
 def test_a_file_name_that_is_not_utf_8_is_printed_on_a_strict_terminal(tmp_path):
     """A terminal under a UTF-8 locale (en_US.UTF-8) prints strictly: the solve headline naming the file
     ended in a traceback."""
