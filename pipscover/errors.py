@@ -68,3 +68,15 @@ def brief(value: object, longest: int = 40) -> str:
     """
     text = str(value)
     return text if len(text) <= longest else f"{text[:18]}...{text[-18:]} ({len(text)} characters)"
+
+
+def printable_path(path: object) -> str:
+    """A file's name as outputs and messages show it: bytes that are not UTF-8 (a name written under another
+    encoding, which Python keeps as lone surrogates) shown as U+FFFD, as `ls` shows them as `?`; written
+    as they were, they ended every SVG, CNF and strict terminal that the name reached in a traceback.
+
+    >>> import os
+    >>> printable_path(os.fsdecode(b"caf\\xe9.txt"))
+    'caf\ufffd.txt'
+    """
+    return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")

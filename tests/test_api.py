@@ -161,6 +161,18 @@ def test_a_sat_backend_is_named_as_pysat_names_it_or_by_its_pysat_class():
     assert pipscover.count(puzzle, method="blocking", backend=Glucose4).backend == "glucose4"
     with pytest.raises(pipscover.PipsError, match="unknown backend <class 'pysat.solvers.Solver'>; choose one"):
         pipscover.solve(puzzle, backend=Solver)
+    assert pipscover.solve(puzzle, backend="Glucose4").backend == "glucose4"  # as PySAT spells it: was unknown
+
+
+def test_a_pysat_solver_object_is_refused_with_the_class_to_pass():
+    """`solve(puzzle, backend=Solver(name="g4"))` said "unknown backend <pysat.solvers.Solver object at
+    0x7f...>" and listed the names, none of which says what to pass instead."""
+    from pysat.solvers import Glucose4, Solver
+
+    puzzle = pipscover.load_one(EXAMPLES / "first.txt")
+    for made in (Solver(name="g4"), Glucose4()):
+        with made, pytest.raises(pipscover.PipsError, match=r"object is not a backend.*pysat\.solvers\.Glucose4"):
+            pipscover.solve(puzzle, backend=made)
 
 
 @pytest.mark.parametrize(("call", "says"), [
@@ -170,6 +182,12 @@ def test_a_sat_backend_is_named_as_pysat_names_it_or_by_its_pysat_class():
     (lambda puzzle: pipscover.generate(dominoes=5, shape="square"), "'square' is not a valid Shape"),
     (lambda puzzle: pipscover.solve(puzzle, limit=0), "limit must be at least 1 (or None for no limit), not 0"),
     (lambda puzzle: pipscover.count(puzzle, method="dlx", limit=-1), "limit must be at least 1"),
+    (lambda puzzle: pipscover.solve(puzzle, limit=1.5), "limit must be a whole number (or None for no limit), not 1.5"),
+    (lambda puzzle: pipscover.solve(puzzle, timeout=float("nan")), "timeout must be a number of seconds"),
+    (lambda puzzle: pipscover.generate(dominoes=2.5), "generate: the dominoes and the maximum pip are whole numbers"),
+    (lambda puzzle: pipscover.count(puzzle, timeout="5"), "a number of seconds (None or inf: no limit), not '5'"),
+    (lambda puzzle: pipscover.hint(puzzle, placed=[{"domino": [4, 3], "cells": [[0, 0], [0, 1]]}]),
+     "placed must hold Placements, as solve gives them (Placement((4, 3), ((0, 0), (0, 1)))), not {'cells': "),
     (lambda puzzle: pipscover.solutions(puzzle, backend="local"), "backend 'local' finds one solution, not several"),
 ])
 def test_a_name_from_a_fixed_set_or_a_limit_below_1_is_a_pips_error(call, says):

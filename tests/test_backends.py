@@ -82,3 +82,11 @@ def test_the_template_declares_its_capabilities_and_says_what_to_install():
     assert not template.capabilities.available
     with pytest.raises(PipsError, match="pip install some-solver"):
         next(iter(template.solutions(SMALL)))
+
+
+@pytest.mark.parametrize(("typed", "said"), [("cadical", "'cadical' (cadical300)"), ("g4", "'g4' (glucose4)"),
+                                             ("glucose4", "'glucose4' draws")])
+def test_a_refusal_names_the_backend_as_it_was_typed(run_cli, typed, said):
+    """`-b cadical --seed 5` was refused naming 'cadical300', a name the user never typed."""
+    refused = run_cli("solve", EXAMPLES / "first.txt", "-b", typed, "--seed", "5")
+    assert refused.code == 2 and said in refused.err

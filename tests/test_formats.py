@@ -92,7 +92,7 @@ def test_the_nyt_form_round_trips(puzzle):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("", "the text ends where the number of board rows should be"),
+        ("", "the file is empty"),
         ("two\n", "expected the number of board rows"),
         ("1\nA?\n", "has '?'"),
         ("1\nAA\n1\nA SUMS 3\n", "TYPE one of EQ NEQ SUM LT GT"),

@@ -150,3 +150,16 @@ def test_the_generator_asks_the_region_kinds_and_names_none():
     assert (generator.NO_RULE, generator.LAST_RESORT) == (RegionKind.EMPTY, RegionKind.SUM)
     assert [kind for kind in RegionKind if kind.rule.merges] == [RegionKind.SUM]
     assert RegionKind.SUM.rule.merged_target(3, 4) == 7
+
+
+def test_under_o_dash_stdout_holds_the_puzzle_alone_and_help_says_where_the_report_goes(run_cli, monkeypatch):
+    """`generate -o - --json` wrote the report to stderr and `--help` did not say so; a search that gave up
+    wrote its report to stdout, where a script reads the puzzle."""
+    made = run_cli("generate", "-n", "4", "--seed", "3", "--json")
+    assert made.code == 0 and "regions" in json.loads(made.out) and json.loads(made.err)["status"] == "generated"
+    monkeypatch.setattr("pipscover.generate.generator.MAX_RESTARTS", 1)
+    gave_up = run_cli("generate", "-n", "6", "--difficulty", "hard", "--seed", "1", "--json")
+    assert gave_up.code == 3 and gave_up.out == "" and json.loads(gave_up.err)["status"] == "unknown"
+    monkeypatch.setenv("COLUMNS", "200")
+    shown = " ".join(run_cli("generate", "--help").out.split())
+    assert "on stderr under -o -" in shown and "sends the report to stderr" in shown

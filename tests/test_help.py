@@ -86,6 +86,8 @@ def test_every_backend_is_listed_in_the_help_of_backend(run_cli, monkeypatch):
     (["sweep", "count", FIRST, "--retry", "later"], ("sweep: --retry later: choose one of solved, unsatisfiable, "
      "counted, rated, generated, timeout, interrupted, unknown, error")),
     (["solve", FIRST, "--bogus"], "solve: no such option: --bogus (see pipscover solve --help)"),
+    (["count", FIRST, "--memory", "1X"], "count: --memory 1X: must be a size such as 2G"),  # was "not a memory
+    (["sample", FIRST, "--memory", "0"], "sample: --memory 0: must be a size"),  # size: '1X'", no option named
 ])
 def test_a_usage_error_is_said_in_the_projects_words(run_cli, tmp_path, monkeypatch, args, says):
     monkeypatch.chdir(tmp_path)

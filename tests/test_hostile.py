@@ -64,6 +64,8 @@ BAD_FILES: dict[str, object] = {
     "malformed": '{"dominoes": [[1, 2]], ',
     "bom-then-garbage": "\ufeff{",
     "trailing-garbage": json.dumps(GOOD) + " x",
+    "empty": "",  # was "the text ends where the number of board rows should be"
+    "lone-surrogate": '{"printDate": "\\ud800", "easy": ' + json.dumps(GOOD) + "}",  # no text holds half a character
     "nan-pip": '{"dominoes": [[NaN, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}]}',
     "infinity-target": json.dumps(GOOD).replace('"target": 3', '"target": Infinity'),
     "float-pip": puzzle(dominoes=[[1.5, 2]]),
@@ -273,6 +275,7 @@ BAD_OPTIONS = [
     ["reduce", "one-in-three"],
     ["backends", "--bogus"],
     ["planted", "abc"],
+    ["planted", "3x3"],  # the seed drawn was a line on stderr before the refusal
     ["sweep", "bogus"],
     ["sweep", "solve", FIRST, "-d", "extreme"],
     ["sweep", "generate", "--seeds", "1", "--shape", "blob"],
@@ -293,6 +296,7 @@ BAD_OPTIONS = [
     ["plot"],
     ["hint", FIRST, "--bogus"],
     ["solve", FIRST, "-d", "hard"],  # a file whose puzzle names no difficulty: -d was silently ignored
+    ["serve", "--host", ""],  # listened on every address, as 0.0.0.0, and printed http://:8000/
     ["count", EXAMPLES / "generated", "-d", "hard"],  # a folder where no file names one
     ["solve", FIRST, "-b", "minisat22", "--seed", "3"],  # a SAT solver draws nothing from it: was ignored
     ["show", FIRST, "-f", "text", "--json"],  # printed the JSON, -f ignored
@@ -353,6 +357,44 @@ def test_puzzle_files_refuses_a_missing_path_as_the_commands_do(run_cli, tmp_pat
     said = run_cli("solve", path).err
     assert said == f"pipscover: error: {refused.value}\n" == f"pipscover: error: {path}: no such file\n"
     assert pipscover.puzzle_files(["-"]) == [Path("-")]  # standard input
+
+
+@pytest.mark.parametrize("args", [["show", "NAME", "-o", "p.svg"], ["solve", "NAME", "-o", "s.svg"],
+                                  ["hint", "NAME", "-o", "h.svg"], ["encode", "NAME", "-o", "p.cnf"]], ids=" ".join)
+def test_a_file_name_that_is_not_utf_8_is_shown_not_a_traceback(run_cli, tmp_path, monkeypatch, args):
+    """A name written under another encoding (b"caf\\xe9.txt"): every picture and CNF that carried it ended in a
+    UnicodeEncodeError's traceback, with nothing written."""
+    monkeypatch.chdir(tmp_path)
+    name = os.fsdecode(b"caf\xe9.txt")
+    (tmp_path / name).write_bytes(FIRST.read_bytes())
+    done = run_cli(*[name if arg == "NAME" else arg for arg in args])
+    assert done.code == 0 and "caf\ufffd.txt" in (tmp_path / args[-1]).read_text(encoding="utf-8")
+
+
+def test_a_file_name_with_a_line_break_stays_on_the_headlines_one_line(run_cli, tmp_path, monkeypatch):
+    """`solve $'two\\nlines.txt'` printed its headline over two lines, the second looking like a line of its own."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "two\nlines.txt").write_bytes(FIRST.read_bytes())
+    done = run_cli("solve", "two\nlines.txt")
+    assert done.code == 0 and done.out.startswith("two\\nlines.txt: solved by ")
+    assert json.loads(run_cli("solve", "two\nlines.txt", "--json").out)["puzzle"]["file"] == "two\nlines.txt"
+
+
+def test_a_file_name_that_is_not_utf_8_is_printed_on_a_strict_terminal(tmp_path):
+    """A terminal under a UTF-8 locale (en_US.UTF-8) prints strictly: the solve headline naming the file
+    ended in a traceback."""
+    name = os.fsdecode(b"caf\xe9.txt")
+    (tmp_path / name).write_bytes(FIRST.read_bytes())
+    done = subprocess.run([sys.executable, "-m", "pipscover", "solve", name], cwd=tmp_path, capture_output=True,
+                          env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"})
+    assert done.returncode == 0 and done.stdout.startswith("caf\ufffd.txt: solved".encode()), done.stderr[-300:]
+
+
+def test_an_empty_file_is_said_to_be_empty(run_cli, bad_folder):
+    """An empty file was "the text ends where the number of board rows should be", the text format's parser
+    speaking of a file that may have been meant as JSON."""
+    for name in ("empty.json", "text-empty.txt", "text-blank.txt"):
+        assert_one_line_error(run_cli("solve", bad_folder / name), bad_folder / name, "the file is empty")
 
 
 def test_an_empty_folder_and_a_folder_as_file_are_named(run_cli, tmp_path):
@@ -755,8 +797,8 @@ def test_generate_stops_at_its_timeout_in_one_line_and_writes_nothing(run_cli, t
     result = run_cli("generate", "-n", "12", "--seed", "1", "--timeout", "0", "-o", target)
     assert result.code == 3 and result.out == "" and not target.exists()
     assert result.err.count("\n") == 1 and "--timeout" in result.err and "seed 1" in result.err
-    result = run_cli("generate", "-n", "12", "--seed", "1", "--timeout", "0", "--json")
-    assert result.code == 3 and result.err == "" and json.loads(result.out)["status"] == "timeout"
+    result = run_cli("generate", "-n", "12", "--seed", "1", "--timeout", "0", "--json")  # -o -: stdout is the puzzle's
+    assert result.code == 3 and result.out == "" and json.loads(result.err)["status"] == "timeout"
 
 
 def test_generate_with_time_to_spare_reports_status_generated(run_cli):

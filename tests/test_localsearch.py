@@ -8,6 +8,7 @@ import json
 import pytest
 
 import pipscover.engines.auto as auto
+import pipscover.engines.local as local
 from conftest import EXAMPLES
 from pipscover.engines import get_backend
 from pipscover.engines.local_search import LocalBoard, board_tiling, walk
@@ -38,7 +39,22 @@ def test_a_board_without_a_tiling_has_no_solution_and_local_search_says_so():
     assert str(solve(APART, "local").status) == "unsatisfiable"
 
 
-def test_local_search_gives_up_instead_of_claiming_no_solution(run_cli, tmp_path):
+@pytest.fixture
+def one_walk(monkeypatch):
+    """Local search gives up after one walk, as it does after twenty, in a twentieth of the CPU."""
+    monkeypatch.setattr(local, "WALKS", 1)
+
+
+def test_local_search_solves_the_bundled_example(run_cli):
+    """A new user's first try of the backend: each walk's 1,600 moves (200 a domino) never found its one
+    solution, and twenty of them said unknown."""
+    solved = run_cli("solve", EXAMPLES / "first.txt", "-b", "local", "--json")
+    assert solved.code == 0 and json.loads(solved.out)["status"] == "solved"
+    said = run_cli("solve", EXAMPLES / "first.txt", "-b", "local").out  # --all, which it refuses, was offered
+    assert "maybe not the only one (pipscover count counts them)" in said and "--all" not in said
+
+
+def test_local_search_gives_up_instead_of_claiming_no_solution(run_cli, tmp_path, one_walk):
     result = solve(IMPOSSIBLE, "local")
     assert str(result.status) == "unknown" and not result.solutions
     assert str(solve(IMPOSSIBLE, "local", timeout=0.2).status) == "timeout"
@@ -47,9 +63,11 @@ def test_local_search_gives_up_instead_of_claiming_no_solution(run_cli, tmp_path
                                               "target": 99}], "dominoes": [[1, 2], [3, 4]]}))
     cli = run_cli("solve", path, "-b", "local", "--json")
     assert cli.code == 3 and json.loads(cli.out)["status"] == "unknown"
+    said = run_cli("solve", path, "-b", "local").out  # it said "0 solutions found so far", and nothing of why
+    assert "impossible.json: unknown by local" in said and "-b dlx or -b auto answers" in said
 
 
-def test_pips_of_hundreds_of_digits_cost_no_float():
+def test_pips_of_hundreds_of_digits_cost_no_float(one_walk):
     big = 10**400
     rule = ("sum", [(0, 0), (0, 1), (1, 0), (1, 1)])
     solvable = Puzzle.build([(*rule, 2 * big + 3), ("empty", [(0, 2), (1, 2)], None)], [(big, 1), (big, 2), (5, 5)])

@@ -11,7 +11,7 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-from serving import DAY
+from serving import DAY, start_server, stop_server
 
 from pipscover.formats import puzzle_to_nyt
 from pipscover.model import Puzzle
@@ -312,6 +312,43 @@ def test_after_a_reload_the_difficulty_shown_is_the_puzzles(page, made):
     page.wait_for_selector("rect.cell")
     assert page.get_attribute("[data-difficulty=hard]", "aria-checked") == "true"
     assert page.get_attribute("[data-difficulty=easy]", "aria-checked") == "false"
+
+
+def test_a_day_file_opens_at_the_difficulty_chosen_and_a_file_of_one_puzzle_as_it_is(page, made, tmp_path):
+    """The page's difficulty picks among a day file's puzzles; a file of one opens whatever is chosen."""
+    day = tmp_path / "day.json"
+    day.write_text(json.dumps({"printDate": DAY, **{d: puzzle_to_nyt(m.puzzle) for d, m in made.items()}}))
+    page.click("[data-difficulty=hard]")
+    page.set_input_files("#file", str(day))
+    page.wait_for_selector("#title:has-text('(hard)')")
+    assert page.locator(".tray-domino").count() == len(made["hard"].puzzle.dominoes)
+    open_file(page, made, tmp_path, "easy")  # while hard is still chosen
+
+
+def test_before_any_game_the_page_says_what_to_do_and_why_a_day_failed(browser, tmp_path):
+    """With no day in the cache (a first run), the page was blank under its chooser: its messages went to the
+    panel of a game not yet shown, so a day that could not be fetched did nothing a user could see."""
+    process, address = start_server(tmp_path, "http://127.0.0.1:9")  # the discard port: nothing listens
+    context = browser.new_context()
+    try:
+        tab = context.new_page()
+        tab.goto(address)
+        tab.wait_for_selector("#notice:has-text('Pick a day to fetch')")
+        tab.fill("#day", "2025-09-15")
+        tab.click("#play-day")
+        tab.wait_for_selector("#notice.bad:has-text('cannot reach http://127.0.0.1:9')")
+    finally:
+        context.close()
+        stop_server(process)
+
+
+def test_the_keyboard_on_open_a_file_is_shown(page):
+    """Tab reached the file picker's hidden input and nothing on the page showed it: its label's outline asked
+    for a focus inside the label, which the input never was."""
+    page.focus("#play-day")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "file"
+    assert page.eval_on_selector("label[for=file]", "label => getComputedStyle(label).outlineStyle") == "solid"
 
 
 def test_escape_drops_the_domino_in_hand_after_a_click(page):

@@ -34,6 +34,14 @@ def test_rate_command_json_is_one_object_per_puzzle(run_cli):
     assert document["steps"] == rate(load_one(EXAMPLES / "first.txt")).steps
 
 
+def test_rate_command_stops_at_its_timeout_with_exit_code_3(run_cli):
+    """`rate` took no --timeout: on a planted 10 x 10 board it ran past a minute with no way to bound it."""
+    said = run_cli("rate", EXAMPLES / "first.txt", "--timeout", "0")
+    assert said.code == 3 and said.out.endswith("first.txt: no rating within --timeout 0 s\n")
+    document = json.loads(run_cli("rate", EXAMPLES / "first.txt", "--timeout", "0", "--json").out)
+    assert document["stopped_by"] == "--timeout" and document["difficulty"] is None and document["steps"] is None
+
+
 def test_rate_command_exits_1_for_a_puzzle_without_solution(run_cli, tmp_path):
     puzzle = tmp_path / "none.txt"
     puzzle.write_text("1\nAA\n1\nA SUM 9\n1\n1 2\n")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections import Counter
 
 import pytest
@@ -15,8 +16,10 @@ from brute_force import brute_force_grids, brute_force_solutions
 from conftest import BIN, EXAMPLES
 from pipscover import count, load_one, sample
 from pipscover.counting.completions import Completions, carrying, marginals
+from pipscover.errors import PipsError
 from pipscover.generate.generator import generate
 from pipscover.model.check import is_valid
+from pipscover.model.results import SearchTimeout
 
 # Generated boards of 4 to 6 dominoes with many solutions (several tilings, repeated grids among them).
 SMALL = [generate(dominoes=dominoes, seed=seed, unique=False).puzzle
@@ -122,6 +125,20 @@ def test_the_same_seed_draws_the_same_samples_and_another_seed_others():
     puzzle = SMALL[-1]  # (planted 4 x 4's 14,962,316 solutions took 2 s of CPU to sample three times)
     assert sample(puzzle, 5, seed=42) == sample(puzzle, 5, seed=42)
     assert sample(puzzle, 5, seed=42) != sample(puzzle, 5, seed=43)
+
+
+def test_sample_takes_its_limits_and_n_as_solve_and_count_do():
+    """`sample` alone took `deadline=` (a clock reading) and `memory_cap=`, where every other name takes
+    `timeout=` seconds and `memory=` bytes; n = -1 or 1.5 was a ValueError about islice's stop argument."""
+    puzzle = SMALL[-1]
+    assert sample(puzzle, 3) == sample(puzzle, 3, seed=0, timeout=60, memory=2**31)
+    with pytest.raises(SearchTimeout):
+        sample(puzzle, 3, timeout=0)
+    for n in (-1, 1.5):
+        with pytest.raises(PipsError, match="n must be a whole number of draws"):
+            sample(puzzle, n)
+    with pytest.warns(DeprecationWarning, match="sample.deadline=.... is deprecated"):
+        sample(puzzle, 1, deadline=time.monotonic() + 60)
 
 
 def test_a_puzzle_without_solutions_has_nothing_to_sample():

@@ -69,6 +69,18 @@ def test_a_day_the_mirror_does_not_have_is_a_404_in_one_sentence(server):
     assert_refused(server.get("/api/day/2025-01-04/easy"), 404, "has no puzzle for this day")
 
 
+def test_a_day_whose_source_cannot_be_reached_is_a_502_not_a_404(tmp_path):
+    """A network failure was a 404, as if the day did not exist: the page may ask again later."""
+    import httpx
+
+    process, url = start_server(tmp_path, "http://127.0.0.1:9")  # the discard port: nothing listens
+    try:
+        with httpx.Client(base_url=url, timeout=60) as client:
+            assert_refused(client.get("/api/day/2025-01-04/easy"), 502, "cannot reach http://127.0.0.1:9")
+    finally:
+        stop_server(process)
+
+
 @pytest.mark.parametrize(("path", "says"), [
     ("/api/day/2025-13-45/easy", "not a date"),
     ("/api/day/yesterday/easy", "not a date"),
@@ -136,8 +148,33 @@ def test_a_file_opens_and_a_day_file_needs_a_difficulty(server, made, tmp_path):
                        "hard": {"dominoes": [[1, 2]], "regions": [{"indices": cells, "type": "empty"}]}})
     opened = server.post("/api/open", json={"name": "two.json", "difficulty": "easy", "text": text})
     assert opened.json()["regions"][0]["label"] == "3"
-    assert_refused(server.post("/api/open", json={"name": "two.json", "text": text}), 400, "choose easy")
+    several = server.post("/api/open", json={"name": "two.json", "text": text})
+    assert_refused(several, 400, "choose easy")
+    assert several.json()["difficulties"] == ["easy", "hard"]
+    preferred = server.post("/api/open", json={"name": "two.json", "prefer": "hard", "text": text}).json()
+    assert preferred["regions"][0]["rule"] == "empty"  # the page's choice picks among a day file's puzzles
+    assert_refused(server.post("/api/open", json={"name": "two.json", "prefer": "medium", "text": text}), 400,
+                   "two.json has no medium puzzle (it has easy, hard)")
     assert_refused(server.post("/api/open", json={"name": "bad.txt", "text": "\x89PNG\r\n"}), 400, "bad.txt")
+    lone = b'{"name": "\\ud800.txt", "text": "1\\nAA\\n1\\nA SUM 3\\n1\\n1 2"}'  # its name was quoted in a 500
+    assert_refused(server.post("/api/open", content=lone), 400, "half a character")
+
+
+def test_a_difficulty_is_honoured_on_a_file_of_one_puzzle_as_the_command_line_does(server):
+    """`/api/open` ignored `difficulty` on a file of one puzzle: a hard one opened as easy, and one naming no
+    difficulty opened where `solve FILE -d hard` refuses."""
+    plain = "1\nAA\n1\nA SUM 3\n1\n1 2"
+    assert server.post("/api/open", json={"name": "plain.txt", "text": plain}).json()["regions"][0]["label"] == "3"
+    assert_refused(server.post("/api/open", json={"name": "plain.txt", "text": plain, "difficulty": "hard"}), 400,
+                   "plain.txt: its puzzle names no difficulty, so there is no hard one to choose")
+    hard = "hard\n" + plain
+    assert server.post("/api/open", json={"name": "hard.txt", "text": hard, "difficulty": "hard"}).status_code == 200
+    assert_refused(server.post("/api/open", json={"name": "hard.txt", "text": hard, "difficulty": "easy"}), 400,
+                   "hard.txt: has no 'easy' puzzle (it has hard)")
+    for text in (plain, hard):  # the page's choice, unlike -d, gives way to a file of one puzzle
+        assert server.post("/api/open", json={"name": "one.txt", "text": text, "prefer": "easy"}).status_code == 200
+    assert_refused(server.post("/api/open", json={"name": "one.txt", "text": plain, "prefer": "expert"}), 400,
+                   "'expert' is not a difficulty")
 
 
 @pytest.mark.parametrize("text", ["1\nAA\n1\nA SUM 3\n1\n1 9007199254740993",
@@ -197,6 +234,20 @@ def test_a_new_puzzle_is_made_in_the_background(server):
             break
         time.sleep(0.1)
     assert status["status"] == "done" and len(status["puzzle"]["dominoes"]) == 4
+
+
+def test_a_new_puzzle_out_of_reach_is_said_in_the_pages_words(server):
+    """It said "generate: 5 dominoes is out of reach ... (try --dominoes 13)": a command and a flag the page has
+    not, where its own control says "13 dominoes"."""
+    job = server.post("/api/generate", json={"dominoes": 5, "seed": 1, "difficulty": "hard"}).json()["job"]
+    for _ in range(200):
+        status = server.get(f"/api/jobs/{job}").json()
+        if status["status"] != "running":
+            break
+        time.sleep(0.1)
+    assert status["status"] == "failed" and status["error"] == (
+        "5 dominoes is out of reach for a hard puzzle: NYT hard puzzles have 6-16 dominoes, 13 as a rule "
+        "(try 13 dominoes).")
 
 
 @pytest.mark.parametrize(("body", "says"), [({"dominoes": 500}, "from 2 to 40"), ({"dominoes": "x"}, "whole number"),

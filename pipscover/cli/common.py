@@ -37,6 +37,7 @@ from pipscover.formats import load
 from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, puzzle_files
 from pipscover.model import Difficulty, Puzzle
 from pipscover.model.results import SEEDS, SolveResult, Status, checked_seed, long_numbers
+from pipscover.runtime.limits import parse_size
 from pipscover.runtime.writes import write_whole
 
 PUZZLES_HELP = ("Puzzle files (NYT JSON or text format), folders of them, or NYT days (YYYY-MM-DD or today: "
@@ -84,6 +85,16 @@ def seconds(value: float | None) -> float | None:
     """A time limit in seconds: a number >= 0 (`inf` means none)."""
     if value is not None and not value >= 0:  # also refuses nan
         raise Refused(value, "must be a number of seconds >= 0, like 10 or 0.5 (inf: no limit)")
+    return value
+
+
+def memory_size(value: str) -> str:
+    """A memory cap as a user writes it (2G, 512M), refused as an option value is: it was a bare "not a memory
+    size" line that named neither the command nor the option."""
+    try:
+        parse_size(value)
+    except PipsError:
+        raise Refused(value, "must be a size such as 2G or 512M (K, M, G, T: powers of 1024), more than 0") from None
     return value
 
 

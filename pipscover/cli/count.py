@@ -24,6 +24,7 @@ from pipscover.cli.common import (
     TimeoutOption,
     exit_with,
     load_timed,
+    memory_size,
     print_json,
     progress_bar,
 )
@@ -79,8 +80,8 @@ def count_command(
         "structural counter's positions below a cut; short counts stay here.",
     )] = None,
     memory: Annotated[str, typer.Option(
-        "--memory", help="The most memory one count may hold (e.g. 2G, 512M); a method that reaches it gives "
-        "way to another or stops with a lower bound.",
+        "--memory", callback=memory_size, help="The most memory one count may hold (e.g. 2G, 512M); a method "
+        "that reaches it gives way to another or stops with a lower bound.",
     )] = f"{MEMORY_LIMIT // 2**30}G",
     with_marginals: Annotated[bool, typer.Option(
         "--marginals", help="Also count, for every cell, the solutions that put each pip there (placements), "

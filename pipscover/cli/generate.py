@@ -17,8 +17,8 @@ from pipscover.cli.common import (
     EXIT_TIMEOUT,
     PUZZLE_JSON,
     error_line,
+    json_text,
     output_format,
-    print_json,
     progress_bar,
     seconds,
     seed_value,
@@ -60,11 +60,15 @@ def generate_command(
             "--difficulty", help="A unique puzzle that `pipscover rate` rates so (NYT-calibrated)."
         ),
     ] = None,
-    output: Annotated[str, typer.Option("--output", "-o", help="Write the puzzle (NYT JSON) here.")] = "-",
+    output: Annotated[str, typer.Option(
+        "--output", "-o", help="Write the puzzle (NYT JSON) here; - (stdout) sends the report to stderr.",
+    )] = "-",
     timeout: Annotated[float | None, typer.Option(
         "--timeout", callback=seconds, help="Give up after this many seconds (inf: no limit).",
     )] = GENERATE_TIMEOUT,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the report as one JSON object (on stderr under -o -, the puzzle on stdout).",
+    )] = False,
     certified: Annotated[bool, typer.Option(
         "--certify", help="Also write NAME.cnf and NAME.drat beside -o NAME.json: its certificate "
         "(`pipscover certify`), which anyone can check.",
@@ -72,7 +76,8 @@ def generate_command(
 ) -> None:
     """Make a puzzle (an NYT puzzle object with its `solution`) and report how many regions it needed.
 
-    The report goes to stderr when the puzzle goes to stdout. Exit code 3 when --timeout passes first, or
+    With -o - (the default) stdout holds the puzzle alone and the report, --json's too, goes to stderr:
+    `generate --json > p.json 2> report.json` keeps them apart. Exit code 3 when --timeout passes first, or
     when no puzzle came of 200 hidden solutions (then it says what the NYT's puzzles of that difficulty hold);
     no puzzle is written, and with --json the report has status timeout or unknown.
 
@@ -85,15 +90,19 @@ def generate_command(
         raise PipsError("generate --certify: the certificate goes beside the puzzle; give -o NAME.json")
     request = Request(dominoes, max_pip, shape, random.SystemRandom().randrange(2**31) if seed is None else seed,
                       not any_count, difficulty, timeout)
-    made = _generate_or_stop(request, as_json)
+    made = _generate_or_stop(request, as_json, output)
     write_output(output, json.dumps(puzzle_to_nyt(made.puzzle, made.solution), separators=(",", ":")) + "\n")
     certificate = _certificate(made.puzzle, output) if certified else None
     report = _report(made, request, output, certificate)
-    if as_json and output != "-":
-        print_json(report)
-        return
-    text = json.dumps(report) if as_json else _summary(made, request.seed, certificate)
-    (sys.stderr if output == "-" else sys.stdout).write(text + "\n")
+    _tell(json_text(report) if as_json else _summary(made, request.seed, certificate), output)
+
+
+def _tell(report: str, output: str) -> None:
+    """The report on stdout, or on stderr when the puzzle went to stdout (-o -): a script reading stdout
+    gets the puzzle alone, or nothing when none was made."""
+    stream = sys.stderr if output == "-" else sys.stdout
+    stream.write(report + "\n")
+    stream.flush()
 
 
 @dataclass(frozen=True)
@@ -114,7 +123,7 @@ class Request:
                 "seconds": round(time.monotonic() - began, 6)}
 
 
-def _generate_or_stop(request: Request, as_json: bool) -> GeneratedPuzzle:
+def _generate_or_stop(request: Request, as_json: bool, output: str) -> GeneratedPuzzle:
     """The puzzle, made under a progress bar on a terminal; a search that found nothing, or ran out of time,
     is reported and exits 3."""
     began = time.monotonic()
@@ -128,12 +137,12 @@ def _generate_or_stop(request: Request, as_json: bool) -> GeneratedPuzzle:
                             request.difficulty, request.timeout, on_attempt=attempted)
     except SearchGaveUp as stop:  # a search that found nothing: not bad input, and not a time limit either
         if as_json:
-            print_json(request.stopped("unknown", began) | {"reason": str(stop)})
+            _tell(json_text(request.stopped("unknown", began) | {"reason": str(stop)}), output)
         else:
             error_line(str(stop))
     except SearchTimeout:
         if as_json:
-            print_json(request.stopped("timeout", began))
+            _tell(json_text(request.stopped("timeout", began)), output)
         else:
             error_line(f"generate: no puzzle within --timeout {request.timeout:g} s (seed {request.seed})")
     raise typer.Exit(EXIT_TIMEOUT)

@@ -64,11 +64,12 @@ def planted_command(
     rows, _, columns = size.lower().partition("x")
     if not (rows.isdigit() and columns.isdigit()):
         raise PipsError(f"board size {size!r}: write ROWSxCOLUMNS, e.g. 12x12")
-    if seed is None:  # as generate does: a new puzzle each time, and the seed that makes it again
+    drawn = seed is None  # as generate does: a new puzzle each time, and the seed that makes it again
+    if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-        if not as_json:
-            typer.echo(f"seed {seed}", err=True)
     _write(PlantedSpec(int(rows), int(columns), pips, max_pip, seed), output, as_json)
+    if drawn and not as_json:  # once made: a board refused was a second line on stderr, its name holds the seed
+        typer.echo(f"seed {seed}", err=True)
 
 
 def _write(spec: PlantedSpec, path: str, as_json: bool) -> None:

@@ -8,39 +8,57 @@ from pipscover.cli.app import app
 from pipscover.cli.common import (
     EXIT_NO,
     EXIT_OK,
+    EXIT_TIMEOUT,
     DifficultyOption,
     JsonOption,
+    Loaded,
     PuzzlesArgument,
+    TimeoutOption,
     exit_with,
-    load_puzzles,
-    print_json,
+    json_text,
+    load_timed,
     progress_bar,
 )
-from pipscover.hints.rating import rate
+from pipscover.hints.rating import Rating, rate
+from pipscover.model.results import SearchTimeout
 
 
 @app.command("rate")
-def rate_command(puzzles: PuzzlesArgument, difficulty: DifficultyOption = None, as_json: JsonOption = False) -> None:
+def rate_command(puzzles: PuzzlesArgument, difficulty: DifficultyOption = None, timeout: TimeoutOption = None,
+                 as_json: JsonOption = False) -> None:
     """Rate puzzles easy, medium or hard from the deductions a person needs: the number of steps (which
     sets the rating), the guesses and the hardest rule used. Exit code 1 when a puzzle has no solution.
 
+    --timeout bounds each rating (a large, loose board can take minutes): exit code 3 when it passed first.
+
     Example: pipscover rate 2025-09-15 --json
     """
-    loaded = load_puzzles(puzzles, difficulty)
+    loaded = load_timed(puzzles, difficulty)
     worst = EXIT_OK
     with progress_bar("rating", total=len(loaded) if len(loaded) > 1 else None) as advance:
-        for puzzle in loaded:
-            rating = rate(puzzle)
+        for item in loaded:
+            said, code = _rated(item, timeout, as_json)
             advance()
-            if rating.difficulty is None:
-                worst = EXIT_NO
-            if as_json:
-                print_json(rating.as_json())
-            elif rating.difficulty is None:
-                typer.echo(f"{puzzle.describe()}: no solution")
-            else:
-                hardest = f"{rating.hardest.name} (level {rating.hardest.level})" if rating.hardest else "none"
-                guesses = f"{rating.guesses} {'guess' if rating.guesses == 1 else 'guesses'}"
-                typer.echo(f"{puzzle.describe()}: {rating.difficulty}: {rating.steps} steps, {guesses}, "
-                           f"hardest rule {hardest}")
+            worst = max(worst, code)
+            typer.echo(said)
     exit_with(worst)
+
+
+def _rated(item: Loaded, timeout: float | None, as_json: bool) -> tuple[str, int]:
+    """A puzzle's rating as printed, and its exit code; its --timeout clock started before it was read."""
+    puzzle = item.puzzle
+    try:
+        rating = rate(puzzle, timeout=None if timeout is None else max(0.0, timeout - item.reading))
+    except SearchTimeout:
+        if as_json:  # the rating's keys, unknown, and what stopped it
+            unknown = {**Rating(puzzle, None, None, 0, 0).as_json(), "guesses": None, "steps": None}
+            return json_text(unknown | {"stopped_by": "--timeout"}), EXIT_TIMEOUT
+        return f"{puzzle.describe()}: no rating within --timeout {timeout:g} s", EXIT_TIMEOUT
+    if as_json:
+        return json_text(rating.as_json()), EXIT_OK if rating.difficulty else EXIT_NO
+    if rating.difficulty is None:
+        return f"{puzzle.describe()}: no solution", EXIT_NO
+    hardest = f"{rating.hardest.name} (level {rating.hardest.level})" if rating.hardest else "none"
+    guesses = f"{rating.guesses} {'guess' if rating.guesses == 1 else 'guesses'}"
+    return (f"{puzzle.describe()}: {rating.difficulty}: {rating.steps} steps, {guesses}, hardest rule {hardest}",
+            EXIT_OK)

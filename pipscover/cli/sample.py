@@ -27,6 +27,7 @@ from pipscover.cli.common import (
     exit_with,
     json_text,
     load_timed,
+    memory_size,
     progress_bar,
     seed_value,
 )
@@ -47,7 +48,8 @@ def sample_command(
         "--distinct", help="placements: each solution equally likely; grids: each distinct pip grid.",
     )] = Distinct.PLACEMENTS,
     timeout: TimeoutOption = None,
-    memory: Annotated[str, typer.Option("--memory", help="The most memory the counts may hold (e.g. 2G).")]
+    memory: Annotated[str, typer.Option(
+        "--memory", callback=memory_size, help="The most memory the counts may hold (e.g. 2G).")]
     = f"{MEMORY_LIMIT // 2**30}G",
     as_json: JsonOption = False,
 ) -> None:

@@ -9,11 +9,20 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import BaseUrlOption, CacheDirOption, load_single, print_json
+from pipscover.cli.common import BaseUrlOption, CacheDirOption, Refused, load_single, print_json
 from pipscover.errors import PipsError
 
 # The addresses that open the page to the network (IPv4, IPv6), and the one each prints to reach it here.
 ANYWHERE = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}
+
+
+def _address(host: str) -> str:
+    """An address to listen on, named: an empty one listened on every address, as 0.0.0.0 does, unsaid (and
+    printed http://:8000/)."""
+    if not host.strip():
+        raise Refused(repr(host), "name an address: 127.0.0.1 (the default), or 0.0.0.0 to open the page to the "
+                      "network")
+    return host
 
 
 @app.command("serve")
@@ -22,9 +31,9 @@ def serve_command(
         help="A puzzle to open the page on: a file, or an NYT day (YYYY-MM-DD or today) with -d.", show_default=False,
     )] = None,
     difficulty: Annotated[str | None, typer.Option("--difficulty", "-d", help="Which puzzle of an NYT day.")] = None,
-    host: Annotated[
-        str, typer.Option("--host", help="The address to listen on; 0.0.0.0 opens it to the network.")
-    ] = "127.0.0.1",
+    host: Annotated[str, typer.Option(
+        "--host", callback=_address, help="The address to listen on; 0.0.0.0 opens it to the network.",
+    )] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port (0: any free one).")] = 8000,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the web browser.")] = False,
     base: BaseUrlOption = None,

@@ -27,7 +27,7 @@ from pipscover.cli.common import (
     progress_bar,
     write_output,
 )
-from pipscover.engines import DEFAULT_BACKEND
+from pipscover.engines import DEFAULT_BACKEND, get_backend
 from pipscover.model.results import SolveResult, Status
 from pipscover.solving import solve
 
@@ -60,6 +60,7 @@ def solve_command(
     loaded = [item.puzzle for item in timed]
     pictures = picture_paths(output, loaded)
     engine = backend_with_encodings(backend, card, pb, form)
+    lists_all = get_backend(engine).capabilities.enumerates
     worst = 0
     with progress_bar("solving", total=len(loaded) if len(loaded) > 1 else None) as advance:
         for item, picture in zip(timed, pictures):
@@ -72,14 +73,16 @@ def solve_command(
 
                 write_output(picture, draw_svg(puzzle, result.solutions[0]))
             worst = max(worst, exit_code(result.status))
-            print_solved(puzzle, result, f"{puzzle.describe()}: {describe_result(result, wanted)}", as_json)
+            said = describe_result(result, wanted, lists_all)
+            print_solved(puzzle, result, f"{puzzle.describe()}: {said}", as_json)
             if result.status is Status.INTERRUPTED:
                 break
     exit_with(worst)
 
 
-def describe_result(result: SolveResult, wanted: int | None) -> str:
-    """What a search found, saying whether the solutions shown are all there are.
+def describe_result(result: SolveResult, wanted: int | None, lists_all: bool = True) -> str:
+    """What a search found, saying whether the solutions shown are all there are, and what would say so: `--all`
+    only where the backend `lists_all` (local search refuses it), a complete backend where it gave up.
 
     >>> from pipscover.model.results import SolveResult, Status
     >>> found = SolveResult(Status.SOLVED, ("one",), "dlx", 0.01)
@@ -92,12 +95,15 @@ def describe_result(result: SolveResult, wanted: int | None) -> str:
     how = f"by {result.backend} in {result.seconds:.3f} s"
     if result.status is Status.UNSATISFIABLE:
         return f"no solution ({result.status}) {how}"
+    if result.status is Status.UNKNOWN:
+        return f"unknown {how}: it gave up, which proves nothing either way (-b dlx or -b auto answers)"
     if result.status is not Status.SOLVED:
         why = "stopped by Ctrl-C" if result.status is Status.INTERRUPTED else str(result.status)
         return f"{why} {how}; {found} {noun} found so far"
     if wanted is not None and found == wanted:
         shown = (f"the first {found} solutions shown, maybe not all" if found > 1 else
                  "1 solution shown, maybe not the only one")
-        return f"solved {how}; {shown} (--all lists every solution, pipscover count counts them)"
+        listing = "--all lists every solution, " if lists_all else ""
+        return f"solved {how}; {shown} ({listing}pipscover count counts them)"
     every = "the only solution" if found == 1 else f"all {found} solutions"
     return f"solved {how}; {every}"

@@ -30,8 +30,10 @@ from typing import TypeVar
 from pipscover.counting.region_states import DECIDED, FAIL
 from pipscover.counting.structural import CHECK_EVERY, StructuralCounter, check_search
 from pipscover.counting.tilings import longer_side_order, set_bits
+from pipscover.errors import PipsError, shown
 from pipscover.model import Cell, Placement, Puzzle, Solution
 from pipscover.model.results import Distinct, Marginals
+from pipscover.runtime.deadlines import deadline_of
 from pipscover.runtime.recursion import room_for
 
 # A subproblem: the uncovered cells (a bit set), the dominoes left (one bit per copy), each region's state
@@ -205,12 +207,16 @@ def _pick(rng: Random, weighted: Iterable[tuple[Chosen, int]], total: int) -> Ch
     raise AssertionError("the weights add up to less than their total")
 
 
-def sample(puzzle: Puzzle, n: int, seed: int, distinct: Distinct | str = Distinct.PLACEMENTS,
-           deadline: float | None = None, memory_cap: int | None = None) -> list[Solution]:
-    """`n` solutions of `puzzle` drawn uniformly at random, with replacement; the same `seed` gives the same
-    solutions on any machine. With `distinct="grids"`, uniform over the distinct pip grids: a solution drawn
-    uniformly is kept with probability 1 / (the solutions that carry its grid), so each grid is kept equally
-    often. Raises `ValueError` when the puzzle has no solution. (`draws` gives them one at a time.)
+def sample(puzzle: Puzzle, n: int, seed: int = 0, distinct: Distinct | str = Distinct.PLACEMENTS,
+           timeout: float | None = None, memory: int | None = None, *, deadline: float | None = None,
+           memory_cap: int | None = None) -> list[Solution]:
+    """`n` solutions of `puzzle` drawn uniformly at random, with replacement; the same `seed` (0 as the command
+    line's) gives the same solutions on any machine. With `distinct="grids"`, uniform over the distinct pip
+    grids: a solution drawn uniformly is kept with probability 1 / (the solutions that carry its grid), so each
+    grid is kept equally often. Raises `ValueError` when the puzzle has no solution. (`draws` gives them one at
+    a time.) Within `timeout` seconds and `memory` bytes, as `count` takes them: `deadline=` (a
+    `time.monotonic()` value) and `memory_cap=`, the names `sample` alone took, still work, the first with a
+    `DeprecationWarning`.
 
     >>> from pipscover import load_one
     >>> puzzle = load_one("benchmarks/count_puzzles/no-unique-10-s1.json")  # 29,028 solutions
@@ -218,7 +224,10 @@ def sample(puzzle: Puzzle, n: int, seed: int, distinct: Distinct | str = Distinc
     ...     solution.placements[0].cells for solution in sample(puzzle, 3, seed=1)]
     True
     """
-    return list(islice(draws(puzzle, seed, distinct, deadline, memory_cap), n))
+    if isinstance(n, bool) or not hasattr(n, "__index__") or n < 0:  # (-1 and 1.5 were islice's ValueError)
+        raise PipsError(f"n must be a whole number of draws, 0 or more, not {shown(n)}")
+    cap = memory if memory_cap is None else memory_cap
+    return list(islice(draws(puzzle, seed, distinct, deadline_of(timeout, deadline, "sample"), cap), n))
 
 
 def draws(puzzle: Puzzle, seed: int, distinct: Distinct | str = Distinct.PLACEMENTS, deadline: float | None = None,

@@ -45,8 +45,14 @@ def get_backend(name: BackendName | Backend) -> Backend:
 
 
 def backend_key(name: BackendName) -> str:
-    """The registry's name of the backend that `name` names, or `PipsError` naming the choices."""
-    given = name.__name__.lower() if isinstance(name, type) else name  # pysat.solvers.Cadical195: "cadical195"
+    """The registry's name of the backend that `name` names, in any case ("Glucose4" as PySAT spells it), or
+    `PipsError` naming the choices."""
+    if type(name).__module__ == "pysat.solvers":  # a solver made, not a kind of solver
+        kind = type(getattr(name, "solver", None) or name).__name__  # Solver(name="g4") holds a Glucose4
+        raise PipsError(f"a PySAT solver object is not a backend: pipscover makes its own solver of the puzzle's "
+                        f"CNF; pass its class (pysat.solvers.{kind}) or its name")
+    given = name.__name__ if isinstance(name, type) else name  # pysat.solvers.Cadical195: "cadical195"
+    given = given.lower() if isinstance(given, str) else given
     key = ALIASES.get(given, given) if isinstance(given, str) else ""
     if key not in REGISTRY and isinstance(given, str):
         from pysat.solvers import SolverNames  # only for a name not ours: PySAT takes a moment to import

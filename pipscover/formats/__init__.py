@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import BinaryIO
 
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, printable_path
 from pipscover.formats.fetch import day_file
 from pipscover.formats.nyt import puzzle_to_nyt, read_nyt
 from pipscover.formats.text import read_text, write_text, write_texts
@@ -33,6 +33,8 @@ def parse(text: str, file: str, difficulty: str | None = None, in_folder: bool =
     >>> [puzzle.describe() for puzzle in parse("2\\nAA\\nBB\\n2\\nA SUM 3\\nB EQ\\n2\\n1 2\\n4 4\\n", "two.txt")]
     ['two.txt']
     """
+    if not text.strip():  # the text format's reader said "the text ends where the number of board rows should be"
+        raise PipsError(f"{file}: the file is empty (a puzzle file holds NYT JSON or the text format)")
     if text.lstrip()[:1] in ("{", "["):
         puzzles = read_nyt(text, file, difficulty)
     elif Path(file).suffix in ENCODED_SUFFIXES or text.lstrip()[:2] in ("c ", "c\n", "p ", "* ", "*\n"):
@@ -101,7 +103,7 @@ def load(path: str | Path, difficulty: str | None = None, in_folder: bool = Fals
     ['None']
     """
     path = path if str(path) == "-" else day_file(Path(path))
-    return parse(read_text_file(path), str(path), difficulty, in_folder)
+    return parse(read_text_file(path), printable_path(path), difficulty, in_folder)
 
 
 def load_one(path: str | Path, difficulty: str | None = None) -> Puzzle:

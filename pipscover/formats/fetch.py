@@ -7,8 +7,8 @@ in the cache folder (the user cache directory, or `PIPSCOVER_CACHE`, or `--cache
 folder of puzzles for any command. A cached day is never downloaded again; a download is checked to be an
 NYT day before it is written, and written whole or not at all, so the cache never holds a broken file.
 
-Answers 5xx (and 429, too many requests) are retried with exponential backoff; 404, other answers, network
-failures and time-outs are `PipsError`s naming the day and the address.
+Answers 5xx (and 429, too many requests) are retried with exponential backoff; 404 (`NoSuchDay`), other
+answers, network failures and time-outs are `PipsError`s naming the day and the address.
 """
 
 from __future__ import annotations
@@ -41,6 +41,11 @@ RETRIES = 3  # after the first attempt, for answers worth retrying
 BACKOFF = 0.5  # seconds before the first retry; doubled before each next one
 RETRIED_STATUSES = frozenset({429, 500, 502, 503, 504})
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+class NoSuchDay(PipsError):
+    """The source answered that it has no puzzle for the day (404), which asking again will not change; any
+    other failure to fetch one (the network, a time-out, a broken answer) may pass."""
 
 
 @dataclass(frozen=True)
@@ -182,7 +187,7 @@ def _download(client: httpx.Client, day: date, server: str, timeout: float, back
             break
         time.sleep(backoff * 2**attempt)
     if response.status_code == 404:
-        raise PipsError(f"{day}: the server has no puzzle for this day ({url} answered 404)")
+        raise NoSuchDay(f"{day}: the server has no puzzle for this day ({url} answered 404)")
     if response.status_code in RETRIED_STATUSES:
         raise PipsError(f"{day}: {url} answered {response.status_code} {RETRIES + 1} times; try again later")
     if response.status_code != 200:

@@ -19,9 +19,16 @@ from pipscover.model.naming import ordinal
 
 
 def parse_json(text: str, file: str) -> Any:
-    """`json.loads` with an error that names the file, line and column."""
+    """`json.loads` with an error that names the file, line and column; a string holding half a character (an
+    escaped lone surrogate, `"\\ud800"`) is refused too: no output, file or web answer can hold it, and each
+    that quoted one ended in a traceback (a 500 from the page's server)."""
     try:
-        return json.loads(text)
+        document = json.loads(text)
+        if "\\u" in text:  # only an escape makes a lone surrogate: a text read from UTF-8 holds none
+            json.dumps(document, ensure_ascii=False).encode("utf-8")
+        return document
+    except UnicodeEncodeError:
+        raise PipsError(f"{file}: a JSON string holds half a character (a \\u escape of a lone surrogate)") from None
     except json.JSONDecodeError as error:
         raise PipsError(f"{file}: malformed JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
     except RecursionError:  # Python's parser recurses once per level; no Pips document nests more than a few

@@ -243,6 +243,10 @@ def generate(
     >>> made.unique, len(made.puzzle.dominoes)
     (True, 5)
     """
+    odd = next((value for value in (dominoes, max_pip) if isinstance(value, bool) or not hasattr(value, "__index__")),
+               None)
+    if odd is not None:  # (2.5 dominoes was "can't multiply sequence by non-int of type 'float'")
+        raise PipsError(f"generate: the dominoes and the maximum pip are whole numbers, not {shown(odd)}")
     if dominoes < 1 or max_pip < 0:
         raise PipsError("generate: needs at least one domino and a maximum pip >= 0")
     shape = Shape(shape)
@@ -309,7 +313,7 @@ def _check_reach(dominoes: int, difficulty: Difficulty | None) -> None:
 
     >>> _check_reach(14, Difficulty.EASY)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    pipscover.errors.PipsError: generate: 14 dominoes is out of reach for an easy puzzle: ... (try --dominoes 5)
+    pipscover.errors.PipsError: generate: 14 dominoes is out of reach for an easy puzzle: ... (try 5 dominoes)
     """
     if difficulty is None:
         return
@@ -317,7 +321,7 @@ def _check_reach(dominoes: int, difficulty: Difficulty | None) -> None:
     if dominoes < low or (dominoes > high and difficulty is not Difficulty.HARD):
         article = "an" if difficulty is Difficulty.EASY else "a"
         raise PipsError(f"generate: {dominoes} dominoes is out of reach for {article} {difficulty} puzzle: NYT "
-                        f"{difficulty} puzzles have {low}-{high} dominoes, {usual} as a rule (try --dominoes {usual})")
+                        f"{difficulty} puzzles have {low}-{high} dominoes, {usual} as a rule (try {usual} dominoes)")
 
 
 def _check_size(dominoes: int, shape: Shape, unique: bool) -> None:

@@ -17,12 +17,12 @@ only when each alone is in some solution, the smallest set that cannot go togeth
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from html import escape
 from typing import Any
 
+from pipscover.errors import PipsError, shown
 from pipscover.hints.board import Board, Change, Contradiction, Deduction, pair, single
 from pipscover.hints.catalogue import DEDUCTIONS, GUESS, NO_SOLUTION, RULES, WRONG, Rule
 from pipscover.hints.position import board_of, checker_problem, describe, keeping
@@ -32,7 +32,7 @@ from pipscover.model.check import problems
 from pipscover.model.results import SearchTimeout
 from pipscover.render.notebook import fresh_ids
 from pipscover.render.svg import draw_svg
-from pipscover.runtime.deadlines import deadline_after, has_passed
+from pipscover.runtime.deadlines import deadline_of, has_passed
 
 # The rules grouped by level, easiest first.
 LEVELS = tuple(tuple(rule for rule in RULES if rule.level == level) for level in sorted({r.level for r in RULES}))
@@ -120,23 +120,6 @@ def hint(
     return replace(steps[0], puzzle=puzzle) if steps else None
 
 
-def deadline_of(timeout: float | None, deadline: float | None, name: str) -> float | None:
-    """The deadline `timeout` seconds from now, as `solve` and `count` take it; `deadline`, the old keyword of
-    `hint` and `rate` (a `time.monotonic()` value), still works, with a `DeprecationWarning`.
-
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     deadline_of(None, 5.0, "hint"), str(caught[0].message)
-    (5.0, 'hint(deadline=...) is deprecated: pass timeout=SECONDS, as solve and count take it')
-    """
-    if deadline is None:
-        return deadline_after(timeout)
-    warnings.warn(f"{name}(deadline=...) is deprecated: pass timeout=SECONDS, as solve and count take it",
-                  DeprecationWarning, stacklevel=3)
-    return deadline
-
-
 def hint_chain(
     puzzle: Puzzle,
     limit: int | None = None,
@@ -153,6 +136,10 @@ def hint_chain(
     (['forced-tiling', 'region-sum', 'region-sum'], True)
     """
     placed = tuple(placed)
+    stray = next((each for each in placed if not isinstance(each, Placement)), None)
+    if stray is not None:  # the file's JSON handed on as it is ended in "'dict' object has no attribute 'cells'"
+        raise PipsError(f"placed must hold Placements, as solve gives them (Placement((4, 3), ((0, 0), (0, 1)))), "
+                        f"not {shown(stray)}")
     named = wrong_placement(puzzle, placed, deadline) if placed else None
     if named is not None:
         return Chain(puzzle, (named,), False)

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipscover.hints import Rule, hint_chain
-from pipscover.hints.chain import deadline_of
 from pipscover.model import Difficulty, Puzzle, Solution
 from pipscover.model.check import problems
 from pipscover.model.results import SearchTimeout, Status
+from pipscover.runtime.deadlines import deadline_of
 from pipscover.solving import solve
 
 # The most steps an easy and a medium puzzle take (calibrated on the NYT puzzles, see above).

@@ -67,8 +67,14 @@ class Origin:
         object.__setattr__(self, "difficulty", difficulty_named(self.difficulty, self.file or "puzzle"))
 
     def describe(self) -> str:
-        """`file (hard)`, `file (puzzle 2)`, `file`, or `puzzle` when nothing is known."""
-        name = self.file or (self.date or "puzzle")
+        """`file (hard)`, `file (puzzle 2)`, `file`, or `puzzle` when nothing is known; a character a line cannot
+        show (a file name may hold a line break) written as its escape, so that a headline stays one line.
+
+        >>> Origin("two\\nlines.txt", difficulty="hard").describe()
+        'two\\\\nlines.txt (hard)'
+        """
+        name = "".join(each if each.isprintable() else each.encode("unicode_escape").decode("ascii")
+                       for each in self.file or (self.date or "puzzle"))
         told = [f"puzzle {self.number}"] if self.number else []
         told += [self.difficulty] if self.difficulty else []
         return f"{name} ({', '.join(told)})" if told else name

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -130,10 +131,18 @@ def checked_limit(limit: int | None) -> int | None:
     Traceback (most recent call last):
     ...
     pipscover.errors.PipsError: limit must be at least 1 (or None for no limit), not 0
+    >>> checked_limit(1.5)  # it reached `islice` as a ValueError about its stop argument
+    Traceback (most recent call last):
+    ...
+    pipscover.errors.PipsError: limit must be a whole number (or None for no limit), not 1.5
     """
-    if limit is not None and limit < 1:
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not hasattr(limit, "__index__"):
+        raise PipsError(f"limit must be a whole number (or None for no limit), not {shown(limit)}")
+    if limit < 1:
         raise PipsError(f"limit must be at least 1 (or None for no limit), not {limit}")
-    return limit
+    return operator.index(limit)
 
 
 # A seed is a whole number below 2^64 in size, as a 64-bit seed is: far past what anyone types, and short in a

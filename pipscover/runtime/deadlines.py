@@ -14,7 +14,11 @@ because its node budget is read at the same points and the generator's answers d
 from __future__ import annotations
 
 import math
+import numbers
 import time
+import warnings
+
+from pipscover.errors import PipsError, shown
 
 CLOCK_EVERY = 1024  # cheap steps between two looks at the clock
 
@@ -25,10 +29,38 @@ class SearchTimeout(Exception):
 
 
 def deadline_after(timeout: float | None, start: float | None = None) -> float | None:
-    """The `time.monotonic()` value `timeout` seconds after `start` (now); None for no limit or an infinite one."""
-    if timeout is None or math.isinf(timeout):
+    """The `time.monotonic()` value `timeout` seconds after `start` (now); None for no limit or an infinite one.
+    A timeout that is no number of seconds is a `PipsError`: nan made a deadline no clock passes, so no limit.
+
+    >>> deadline_after(float("nan"))
+    Traceback (most recent call last):
+    ...
+    pipscover.errors.PipsError: timeout must be a number of seconds (None or inf: no limit), not nan
+    """
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or math.isnan(timeout):
+        raise PipsError(f"timeout must be a number of seconds (None or inf: no limit), not {shown(timeout)}")
+    if math.isinf(timeout):
         return None
     return (time.monotonic() if start is None else start) + timeout
+
+
+def deadline_of(timeout: float | None, deadline: float | None, name: str) -> float | None:
+    """The deadline `timeout` seconds from now, as `solve` and `count` take it; `deadline`, the old keyword of
+    `hint`, `rate` and `sample` (a `time.monotonic()` value), still works, with a `DeprecationWarning`.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     deadline_of(None, 5.0, "hint"), str(caught[0].message)
+    (5.0, 'hint(deadline=...) is deprecated: pass timeout=SECONDS, as solve and count take it')
+    """
+    if deadline is None:
+        return deadline_after(timeout)
+    warnings.warn(f"{name}(deadline=...) is deprecated: pass timeout=SECONDS, as solve and count take it",
+                  DeprecationWarning, stacklevel=3)
+    return deadline
 
 
 def has_passed(deadline: float | None) -> bool:

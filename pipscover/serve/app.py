@@ -9,9 +9,10 @@ Routes (the README documents the API):
 - `POST /api/hint`, `/api/check`, `/api/reveal`, `/api/stats` with `{"puzzle": ..., "placed": [...]}`.
 
 Every POST body has a declared shape (`shapes`), at most `MAX_BODY` bytes; every refusal is a 4xx with
-`{"error": one sentence}` (a 503 with Retry-After when the server is full): a bad request never reaches a
-500 or a traceback. `guard` refuses what other web pages could make the server do. Heavy questions run in
-worker processes (`work`), so the page's files and light questions never wait behind them.
+`{"error": one sentence}` (a 503 with Retry-After when the server is full, a 502 when the fetch source cannot
+give a day): a bad request never reaches a 500 or a traceback. `guard` refuses what other web pages could make
+the server do. Heavy questions run in worker processes (`work`), so the page's files and light questions never
+wait behind them.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from starlette.staticfiles import StaticFiles
 
 from pipscover.errors import PipsError
 from pipscover.formats import parse
-from pipscover.formats.fetch import cache_folder, fetch_day, is_day, parse_day
+from pipscover.formats.fetch import NoSuchDay, cache_folder, fetch_day, is_day, parse_day
 from pipscover.formats.nyt import parse_json
 from pipscover.model import Difficulty
 from pipscover.model.results import checked_seed
@@ -120,22 +121,34 @@ def _day_routes(cache: str | None, base: str | None) -> list[BaseRoute]:
         when = parse_day(chosen)
         try:
             fetched = await run_in_threadpool(fetch_day, when, cache, base)
-        except PipsError as error:
+        except NoSuchDay as error:
             raise HTTPException(404, str(error)) from None
+        except PipsError as error:  # the source unreachable or broken: the page may ask again later
+            raise HTTPException(502, str(error)) from None
         text = await run_in_threadpool(fetched.path.read_text, "utf-8")
         (puzzle,) = parse(text, f"{when.isoformat()}", difficulty)
         return JSONResponse(play.view(puzzle))
 
     async def open_file(request: Request) -> Response:
+        """The file's puzzle: `difficulty` chooses as `-d` does on the command line (a file whose puzzles name
+        none refuses it), `prefer` (the page's choice) only among several; a file of several with neither is
+        refused with the difficulties they name."""
         opened = read(OpenFile, await _json(request))
-        puzzles = parse(opened.text.removeprefix("\ufeff"), opened.name)
-        if len(puzzles) > 1:  # a day file: the page's difficulty chooses
-            if not opened.difficulty:
-                raise PipsError(f"{opened.name} holds {len(puzzles)} puzzles; choose easy, medium or hard")
-            puzzles = [p for p in puzzles if p.origin.difficulty == _difficulty(opened.difficulty)]
+        difficulty = None if opened.difficulty is None else _difficulty(opened.difficulty)
+        preferred = None if opened.prefer is None else _difficulty(opened.prefer)
+        puzzles = parse(opened.text.removeprefix("\ufeff"), opened.name, difficulty)
+        named = [puzzle.origin.difficulty for puzzle in puzzles]
+        if len(puzzles) > 1 and difficulty is None and preferred is not None and None not in named:
+            puzzles = [puzzle for puzzle in puzzles if puzzle.origin.difficulty == preferred]
             if not puzzles:
-                raise PipsError(f"{opened.name} has no {opened.difficulty} puzzle")
-        return JSONResponse(play.view(puzzles[0]))
+                raise PipsError(f"{opened.name} has no {preferred} puzzle (it has {', '.join(map(str, named))})")
+        if len(puzzles) == 1:
+            return JSONResponse(play.view(puzzles[0]))
+        if difficulty is not None or None in named:
+            raise PipsError(f"{opened.name} holds {len(puzzles)} puzzles that no difficulty tells apart; "
+                            "open them one to a file")
+        return JSONResponse({"error": f"{opened.name} holds {len(puzzles)} puzzles; choose easy, medium or hard.",
+                             "difficulties": named}, status_code=400)
 
     return [Route("/api/days", days), Route("/api/day/{date}/{difficulty}", day),
             Route("/api/open", open_file, methods=["POST"])]

@@ -77,8 +77,9 @@ class Jobs:
             job.result = view(made.puzzle)  # its origin names the difficulty it was rated
         except SearchTimeout:
             job.error = f"No puzzle was found within {SECONDS:g} s; try fewer dominoes or another difficulty."
-        except PipsError as error:
-            job.error = str(error)
+        except PipsError as error:  # the page's words: no command's name before it, a full stop after it
+            said = str(error).removeprefix("generate: ")
+            job.error = said if said.endswith(".") else said + "."
         finally:
             job.finished = time.monotonic()
 

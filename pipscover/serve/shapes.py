@@ -45,11 +45,13 @@ class NewPuzzle:
 
 @dataclass(frozen=True)
 class OpenFile:
-    """`/api/open`: a puzzle file's text, its name (for messages) and, for a day file, which of its puzzles."""
+    """`/api/open`: a puzzle file's text, its name (for messages), the difficulty of the puzzle to open (as
+    `-d`), or the one to prefer among several (the page's choice, which a file of one puzzle overrides)."""
 
     text: str
     name: str = "the file"
     difficulty: str | None = None
+    prefer: str | None = None
 
 
 def read(shape: type[Shape], document: Any) -> Shape:

@@ -36,13 +36,14 @@ def solve(
     limit = checked_limit(limit)
     if seed is not None:
         if not engine.capabilities.seeded:
-            raise PipsError(f"backend {engine.name!r} draws nothing from a seed, so --seed would change nothing; "
-                            "drop it or choose dlx, local or auto")
+            raise PipsError(f"backend {_as_named(backend, engine)} draws nothing from a seed, so --seed would change "
+                            "nothing; drop it or choose dlx, local or auto")
         engine = engine.with_seed(seed)
     if limit != 1:
-        _refuse_one_solution_backends(engine)
+        _refuse_one_solution_backends(engine, backend)
     if timeout is not None and not engine.capabilities.timeout:
-        raise PipsError(f"backend {engine.name!r} takes no time limit; drop --timeout or choose another backend")
+        raise PipsError(f"backend {_as_named(backend, engine)} takes no time limit; drop --timeout or choose another "
+                        "backend")
     start = time.monotonic() if start is None else start
     deadline = deadline_after(timeout, start)
     found: list[Solution] = []
@@ -73,13 +74,20 @@ def solutions(puzzle: Puzzle, backend: BackendName | Backend = DEFAULT_BACKEND) 
     1
     """
     engine = get_backend(backend)
-    _refuse_one_solution_backends(engine)
+    _refuse_one_solution_backends(engine, backend)
     return engine.solutions(puzzle)
 
 
-def _refuse_one_solution_backends(engine: Backend) -> None:
+def _refuse_one_solution_backends(engine: Backend, named: BackendName | Backend) -> None:
     """`PipsError` for a backend asked for several solutions that finds one at most."""
     if not engine.capabilities.enumerates:
-        raise PipsError(
-            f"backend {engine.name!r} finds one solution, not several; choose another (see pipscover backends)"
-        )
+        raise PipsError(f"backend {_as_named(named, engine)} finds one solution, not several; choose another "
+                        "(see pipscover backends)")
+
+
+def _as_named(named: BackendName | Backend, engine: Backend) -> str:
+    """The backend as the user named it, with the one it resolved to when that differs: 'cadical'
+    (cadical300), not a name they never typed."""
+    if not isinstance(named, str) or named == engine.name:
+        return repr(engine.name)
+    return f"{named!r} ({engine.name})"

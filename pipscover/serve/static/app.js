@@ -404,9 +404,11 @@ const redo = () => travel(redoStack, undoStack);
 // ---- the server's help ----
 
 function say(text, kind, title) {
-  const box = $("message");
+  // Until a game is shown its panel is hidden, and the message goes under the chooser, where it is seen.
+  const box = $("play").hidden ? $("notice") : $("message");
+  $("notice").replaceChildren();
+  $("message").replaceChildren();
   box.className = "message" + (kind ? " " + kind : "");
-  box.replaceChildren();
   if (title) box.append(element("strong", {}, title));
   if (text) box.append(element("span", {}, text));
 }
@@ -694,7 +696,8 @@ $("file").addEventListener("change", () => {
   const file = $("file").files[0];
   if (!file) return;
   busy($("play-day"), async () => {
-    start(await api("/api/open", {name: file.name, text: await file.text(), difficulty}));
+    // the difficulty chosen here picks among a day file's puzzles; a file of one opens that one
+    start(await api("/api/open", {name: file.name, text: await file.text(), prefer: difficulty}));
     $("file").value = "";
   });
 });
