@@ -1363,10 +1363,14 @@ def test_generate_is_bounded_by_default(run_cli, monkeypatch):
     assert re.search(r"--timeout .*\[default: 120(\.0)?\]", run_cli("generate", "--help").out)
 
 
+MODELS = 20_000  # copies of one model in the answer file: a decoding that lasts past its bar's first frame
+
+
 def test_ctrl_c_during_a_long_decode_prints_the_solutions_decoded_so_far(tmp_path):
-    """6,000 copies of a model take seconds to decode: Ctrl-C is pressed once the progress bar (on a
+    """20,000 copies of a model take seconds to decode: Ctrl-C is pressed once the progress bar (on a
     pseudo-terminal) has counted a decoded model, and the solutions decoded by then are printed before exit 130.
-    It printed nothing."""
+    It printed nothing. (The bar shows half a second into the decoding; 6,000 copies were decoded a few tenths
+    of a second after that on a fast machine, sometimes before the Ctrl-C came.)"""
     from pysat.solvers import Solver
 
     from pipscover.cnf import encode
@@ -1378,20 +1382,20 @@ def test_ctrl_c_during_a_long_decode_prints_the_solutions_decoded_so_far(tmp_pat
         solver.solve()
         model = " ".join(map(str, solver.get_model()))
     (tmp_path / "first.cnf").write_text(write_dimacs(encoding))
-    (tmp_path / "first.out").write_text(f"s SATISFIABLE\nv {model} 0\n" * 6000)
+    (tmp_path / "first.out").write_text(f"s SATISFIABLE\nv {model} 0\n" * MODELS)
     ours, theirs = pty.openpty()
     process = pipscover("decode", tmp_path / "first.cnf", tmp_path / "first.out", stdin=theirs, stdout=theirs,
                         stderr=theirs, start_new_session=True,
                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     os.close(theirs)
-    seen = _read_until(ours, rb"decoding.*?[1-9][0-9]*/6000")
+    seen = _read_until(ours, rb"decoding.*?[1-9][0-9]*/%d" % MODELS)
     os.killpg(process.pid, signal.SIGINT)
     seen += _read_until(ours, None)
     process.wait(timeout=60)
     os.close(ours)
-    stopped = re.search(r"stopped by Ctrl-C; ([0-9]+) of 6000 models decoded so far", seen.decode())
+    stopped = re.search(rf"stopped by Ctrl-C; ([0-9]+) of {MODELS} models decoded so far", seen.decode())
     assert process.returncode == 130 and stopped is not None and b"Traceback" not in seen
-    assert 0 < int(stopped.group(1)) < 6000
+    assert 0 < int(stopped.group(1)) < MODELS
 
 
 def _read_until(terminal: int, pattern: bytes | None, within: float = 120) -> bytes:
