@@ -186,6 +186,10 @@ def test_a_pysat_solver_object_is_refused_with_the_class_to_pass():
     (lambda puzzle: pipscover.solve(puzzle, timeout=float("nan")), "timeout must be a number of seconds"),
     (lambda puzzle: pipscover.generate(dominoes=2.5), "generate: the dominoes and the maximum pip are whole numbers"),
     (lambda puzzle: pipscover.count(puzzle, timeout="5"), "a number of seconds (None or inf: no limit), not '5'"),
+    (lambda puzzle: pipscover.count(puzzle, memory=-5), "whole number of bytes (or None for no cap), not -5"),
+    (lambda puzzle: pipscover.count(puzzle, memory=0.5), "memory must be a positive whole number of bytes"),
+    (lambda puzzle: pipscover.sample(puzzle, 2, memory=0), "memory must be a positive whole number of bytes"),
+    (lambda puzzle: pipscover.sample(puzzle, 2, memory_cap=-1), "memory must be a positive whole number of bytes"),
     (lambda puzzle: pipscover.hint(puzzle, placed=[{"domino": [4, 3], "cells": [[0, 0], [0, 1]]}]),
      "placed must hold Placements, as solve gives them (Placement((4, 3), ((0, 0), (0, 1)))), not {'cells': "),
     (lambda puzzle: pipscover.solutions(puzzle, backend="local"), "backend 'local' finds one solution, not several"),
@@ -193,7 +197,8 @@ def test_a_pysat_solver_object_is_refused_with_the_class_to_pass():
 def test_a_name_from_a_fixed_set_or_a_limit_below_1_is_a_pips_error(call, says):
     """A name was the ValueError of a plain enum ("'GRID' is not a valid Distinct"), which a script catching
     `PipsError`, the one type the API raises for bad input, did not catch; `solve` with limit 0 answered
-    `unsatisfiable` on a puzzle with a solution, and `count` of the first -1 solutions was -1."""
+    `unsatisfiable` on a puzzle with a solution, and `count` of the first -1 solutions was -1; `count` took
+    `memory=-5`, which `--memory` refuses, and `sample` stopped with a bare `MemoryCapReached`."""
     with pytest.raises(pipscover.PipsError, match=re.escape(says)):
         call(pipscover.load_one(EXAMPLES / "first.txt"))
 

@@ -131,6 +131,21 @@ def test_ctrl_c_while_counting_by_blocking_clauses_keeps_the_count_so_far():
     assert not stopped.value.result.exact and 0 < stopped.value.result.count < 10_464
 
 
+def test_a_count_stopped_by_ctrl_c_names_the_backend_as_a_finished_one_does():
+    """Ctrl-C named the backend as typed ("minisat") where a finished or timed-out count names the one it
+    resolved to ("minisat22")."""
+    many = load(EXAMPLES / "generated" / "no-unique-16-seed1.json")[0]  # 7,870,990,272 solutions
+
+    def interrupt(found, fraction):
+        if found:
+            raise KeyboardInterrupt
+
+    finished = count(many, method="blocking", backend="minisat", limit=3)
+    with pytest.raises(CountInterrupted) as stopped:
+        count(many, method="blocking", backend="minisat", on_progress=interrupt)
+    assert stopped.value.result.backend == finished.backend == "minisat22"
+
+
 # Known counts of hard NYT puzzles, each confirmed by a second method:
 # - 2,764,800 (2025-09-15): test_2025_09_15_hard_by_tilings_and_permanents below, which shares no code with
 #   the counters;

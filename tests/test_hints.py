@@ -341,6 +341,17 @@ def test_hint_command_draws_the_given_dominoes_beside_the_hint(run_cli, tmp_path
     assert (tmp_path / "step.svg").read_text().count('class="domino"') == 1
 
 
+def test_hint_command_takes_as_given_what_check_takes(run_cli, tmp_path):
+    """`hint --given` refused `solve --json` output ("a solution must be a list of placements"), which `check`
+    accepts: now both read one solution the same way, so a solved puzzle leaves nothing to do."""
+    first = EXAMPLES / "first.txt"
+    solved = tmp_path / "solved.json"
+    solved.write_text(run_cli("solve", first, "--json").out)
+    assert run_cli("check", first, solved).code == 0
+    result = run_cli("hint", first, "--given", solved)
+    assert result.code == 0 and "nothing to do: every cell is known" in result.out, result.err
+
+
 def test_hint_command_given_a_malformed_position_says_so(run_cli, tmp_path):
     placed = tmp_path / "placed.json"
     placed.write_text('[{"domino": [2]}]')

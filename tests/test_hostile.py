@@ -428,6 +428,7 @@ def test_check_refuses_a_bad_solution_file_in_one_line(run_cli, tmp_path, name):
 BAD_POSITIONS = {name: BAD_SOLUTIONS[name] for name in ("deep", "not-json", "placement-without-cells",
                                                          "placement-long-string", "binary")}
 BAD_POSITIONS["solutions-object"] = {"solutions": []}
+BAD_POSITIONS["two-solutions"] = {"solutions": [GOOD_SOLUTION, GOOD_SOLUTION]}  # --given takes one position
 
 
 @pytest.mark.parametrize("name", sorted(BAD_POSITIONS))

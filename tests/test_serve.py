@@ -162,11 +162,14 @@ def test_a_file_opens_and_a_day_file_needs_a_difficulty(server, made, tmp_path):
 
 def test_a_difficulty_is_honoured_on_a_file_of_one_puzzle_as_the_command_line_does(server):
     """`/api/open` ignored `difficulty` on a file of one puzzle: a hard one opened as easy, and one naming no
-    difficulty opened where `solve FILE -d hard` refuses."""
+    difficulty opened where `solve FILE -d hard` refuses (whose "drop -d" the API's caller, who sent no -d,
+    was told too)."""
     plain = "1\nAA\n1\nA SUM 3\n1\n1 2"
     assert server.post("/api/open", json={"name": "plain.txt", "text": plain}).json()["regions"][0]["label"] == "3"
-    assert_refused(server.post("/api/open", json={"name": "plain.txt", "text": plain, "difficulty": "hard"}), 400,
-                   "plain.txt: its puzzle names no difficulty, so there is no hard one to choose")
+    no_difficulty = server.post("/api/open", json={"name": "plain.txt", "text": plain, "difficulty": "hard"})
+    assert_refused(no_difficulty, 400, "plain.txt: its puzzle names no difficulty, so there is no hard one to choose; "
+                   "leave 'difficulty' out")
+    assert "-d" not in no_difficulty.json()["error"]
     hard = "hard\n" + plain
     assert server.post("/api/open", json={"name": "hard.txt", "text": hard, "difficulty": "hard"}).status_code == 200
     assert_refused(server.post("/api/open", json={"name": "hard.txt", "text": hard, "difficulty": "easy"}), 400,

@@ -164,6 +164,24 @@ def test_the_puzzles_of_one_text_file_are_rows_of_their_own_and_resume_as_such(s
     assert json.loads(again.out)["skipped"] == 2 and len(_rows(out)) == 2
 
 
+def test_a_bad_file_among_good_ones_is_an_error_row_and_the_sweep_goes_on(sweep_here, tmp_path):
+    """A folder with a bad file stopped the sweep there with exit 2 and no table; now that file's row says what
+    is wrong, the others are counted, and the exit code (1) says some rows failed."""
+    folder, out = tmp_path / "mixed", tmp_path / "mixed.csv"
+    folder.mkdir()
+    for name in ("a.txt", "c.txt"):
+        (folder / name).write_text((EXAMPLES / "first.txt").read_text())
+    (folder / "b.json").write_text('{"dominoes": [[1, 2]]}')
+    done = sweep_here("count", folder, "--jobs", "1", "--output", out)
+    assert done.code == 1 and "2 counted, 1 error" in done.out, (done.out, done.err)
+    rows = {Path(row["file"]).name: row for row in _rows(out)}
+    assert [rows[name]["status"] for name in ("a.txt", "b.json", "c.txt")] == ["counted", "error", "counted"]
+    assert rows["b.json"]["error"].endswith("b.json: the puzzle is blank or incomplete: it needs 'dominoes' and "
+                                            "'regions'")
+    again = sweep_here("count", folder, "--jobs", "1", "--output", out, "--json")
+    assert json.loads(again.out)["skipped"] == 3 and len(_rows(out)) == 3  # its row resumes as the others do
+
+
 def test_rate_writes_the_rating_steps_guesses_and_hardest_rule_of_each_puzzle(sweep_here, puzzles, tmp_path):
     unsolvable, out = tmp_path / "none.txt", tmp_path / "ratings.csv"
     unsolvable.write_text("1\nAA\n1\nA SUM 9\n1\n1 2\n")

@@ -33,7 +33,7 @@ from pipscover.cli.readable import Refused
 from pipscover.engines import ALIASES, REGISTRY
 from pipscover.engines.sat_solvers import SOLVERS
 from pipscover.errors import PipsError
-from pipscover.formats import load
+from pipscover.formats import NothingToChoose, load
 from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, puzzle_files
 from pipscover.model import Difficulty, Puzzle
 from pipscover.model.results import SEEDS, SolveResult, Status, checked_seed, long_numbers
@@ -113,19 +113,30 @@ class Loaded(NamedTuple):
         return time.monotonic() - self.reading
 
 
-def load_timed(paths: list[Path], difficulty: Difficulty | None) -> list[Loaded]:
+def load_timed(paths: list[Path], difficulty: Difficulty | None,
+               unreadable: Callable[[Path, PipsError], None] | None = None) -> list[Loaded]:
     """Every puzzle in the files and folders named, with its reading time, for the commands that take --timeout.
     With a difficulty, a file named alone must name its puzzles' difficulties, and a folder some of its files'
-    (its other files come whole: `formats.parse`); else the difficulty would choose nothing, ignored."""
+    (its other files come whole: `formats.parse`); else the difficulty would choose nothing, ignored.
+    A file that does not read ends the command, or, given `unreadable`, is handed to it while the others go on
+    (`sweep` writes it a row)."""
     loaded: list[Loaded] = []
     for named in paths:
         found: list[Loaded] = []
         for file in puzzle_files([named]):
             began = time.monotonic()
-            puzzles = load(file, difficulty, in_folder=named.is_dir())
+            try:
+                puzzles = load(file, difficulty, in_folder=named.is_dir())
+            except NothingToChoose:  # the -d given, not the file, is wrong
+                raise
+            except PipsError as error:
+                if unreadable is None:
+                    raise
+                unreadable(file, error)
+                continue
             share = (time.monotonic() - began) / max(1, len(puzzles))
             found.extend(Loaded(puzzle, share) for puzzle in puzzles)
-        if difficulty is not None and not any(item.puzzle.origin.difficulty for item in found):
+        if difficulty is not None and found and not any(item.puzzle.origin.difficulty for item in found):
             raise PipsError(f"{named}: none of its puzzle files names a difficulty, so there is no {difficulty} "
                             "puzzle to choose; drop -d")
         loaded.extend(found)

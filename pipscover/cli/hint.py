@@ -26,8 +26,7 @@ from pipscover.cli.common import (
 )
 from pipscover.errors import PipsError
 from pipscover.formats import read_text_file
-from pipscover.formats.nyt import parse_json
-from pipscover.formats.solution import placements_in
+from pipscover.formats.solution import read_position
 from pipscover.hints import GUESS, NO_SOLUTION, WRONG, Chain, hint_chain
 from pipscover.model import Placement, Puzzle, Solution
 from pipscover.render.svg import draw_svg
@@ -57,6 +56,8 @@ def hint_command(
     With --given, hints start from the dominoes placed so far, listed in a JSON file as
 
       [{"domino": [0, 5], "cells": [[0, 0], [0, 1]]}, ...]
+
+    or in any form check reads (one solution of solve --json, say).
 
     Exit code 1 when the rules prove a puzzle has no solution, or a given domino is wrong.
 
@@ -115,5 +116,4 @@ def _describe(chain: Chain, every: bool, placed: tuple[Placement, ...] = ()) -> 
 
 def _position(file: Path, puzzle: Puzzle) -> tuple[Placement, ...]:
     """The placed dominoes of a --given file, in their order."""
-    name = str(file)
-    return placements_in(parse_json(read_text_file(file), name), lambda problem: PipsError(f"{name}: {problem}"))
+    return read_position(read_text_file(file), str(file), puzzle)

@@ -21,12 +21,12 @@ from pipscover.cli.common import (
     PUZZLES_HELP,
     LimitOption,
     exit_with,
-    load_puzzles,
+    load_timed,
     print_json,
     progress_bar,
 )
 from pipscover.engines import get_backend
-from pipscover.errors import PipsError, brief
+from pipscover.errors import PipsError, brief, printable_path
 from pipscover.generate.generator import Shape
 from pipscover.model import Difficulty
 from pipscover.model.results import checked_seed
@@ -79,9 +79,9 @@ def sweep_command(
 
     Columns: file, date, difficulty, number (a puzzle's place in a text file of several), task, backend, status,
     count, exact, seconds, cpu_seconds, worker, error, then the task's own. A rerun with the same --output skips
-    the rows already there; a worker that dies has its puzzle run again elsewhere. Exit code 0 when every job
-    ran, 3 when some stopped at --timeout, 1 when some failed (status error), 130 on Ctrl-C (the rows written
-    stay).
+    the rows already there; a worker that dies has its puzzle run again elsewhere; a puzzle file that does not
+    read is a row with status error, and the others go on. Exit code 0 when every job ran, 3 when some stopped
+    at --timeout, 1 when some failed (status error), 130 on Ctrl-C (the rows written stay).
 
     Examples:
 
@@ -135,7 +135,9 @@ def _jobs(task: TaskName, inputs: list[Path] | None, seeds: str | None, difficul
         return make_jobs(str(task), seeds=parse_seeds(seeds), backends=backends)
     if not inputs:
         raise PipsError(f"sweep {task}: give puzzle files, folders or dates")
-    return make_jobs(str(task), load_puzzles(inputs, difficulty), backends=backends)
+    unreadable: list[tuple[str, str]] = []  # a bad file among good ones is an error row, not the sweep's end
+    loaded = load_timed(inputs, difficulty, lambda file, error: unreadable.append((printable_path(file), str(error))))
+    return make_jobs(str(task), [item.puzzle for item in loaded], backends=backends, unreadable=unreadable)
 
 
 def _run(task: TaskName, work: list[Job], settings: Settings, output: Path, scheduler: str | None,

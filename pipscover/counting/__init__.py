@@ -25,7 +25,7 @@ from pipscover.counting.progress import ProgressCallback
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct, checked_limit
-from pipscover.runtime.limits import MEMORY_LIMIT
+from pipscover.runtime.limits import MEMORY_LIMIT, checked_memory
 
 # name -> (module, class): the method, made from its module on first use.
 REGISTRY: dict[str, tuple[str, str]] = {
@@ -73,7 +73,7 @@ def count(puzzle: Puzzle, distinct: Distinct | str = Distinct.PLACEMENTS, method
     if backend is not None:
         chosen = chosen.with_backend(backend)
     chosen.check(distinct, limit)
-    budget = Budget.of(timeout, start, memory, on_progress, limit)
+    budget = Budget.of(timeout, start, checked_memory(memory), on_progress, limit)
     if budget.passed():  # reading the puzzle took the time: build nothing
         return budget.result(0, False, distinct, method, chosen.backend, TIMEOUT)
     return chosen.count(puzzle, distinct, budget)

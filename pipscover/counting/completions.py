@@ -34,6 +34,7 @@ from pipscover.errors import PipsError, shown
 from pipscover.model import Cell, Placement, Puzzle, Solution
 from pipscover.model.results import Distinct, Marginals
 from pipscover.runtime.deadlines import deadline_of
+from pipscover.runtime.limits import checked_memory
 from pipscover.runtime.recursion import room_for
 
 # A subproblem: the uncovered cells (a bit set), the dominoes left (one bit per copy), each region's state
@@ -226,7 +227,7 @@ def sample(puzzle: Puzzle, n: int, seed: int = 0, distinct: Distinct | str = Dis
     """
     if isinstance(n, bool) or not hasattr(n, "__index__") or n < 0:  # (-1 and 1.5 were islice's ValueError)
         raise PipsError(f"n must be a whole number of draws, 0 or more, not {shown(n)}")
-    cap = memory if memory_cap is None else memory_cap
+    cap = checked_memory(memory if memory_cap is None else memory_cap)
     return list(islice(draws(puzzle, seed, distinct, deadline_of(timeout, deadline, "sample"), cap), n))
 
 

@@ -82,8 +82,9 @@ class BlockingMethod(CountingMethod):
 
     def count(self, puzzle: Puzzle, distinct: Distinct, budget: Budget) -> CountResult:
         from pipscover.counting.blocking import DEFAULT_SAT_BACKEND, count_by_blocking
+        from pipscover.engines import get_backend
 
-        chosen = self.backend or DEFAULT_SAT_BACKEND
+        chosen = get_backend(self.backend or DEFAULT_SAT_BACKEND)  # the stopped count names it as the finished one
         reached = [0]  # the blocking counter reports its count on every exit, Ctrl-C included
 
         def progress(found: int, fraction: float | None) -> None:
@@ -95,7 +96,8 @@ class BlockingMethod(CountingMethod):
             return count_by_blocking(puzzle, backend=chosen, distinct=distinct, limit=budget.limit,
                                      deadline=budget.deadline, on_progress=progress, memory_cap=budget.memory)
         except KeyboardInterrupt:
-            raise CountInterrupted(budget.result(reached[0], False, distinct, self.name, chosen, INTERRUPT)) from None
+            stopped = budget.result(reached[0], False, distinct, self.name, chosen.name, INTERRUPT)
+            raise CountInterrupted(stopped) from None
 
 
 class GanakMethod(CountingMethod):

@@ -22,6 +22,15 @@ __all__ = [
 ENCODED_SUFFIXES = frozenset({".cnf", ".dimacs", ".opb"})  # and a first line no puzzle format starts with
 
 
+class NothingToChoose(PipsError):
+    """A difficulty asked of puzzles that name none. The message ends with the command line's remedy (drop -d);
+    `reason` is the message without it, for a caller who asked otherwise (`serve`'s `difficulty` field)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"{reason}; drop -d")
+        self.reason = reason
+
+
 def parse(text: str, file: str, difficulty: str | None = None, in_folder: bool = False) -> list[Puzzle]:
     """The puzzles in `text`: JSON when it starts with `{` or `[`, the puzzle in the header of a DIMACS or OPB
     file that `pipscover encode` wrote (`.cnf`, `.opb`), the text format otherwise; `file` names it in errors.
@@ -45,7 +54,7 @@ def parse(text: str, file: str, difficulty: str | None = None, in_folder: bool =
         puzzles = read_text(text, file, difficulty)
     if difficulty is not None and not in_folder and all(puzzle.origin.difficulty is None for puzzle in puzzles):
         held = "its puzzle names" if len(puzzles) == 1 else f"its {len(puzzles)} puzzles name"
-        raise PipsError(f"{file}: {held} no difficulty, so there is no {difficulty} one to choose; drop -d")
+        raise NothingToChoose(f"{file}: {held} no difficulty, so there is no {difficulty} one to choose")
     return puzzles
 
 

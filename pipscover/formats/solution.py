@@ -1,4 +1,5 @@
-"""Reading proposed solutions for `pipscover check`, in the forms pipscover and the NYT write them.
+"""Reading proposed solutions for `pipscover check`, and a position for `pipscover hint --given`, in the forms
+pipscover and the NYT write them.
 
 Accepted JSON documents:
 - the `solve --json` object: `{"solutions": [[{"domino": [a, b], "cells": [[r, c], [r, c]]}, ...], ...]}`;
@@ -20,7 +21,29 @@ from pipscover.model import Difficulty, Placement, Puzzle, Solution
 def read_solutions(text: str, file: str, puzzle: Puzzle) -> list[Solution]:
     """The solutions a document proposes for `puzzle`. Several `solve --json` lines (a day file solved)
     are told apart by their puzzle's difficulty, or its number in a file of several."""
+    return _proposed(_documents(text, file), file, puzzle)
+
+
+def read_position(text: str, file: str, puzzle: Puzzle) -> tuple[Placement, ...]:
+    """The dominoes placed so far on `puzzle`, in their order: one solution in any form `read_solutions` reads
+    (so `solve --json` output, which `check` took and the position reader refused), or `[]`, the empty board.
+
+    >>> from pipscover import load_one
+    >>> first = load_one("examples/first.txt")
+    >>> read_position('{"solutions": [[{"domino": [0, 2], "cells": [[3, 2], [3, 3]]}]]}', "placed.json", first)
+    (Placement(domino=(0, 2), cells=((3, 2), (3, 3))),)
+    """
     documents = _documents(text, file)
+    if documents == [[]]:
+        return ()
+    proposed = _proposed(documents, file, puzzle)
+    if len(proposed) != 1:
+        raise PipsError(f"{file}: holds {len(proposed)} solutions for {puzzle.describe()}; expected one position")
+    return proposed[0].placements
+
+
+def _proposed(documents: list[Any], file: str, puzzle: Puzzle) -> list[Solution]:
+    """The solutions that the one document of `documents` meant for `puzzle` proposes (none: no such document)."""
     mine = [document for document in documents if _is_for(document, puzzle)]
     if len(mine) > 1:
         raise PipsError(f"{file}: {len(mine)} JSON documents for {puzzle.describe()}; expected one per puzzle")

@@ -20,7 +20,7 @@ import resource
 import sys
 from typing import Protocol, TypeVar
 
-from pipscover.errors import PipsError, brief
+from pipscover.errors import PipsError, brief, shown
 
 MEMORY_LIMIT = 2 * 2**30  # bytes one structure may take (a list of clauses, a DLX matrix, a counter's cache)
 STEP_LIMIT = 10**10  # elementary steps (about 25 ns each in pure Python: minutes) a run without --timeout may take
@@ -122,9 +122,24 @@ def parse_size(text: str) -> int:
         size = int(float(number) * factor)
     except (ValueError, OverflowError):
         raise PipsError(f"not a memory size: {text!r} (write e.g. 2G, 512M)") from None
-    if size <= 0:
-        raise PipsError(f"a memory size must be positive, not {text!r}")
+    checked_memory(size)
     return size
+
+
+def checked_memory(cap: int | None) -> int | None:
+    """A memory cap in bytes (None: no cap), or `PipsError` naming it: `count(puzzle, memory=-5)` was taken, and
+    a cap no process keeps under stops every count at once (the command line's `--memory` refused it).
+
+    >>> checked_memory(-5)
+    Traceback (most recent call last):
+    ...
+    pipscover.errors.PipsError: memory must be a positive whole number of bytes (or None for no cap), not -5
+    """
+    if cap is None:
+        return None
+    if isinstance(cap, bool) or not hasattr(cap, "__index__") or cap <= 0:
+        raise PipsError(f"memory must be a positive whole number of bytes (or None for no cap), not {shown(cap)}")
+    return cap
 
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096

@@ -35,7 +35,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from pipscover.errors import PipsError
-from pipscover.formats import parse
+from pipscover.formats import NothingToChoose, parse
 from pipscover.formats.fetch import NoSuchDay, cache_folder, fetch_day, is_day, parse_day
 from pipscover.formats.nyt import parse_json
 from pipscover.model import Difficulty
@@ -136,7 +136,10 @@ def _day_routes(cache: str | None, base: str | None) -> list[BaseRoute]:
         opened = read(OpenFile, await _json(request))
         difficulty = None if opened.difficulty is None else _difficulty(opened.difficulty)
         preferred = None if opened.prefer is None else _difficulty(opened.prefer)
-        puzzles = parse(opened.text.removeprefix("\ufeff"), opened.name, difficulty)
+        try:
+            puzzles = parse(opened.text.removeprefix("\ufeff"), opened.name, difficulty)
+        except NothingToChoose as error:  # its "drop -d" is the command line's word
+            raise PipsError(f"{error.reason}; leave 'difficulty' out") from None
         named = [puzzle.origin.difficulty for puzzle in puzzles]
         if len(puzzles) > 1 and difficulty is None and preferred is not None and None not in named:
             puzzles = [puzzle for puzzle in puzzles if puzzle.origin.difficulty == preferred]

@@ -78,12 +78,14 @@ class SweepInterrupted(Exception):
 
 
 def make_jobs(task: str, puzzles: Iterable[Puzzle] = (), seeds: Iterable[int] = (),
-              backends: Sequence[str] = ()) -> list[Job]:
-    """One job per puzzle (per seed for `generate`), each for every backend named (default: the task's)."""
+              backends: Sequence[str] = (), unreadable: Iterable[tuple[str, str]] = ()) -> list[Job]:
+    """One job per puzzle (per seed for `generate`), each for every backend named (default: the task's), and
+    one per (file, problem) of `unreadable`, the puzzle files that did not read, whose rows say why."""
     chosen = tuple(backends) or default_backends(task)
     if task == "generate":
         return [Job(task, seed=seed, backends=chosen) for seed in seeds]
-    return [Job(task, puzzle=puzzle, backends=chosen) for puzzle in puzzles]
+    return ([Job(task, puzzle=puzzle, backends=chosen) for puzzle in puzzles]
+            + [Job(task, file=file, problem=problem, backends=chosen) for file, problem in unreadable])
 
 
 def row_key(row: Row) -> Key:

@@ -56,12 +56,15 @@ class Settings:
 
 @dataclass(frozen=True)
 class Job:
-    """One puzzle, or one seed, for one task; `backends` are the rows it writes (all of them when new)."""
+    """One puzzle, or one seed, for one task; `backends` are the rows it writes (all of them when new). A puzzle
+    file that did not read is a job too: its `file` and the `problem` its error rows say, run by nobody."""
 
     task: str
     puzzle: Puzzle | None = None
     seed: int | None = None
     backends: tuple[str, ...] = field(default=("",))
+    file: str | None = None
+    problem: str | None = None
 
 
 @dataclass(frozen=True)
@@ -168,6 +171,8 @@ def default_backends(task: str) -> tuple[str, ...]:
 
 def stubs(job: Job, settings: Settings) -> list[Row]:
     """The rows of `job` before it runs: the columns that say what each row is about."""
+    if job.problem is not None:
+        return [{"file": job.file, "task": job.task, "backend": backend} for backend in job.backends]
     if job.puzzle is None:
         return [{"task": job.task, "seed": job.seed, "dominoes": settings.dominoes, "max_pip": settings.max_pip,
                  "shape": settings.shape, "unique": settings.unique or settings.difficulty is not None}]
@@ -182,6 +187,8 @@ def run_job(job: Job, settings: Settings) -> list[Row]:
     """Every row of `job`. The library's errors become rows with status `error`: one bad puzzle does not stop
     a sweep. With a timeout, each row runs in a forked process that is killed if it overruns the library's own
     limit (`hard_limit`), so nothing can hang a worker (a daemonic one too: see `pipscover.runtime.stoppable`)."""
+    if job.problem is not None:  # a file that did not read: nothing to run, a row that says why
+        return [{**stub, "status": "error", "error": job.problem} for stub in stubs(job, settings)]
     task = TASKS[job.task]
     rows = []
     for stub, backend in zip(stubs(job, settings), job.backends):
