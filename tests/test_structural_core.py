@@ -152,7 +152,7 @@ def test_at_its_memory_cap_the_compiled_core_forgets_cached_counts_and_stays_exa
     count runs in a process of its own: in a test worker, what other tests left (threads, freed memory the
     allocator keeps) moves the resident size: in CI this count once finished without forgetting, and in a
     full local run it once stopped at its cap. The cap is 14 MiB past what the process holds at the start: at
-    12 it stopped at its cap in two of six full runs on the Xeon (never alone); at 14 and 16 it forgets
+    12 it stopped at its cap in two of five full runs on the Xeon (never alone); at 14 and 16 it forgets
     295,000 and 342,000 counts, and only at 18 none."""
     script = (
         "from pipscover.counting.budget import Budget\n"
