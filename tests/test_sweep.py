@@ -95,10 +95,11 @@ def test_a_worker_killed_mid_job_has_its_job_run_elsewhere_and_written_once(swee
     asks for it finds the killed worker restarted by its nanny."""
     from distributed import Client
 
-    out, swept, killed = tmp_path / "generated.csv", threading.Event(), {}
+    out, swept, watching, killed = tmp_path / "generated.csv", threading.Event(), threading.Event(), {}
 
     def kill_a_busy_worker() -> None:
         with Client(scheduler, timeout=30) as client:
+            watching.set()
             deadline = time.monotonic() + 120
             while not swept.is_set() and time.monotonic() < deadline:
                 busy = {worker: keys for worker, keys in client.processing().items() if keys}
@@ -111,6 +112,7 @@ def test_a_worker_killed_mid_job_has_its_job_run_elsewhere_and_written_once(swee
 
     killer = threading.Thread(target=kill_a_busy_worker)
     killer.start()
+    watching.wait(60)  # connected before the sweep starts, as in test_count_cluster.py: a fast sweep may not wait
     try:
         # Eight puzzles of 8 dominoes, sent at once: two rounds on the workers' four threads of 0.16 s of CPU a job
         # and its fork, long enough to catch a worker holding one (10 dominoes, 0.28 s a job, added nothing).
