@@ -41,6 +41,17 @@ class Choice(StrEnum):
         raise PipsError(f"{shown(value)} is not a valid {cls.__name__}; choose one of: {', '.join(cls)}")
 
 
+def is_whole_number(value: object) -> bool:
+    """Whether `value` is a whole number as an argument that counts or sizes something must be: an int (or
+    anything `operator.index` takes), never a bool, a float or a string. The API's limits, sizes and memory caps
+    ask it, so that 1.5 or True is refused in one message rather than failing deep inside.
+
+    >>> [is_whole_number(value) for value in (3, 3.0, True, "3")]
+    [True, False, False, False]
+    """
+    return not isinstance(value, bool) and hasattr(value, "__index__")
+
+
 def shown(value: object) -> str:
     """A value from the input as an error message quotes it: short, shallow, on one line.
 

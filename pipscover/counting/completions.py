@@ -30,7 +30,7 @@ from typing import TypeVar
 from pipscover.counting.region_states import DECIDED, FAIL
 from pipscover.counting.structural import CHECK_EVERY, StructuralCounter, check_search
 from pipscover.counting.tilings import longer_side_order, set_bits
-from pipscover.errors import PipsError, shown
+from pipscover.errors import PipsError, is_whole_number, shown
 from pipscover.model import Cell, Placement, Puzzle, Solution
 from pipscover.model.results import Distinct, Marginals
 from pipscover.runtime.deadlines import deadline_of
@@ -225,7 +225,7 @@ def sample(puzzle: Puzzle, n: int, seed: int = 0, distinct: Distinct | str = Dis
     ...     solution.placements[0].cells for solution in sample(puzzle, 3, seed=1)]
     True
     """
-    if isinstance(n, bool) or not hasattr(n, "__index__") or n < 0:  # (-1 and 1.5 were islice's ValueError)
+    if not is_whole_number(n) or n < 0:  # (-1 and 1.5 were islice's ValueError)
         raise PipsError(f"n must be a whole number of draws, 0 or more, not {shown(n)}")
     cap = checked_memory(memory if memory_cap is None else memory_cap)
     return list(islice(draws(puzzle, seed, distinct, deadline_of(timeout, deadline, "sample"), cap), n))

@@ -56,7 +56,7 @@ from pipscover.cnf.placements import encode_placements
 from pipscover.engines.dancing_links import NodeBudgetExceeded
 from pipscover.engines.dlx import counted_solutions
 from pipscover.engines.sat_enumeration import Undecided, ask_by_deadline
-from pipscover.errors import Choice, PipsError, shown
+from pipscover.errors import Choice, PipsError, is_whole_number, shown
 from pipscover.generate.incremental import PuzzleSession, hidden_phases
 from pipscover.generate.planted import guard_board, rectangle_tiling
 from pipscover.generate.single_tiling import lay_single_tiling
@@ -243,8 +243,7 @@ def generate(
     >>> made.unique, len(made.puzzle.dominoes)
     (True, 5)
     """
-    odd = next((value for value in (dominoes, max_pip) if isinstance(value, bool) or not hasattr(value, "__index__")),
-               None)
+    odd = next((value for value in (dominoes, max_pip) if not is_whole_number(value)), None)
     if odd is not None:  # (2.5 dominoes was "can't multiply sequence by non-int of type 'float'")
         raise PipsError(f"generate: the dominoes and the maximum pip are whole numbers, not {shown(odd)}")
     if dominoes < 1 or max_pip < 0:

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from pipscover.errors import Choice, PipsError, shown
+from pipscover.errors import Choice, PipsError, is_whole_number, shown
 from pipscover.model import Cell, Puzzle, Solution
 from pipscover.runtime.deadlines import SearchTimeout  # raised below the model, answered here
 
@@ -138,7 +138,7 @@ def checked_limit(limit: int | None) -> int | None:
     """
     if limit is None:
         return None
-    if isinstance(limit, bool) or not hasattr(limit, "__index__"):
+    if not is_whole_number(limit):
         raise PipsError(f"limit must be a whole number (or None for no limit), not {shown(limit)}")
     if limit < 1:
         raise PipsError(f"limit must be at least 1 (or None for no limit), not {limit}")

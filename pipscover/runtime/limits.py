@@ -20,7 +20,7 @@ import resource
 import sys
 from typing import Protocol, TypeVar
 
-from pipscover.errors import PipsError, brief, shown
+from pipscover.errors import PipsError, brief, is_whole_number, shown
 
 MEMORY_LIMIT = 2 * 2**30  # bytes one structure may take (a list of clauses, a DLX matrix, a counter's cache)
 STEP_LIMIT = 10**10  # elementary steps (about 25 ns each in pure Python: minutes) a run without --timeout may take
@@ -137,7 +137,7 @@ def checked_memory(cap: int | None) -> int | None:
     """
     if cap is None:
         return None
-    if isinstance(cap, bool) or not hasattr(cap, "__index__") or cap <= 0:
+    if not is_whole_number(cap) or cap <= 0:
         raise PipsError(f"memory must be a positive whole number of bytes (or None for no cap), not {shown(cap)}")
     return cap
 
