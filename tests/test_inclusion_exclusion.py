@@ -130,6 +130,15 @@ def test_the_compiled_sweeps_and_the_python_twin_sum_the_same(paired, lanes):
     assert sums == {sweep_total(sweep, compiled=False, chunk=chunk)}
 
 
+def test_the_passes_that_ask_ahead_sum_as_the_plain_loop():
+    """Planted 6 x 6's ring of values (32,768 states, 6 MB at six primes) is past any core's L2, so the vector
+    passes ask for each source's values ahead (into the padding past the last edge too): the same residues
+    as the plain loop, which never asks, over a chunk of 40 points."""
+    puzzle = load_one(BENCHMARKS / "planted-6x6-s1.json")
+    sweep = replace(build_sweep(puzzle), points=Points.of(copies_of(puzzle), True, 6))
+    assert len({sweep_total(sweep, compiled=True, chunk=range(40), vectors=vectors) for vectors in (512, 256, 0)}) == 1
+
+
 @pytest.mark.parametrize("name", ["planted-4x4-s1", "no-unique-10-s1", "subset-sum-sat-10", "planted-2x12-s1"])
 def test_glynns_half_sum_and_rysers_sum_give_the_same_count(name):
     """Glynn's form sweeps half the points (a pair of opposite points gives equal terms), and the count takes

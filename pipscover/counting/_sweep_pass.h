@@ -5,6 +5,9 @@
    weights in one product (the low halves of its 64-bit parts), its odd points' (shifted down) in another;
    the same folds as `folded`, side by side, then the halves put back together. `lanes` is a constant where
    `PASS_OF` is inlined (and its loops unrolled), so that the sums stay in registers: a third of the time.
+   Where the ring's values are past the L2 (`ask_ahead`), the values of the source PREFETCH_AHEAD edges on
+   are asked for ahead (the graph's `from` is padded past its last edge), since a source's values are read
+   at random within the ring: planted 6 x 8's point takes 0.75 of its time (encodings/counting.md).
 
    Named by the includer: VECTOR (the register type), WIDTH, TARGET (the functions' target attribute), PASS_OF
    and PASS (the functions' names), and the operations SET1, ZERO, LOAD, STORE, ADD, AND, SHIFT_RIGHT,
@@ -25,6 +28,10 @@ __attribute__((target(TARGET), always_inline)) static inline void PASS_OF(int32_
 #pragma GCC unroll 6
         for (int lane = 0; lane < lanes; lane++) even[lane] = odd[lane] = ZERO();
         for (int e = graph.starts[state]; e < graph.starts[state + 1]; e++) {
+            if (graph.ask_ahead) {
+                const char *ahead = (const char *)(values + (Py_ssize_t)(graph.from[e + PREFETCH_AHEAD] & graph.ring) * lanes * WIDTH);
+                for (int line = 0; line < lanes * WIDTH * 4; line += 64) _mm_prefetch(ahead + line, _MM_HINT_T0);
+            }
             const VECTOR *v = (const VECTOR *)(values + (Py_ssize_t)(graph.from[e] & graph.ring) * lanes * WIDTH);
             const i64 *w = weights + graph.by[e] * WIDTH;
             VECTOR w_even = LOAD((const VECTOR *)w), w_odd = LOAD((const VECTOR *)(w + WIDTH / 2));
