@@ -3,6 +3,7 @@ structural counter where both count, its refusals and its stops, and the count n
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 from collections import Counter
@@ -137,6 +138,21 @@ def test_the_passes_that_ask_ahead_sum_as_the_plain_loop():
     puzzle = load_one(BENCHMARKS / "planted-6x6-s1.json")
     sweep = replace(build_sweep(puzzle), points=Points.of(copies_of(puzzle), True, 6))
     assert len({sweep_total(sweep, compiled=True, chunk=range(40), vectors=vectors) for vectors in (512, 256, 0)}) == 1
+
+
+def test_the_core_orders_a_graph_once_for_its_chunks_and_forgets_it_with_the_graph():
+    """A split count's worker sweeps one graph chunk after chunk: the core's ordered copy is made at the first
+    chunk and taken again at the next (a sweep at other points shares the graph's arrays), and dropped when
+    the graph's arrays are."""
+    puzzle = load_one(BENCHMARKS / "planted-4x4-s1.json")
+    sweep = build_sweep(puzzle)
+    sweep_total(sweep, compiled=True, chunk=range(16))
+    made = inclusion_exclusion._last_ordered[0].graph
+    sweep_total(replace(sweep, points=Points.of(copies_of(puzzle), False, 2)), compiled=True, chunk=range(16, 32))
+    assert inclusion_exclusion._last_ordered[0].graph is made
+    del sweep
+    gc.collect()
+    assert not inclusion_exclusion._last_ordered
 
 
 @pytest.mark.parametrize("name", ["planted-4x4-s1", "no-unique-10-s1", "subset-sum-sat-10", "planted-2x12-s1"])

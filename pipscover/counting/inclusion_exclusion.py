@@ -33,6 +33,7 @@ graph's own (`graph_bound`) allows.
 from __future__ import annotations
 
 import time
+import weakref
 from array import array
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
@@ -40,6 +41,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import islice, product
 from math import comb, factorial, prod
+from typing import NamedTuple
 
 from pipscover.counting.budget import UNLIMITED, Budget
 from pipscover.counting.progress import PROGRESS_EVERY, ProgressCallback
@@ -417,8 +419,8 @@ def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | No
         forms = [[number for pair in form for number in pair] for form in sweep.forms]
         totals = _core.total([len(row) for row in sweep.points.weights],  # type: ignore[union-attr]  # compiled is only true with a core
                              [weight for row in sweep.points.weights for weight in row], residues,
-                             list(primes), forms, sweep.first, sweep.sources, sweep.edge_forms, sweep.final,
-                             check, COMPILED_CHECK_EVERY, points.start, points.stop, vectors)
+                             list(primes), forms, _ordered_graph(sweep), check, COMPILED_CHECK_EVERY,
+                             points.start, points.stop, vectors)
         return _combined(totals, primes)
     totals = [0] * len(primes)
     weights, signs = sweep.points.weights, sweep.points.signs
@@ -428,6 +430,34 @@ def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | No
         sign = prod(row[digit] for row, digit in zip(signs, point))
         totals = [(total + sign * value) % prime for total, prime in zip(totals, primes)]
     return _combined(totals, primes)
+
+
+class _Ordered(NamedTuple):
+    """The core's copy of a graph in its passes' order, and weak references to the arrays it was made from."""
+
+    arrays: tuple[weakref.ref, ...]
+    graph: object
+
+
+_last_ordered: list[_Ordered] = []  # the last graph's, while its arrays live
+
+
+def _ordered_graph(sweep: Sweep) -> object:
+    """The core's copy of the sweep's graph in its passes' order, made once for the graph and kept (only the
+    last, and only while its arrays live): a split count's worker sweeps one graph chunk after chunk, and the
+    renumbering took 8 ms a chunk on planted 6 x 6, 51 ms on 6 x 8."""
+    arrays = (sweep.first, sweep.sources, sweep.edge_forms)
+    for kept in _last_ordered[:]:  # a copy: another thread may replace it meanwhile
+        if all(ref() is part for ref, part in zip(kept.arrays, arrays)):
+            return kept.graph
+
+    def forget(dead: weakref.ref) -> None:
+        if _last_ordered and dead in _last_ordered[0].arrays:
+            _last_ordered.clear()
+
+    graph = _core.ordered(*arrays, sweep.final)  # type: ignore[union-attr]  # only called with a core
+    _last_ordered[:] = [_Ordered(tuple(weakref.ref(part, forget) for part in arrays), graph)]
+    return graph
 
 
 def polynomial_at(sweep: Sweep, weights: Sequence[int]) -> int:
