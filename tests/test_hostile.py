@@ -193,6 +193,24 @@ def test_a_bad_puzzle_file_gives_one_line_naming_it(run_cli, bad_folder, name):
         assert_one_line_error(result, path)
 
 
+@pytest.mark.parametrize("command", ["count", "solve"])
+def test_a_folder_of_bad_files_is_reported_file_by_file_and_the_puzzle_after_it_answered(run_cli, bad_folder,
+                                                                                        command):
+    """`count FOLDER` and `solve FOLDER` stopped with exit 2 at the folder's first bad file, answering none; now
+    each bad file is one line (an entry of --json saying what is wrong), the puzzles that read are answered,
+    and the exit code is 1, as `sweep`'s for its error rows. A bad file named alone still ends with exit 2."""
+    files = [str(file) for file in sorted(bad_folder.iterdir())]
+    done = run_cli(command, bad_folder, FIRST)
+    reported = [line for line in done.out.splitlines() if line.startswith("not read: ")]
+    assert (done.code, done.err, len(reported)) == (1, "", len(files)), (done.code, done.err[-500:])
+    assert all(line.startswith(f"not read: {file}") for line, file in zip(reported, files))
+    assert f"\n{FIRST}: " in done.out and "Traceback" not in done.out
+    entries = [json.loads(line) for line in run_cli(command, bad_folder, FIRST, "--json").out.splitlines()]
+    assert [entry["puzzle"]["file"] for entry in entries] == [*files, str(FIRST)]
+    assert all(entry["status"] == "error" and entry["error"].startswith(file) for entry, file in zip(entries, files))
+    assert "error" not in entries[-1]
+
+
 def test_a_number_of_5000_digits_is_named_as_such_not_with_pythons_advice(run_cli, bad_folder):
     """It said "(Exceeds the limit (4300 digits) for integer string conversion: value has 5000 digits; use
     sys.set_int_max_str_digits() to increase the limit)": advice for a programmer, about a number no puzzle has."""

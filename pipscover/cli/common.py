@@ -32,7 +32,7 @@ from pipscover.cli.app import (  # noqa: F401  (every command imports them from 
 from pipscover.cli.readable import Refused
 from pipscover.engines import ALIASES, REGISTRY
 from pipscover.engines.sat_solvers import SOLVERS
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, printable_path
 from pipscover.formats import NothingToChoose, load
 from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, puzzle_files
 from pipscover.model import Difficulty, Puzzle
@@ -113,13 +113,28 @@ class Loaded(NamedTuple):
         return time.monotonic() - self.reading
 
 
-def load_timed(paths: list[Path], difficulty: Difficulty | None,
-               unreadable: Callable[[Path, PipsError], None] | None = None) -> list[Loaded]:
+class Unread(NamedTuple):
+    """A puzzle file among others that did not read: its name, and what is wrong (the message names the file)."""
+
+    file: str
+    problem: str
+
+    def as_json(self) -> dict[str, Any]:
+        """Its entry among the puzzles of `count --json` and `solve --json`: status error, as its `sweep` row."""
+        return {"puzzle": {"file": self.file, "date": None, "difficulty": None}, "status": "error",
+                "error": self.problem}
+
+    def describe(self) -> str:
+        """Its one line among the puzzles' answers."""
+        return "not read: " + " ".join(self.problem.split())
+
+
+def load_timed(paths: list[Path], difficulty: Difficulty | None, unread: list[Unread] | None = None) -> list[Loaded]:
     """Every puzzle in the files and folders named, with its reading time, for the commands that take --timeout.
     With a difficulty, a file named alone must name its puzzles' difficulties, and a folder some of its files'
     (its other files come whole: `formats.parse`); else the difficulty would choose nothing, ignored.
-    A file that does not read ends the command, or, given `unreadable`, is handed to it while the others go on
-    (`sweep` writes it a row)."""
+    A file that does not read ends the command, or, given the list `unread`, is added to it while the others go
+    on (`sweep` writes it a row; `load_reported`)."""
     loaded: list[Loaded] = []
     for named in paths:
         found: list[Loaded] = []
@@ -130,9 +145,9 @@ def load_timed(paths: list[Path], difficulty: Difficulty | None,
             except NothingToChoose:  # the -d given, not the file, is wrong
                 raise
             except PipsError as error:
-                if unreadable is None:
+                if unread is None:
                     raise
-                unreadable(file, error)
+                unread.append(Unread(printable_path(file), printable_path(error)))
                 continue
             share = (time.monotonic() - began) / max(1, len(puzzles))
             found.extend(Loaded(puzzle, share) for puzzle in puzzles)
@@ -141,6 +156,25 @@ def load_timed(paths: list[Path], difficulty: Difficulty | None,
                             "puzzle to choose; drop -d")
         loaded.extend(found)
     return loaded
+
+
+def load_reported(paths: list[Path], difficulty: Difficulty | None, as_json: bool) -> tuple[list[Loaded], bool]:
+    """`load_timed` for `count` and `solve`, and whether a file did not read: one named alone ends the command
+    (exit 2), while one of several, or of a folder, is reported in one line (an entry of --json) and the others
+    go on, as `sweep` goes on past it; `exit_after` then ends with 1."""
+    if len(paths) == 1 and not paths[0].is_dir():
+        return load_timed(paths, difficulty), False
+    unread: list[Unread] = []
+    loaded = load_timed(paths, difficulty, unread)
+    for item in unread:
+        print_json(item.as_json()) if as_json else typer.echo(item.describe())
+    return loaded, bool(unread)
+
+
+def exit_after(worst: int, unread: bool) -> None:
+    """End with the exit code `worst` of the answers, or 1 when a file did not read (`load_reported`), as
+    `sweep` does for error rows; Ctrl-C's code stays."""
+    exit_with(EXIT_NO if unread and worst != EXIT_INTERRUPTED else worst)
 
 
 def load_puzzles(paths: list[Path], difficulty: Difficulty | None) -> list[Puzzle]:
