@@ -358,6 +358,16 @@ def test_a_bad_option_gives_one_line_and_exit_code_2(run_cli, tmp_path, monkeypa
 
 
 @pytest.mark.parametrize("command", sorted(FILE_COMMANDS))
+def test_a_difficulty_the_file_cannot_choose_by_is_refused_in_the_command_lines_words(run_cli, tmp_path, command):
+    """The API's refusal names its `difficulty` argument (`formats.NothingToChoose`); every command that reads
+    a puzzle file says -d instead, the option the user typed."""
+    named = {"PUZZLE": FIRST, "SOLUTION": write(tmp_path, "solution.json", GOOD_SOLUTION),
+             "MODEL": write(tmp_path, "model.txt", "s SATISFIABLE\nv 1 0\n")}
+    done = run_cli(*[named.get(arg, arg) for arg in FILE_COMMANDS[command]], "-d", "hard")
+    assert_one_line_error(done, FIRST, "no hard one to choose; drop -d")
+
+
+@pytest.mark.parametrize("command", sorted(FILE_COMMANDS))
 def test_a_missing_puzzle_file_is_named(run_cli, tmp_path, command):
     path = tmp_path / "absent.json"
     solution, model = write(tmp_path, "solution.json", GOOD_SOLUTION), write(tmp_path, "model.txt", "v 1 0\n")

@@ -141,7 +141,7 @@ def load_timed(paths: list[Path], difficulty: Difficulty | None, unread: list[Un
         for file in puzzle_files([named]):
             began = time.monotonic()
             try:
-                puzzles = load(file, difficulty, in_folder=named.is_dir())
+                puzzles = load_named(file, difficulty, in_folder=named.is_dir())
             except NothingToChoose:  # the -d given, not the file, is wrong
                 raise
             except PipsError as error:
@@ -182,9 +182,18 @@ def load_puzzles(paths: list[Path], difficulty: Difficulty | None) -> list[Puzzl
     return [item.puzzle for item in load_timed(paths, difficulty)]
 
 
+def load_named(path: Path, difficulty: str | None, in_folder: bool = False) -> list[Puzzle]:
+    """`formats.load` in the command line's words: a difficulty the file cannot choose by is refused with
+    "drop -d", where the API's message names its `difficulty` argument."""
+    try:
+        return load(path, difficulty, in_folder)
+    except NothingToChoose as error:
+        raise NothingToChoose(error.reason, "drop -d") from None
+
+
 def load_single(path: Path, difficulty: str | None) -> Puzzle:
     """The one puzzle a command such as `decode` works on; a day file needs `-d`."""
-    puzzles = load(path, difficulty)
+    puzzles = load_named(path, difficulty)
     if len(puzzles) != 1:
         raise PipsError(f"{path}: holds {len(puzzles)} puzzles; choose one with -d easy|medium|hard")
     return puzzles[0]
