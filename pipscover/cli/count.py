@@ -113,6 +113,8 @@ def count_command(
     listing = counting_method(str(method)).capabilities.lists  # one solution at a time: no share of work to show
     _refuse_what_does_not_apply(str(method), backend, limit if not listing else None,
                                 with_marginals and distinct is not Distinct.PLACEMENTS)
+    if backend is not None:  # named from here on as the answer names it: minisat22, not the alias minisat
+        settings["backend"] = backend = get_backend(backend).name
     if listing and not as_json:
         from pipscover.counting.blocking import DEFAULT_SAT_BACKEND
 
