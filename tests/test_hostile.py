@@ -408,6 +408,16 @@ def test_a_file_name_with_a_line_break_stays_on_the_headlines_one_line(run_cli, 
     assert json.loads(run_cli("solve", "two\nlines.txt", "--json").out)["puzzle"]["file"] == "two\nlines.txt"
 
 
+def test_a_bad_file_whose_name_turns_the_line_around_is_named_as_the_answers_name_files(run_cli, tmp_path):
+    """The "not read:" line of a folder's bad file printed its name raw: a right-to-left override in it showed
+    the rest of the line backwards, where the answers' lines write it as an escape (`Origin.describe`)."""
+    (tmp_path / "good\u202e.txt").write_bytes(FIRST.read_bytes())
+    (tmp_path / "bad\u202e.txt").write_text("junk")
+    done = run_cli("count", tmp_path)
+    assert done.code == 1 and done.out.splitlines()[0].startswith(f"not read: {tmp_path}/bad\\u202e.txt: line 1: ")
+    assert done.out.splitlines()[1].startswith(f"{tmp_path}/good\\u202e.txt: 1 solution") and "\u202e" not in done.out
+
+
 def test_a_file_name_that_is_not_utf_8_is_printed_on_a_strict_terminal(tmp_path):
     """A terminal under a UTF-8 locale (en_US.UTF-8) prints strictly: the solve headline naming the file
     ended in a traceback."""

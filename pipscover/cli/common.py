@@ -32,7 +32,7 @@ from pipscover.cli.app import (  # noqa: F401  (every command imports them from 
 from pipscover.cli.readable import Refused
 from pipscover.engines import ALIASES, REGISTRY
 from pipscover.engines.sat_solvers import SOLVERS
-from pipscover.errors import PipsError, printable_path
+from pipscover.errors import PipsError, on_one_line, printable_path
 from pipscover.formats import NothingToChoose, load
 from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, puzzle_files
 from pipscover.model import Difficulty, Puzzle
@@ -125,8 +125,8 @@ class Unread(NamedTuple):
                 "error": self.problem}
 
     def describe(self) -> str:
-        """Its one line among the puzzles' answers."""
-        return "not read: " + " ".join(self.problem.split())
+        """Its one line among the puzzles' answers, its name shown as theirs are (`Origin.describe`)."""
+        return "not read: " + on_one_line(self.problem)
 
 
 def load_timed(paths: list[Path], difficulty: Difficulty | None, unread: list[Unread] | None = None) -> list[Loaded]:
