@@ -1151,6 +1151,19 @@ def test_ctrl_c_during_bench_prints_the_puzzles_timed_so_far(open_board):
     assert code == 130 and err == "" and json.loads(out)["interrupted"] is True
 
 
+def test_ctrl_c_during_a_comparison_says_what_its_table_covers(open_board, tmp_path):
+    """Two backends compared, Ctrl-C pressed while one counts the open board (minisat22, by blocking clauses,
+    after dlx's count of all four puzzles in a fraction of a second): the table of the puzzles timed so far came
+    with no word that anything was stopped, as if both had timed all four."""
+    for index in range(3):
+        (tmp_path / f"first-{index}.txt").write_text(FIRST.read_text())
+    (tmp_path / "open.json").write_text(open_board.read_text())  # last in name order: counted for minutes
+    code, out, err = interrupt(["bench", tmp_path, "--task", "count", "-b", "dlx", "-b", "minisat22"], after=1.0)
+    assert code == 130 and err == ""
+    assert re.fullmatch(r"stopped by Ctrl-C: [12] of 2 configurations timed; (dlx|minisat22 \S+ \S+ \S+) on 3 of 4 "
+                        "puzzles", out.splitlines()[-1]), out
+
+
 def test_ctrl_c_with_several_count_jobs_leaves_no_worker(open_board):
     folder = open_board.parent
     code, _, err = interrupt(["count", folder, "-m", "dlx", "--jobs", "2"], after=0.5, processes=3)
