@@ -984,6 +984,35 @@ def pipscover(*args: object, **options) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "pipscover", *map(str, args)], env=env, **options)
 
 
+FULL_DISK = Path("/dev/full")  # every write to it fails as on a full disk (ENOSPC)
+
+
+@pytest.mark.skipif(not FULL_DISK.exists(), reason="no /dev/full")
+@pytest.mark.parametrize("args", [["solve", FIRST, "--json"], ["count", FIRST], ["backends"], ["--help"]],
+                         ids=lambda args: " ".join(map(str, args)).replace(str(EXAMPLES), "ex"))
+def test_output_to_a_full_disk_is_one_line_not_a_traceback(args):
+    """`pipscover solve first.txt --json > out.json` on a full disk (or past a quota) ended in a traceback of
+    OSError: [Errno 28], as every command that prints did."""
+    with FULL_DISK.open("w") as full:
+        process = pipscover(*args, stdout=full, stderr=subprocess.PIPE, text=True)
+        _, err = process.communicate(timeout=60)
+    assert (process.returncode, err) == (2, "pipscover: error: cannot write the output (No space left on device)\n")
+
+
+@pytest.mark.skipif(not FULL_DISK.exists(), reason="no /dev/full")
+def test_a_sweep_table_on_a_device_is_not_read_as_rows():
+    """`sweep count FILE -o /dev/full` read the device as a table to resume, which never ends: the memory filled
+    (here capped at 4 GiB); a device holds no rows, and the failed write is one line."""
+    def four_gib() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (4 * 2**30, 4 * 2**30))
+
+    process = pipscover("sweep", "count", FIRST, "--jobs", "1", "-o", FULL_DISK, stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True, preexec_fn=four_gib)
+    out, err = process.communicate(timeout=60)
+    said = f"pipscover: error: {FULL_DISK}: cannot write (No space left on device)\n"
+    assert (process.returncode, out, err) == (2, "", said)
+
+
 def test_a_write_past_the_file_size_limit_leaves_no_temp_file(tmp_path):
     def limit_file_size() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
