@@ -418,6 +418,16 @@ def test_a_bad_file_whose_name_turns_the_line_around_is_named_as_the_answers_nam
     assert done.out.splitlines()[1].startswith(f"{tmp_path}/good\\u202e.txt: 1 solution") and "\u202e" not in done.out
 
 
+def test_a_bad_file_whose_name_holds_control_characters_is_named_in_escapes(run_cli, tmp_path):
+    """The error line printed a bad file's name raw: a right-to-left override showed the rest of the line
+    backwards, and an escape sequence (here one that turns the terminal red) reached the terminal."""
+    bad = tmp_path / "bad\u202e\x1b[31m.txt"
+    bad.write_text("junk")
+    done = run_cli("solve", bad)
+    assert_one_line_error(done, f"{tmp_path}/bad\\u202e\\x1b[31m.txt: line 1: ")
+    assert "\u202e" not in done.err and "\x1b" not in done.err
+
+
 def test_a_file_name_that_is_not_utf_8_is_printed_on_a_strict_terminal(tmp_path):
     """A terminal under a UTF-8 locale (en_US.UTF-8) prints strictly: the solve headline naming the file
     ended in a traceback."""
