@@ -93,7 +93,8 @@ def count_command(
     """Count the solutions of puzzles exactly, without listing them.
 
     A count stopped by --timeout, --limit, --memory or Ctrl-C is printed as a lower bound, never as exact.
-    A file of several, or of a folder, that does not read is reported in one line and the others are counted.
+    A puzzle file that does not read, among several or in a folder, is reported in one line and the others
+    are counted.
     Exit code 0 when every count is done, 1 when a puzzle has no solution or a file did not read,
     3 when --timeout, --memory or --limit stopped one (a lower bound), 130 on Ctrl-C.
 

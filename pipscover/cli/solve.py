@@ -49,7 +49,8 @@ def solve_command(
 ) -> None:
     """Solve puzzles and draw their solutions.
 
-    A file of several, or of a folder, that does not read is reported in one line and the others are solved.
+    A puzzle file that does not read, among several or in a folder, is reported in one line and the others
+    are solved.
     Exit code 0 when every puzzle is solved, 1 when one has no solution or a file did not read, 3 when one
     timed out, 130 on Ctrl-C (after printing the solutions found so far).
 
