@@ -91,3 +91,13 @@ def printable_path(path: object) -> str:
     'caf\ufffd.txt'
     """
     return str(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def on_one_line(text: str) -> str:
+    """`text` with each character that a line cannot show (a line break, a tab, a right-to-left override) written
+    as its escape, so that a file's name in a headline keeps it on one line, read in order.
+
+    >>> print(on_one_line("two\\nlines\\u202e.txt"))
+    two\\nlines\\u202e.txt
+    """
+    return "".join(each if each.isprintable() else each.encode("unicode_escape").decode("ascii") for each in text)

@@ -11,7 +11,7 @@ import pytest
 from dratify import check_proof, parse_dimacs
 from pysat.formula import CNF
 
-from conftest import EXAMPLES, needs_nyt, nyt_files
+from conftest import EXAMPLES, NYT_FOLDER, needs_nyt, nyt_files
 from pipscover import encode, load_one
 from pipscover.hardness.one_in_three import OneInThreeInstance, reduce_one_in_three
 from pipscover.hardness.subset_sum import SubsetSumInstance, reduce_subset_sum
@@ -99,6 +99,21 @@ def test_nyt_puzzles_with_one_solution_get_certificates_the_checker_accepts():
     assert {certificate.claim for certificate in made} <= {"unique", "not unique"}
     proved = [certificate for certificate in made if certificate.proof is not None]
     assert proved and all(third_party_accepts(certificate.cnf, certificate.proof) for certificate in proved)
+
+
+@needs_nyt
+def test_the_examples_of_certify_help_run_as_written(run_cli, tmp_path, monkeypatch):
+    """They certified 2025-09-15's hard puzzle, which has 2,764,800 solutions: "not unique", exit 1 and nothing
+    written, and the --check example after it found no proof to check."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PIPSCOVER_CACHE", str(NYT_FOLDER))  # the day is read, never fetched
+    monkeypatch.setenv("COLUMNS", "200")
+    shown = run_cli("certify", "--help").out.splitlines()
+    examples = [line.split()[1:] for line in shown if line.strip().startswith("pipscover certify ")]
+    assert len(examples) == 2
+    for example in examples:
+        done = run_cli(*example)
+        assert done.code == 0, (example, done.out[:300], done.err)
 
 
 def test_a_certificate_path_must_be_named_cnf(run_cli, tmp_path):

@@ -151,8 +151,10 @@ def test_asking_a_day_for_a_missing_difficulty_is_an_error():
 ])
 def test_a_difficulty_that_a_file_cannot_choose_by_is_refused(text, held):
     """`load("examples/first.txt", "hard")` read the puzzle and ignored the difficulty; a single NYT puzzle
-    object took it as its label. One file of a folder still comes whole (the folder chooses among its files)."""
-    with pytest.raises(PipsError, match=f"^plain: {held} no difficulty, so there is no hard one to choose; drop -d$"):
+    object took it as its label. One file of a folder still comes whole (the folder chooses among its files).
+    The remedy names the API's argument: it said "drop -d", the command line's word, to a caller of `parse`."""
+    with pytest.raises(PipsError, match=f"^plain: {held} no difficulty, so there is no hard one to choose; "
+                       "leave out the difficulty argument$"):
         parse(text, "plain", "hard")
     kept = parse(text, "plain", "hard", in_folder=True)
     assert kept == parse(text, "plain") and {puzzle.origin.difficulty for puzzle in kept} == {None}

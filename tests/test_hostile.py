@@ -193,6 +193,24 @@ def test_a_bad_puzzle_file_gives_one_line_naming_it(run_cli, bad_folder, name):
         assert_one_line_error(result, path)
 
 
+@pytest.mark.parametrize("command", ["count", "solve"])
+def test_a_folder_of_bad_files_is_reported_file_by_file_and_the_puzzle_after_it_answered(run_cli, bad_folder,
+                                                                                        command):
+    """`count FOLDER` and `solve FOLDER` stopped with exit 2 at the folder's first bad file, answering none; now
+    each bad file is one line (an entry of --json saying what is wrong), the puzzles that read are answered,
+    and the exit code is 1, as `sweep`'s for its error rows. A bad file named alone still ends with exit 2."""
+    files = [str(file) for file in sorted(bad_folder.iterdir())]
+    done = run_cli(command, bad_folder, FIRST)
+    reported = [line for line in done.out.splitlines() if line.startswith("not read: ")]
+    assert (done.code, done.err, len(reported)) == (1, "", len(files)), (done.code, done.err[-500:])
+    assert all(line.startswith(f"not read: {file}") for line, file in zip(reported, files))
+    assert f"\n{FIRST}: " in done.out and "Traceback" not in done.out
+    entries = [json.loads(line) for line in run_cli(command, bad_folder, FIRST, "--json").out.splitlines()]
+    assert [entry["puzzle"]["file"] for entry in entries] == [*files, str(FIRST)]
+    assert all(entry["status"] == "error" and entry["error"].startswith(file) for entry, file in zip(entries, files))
+    assert "error" not in entries[-1]
+
+
 def test_a_number_of_5000_digits_is_named_as_such_not_with_pythons_advice(run_cli, bad_folder):
     """It said "(Exceeds the limit (4300 digits) for integer string conversion: value has 5000 digits; use
     sys.set_int_max_str_digits() to increase the limit)": advice for a programmer, about a number no puzzle has."""
@@ -340,6 +358,16 @@ def test_a_bad_option_gives_one_line_and_exit_code_2(run_cli, tmp_path, monkeypa
 
 
 @pytest.mark.parametrize("command", sorted(FILE_COMMANDS))
+def test_a_difficulty_the_file_cannot_choose_by_is_refused_in_the_command_lines_words(run_cli, tmp_path, command):
+    """The API's refusal names its `difficulty` argument (`formats.NothingToChoose`); every command that reads
+    a puzzle file says -d instead, the option the user typed."""
+    named = {"PUZZLE": FIRST, "SOLUTION": write(tmp_path, "solution.json", GOOD_SOLUTION),
+             "MODEL": write(tmp_path, "model.txt", "s SATISFIABLE\nv 1 0\n")}
+    done = run_cli(*[named.get(arg, arg) for arg in FILE_COMMANDS[command]], "-d", "hard")
+    assert_one_line_error(done, FIRST, "no hard one to choose; drop -d")
+
+
+@pytest.mark.parametrize("command", sorted(FILE_COMMANDS))
 def test_a_missing_puzzle_file_is_named(run_cli, tmp_path, command):
     path = tmp_path / "absent.json"
     solution, model = write(tmp_path, "solution.json", GOOD_SOLUTION), write(tmp_path, "model.txt", "v 1 0\n")
@@ -378,6 +406,26 @@ def test_a_file_name_with_a_line_break_stays_on_the_headlines_one_line(run_cli, 
     done = run_cli("solve", "two\nlines.txt")
     assert done.code == 0 and done.out.startswith("two\\nlines.txt: solved by ")
     assert json.loads(run_cli("solve", "two\nlines.txt", "--json").out)["puzzle"]["file"] == "two\nlines.txt"
+
+
+def test_a_bad_file_whose_name_turns_the_line_around_is_named_as_the_answers_name_files(run_cli, tmp_path):
+    """The "not read:" line of a folder's bad file printed its name raw: a right-to-left override in it showed
+    the rest of the line backwards, where the answers' lines write it as an escape (`Origin.describe`)."""
+    (tmp_path / "good\u202e.txt").write_bytes(FIRST.read_bytes())
+    (tmp_path / "bad\u202e.txt").write_text("junk")
+    done = run_cli("count", tmp_path)
+    assert done.code == 1 and done.out.splitlines()[0].startswith(f"not read: {tmp_path}/bad\\u202e.txt: line 1: ")
+    assert done.out.splitlines()[1].startswith(f"{tmp_path}/good\\u202e.txt: 1 solution") and "\u202e" not in done.out
+
+
+def test_a_bad_file_whose_name_holds_control_characters_is_named_in_escapes(run_cli, tmp_path):
+    """The error line printed a bad file's name raw: a right-to-left override showed the rest of the line
+    backwards, and an escape sequence (here one that turns the terminal red) reached the terminal."""
+    bad = tmp_path / "bad\u202e\x1b[31m.txt"
+    bad.write_text("junk")
+    done = run_cli("solve", bad)
+    assert_one_line_error(done, f"{tmp_path}/bad\\u202e\\x1b[31m.txt: line 1: ")
+    assert "\u202e" not in done.err and "\x1b" not in done.err
 
 
 def test_a_file_name_that_is_not_utf_8_is_printed_on_a_strict_terminal(tmp_path):
@@ -946,6 +994,35 @@ def pipscover(*args: object, **options) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "pipscover", *map(str, args)], env=env, **options)
 
 
+FULL_DISK = Path("/dev/full")  # every write to it fails as on a full disk (ENOSPC)
+
+
+@pytest.mark.skipif(not FULL_DISK.exists(), reason="no /dev/full")
+@pytest.mark.parametrize("args", [["solve", FIRST, "--json"], ["count", FIRST], ["backends"], ["--help"]],
+                         ids=lambda args: " ".join(map(str, args)).replace(str(EXAMPLES), "ex"))
+def test_output_to_a_full_disk_is_one_line_not_a_traceback(args):
+    """`pipscover solve first.txt --json > out.json` on a full disk (or past a quota) ended in a traceback of
+    OSError: [Errno 28], as every command that prints did."""
+    with FULL_DISK.open("w") as full:
+        process = pipscover(*args, stdout=full, stderr=subprocess.PIPE, text=True)
+        _, err = process.communicate(timeout=60)
+    assert (process.returncode, err) == (2, "pipscover: error: cannot write the output (No space left on device)\n")
+
+
+@pytest.mark.skipif(not FULL_DISK.exists(), reason="no /dev/full")
+def test_a_sweep_table_on_a_device_is_not_read_as_rows():
+    """`sweep count FILE -o /dev/full` read the device as a table to resume, which never ends: the memory filled
+    (here capped at 4 GiB); a device holds no rows, and the failed write is one line."""
+    def four_gib() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (4 * 2**30, 4 * 2**30))
+
+    process = pipscover("sweep", "count", FIRST, "--jobs", "1", "-o", FULL_DISK, stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True, preexec_fn=four_gib)
+    out, err = process.communicate(timeout=60)
+    said = f"pipscover: error: {FULL_DISK}: cannot write (No space left on device)\n"
+    assert (process.returncode, out, err) == (2, "", said)
+
+
 def test_a_write_past_the_file_size_limit_leaves_no_temp_file(tmp_path):
     def limit_file_size() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
@@ -1111,6 +1188,19 @@ def test_ctrl_c_during_bench_prints_the_puzzles_timed_so_far(open_board):
         (folder / f"first-{index:02}.txt").write_text(FIRST.read_text())
     code, out, err = interrupt(["bench", folder, "--task", "count", "-b", "minisat22", "--json"], after=1.0)
     assert code == 130 and err == "" and json.loads(out)["interrupted"] is True
+
+
+def test_ctrl_c_during_a_comparison_says_what_its_table_covers(open_board, tmp_path):
+    """Two backends compared, Ctrl-C pressed while one counts the open board (minisat22, by blocking clauses,
+    after dlx's count of all four puzzles in a fraction of a second): the table of the puzzles timed so far came
+    with no word that anything was stopped, as if both had timed all four."""
+    for index in range(3):
+        (tmp_path / f"first-{index}.txt").write_text(FIRST.read_text())
+    (tmp_path / "open.json").write_text(open_board.read_text())  # last in name order: counted for minutes
+    code, out, err = interrupt(["bench", tmp_path, "--task", "count", "-b", "dlx", "-b", "minisat22"], after=1.0)
+    assert code == 130 and err == ""
+    assert re.fullmatch(r"stopped by Ctrl-C: [12] of 2 configurations timed; (dlx|minisat22 \S+ \S+ \S+) on 3 of 4 "
+                        "puzzles", out.splitlines()[-1]), out
 
 
 def test_ctrl_c_with_several_count_jobs_leaves_no_worker(open_board):
@@ -1438,10 +1528,13 @@ def test_ctrl_c_while_decode_reads_the_answer_says_so_in_one_line(run_cli, tmp_p
         assert out == f"{FIRST}: stopped by Ctrl-C while reading the solver's answer; nothing decoded ({answer})\n"
 
 
-@pytest.mark.parametrize("command", ["hint", "rate"])
-def test_ctrl_c_in_a_command_with_nothing_to_print_says_so_in_one_line(run_cli, tmp_path, command):
-    """`hint --all`, `rate` (and `certify`, `encode`, ...) ended on Ctrl-C with exit code 130 and not a word."""
+# certify's CaDiCaL searches the board's CNF for about 14 s of CPU after 0.8 s of start-up and encoding: a Ctrl-C
+# in the search was PySAT's error ("Caught keyboard interrupt"), a traceback and exit code 1
+@pytest.mark.parametrize(("command", "after"), [("hint", 1.0), ("rate", 1.0), ("certify", 2.0)])
+def test_ctrl_c_in_a_command_with_nothing_to_print_says_so_in_one_line(run_cli, tmp_path, command, after):
+    """`hint --all`, `rate`, `certify` (and `encode`, ...) ended on Ctrl-C with exit code 130 and not a word."""
     board = tmp_path / "board.json"
     assert run_cli("planted", "14x14", "--seed", "2", "-o", board).code == 0  # hint --all: seconds of CPU
-    code, out, err = interrupt([command, board, *(["--all"] if command == "hint" else [])], after=1.0)
+    options = {"hint": ["--all"], "certify": ["-o", tmp_path / "board.cnf"]}.get(command, [])
+    code, out, err = interrupt([command, board, *options], after=after)
     assert (code, out, err) == (130, "", "pipscover: stopped by Ctrl-C\n")

@@ -351,6 +351,17 @@ def test_the_keyboard_on_open_a_file_is_shown(page):
     assert page.eval_on_selector("label[for=file]", "label => getComputedStyle(label).outlineStyle") == "solid"
 
 
+def test_the_keyboard_on_the_days_calendar_button_is_shown(page):
+    """Tab after the day's year reaches the date input's calendar button, and nothing on the page showed it: the
+    outline asked for the input's :focus-visible, which the input is not while the button inside it has the
+    focus (only :focus-within)."""
+    page.focus("#day")
+    for _ in range(3):  # from the month to the day, the year, then the calendar button
+        page.keyboard.press("Tab")
+    assert page.evaluate("[document.activeElement.id, document.activeElement.matches(':focus')]") == ["day", False]
+    assert page.eval_on_selector("#day", "day => getComputedStyle(day).outlineStyle") == "solid"
+
+
 def test_escape_drops_the_domino_in_hand_after_a_click(page):
     tile(page, 0).click()
     assert page.locator(".tray-domino.held").count() == 1

@@ -73,6 +73,14 @@ def test_counts_spanning_decades_get_logarithmic_bins_and_the_zeros_are_named():
     assert axes.get_xlabel() == "count (log scale) (1 zero, not shown)"
 
 
+def test_the_rows_of_a_histogram_on_a_log_scale_are_numbers_as_people_write_them():
+    """Its rows read 6 x 10^0, 4 x 10^0, 3 x 10^0, 2 x 10^0 and 10^0 up the side, for six rows or fewer."""
+    axes = draw(ROWS * 6, "counts").axes[0]
+    axes.figure.canvas.draw()
+    shown = [label.get_text() for label in axes.get_yticklabels() + axes.get_yticklabels(minor=True)]
+    assert {"1", "2", "6", "10"} <= set(shown) and not any("times" in text or "^" in text for text in shown), shown
+
+
 def test_a_column_of_words_is_drawn_as_bars_in_its_own_order(run_cli, table, tmp_path):
     done = run_cli("plot", table, "--kind", "counts", "--x", "difficulty", "--by", "backend", "-o",
                    tmp_path / "bars.png", "--json")

@@ -112,6 +112,14 @@ def compare(
     return rows
 
 
+def stopped_note(rows: Sequence[ComparisonRow], configurations: int, puzzles: int) -> str:
+    """The line under a table that Ctrl-C cut short: the configurations it covers, and the puzzles the last one
+    timed when it did not time them all (the table alone read as a whole comparison)."""
+    timed = len(rows[-1].result.times)
+    last = f"; {rows[-1].configuration.label} on {timed} of {puzzles} puzzles" if timed < puzzles else ""
+    return f"stopped by Ctrl-C: {len(rows)} of {configurations} configurations timed{last}"
+
+
 def format_rows(rows: Sequence[ComparisonRow]) -> str:
     """A plain table, fastest median first; times in milliseconds except the total."""
     width = max(len("configuration"), *(len(row.configuration.label) for row in rows))

@@ -8,6 +8,7 @@ commands' own help).
 
 from __future__ import annotations
 
+import errno
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -146,6 +147,11 @@ def main(args: Sequence[str] | None = None) -> None:
     sys.exit(run(args))
 
 
+# A write that no retry helps (stdout redirected to a full disk, past a quota or the file size limit): one line,
+# as for an -o file that cannot be written (`write_output`), where it was a traceback.
+FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+
+
 def run(args: Sequence[str] | None = None) -> int:
     """The exit code of one command line, with its errors already printed."""
     command = command_line()
@@ -153,6 +159,7 @@ def run(args: Sequence[str] | None = None) -> int:
     try:
         with fewer_collections():  # a command's results pile up (solve --all): see runtime/collection.py
             code = command.main(args=args, prog_name="pipscover", standalone_mode=False)
+            sys.stdout.flush()  # what is still buffered fails here, not in the interpreter's last flush
     except SystemExit:
         # A closed stdout (`pipscover solve --all | head -1`): click silences stdout and exits 1, which would
         # read as "no solution". End quietly with the shell's code for SIGPIPE instead. (Not by restoring
@@ -181,4 +188,9 @@ def run(args: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:  # before or after a command could report what it found
         return EXIT_INTERRUPTED
+    except OSError as error:
+        if error.errno not in FULL:
+            raise
+        error_line(f"cannot write the output ({error.strerror})")
+        return EXIT_BAD_INPUT
     return code if isinstance(code, int) else 0

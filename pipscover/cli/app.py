@@ -5,6 +5,8 @@ import sys
 
 import typer
 
+from pipscover.errors import on_one_line
+
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
 EXIT_CLOSED_PIPE = 141  # the shell's code for a write to a closed pipe (SIGPIPE)
@@ -35,6 +37,7 @@ def _options(
 
 
 def error_line(message: str) -> None:
-    """An error as one line on stderr, whatever the message holds (a path may contain a line break)."""
-    sys.stderr.write("pipscover: error: " + " ".join(message.split()) + "\n")
+    """An error as one line on stderr, whatever the message holds: a path may contain a line break, and a
+    right-to-left override or a terminal's escape sequence, written as escapes (`on_one_line`)."""
+    sys.stderr.write("pipscover: error: " + on_one_line(" ".join(message.split())) + "\n")
     sys.stderr.flush()

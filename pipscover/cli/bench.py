@@ -84,15 +84,18 @@ def bench_command(
             typer.echo(result.summary())
         exit_with(EXIT_INTERRUPTED if result.interrupted else EXIT_OK)
         return
-    from pipscover.bench.compare import compare, configurations, format_rows
+    from pipscover.bench.compare import compare, configurations, format_rows, stopped_note
 
     chosen = configurations(names, cards or (), pbs or (), forms or ())
     with progress_bar("benchmarking", total=len(loaded) * repeat * len(chosen)) as advance:
         rows = compare(loaded, chosen, task_name, repeat, timeout, clock_name, on_puzzle=advance)
+    interrupted = any(row.result.interrupted for row in rows)
     if as_json:
         for row in rows:
             print_json(row.as_json())
     else:
         typer.echo(f"{len(loaded)} puzzles, {TASKS[task_name].description}, {clock_name} clock, {repeat} run(s)")
         typer.echo(format_rows(rows))
-    exit_with(EXIT_INTERRUPTED if any(row.result.interrupted for row in rows) else EXIT_OK)
+        if interrupted:
+            typer.echo(stopped_note(rows, len(chosen), len(loaded)))
+    exit_with(EXIT_INTERRUPTED if interrupted else EXIT_OK)

@@ -55,9 +55,9 @@ def certify_command(
 
     Examples:
 
-      pipscover certify 2025-09-15 -d hard -o hard.cnf
+      pipscover certify 2025-09-15 -d easy -o easy.cnf
 
-      pipscover certify --check hard.cnf hard.drat
+      pipscover certify --check easy.cnf easy.drat
     """
     if checking:
         if output is not None or difficulty is not None:

@@ -8,9 +8,18 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import EXIT_NO, EXIT_OK, DifficultyOption, JsonOption, PuzzleArgument, exit_with, print_json
+from pipscover.cli.common import (
+    EXIT_NO,
+    EXIT_OK,
+    DifficultyOption,
+    JsonOption,
+    PuzzleArgument,
+    exit_with,
+    load_named,
+    print_json,
+)
 from pipscover.errors import PipsError
-from pipscover.formats import load, read_text_file
+from pipscover.formats import read_text_file
 from pipscover.formats.solution import names_puzzles, read_solutions
 from pipscover.model.check import problems
 
@@ -33,7 +42,7 @@ def check_command(
 
       pipscover solve first.txt --json | pipscover check first.txt -
     """
-    puzzles = load(puzzle_file, difficulty)
+    puzzles = load_named(puzzle_file, difficulty)
     text = read_text_file(solution_file)
     if len(puzzles) > 1 and not names_puzzles(text, str(solution_file)):
         raise PipsError(f"{puzzle_file}: holds {len(puzzles)} puzzles and {solution_file} does not say which its "

@@ -32,7 +32,7 @@ from pipscover.cli.app import (  # noqa: F401  (every command imports them from 
 from pipscover.cli.readable import Refused
 from pipscover.engines import ALIASES, REGISTRY
 from pipscover.engines.sat_solvers import SOLVERS
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, on_one_line, printable_path
 from pipscover.formats import NothingToChoose, load
 from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, puzzle_files
 from pipscover.model import Difficulty, Puzzle
@@ -113,26 +113,41 @@ class Loaded(NamedTuple):
         return time.monotonic() - self.reading
 
 
-def load_timed(paths: list[Path], difficulty: Difficulty | None,
-               unreadable: Callable[[Path, PipsError], None] | None = None) -> list[Loaded]:
+class Unread(NamedTuple):
+    """A puzzle file among others that did not read: its name, and what is wrong (the message names the file)."""
+
+    file: str
+    problem: str
+
+    def as_json(self) -> dict[str, Any]:
+        """Its entry among the puzzles of `count --json` and `solve --json`: status error, as its `sweep` row."""
+        return {"puzzle": {"file": self.file, "date": None, "difficulty": None}, "status": "error",
+                "error": self.problem}
+
+    def describe(self) -> str:
+        """Its one line among the puzzles' answers, its name shown as theirs are (`Origin.describe`)."""
+        return "not read: " + on_one_line(self.problem)
+
+
+def load_timed(paths: list[Path], difficulty: Difficulty | None, unread: list[Unread] | None = None) -> list[Loaded]:
     """Every puzzle in the files and folders named, with its reading time, for the commands that take --timeout.
     With a difficulty, a file named alone must name its puzzles' difficulties, and a folder some of its files'
     (its other files come whole: `formats.parse`); else the difficulty would choose nothing, ignored.
-    A file that does not read ends the command, or, given `unreadable`, is handed to it while the others go on
-    (`sweep` writes it a row)."""
+    A file that does not read ends the command, or, given the list `unread`, is added to it while the others go
+    on (`sweep` writes it a row; `load_reported`)."""
     loaded: list[Loaded] = []
     for named in paths:
         found: list[Loaded] = []
         for file in puzzle_files([named]):
             began = time.monotonic()
             try:
-                puzzles = load(file, difficulty, in_folder=named.is_dir())
+                puzzles = load_named(file, difficulty, in_folder=named.is_dir())
             except NothingToChoose:  # the -d given, not the file, is wrong
                 raise
             except PipsError as error:
-                if unreadable is None:
+                if unread is None:
                     raise
-                unreadable(file, error)
+                unread.append(Unread(printable_path(file), printable_path(error)))
                 continue
             share = (time.monotonic() - began) / max(1, len(puzzles))
             found.extend(Loaded(puzzle, share) for puzzle in puzzles)
@@ -143,14 +158,42 @@ def load_timed(paths: list[Path], difficulty: Difficulty | None,
     return loaded
 
 
+def load_reported(paths: list[Path], difficulty: Difficulty | None, as_json: bool) -> tuple[list[Loaded], bool]:
+    """`load_timed` for `count` and `solve`, and whether a file did not read: one named alone ends the command
+    (exit 2), while one of several, or of a folder, is reported in one line (an entry of --json) and the others
+    go on, as `sweep` goes on past it; `exit_after` then ends with 1."""
+    if len(paths) == 1 and not paths[0].is_dir():
+        return load_timed(paths, difficulty), False
+    unread: list[Unread] = []
+    loaded = load_timed(paths, difficulty, unread)
+    for item in unread:
+        print_json(item.as_json()) if as_json else typer.echo(item.describe())
+    return loaded, bool(unread)
+
+
+def exit_after(worst: int, unread: bool) -> None:
+    """End with the exit code `worst` of the answers, or 1 when a file did not read (`load_reported`), as
+    `sweep` does for error rows; Ctrl-C's code stays."""
+    exit_with(EXIT_NO if unread and worst != EXIT_INTERRUPTED else worst)
+
+
 def load_puzzles(paths: list[Path], difficulty: Difficulty | None) -> list[Puzzle]:
     """Every puzzle in the files and folders named (a day file gives three unless `difficulty` is set)."""
     return [item.puzzle for item in load_timed(paths, difficulty)]
 
 
+def load_named(path: Path, difficulty: str | None, in_folder: bool = False) -> list[Puzzle]:
+    """`formats.load` in the command line's words: a difficulty the file cannot choose by is refused with
+    "drop -d", where the API's message names its `difficulty` argument."""
+    try:
+        return load(path, difficulty, in_folder)
+    except NothingToChoose as error:
+        raise NothingToChoose(error.reason, "drop -d") from None
+
+
 def load_single(path: Path, difficulty: str | None) -> Puzzle:
     """The one puzzle a command such as `decode` works on; a day file needs `-d`."""
-    puzzles = load(path, difficulty)
+    puzzles = load_named(path, difficulty)
     if len(puzzles) != 1:
         raise PipsError(f"{path}: holds {len(puzzles)} puzzles; choose one with -d easy|medium|hard")
     return puzzles[0]

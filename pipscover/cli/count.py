@@ -22,8 +22,9 @@ from pipscover.cli.common import (
     Loaded,
     PuzzlesArgument,
     TimeoutOption,
+    exit_after,
     exit_with,
-    load_timed,
+    load_reported,
     memory_size,
     print_json,
     progress_bar,
@@ -92,7 +93,9 @@ def count_command(
     """Count the solutions of puzzles exactly, without listing them.
 
     A count stopped by --timeout, --limit, --memory or Ctrl-C is printed as a lower bound, never as exact.
-    Exit code 0 when every count is done, 1 when a puzzle has no solution,
+    A puzzle file that does not read, among several or in a folder, is reported in one line and the others
+    are counted.
+    Exit code 0 when every count is done, 1 when a puzzle has no solution or a file did not read,
     3 when --timeout, --memory or --limit stopped one (a lower bound), 130 on Ctrl-C.
 
     Examples:
@@ -104,13 +107,15 @@ def count_command(
     if backend is not None and method is DEFAULT_METHOD:
         method = Method("blocking")  # -b names a SAT solver, which only the blocking method uses
     cap = parse_size(memory)
-    loaded = load_timed(puzzles, difficulty)
+    loaded, unread = load_reported(puzzles, difficulty, as_json)
     settings = {"distinct": distinct, "method": str(method), "backend": backend, "limit": limit,
                 "timeout": timeout, "memory": cap}
     split = _split(scheduler, jobs, loaded, settings)
     listing = counting_method(str(method)).capabilities.lists  # one solution at a time: no share of work to show
     _refuse_what_does_not_apply(str(method), backend, limit if not listing else None,
                                 with_marginals and distinct is not Distinct.PLACEMENTS)
+    if backend is not None:  # named from here on as the answer names it: minisat22, not the alias minisat
+        settings["backend"] = backend = get_backend(backend).name
     if listing and not as_json:
         from pipscover.counting.blocking import DEFAULT_SAT_BACKEND
 
@@ -127,7 +132,7 @@ def count_command(
         except CountInterrupted as stop:
             _print(stop.puzzle, stop.result, as_json)
             exit_with(EXIT_INTERRUPTED)
-    exit_with(worst)
+    exit_after(worst, unread)
 
 
 def _refuse_what_does_not_apply(method: str, backend: str | None, ignored_limit: int | None, grid_marginals: bool

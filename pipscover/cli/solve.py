@@ -17,9 +17,9 @@ from pipscover.cli.common import (
     PuzzlesArgument,
     SeedOption,
     TimeoutOption,
+    exit_after,
     exit_code,
-    exit_with,
-    load_timed,
+    load_reported,
     output_format,
     picture_option,
     picture_paths,
@@ -49,14 +49,16 @@ def solve_command(
 ) -> None:
     """Solve puzzles and draw their solutions.
 
-    Exit code 0 when every puzzle is solved, 1 when one has no solution, 3 when one timed out,
-    130 on Ctrl-C (after printing the solutions found so far).
+    A puzzle file that does not read, among several or in a folder, is reported in one line and the others
+    are solved.
+    Exit code 0 when every puzzle is solved, 1 when one has no solution or a file did not read, 3 when one
+    timed out, 130 on Ctrl-C (after printing the solutions found so far).
 
     Example: pipscover solve examples/first.txt --all -b cadical --card totalizer
     """
     if output is not None:
         output_format(output, PICTURE)
-    timed = load_timed(puzzles, difficulty)
+    timed, unread = load_reported(puzzles, difficulty, as_json)
     loaded = [item.puzzle for item in timed]
     pictures = picture_paths(output, loaded)
     engine = backend_with_encodings(backend, card, pb, form)
@@ -77,7 +79,7 @@ def solve_command(
             print_solved(puzzle, result, f"{puzzle.describe()}: {said}", as_json)
             if result.status is Status.INTERRUPTED:
                 break
-    exit_with(worst)
+    exit_after(worst, unread)
 
 
 def describe_result(result: SolveResult, wanted: int | None, lists_all: bool = True) -> str:

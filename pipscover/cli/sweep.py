@@ -20,13 +20,14 @@ from pipscover.cli.common import (
     EXIT_TIMEOUT,
     PUZZLES_HELP,
     LimitOption,
+    Unread,
     exit_with,
     load_timed,
     print_json,
     progress_bar,
 )
 from pipscover.engines import get_backend
-from pipscover.errors import PipsError, brief, printable_path
+from pipscover.errors import PipsError, brief
 from pipscover.generate.generator import Shape
 from pipscover.model import Difficulty
 from pipscover.model.results import checked_seed
@@ -135,9 +136,9 @@ def _jobs(task: TaskName, inputs: list[Path] | None, seeds: str | None, difficul
         return make_jobs(str(task), seeds=parse_seeds(seeds), backends=backends)
     if not inputs:
         raise PipsError(f"sweep {task}: give puzzle files, folders or dates")
-    unreadable: list[tuple[str, str]] = []  # a bad file among good ones is an error row, not the sweep's end
-    loaded = load_timed(inputs, difficulty, lambda file, error: unreadable.append((printable_path(file), str(error))))
-    return make_jobs(str(task), [item.puzzle for item in loaded], backends=backends, unreadable=unreadable)
+    unread: list[Unread] = []  # a bad file among good ones is an error row, not the sweep's end
+    loaded = load_timed(inputs, difficulty, unread)
+    return make_jobs(str(task), [item.puzzle for item in loaded], backends=backends, unreadable=unread)
 
 
 def _run(task: TaskName, work: list[Job], settings: Settings, output: Path, scheduler: str | None,

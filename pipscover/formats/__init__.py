@@ -23,11 +23,12 @@ ENCODED_SUFFIXES = frozenset({".cnf", ".dimacs", ".opb"})  # and a first line no
 
 
 class NothingToChoose(PipsError):
-    """A difficulty asked of puzzles that name none. The message ends with the command line's remedy (drop -d);
-    `reason` is the message without it, for a caller who asked otherwise (`serve`'s `difficulty` field)."""
+    """A difficulty asked of puzzles that name none. The message ends with the remedy in the words of whoever
+    asked: by default the API's `difficulty` argument; `reason` is the message without it, for a caller who
+    asked otherwise (the command line's -d, `serve`'s `difficulty` field)."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"{reason}; drop -d")
+    def __init__(self, reason: str, remedy: str = "leave out the difficulty argument") -> None:
+        super().__init__(f"{reason}; {remedy}")
         self.reason = reason
 
 

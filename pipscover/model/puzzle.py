@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import cast
 
-from pipscover.errors import Choice, PipsError, shown
+from pipscover.errors import Choice, PipsError, on_one_line, shown
 from pipscover.model.geometry import Cell, forward_neighbours
 from pipscover.model.naming import file_region_name
 from pipscover.model.region import Region, is_pair_of_whole_numbers, is_whole_number
@@ -73,8 +73,7 @@ class Origin:
         >>> Origin("two\\nlines.txt", difficulty="hard").describe()
         'two\\\\nlines.txt (hard)'
         """
-        name = "".join(each if each.isprintable() else each.encode("unicode_escape").decode("ascii")
-                       for each in self.file or (self.date or "puzzle"))
+        name = on_one_line(self.file or (self.date or "puzzle"))
         told = [f"puzzle {self.number}"] if self.number else []
         told += [self.difficulty] if self.difficulty else []
         return f"{name} ({', '.join(told)})" if told else name

@@ -251,7 +251,9 @@ def _fork(serve: Callable[[Connection], None]) -> _Worker:
             # them) are its own bookkeeping. Run at the worker's collections, one could be where the Ctrl-C passed
             # on is raised, and an exception there is only printed ("Exception ignored in"): the worker went on.
             gc.callbacks.clear()
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            # SIGINT stays blocked, not only ignored: PySAT installs its own handler for each solver call, and
+            # the group's Ctrl-C would longjmp out of the worker's search (a solver deleted after that may crash).
+            signal.pthread_sigmask(signal.SIG_SETMASK, {*mask, signal.SIGINT})
             ours.close()
             if prctl is not None:  # have the kernel kill this worker when the thread that forked it ends
                 prctl(PR_SET_PDEATHSIG, signal.SIGKILL)

@@ -25,6 +25,7 @@ import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -63,28 +64,43 @@ def certify(puzzle: Puzzle) -> Certificate:
     """The puzzle's certificate: a solution and the proof that no other exists, the proof that none exists,
     or two solutions (see the module's docstring). The CNF is `encode(puzzle)`'s, default encodings.
 
+    The solver's searches run in a forked worker (`pipscover.runtime.stoppable`), as the SAT backends' do under
+    a deadline: a Ctrl-C in CaDiCaL's search here was PySAT's longjmp out of it (a traceback of its own error),
+    and the solver deleted after that sometimes crashed the process ("corrupted double-linked list").
+
     >>> from pipscover.model import Puzzle
     >>> certify(Puzzle.build([("sum", [(0, 0), (0, 1)], 5)], [(1, 1)])).claim
     'unsatisfiable'
     """
-    from pysat.solvers import Solver
+    import pysat.solvers  # noqa: F401  (imported here, once: the worker inherits it)
+
+    from pipscover.runtime.stoppable import in_parallel
 
     start = time.monotonic()
     encoding = encode_cnf(puzzle, Encodings())
+    ((models, extra, proof),) = in_parallel([partial(_search, encoding)], jobs=1)
+    found = tuple(encoding.decode(model, "the proof solver's model") for model in models)
     dimacs = write_dimacs(encoding)
-    found: list[Solution] = []
-    with Solver(name=PROOF_SOLVER, bootstrap_with=encoding.cnf) as solver:
-        while len(found) < 2 and solver.solve():
-            model = solver.get_model()
-            found.append(encoding.decode(model, "the proof solver's model"))
-            solver.add_clause(encoding.block(model))
-    if len(found) == 2:
-        return Certificate(puzzle, "not unique", tuple(found), dimacs, None, time.monotonic() - start)
-    extra = [encoding.block(found[0])] if found else []
-    proof = refutation([*encoding.cnf.clauses, *extra])
-    cnf = with_clauses(dimacs, extra)
-    return Certificate(puzzle, "unique" if found else "unsatisfiable", tuple(found), cnf, proof,
+    if proof is None:
+        return Certificate(puzzle, "not unique", found, dimacs, None, time.monotonic() - start)
+    return Certificate(puzzle, "unique" if found else "unsatisfiable", found, with_clauses(dimacs, extra), proof,
                        time.monotonic() - start)
+
+
+def _search(encoding: AnyEncoding) -> tuple[list[list[int]], list[list[int]], str | None]:
+    """Up to two models; with fewer, the clause that blocks the one found (if any) and the proof that nothing is
+    left once it is added."""
+    from pysat.solvers import Solver
+
+    models: list[list[int]] = []
+    with Solver(name=PROOF_SOLVER, bootstrap_with=encoding.cnf) as solver:
+        while len(models) < 2 and solver.solve():
+            models.append(solver.get_model())
+            solver.add_clause(encoding.block(models[-1]))
+    if len(models) == 2:
+        return models, [], None
+    extra = [encoding.block(model) for model in models]
+    return models, extra, refutation([*encoding.cnf.clauses, *extra])
 
 
 def refutation(clauses: list[Any]) -> str:

@@ -185,6 +185,11 @@ def _histogram(axes, rows: Sequence[Row], x: str, by: str) -> None:
         bins = numpy.geomspace(min(positive), max(positive) * 1.0001, 30)
         axes.set_xscale("log")
         axes.set_yscale("log")  # a long tail holds a few rows per bin
+        from matplotlib.ticker import LogFormatter
+
+        # rows as numbers (1, 2, 6, 10), not as 6 x 10^0: a count of rows spans a decade or two
+        axes.yaxis.set_major_formatter(LogFormatter())
+        axes.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(1, 0.4)))
         numbers = {group: [value for value in group_values if value > 0] for group, group_values in numbers.items()}
     else:
         bins = numpy.histogram_bin_edges(everything, bins=min(30, max(1, len(set(everything)))))

@@ -53,7 +53,7 @@ class ResultTable:
         self._writer = csv.DictWriter(self._stream, self.columns, extrasaction="ignore")
         if not self._has_header:
             self._writer.writeheader()
-            self._stream.flush()
+            self._flush()
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -63,14 +63,22 @@ class ResultTable:
         """Append one row and flush it to the file."""
         with long_numbers():
             self._writer.writerow({column: cell(row.get(column)) for column in self.columns})
-        self._stream.flush()
+        self._flush()
         self.done.add(self.key(row))
+
+    def _flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as error:  # a full disk
+            raise PipsError(f"{self.path}: cannot write ({error.strerror})") from None
 
     def _read(self, retry: set[str]) -> bool:
         """Load the keys of the rows already written; drop a cut-off last line and rows to retry. Whether the
         file already holds a header."""
         if not self.path.parent.is_dir():
             raise PipsError(f"{self.path}: no such folder {self.path.parent}")
+        if self.path.exists() and not self.path.is_file():  # a device or a pipe holds no rows: reading /dev/full
+            return False  # or /dev/stdout never ended
         try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
