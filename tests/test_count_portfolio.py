@@ -326,3 +326,25 @@ def test_auto_races_no_inclusion_exclusion_that_would_refuse_the_puzzle():
 
     assert not _inclusion_exclusion_takes(load_one(BENCHMARKS / "one-in-three-sat-9v.json"))
     assert _inclusion_exclusion_takes(load_one(GENERATED / "no-unique-14-seed3.json"))
+
+
+def _niceness(_budget: object) -> CountResult:
+    """A racer whose count is its worker's niceness."""
+    return CountResult(os.nice(0), True, Distinct.PLACEMENTS, "niceness", None, 0.0)
+
+
+def test_beside_inclusion_exclusion_the_other_racers_run_at_a_lower_priority():
+    """Inclusion-exclusion's sweeps end in a known time: where it races, the other racers run at a lower
+    priority in their workers, so that it keeps a core (three racers on two cores had two thirds of one each,
+    and planted 6 x 6 took 1.5 times its sweeps' time); this process keeps its own."""
+    from pipscover.counting.auto import BESIDE_THE_SWEEPS_NICENESS, _beside_the_sweeps, _placement_racers
+    from pipscover.counting.structural import StructuralCounter
+
+    ours = os.nice(0)
+    raced = race_counts({"beside": partial(_beside_the_sweeps, _niceness, None)}, None)
+    assert raced is not None and raced.count == min(ours + BESIDE_THE_SWEEPS_NICENESS, 19) and os.nice(0) == ours
+    puzzle = load_one(GENERATED / "no-unique-14-seed3.json")
+    racers = _placement_racers(puzzle, StructuralCounter(puzzle), 0)
+    assert set(racers) == {"structural", "blocking", "inclusion-exclusion"}
+    assert all((getattr(racer, "func", None) is _beside_the_sweeps) == (name != "inclusion-exclusion")
+               for name, racer in racers.items())
