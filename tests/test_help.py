@@ -109,6 +109,17 @@ def test_limit_means_the_same_in_solve_and_sweep_and_all_means_every_solution(ru
     assert solved == 80
 
 
+@pytest.mark.parametrize("command", ["solve", "sweep"])
+def test_all_and_limit_together_are_refused_not_one_of_them_ignored(run_cli, tmp_path, command):
+    """--all used to win over --limit without a word: `solve --all --limit 5` listed every solution."""
+    rows = tmp_path / "rows.csv"
+    done = run_cli(*(["solve"] if command == "solve" else ["sweep", "solve", "-o", rows]), FIRST, "--all",
+                   "--limit", "5")
+    assert done.code == 2 and done.err == (
+        "pipscover: error: --all finds every solution and --limit 5 at most 5: give one of them\n")
+    assert not rows.exists()
+
+
 def test_planted_draws_a_random_seed_and_reports_it_as_generate_does(run_cli, tmp_path):
     first = run_cli("planted", "4x4", "-o", tmp_path / "a.json", "--json").out
     second = run_cli("planted", "4x4", "-o", tmp_path / "b.json", "--json").out

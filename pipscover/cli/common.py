@@ -56,7 +56,16 @@ BACKEND_NAMES = f"One of: {', '.join(REGISTRY)}; aliases {', '.join(ALIASES)}."
 SAT_NAMES = f"One of: {', '.join(SOLVERS)}; aliases {', '.join(ALIASES)}."
 BackendOption = Annotated[str, typer.Option(
     "--backend", "-b", help=f"Search backend (see `pipscover backends`). {BACKEND_NAMES}")]
-LimitOption = Annotated[int, typer.Option("--limit", min=1, help="Find up to this many solutions (--all: every one).")]
+LimitOption = Annotated[int | None, typer.Option("--limit", min=1, show_default=False,
+                                                 help="Find up to this many solutions (default 1; --all: every one).")]
+
+
+def solutions_wanted(every: bool, limit: int | None) -> int | None:
+    """How many solutions --all and --limit ask for: None for every one. Both given is refused: --all used to
+    win without a word, and a user who wrote --limit 5 got them all."""
+    if every and limit is not None:
+        raise PipsError(f"--all finds every solution and --limit {limit} at most {limit}: give one of them")
+    return None if every else limit or 1
 
 
 def seed_value(value: int | None) -> int | None:

@@ -25,6 +25,7 @@ from pipscover.cli.common import (
     picture_paths,
     print_solved,
     progress_bar,
+    solutions_wanted,
     write_output,
 )
 from pipscover.engines import DEFAULT_BACKEND, get_backend
@@ -41,7 +42,7 @@ def solve_command(
     pb: SatPbOption = None,
     form: SatFormOption = None,
     every: Annotated[bool, typer.Option("--all", help="Find every solution.")] = False,
-    limit: LimitOption = 1,
+    limit: LimitOption = None,
     seed: SeedOption = None,
     timeout: TimeoutOption = None,
     output: Annotated[str | None, picture_option("each puzzle's first solution")] = None,
@@ -56,6 +57,7 @@ def solve_command(
 
     Example: pipscover solve examples/first.txt --all -b cadical --card totalizer
     """
+    wanted = solutions_wanted(every, limit)
     if output is not None:
         output_format(output, PICTURE)
     timed, unread = load_reported(puzzles, difficulty, as_json)
@@ -67,7 +69,6 @@ def solve_command(
     with progress_bar("solving", total=len(loaded) if len(loaded) > 1 else None) as advance:
         for item, picture in zip(timed, pictures):
             puzzle = item.puzzle
-            wanted = None if every else limit
             result = solve(puzzle, engine, limit=wanted, timeout=timeout, start=item.clock_start(), seed=seed)
             advance()
             if picture is not None and result.solutions:

@@ -25,6 +25,7 @@ from pipscover.cli.common import (
     load_timed,
     print_json,
     progress_bar,
+    solutions_wanted,
 )
 from pipscover.engines import get_backend
 from pipscover.errors import PipsError, brief
@@ -64,7 +65,7 @@ def sweep_command(
     backends: Annotated[list[str] | None, typer.Option(
         "--backend", "-b", help="Backend to run; repeat for several (a row each). For count and grids, a SAT "
         f"solver counting by blocking clauses (default: the fastest exact counter). {BACKEND_NAMES}")] = None,
-    limit: LimitOption = 1,
+    limit: LimitOption = None,
     every: Annotated[bool, typer.Option("--all", help="solve: find every solution of each puzzle.")] = False,
     repeat: Annotated[int, typer.Option("--repeat", "-r", min=1, help="bench: runs per puzzle; the median.")] = 1,
     seeds: Annotated[str | None, typer.Option(
@@ -99,7 +100,7 @@ def sweep_command(
     from pipscover.sweep import Settings
 
     settings = Settings(
-        timeout=timeout, limit=None if every else limit, repeat=repeat, dominoes=dominoes, max_pip=max_pip,
+        timeout=timeout, limit=solutions_wanted(every, limit), repeat=repeat, dominoes=dominoes, max_pip=max_pip,
         shape=str(shape), unique=True, difficulty=None if difficulty is None else str(difficulty),
     )
     _check_backends(task, backends or ())
