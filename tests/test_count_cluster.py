@@ -119,9 +119,23 @@ def test_what_cannot_be_split_is_refused_in_one_line(run_cli, args, message):
     assert done.code == 2 and message in done.err and len(done.err.strip().splitlines()) == 1
 
 
-def test_jobs_on_one_puzzle_a_method_cannot_split_counts_it_here_as_before(run_cli):
+def test_jobs_on_one_puzzle_a_method_cannot_split_counts_it_here_as_before_and_says_so(run_cli):
     done = run_cli("count", EXAMPLES / "first.txt", "-m", "dlx", "--jobs", "2", "--json")
     assert done.code == 0 and json.loads(done.out)["backend"] == "dlx"
+    said = run_cli("count", EXAMPLES / "first.txt", "-m", "dlx", "--jobs", "2").err.splitlines()[-1]
+    assert said == ("pipscover count: counted in this process, not on 2 workers: a count is split by auto, "
+                    "inclusion-exclusion or structural (placements), not by dlx (placements)")
+
+
+@pytest.mark.parametrize("where", [["--scheduler", "tcp://127.0.0.1:1"], ["--jobs", "2"]])
+def test_a_count_too_short_to_split_is_counted_here_and_says_so(run_cli, where):
+    """auto counts the bundled example here whatever cluster it is given (no cluster is started or reached,
+    the address is a closed port): the answer was printed as if the option had not been given."""
+    done = run_cli("count", EXAMPLES / "first.txt", *where)
+    assert done.code == 0 and "1 solution (exact" in done.out
+    on = "on the cluster at tcp://127.0.0.1:1" if where[0] == "--scheduler" else "on 2 workers"
+    assert done.err.strip() == (f"pipscover count: counted in this process, not {on}: short enough that "
+                                "splitting it would cost more than it saves")
 
 
 def test_several_puzzles_are_not_split_but_pointed_to_sweep(run_cli):

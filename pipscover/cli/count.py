@@ -45,11 +45,20 @@ class Split(NamedTuple):
     scheduler: str | None
     workers: int
 
+    def where(self) -> str:
+        """Where, as a sentence says it."""
+        return f"on the cluster at {self.scheduler}" if self.scheduler else f"on {self.workers} workers"
+
 
 Method = StrEnum("Method", {name: name for name in METHODS})  # type: ignore[misc]  # members from METHODS
 DEFAULT_METHOD = Method("auto")
 LISTING_NOTE = ("pipscover count: counting by {how}, one solution at a time (its time grows with their number); "
                 "the exact counter, `pipscover count` without -b or --method, counts without listing")
+# auto counts a short puzzle here even when given a cluster (`pipscover.sweep.split_count`): said, not silent.
+KEPT_HERE_NOTE = ("pipscover count: counted in this process, not {where}: short enough that splitting it would "
+                  "cost more than it saves")
+UNSPLIT_NOTE = ("pipscover count: counted in this process, not on {workers} workers: a count is split by {methods} "
+                "(placements), not by {method} ({distinct})")
 
 
 @app.command("count")
@@ -121,6 +130,11 @@ def count_command(
 
         solver = backend or DEFAULT_SAT_BACKEND if str(method) == "blocking" else None
         typer.echo(LISTING_NOTE.format(how=_method_name(str(method), solver)), err=True)
+    if jobs > 1 and len(loaded) == 1 and split is None and not as_json:
+        from pipscover.sweep.split_count import split_methods
+
+        typer.echo(UNSPLIT_NOTE.format(workers=jobs, methods=split_methods(), method=method, distinct=distinct),
+                   err=True)
     worst = 0
     single_total = None if listing else 100  # a single count's bar shows its share done, when it is known
     with progress_bar(f"counting by {_method_name(str(method), backend)}",
@@ -129,6 +143,8 @@ def count_command(
             for puzzle, result in _counts(loaded, settings, jobs, update, split):
                 cells = _marginals(puzzle, result, timeout, cap) if with_marginals else None
                 worst = max(worst, _print(puzzle, result, as_json, cells))
+                if split is not None and result.exact and result.backend is None and not as_json:
+                    typer.echo(KEPT_HERE_NOTE.format(where=split.where()), err=True)
         except CountInterrupted as stop:
             _print(stop.puzzle, stop.result, as_json)
             exit_with(EXIT_INTERRUPTED)
