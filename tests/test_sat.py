@@ -225,3 +225,20 @@ def test_card_and_pb_options_apply_to_sat_backends_only():
     assert chosen.encodings == Encodings("totalizer", "best")
     with pytest.raises(PipsError, match="does not use one"):
         backend_with_encodings("dlx", None, PbName["bdd"])
+
+
+@pytest.mark.parametrize("name", ["cadical195", "minisat22", "glucose4"])
+def test_a_solver_that_a_ctrl_c_interrupted_is_never_freed_again(name):
+    """PySAT leaves a search stopped by Ctrl-C by a long jump out of the solver's C++ code; freeing what that
+    left behind may corrupt the heap. `abandon` makes the solver's delete() and finalizer do nothing."""
+    from pysat.solvers import Solver
+
+    from pipscover.engines.sat_enumeration import _ABANDONED, abandon
+
+    solver = Solver(name=name, bootstrap_with=[[1, 2], [-1]])
+    inner = solver.solver
+    abandon(solver)
+    solver.delete()
+    kept, handles = _ABANDONED[-1]
+    assert solver.solver is None and kept is inner and handles
+    assert all(getattr(inner, handle) is None for handle in handles)

@@ -67,8 +67,27 @@ def ask(solver: Solver, assumptions: Sequence[int] = (), conflicts: int | None =
         return solver.solve_limited(assumptions=assumptions)
     except Exception as error:
         if "keyboard interrupt" in str(error).lower():
+            abandon(solver)
             raise KeyboardInterrupt from None
         raise
+
+
+_ABANDONED: list[object] = []  # the solvers that a Ctrl-C interrupted, kept unfreed until the process ends
+
+
+def abandon(solver: Solver) -> None:
+    """Never free `solver` again: PySAT left its search by a long jump out of the solver's C++ code, and
+    freeing what that left behind corrupted the heap now and then (`solve -b cadical195 --all` stopped by
+    Ctrl-C aborted once in twelve, "corrupted double-linked list"). Its `delete()` does nothing from here on,
+    nor does its finalizer; its memory goes with the process, which is about to end."""
+    inner = solver.solver
+    if inner is None:
+        return
+    solver.solver = None  # the wrapper's delete() and finalizer then leave it alone
+    handles = {name: value for name, value in vars(inner).items() if type(value).__name__ == "PyCapsule"}
+    for name in handles:  # the inner solver's own delete() frees what its handle points to
+        setattr(inner, name, None)
+    _ABANDONED.append((inner, handles))
 
 
 class Undecided(Exception):
