@@ -125,16 +125,8 @@ def count_command(
                                 with_marginals and distinct is not Distinct.PLACEMENTS)
     if backend is not None:  # named from here on as the answer names it: minisat22, not the alias minisat
         settings["backend"] = backend = get_backend(backend).name
-    if listing and not as_json:
-        from pipscover.counting.blocking import DEFAULT_SAT_BACKEND
-
-        solver = backend or DEFAULT_SAT_BACKEND if str(method) == "blocking" else None
-        typer.echo(LISTING_NOTE.format(how=_method_name(str(method), solver)), err=True)
-    if jobs > 1 and len(loaded) == 1 and split is None and not as_json:
-        from pipscover.sweep.split_count import split_methods
-
-        typer.echo(UNSPLIT_NOTE.format(workers=jobs, methods=split_methods(), method=method, distinct=distinct),
-                   err=True)
+    for note in [] if as_json else _notes_before(settings, listing, jobs if len(loaded) == 1 and split is None else 1):
+        typer.echo(note, err=True)
     worst = 0
     single_total = None if listing else 100  # a single count's bar shows its share done, when it is known
     with progress_bar(f"counting by {_method_name(str(method), backend)}",
@@ -149,6 +141,24 @@ def count_command(
             _print(stop.puzzle, stop.result, as_json)
             exit_with(EXIT_INTERRUPTED)
     exit_after(worst, unread)
+
+
+def _notes_before(settings: dict[str, Any], listing: bool, unsplit_jobs: int) -> list[str]:
+    """What the answer will not say: that a listing method lists (its time grows with the solutions), and that
+    one puzzle given --jobs N (`unsplit_jobs` > 1) is counted here by a method or a --distinct no split takes."""
+    notes = []
+    method = settings["method"]
+    if listing:
+        from pipscover.counting.blocking import DEFAULT_SAT_BACKEND
+
+        solver = settings["backend"] or DEFAULT_SAT_BACKEND if method == "blocking" else None
+        notes.append(LISTING_NOTE.format(how=_method_name(method, solver)))
+    if unsplit_jobs > 1:
+        from pipscover.sweep.split_count import split_methods
+
+        notes.append(UNSPLIT_NOTE.format(workers=unsplit_jobs, methods=split_methods(), method=method,
+                                         distinct=settings["distinct"]))
+    return notes
 
 
 def _refuse_what_does_not_apply(method: str, backend: str | None, ignored_limit: int | None, grid_marginals: bool
