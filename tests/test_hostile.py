@@ -193,12 +193,13 @@ def test_a_bad_puzzle_file_gives_one_line_naming_it(run_cli, bad_folder, name):
         assert_one_line_error(result, path)
 
 
-@pytest.mark.parametrize("command", ["count", "solve"])
+@pytest.mark.parametrize("command", ["count", "solve", "rate", "sample"])
 def test_a_folder_of_bad_files_is_reported_file_by_file_and_the_puzzle_after_it_answered(run_cli, bad_folder,
                                                                                         command):
-    """`count FOLDER` and `solve FOLDER` stopped with exit 2 at the folder's first bad file, answering none; now
-    each bad file is one line (an entry of --json saying what is wrong), the puzzles that read are answered,
-    and the exit code is 1, as `sweep`'s for its error rows. A bad file named alone still ends with exit 2."""
+    """`count FOLDER`, `solve FOLDER`, `rate FOLDER` and `sample FOLDER` stopped with exit 2 at the folder's
+    first bad file, answering none; now each bad file is one line (an entry of --json saying what is wrong),
+    the puzzles that read are answered, and the exit code is 1, as `sweep`'s for its error rows. A bad file
+    named alone still ends with exit 2."""
     files = [str(file) for file in sorted(bad_folder.iterdir())]
     done = run_cli(command, bad_folder, FIRST)
     reported = [line for line in done.out.splitlines() if line.startswith("not read: ")]

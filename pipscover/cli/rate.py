@@ -14,9 +14,9 @@ from pipscover.cli.common import (
     Loaded,
     PuzzlesArgument,
     TimeoutOption,
-    exit_with,
+    exit_after,
     json_text,
-    load_timed,
+    load_reported,
     progress_bar,
 )
 from pipscover.hints.rating import Rating, rate
@@ -27,13 +27,15 @@ from pipscover.model.results import SearchTimeout
 def rate_command(puzzles: PuzzlesArgument, difficulty: DifficultyOption = None, timeout: TimeoutOption = None,
                  as_json: JsonOption = False) -> None:
     """Rate puzzles easy, medium or hard from the deductions a person needs: the number of steps (which
-    sets the rating), the guesses and the hardest rule used. Exit code 1 when a puzzle has no solution.
+    sets the rating), the guesses and the hardest rule used. A puzzle file that does not read, among several
+    or in a folder, is reported in one line and the others are rated. Exit code 1 when a puzzle has no
+    solution or a file did not read.
 
     --timeout bounds each rating (a large, loose board can take minutes): exit code 3 when it passed first.
 
     Example: pipscover rate 2025-09-15 --json
     """
-    loaded = load_timed(puzzles, difficulty)
+    loaded, unread = load_reported(puzzles, difficulty, as_json)
     worst = EXIT_OK
     with progress_bar("rating", total=len(loaded) if len(loaded) > 1 else None) as advance:
         for item in loaded:
@@ -41,7 +43,7 @@ def rate_command(puzzles: PuzzlesArgument, difficulty: DifficultyOption = None, 
             advance()
             worst = max(worst, code)
             typer.echo(said)
-    exit_with(worst)
+    exit_after(worst, unread)
 
 
 def _rated(item: Loaded, timeout: float | None, as_json: bool) -> tuple[str, int]:

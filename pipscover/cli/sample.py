@@ -23,10 +23,10 @@ from pipscover.cli.common import (
     Loaded,
     PuzzlesArgument,
     TimeoutOption,
+    exit_after,
     exit_code,
-    exit_with,
     json_text,
-    load_timed,
+    load_reported,
     memory_size,
     progress_bar,
     seed_value,
@@ -57,19 +57,22 @@ def sample_command(
     solutions below it; the same --seed draws the same solutions on any machine.
 
     Each is printed as it is drawn (--json: the solve --json object, its solutions written as they come).
-    Exit code 0 when every puzzle has solutions, 1 when one has none, 3 when a time or memory limit stopped
-    it, 130 on Ctrl-C (the draws made so far printed).
+    A puzzle file that does not read, among several or in a folder, is reported in one line and the others
+    are sampled.
+    Exit code 0 when every puzzle has solutions, 1 when one has none or a file did not read, 3 when a time or
+    memory limit stopped it, 130 on Ctrl-C (the draws made so far printed).
 
     Example: pipscover sample nyt/2025-09-15.json -d hard -n 5 --seed 7 --json
     """
     from pipscover.counting.completions import draws
 
     cap = parse_size(memory)
+    loaded, unread = load_reported(puzzles, difficulty, as_json)
     worst = 0
     # A terminal stdout under the bar is written a line at a time, and a JSON object is one line: not there.
     bar: AbstractContextManager[Any] = nullcontext() if as_json and sys.stdout.isatty() else progress_bar("sampling")
     with bar:
-        for item in load_timed(puzzles, difficulty):
+        for item in loaded:
             start = item.clock_start()
             drawn = islice(draws(item.puzzle, seed, distinct, deadline_after(timeout, start), cap), number)
             shown = _JsonDraws(item, seed, distinct) if as_json else _TextDraws(item, number, seed, distinct)
@@ -78,7 +81,7 @@ def sample_command(
             worst = max(worst, exit_code(status))
             if status is Status.INTERRUPTED:
                 break
-    exit_with(worst)
+    exit_after(worst, unread)
 
 
 class _Draws(ABC):
