@@ -27,9 +27,10 @@ from pipscover.model.results import SearchTimeout
 def rate_command(puzzles: PuzzlesArgument, difficulty: DifficultyOption = None, timeout: TimeoutOption = None,
                  as_json: JsonOption = False) -> None:
     """Rate puzzles easy, medium or hard from the deductions a person needs: the number of steps (which
-    sets the rating), the guesses and the hardest rule used. A puzzle file that does not read, among several
-    or in a folder, is reported in one line and the others are rated. Exit code 1 when a puzzle has no
-    solution or a file did not read.
+    sets the rating), the guesses and the hardest rule used. Exit code 1 when a puzzle has no solution.
+
+    A puzzle file that does not read, among several or in a folder, is reported in one line and the others
+    are rated; the exit code is then 1.
 
     --timeout bounds each rating (a large, loose board can take minutes): exit code 3 when it passed first.
 
