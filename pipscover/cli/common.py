@@ -176,7 +176,10 @@ def load_reported(paths: list[Path], difficulty: Difficulty | None, as_json: boo
     unread: list[Unread] = []
     loaded = load_timed(paths, difficulty, unread)
     for item in unread:
-        print_json(item.as_json()) if as_json else typer.echo(item.describe())
+        if as_json:
+            print_json(item.as_json())
+        else:
+            typer.echo(item.describe())
     return loaded, bool(unread)
 
 
