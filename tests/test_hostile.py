@@ -1116,6 +1116,14 @@ def interrupt(args: list, after: float, processes: int = 1, out_file: Path | Non
     return process.returncode, out, err
 
 
+def test_ctrl_c_during_the_marginals_keeps_the_exact_count():
+    """The count was known and exact, and Ctrl-C in the marginals lost it: only "stopped by Ctrl-C"."""
+    puzzle = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles" / "planted-4x6-s1.json"
+    code, out, err = interrupt(["count", puzzle, "--marginals"], after=3.0)  # the count takes 0.1 s
+    assert code == 130
+    assert "58,725,029,952 solutions (exact" in out and "marginals: not counted (stopped by Ctrl-C" in out
+
+
 def assert_group_ends(group: int, within: float = 10) -> None:
     """Every process of the group is gone within `within` seconds. A worker killed as its parent ends is
     reaped by init, which may take a moment on a loaded machine (until then kill(0) still finds it)."""

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from brute_force import brute_force_grids, brute_force_solutions
@@ -174,6 +175,31 @@ def test_count_marginals_in_json_and_on_the_board(run_cli):
     assert sum(row) == 1 and [r, c, row.index(1)] == answer["backbone"][0]
     text = run_cli("count", path, "--marginals").out
     assert "backbone: 16 of 16 cells fixed by every solution" in text
+
+
+# Counted in a tenth of a second by inclusion-exclusion; its marginals take seconds (the Python walk).
+QUICK_COUNT_SLOW_MARGINALS = Path(__file__).resolve().parents[1] / "benchmarks/count_puzzles/planted-4x6-s1.json"
+
+
+def test_marginals_stopped_by_the_timeout_leave_the_count_and_say_so(run_cli):
+    """The timeout is the puzzle's: marginals past it were dropped without a word, exit 0."""
+    done = run_cli("count", QUICK_COUNT_SLOW_MARGINALS, "--marginals", "--timeout", "1")
+    assert done.code == 3
+    assert "58,725,029,952 solutions (exact" in done.out and "marginals: not counted (stopped by --timeout" in done.out
+    answer = json.loads(run_cli("count", QUICK_COUNT_SLOW_MARGINALS, "--marginals", "--timeout", "1", "--json").out)
+    assert answer["exact"] and answer["count"] == 58_725_029_952
+    assert answer["marginals"] is None and answer["backbone"] is None and answer["marginals_stopped_by"] == "--timeout"
+
+
+def test_marginals_report_their_progress_and_time(run_cli):
+    heard = []
+    found = marginals(SMALL[-1], on_progress=lambda solutions, share: heard.append((solutions, share)))
+    shares = [share for _, share in heard if share is not None]
+    assert shares == sorted(shares) and shares[0] == 0 and shares[-1] <= 1
+    assert {solutions for solutions, share in heard if share is not None} == {found.total}
+    answer = json.loads(run_cli("count", EXAMPLES / "first.txt", "--marginals", "--json").out)
+    assert answer["marginals_stopped_by"] is None and answer["marginals_seconds"] >= 0
+    assert "(marginals counted in " in run_cli("count", EXAMPLES / "first.txt", "--marginals").out
 
 
 def test_marginals_of_grids_are_refused_in_one_line(run_cli):

@@ -3,6 +3,7 @@ SAT blocking clauses), Ganak or inclusion-exclusion."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from functools import partial
@@ -23,7 +24,6 @@ from pipscover.cli.common import (
     PuzzlesArgument,
     TimeoutOption,
     exit_after,
-    exit_with,
     load_reported,
     memory_size,
     print_json,
@@ -95,7 +95,8 @@ def count_command(
     )] = f"{MEMORY_LIMIT // 2**30}G",
     with_marginals: Annotated[bool, typer.Option(
         "--marginals", help="Also count, for every cell, the solutions that put each pip there (placements), "
-        "and mark the cells every solution fixes (the backbone).",
+        "and mark the cells every solution fixes (the backbone); within the same --timeout and --memory, past "
+        "which the exact count is still printed, and the exit code is 3.",
     )] = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -105,7 +106,7 @@ def count_command(
     A puzzle file that does not read, among several or in a folder, is reported in one line and the others
     are counted.
     Exit code 0 when every count is done, 1 when a puzzle has no solution or a file did not read,
-    3 when --timeout, --memory or --limit stopped one (a lower bound), 130 on Ctrl-C.
+    3 when --timeout, --memory or --limit stopped one (a lower bound) or its --marginals, 130 on Ctrl-C.
 
     Examples:
 
@@ -127,20 +128,31 @@ def count_command(
         settings["backend"] = backend = get_backend(backend).name
     for note in [] if as_json else _notes_before(settings, listing, jobs if len(loaded) == 1 and split is None else 1):
         typer.echo(note, err=True)
-    worst = 0
     single_total = None if listing else 100  # a single count's bar shows its share done, when it is known
     with progress_bar(f"counting by {_method_name(str(method), backend)}",
                       total=len(loaded) if len(loaded) > 1 else single_total) as update:
-        try:
-            for puzzle, result in _counts(loaded, settings, jobs, update, split):
-                cells = _marginals(puzzle, result, timeout, cap) if with_marginals else None
-                worst = max(worst, _print(puzzle, result, as_json, cells))
-                if split is not None and result.exact and result.backend is None and not as_json:
-                    typer.echo(KEPT_HERE_NOTE.format(where=split.where()), err=True)
-        except CountInterrupted as stop:
-            _print(stop.puzzle, stop.result, as_json)
-            exit_with(EXIT_INTERRUPTED)
+        worst = _answers(loaded, settings, jobs, update, split, as_json, with_marginals)
     exit_after(worst, unread)
+
+
+def _answers(loaded: list[Loaded], settings: dict[str, Any], jobs: int, update: Callable[..., None],
+             split: Split | None, as_json: bool, with_marginals: bool) -> int:
+    """Count and print each puzzle, with its marginals when asked for; the worst exit code. Ctrl-C stops the
+    run: in a count once its lower bound is printed, in the marginals once the exact count is."""
+    worst = 0
+    try:
+        for puzzle, result in _counts(loaded, settings, jobs, update, split):
+            asked = _marginals(puzzle, result, settings["timeout"], settings["memory"],
+                               update if len(loaded) == 1 else None) if with_marginals else None
+            worst = max(worst, _print(puzzle, result, as_json, asked))
+            if worst == EXIT_INTERRUPTED:
+                break
+            if split is not None and result.exact and result.backend is None and not as_json:
+                typer.echo(KEPT_HERE_NOTE.format(where=split.where()), err=True)
+    except CountInterrupted as stop:
+        _print(stop.puzzle, stop.result, as_json)
+        return EXIT_INTERRUPTED
+    return worst
 
 
 def _notes_before(settings: dict[str, Any], listing: bool, unsplit_jobs: int) -> list[str]:
@@ -264,31 +276,54 @@ def _count_split(item: Loaded, settings: dict[str, Any], progress: ProgressCallb
         raise
 
 
-def _marginals(puzzle: Puzzle, result: CountResult, timeout: float | None, memory: int | None) -> Marginals | None:
-    """The per-cell counts of an exact placement count (`pipscover.counting.completions`), None for others."""
+class AskedMarginals(NamedTuple):
+    """What --marginals gave for one puzzle: the per-cell counts, or what stopped them (as `_stopped_by` names
+    it: the count's own stop when it is not exact), and the seconds they took."""
+
+    cells: Marginals | None
+    stopped_by: str | None
+    seconds: float
+
+
+def _marginals(puzzle: Puzzle, result: CountResult, timeout: float | None, memory: int | None,
+               update: Callable[..., None] | None) -> AskedMarginals:
+    """The per-cell counts of an exact placement count (`pipscover.counting.completions`), within what is left
+    of the puzzle's --timeout. `update` moves the one puzzle's bar."""
     if not result.exact:
-        return None
+        return AskedMarginals(None, _stopped_by(result), 0.0)
     from pipscover.counting.completions import marginals
 
+    def progress(solutions: int, fraction: float | None) -> None:
+        if update is not None:  # no share is known while the subproblems are counted: the clock alone moves
+            update(advance=0, completed=0 if fraction is None else round(100 * fraction),
+                   description="marginals: " + ("counting every subproblem" if fraction is None
+                                                else "walking the levels forward"))
+
+    start = time.monotonic()
     try:
-        return marginals(puzzle, deadline_after(timeout), memory)
-    except (SearchTimeout, MemoryCapReached):
-        return None
+        cells = marginals(puzzle, deadline_after(timeout, start - result.seconds), memory, progress)
+    except SearchTimeout:
+        return AskedMarginals(None, "--timeout", time.monotonic() - start)
+    except MemoryCapReached:
+        return AskedMarginals(None, "--memory", time.monotonic() - start)
+    except KeyboardInterrupt:  # the count stands: it is printed, then the run stops
+        return AskedMarginals(None, "Ctrl-C", time.monotonic() - start)
+    return AskedMarginals(cells, None, time.monotonic() - start)
 
 
-def _print(puzzle: Puzzle, result: CountResult, as_json: bool,
-           cells: Marginals | None = None) -> int:
-    """Print one count (with its marginals, when given); the exit code it calls for."""
+def _print(puzzle: Puzzle, result: CountResult, as_json: bool, asked: AskedMarginals | None = None) -> int:
+    """Print one count (with its marginals, when asked for, or what stopped them); the exit code it calls for."""
     code = EXIT_OK if result.exact else EXIT_TIMEOUT  # a lower bound is not the answer, whatever stopped it
     if result.exact and result.count == 0:
         code = EXIT_NO
+    if asked is not None and asked.stopped_by is not None:  # the count stands; what was asked beside it is missing
+        code = max(code, EXIT_INTERRUPTED if asked.stopped_by == "Ctrl-C" else EXIT_TIMEOUT)
     if as_json:
         print_json({
             "puzzle": puzzle.origin.as_json(), "count": result.count, "exact": result.exact,
             "distinct": str(result.distinct), "method": result.method, "backend": result.backend,
             "seconds": round(result.seconds, 6), "stopped_by": _stopped_by(result),
-            **({} if cells is None else {"marginals": cells.as_json(),
-                                        "backbone": [[r, c, pip] for (r, c), pip in sorted(cells.backbone().items())]}),
+            **({} if asked is None else _marginals_json(asked)),
         })
         return code
     placements = result.distinct is Distinct.PLACEMENTS
@@ -304,17 +339,29 @@ def _print(puzzle: Puzzle, result: CountResult, as_json: bool,
         why = _stopped_by(result)
         typer.echo(f"{puzzle.describe()}: at least {counted} {noun} (NOT exact: stopped by {why}; "
                    f"a lower bound, {result.distinct}) by {engine} in {result.seconds:.3f} s")
-    if cells is not None:
-        typer.echo(_backbone_board(cells))
+    if asked is not None and asked.cells is not None:
+        typer.echo(_backbone_board(asked.cells, asked.seconds))
+    elif asked is not None and result.exact:
+        typer.echo(f"marginals: not counted (stopped by {asked.stopped_by} after {asked.seconds:.3f} s)")
     return code
 
 
-def _backbone_board(cells: Marginals) -> str:
+def _marginals_json(asked: AskedMarginals) -> dict[str, Any]:
+    """--marginals' keys of a count's JSON: null counts (and why) where they were stopped."""
+    cells = asked.cells
+    return {"marginals": None if cells is None else cells.as_json(),
+            "backbone": None if cells is None else [[r, c, pip] for (r, c), pip in sorted(cells.backbone().items())],
+            "marginals_seconds": round(asked.seconds, 6), "marginals_stopped_by": asked.stopped_by}
+
+
+def _backbone_board(cells: Marginals, seconds: float) -> str:
     """The board with the pip of each backbone cell and `.` on the others, under a line that counts them."""
     backbone = cells.backbone()
     rows = [r for r, _ in cells.counts]
     columns = [c for _, c in cells.counts]
-    lines = [f"backbone: {len(backbone)} of {len(cells.counts)} cells fixed by every solution"]
+    heading = (f"backbone: {len(backbone)} of {len(cells.counts)} cells fixed by every solution "
+               f"(marginals counted in {seconds:.3f} s)")
+    lines = [heading]
     for r in range(min(rows), max(rows) + 1):
         lines.append(" ".join(str(backbone[r, c]) if (r, c) in backbone else "." if (r, c) in cells.counts else " "
                               for c in range(min(columns), max(columns) + 1)).rstrip())

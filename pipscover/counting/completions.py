@@ -27,6 +27,7 @@ from itertools import islice
 from random import Random
 from typing import TypeVar
 
+from pipscover.counting.progress import ProgressCallback
 from pipscover.counting.region_states import DECIDED, FAIL
 from pipscover.counting.structural import CHECK_EVERY, StructuralCounter, check_search
 from pipscover.counting.tilings import longer_side_order, set_bits
@@ -48,9 +49,10 @@ Chosen = TypeVar("Chosen")
 class Completions:
     """The counts N(U, L, σ) of one puzzle's subproblems, kept with the branching that sums them."""
 
-    def __init__(self, puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None) -> None:
+    def __init__(self, puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None,
+                 on_progress: ProgressCallback | None = None) -> None:
         self.counter = StructuralCounter(puzzle, order="sweep", compiled=False)  # its rules and closed forms
-        self.deadline, self.memory_cap = deadline, memory_cap
+        self.deadline, self.memory_cap, self.on_progress = deadline, memory_cap, on_progress
         self.neighbours, _ = self.counter.cell_tables(deadline)
         place = {cell: index for index, cell in enumerate(puzzle.cells)}
         self.sweep = [place[cell] for cell in longer_side_order(puzzle.cells)]
@@ -66,6 +68,8 @@ class Completions:
         if known is None:
             if len(self.counts) % CHECK_EVERY == 0:
                 check_search(0, self.deadline, self.memory_cap, None)
+                if self.on_progress is not None:  # the count is known at the root only: nothing found yet
+                    self.on_progress(0, None)
             free = self.closed_form(node)
             known = free if free is not None else sum(self.completions(child) for child, _ in self.branches(node))
             self.counts[key] = known
@@ -160,14 +164,22 @@ class Completions:
                               for cell, a, other, b in laid))
 
     def marginals(self) -> dict[Cell, list[int]]:
-        """For every cell, how many solutions put each pip there: `[n_0, n_1, ...]` by pip value."""
-        self.total()
+        """For every cell, how many solutions put each pip there: `[n_0, n_1, ...]` by pip value. `on_progress`
+        hears nothing found while the subproblems are counted, then the count and the share of the levels
+        walked forward (a domino each), the two halves of the work."""
+        solutions = self.total()
         cells, values = self.counter.puzzle.cells, self.counter.rules.values
         found = [[0] * len(values) for _ in cells]  # by pip index
         level: dict[tuple[int, int, tuple[int, ...]], tuple[Node, int]] = {self.root[:3]: (self.root, 1)}
+        depth = 0
         while level:
+            if self.on_progress is not None:
+                self.on_progress(solutions, depth / max(len(self.counter.puzzle.dominoes), 1))
+            depth += 1
             following: dict[tuple[int, int, tuple[int, ...]], tuple[Node, int]] = {}
-            for node, ways in level.values():
+            for walked, (node, ways) in enumerate(level.values()):
+                if walked % CHECK_EVERY == 0:  # the counts below are all known: `completions` looks no more
+                    check_search(0, self.deadline, self.memory_cap, None)
                 free = self.closed_form(node)
                 if free is not None:
                     self._free_marginals(node, ways * free, found)
@@ -262,11 +274,13 @@ def carrying(puzzle: Puzzle, solution: Solution) -> int:
     return Completions(fixed).total()
 
 
-def marginals(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None) -> Marginals:
-    """For every cell of `puzzle`, how many solutions put each pip value there (`[n_0, n_1, ...]`), exact.
+def marginals(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None,
+              on_progress: ProgressCallback | None = None) -> Marginals:
+    """For every cell of `puzzle`, how many solutions put each pip value there (`[n_0, n_1, ...]`), exact;
+    `SearchTimeout` or `MemoryCapReached` past the limits. `on_progress` as `Completions.marginals` calls it.
 
     >>> from pipscover import load_one
     >>> marginals(load_one("examples/first.txt")).backbone()[(0, 0)]  # its only solution puts a 4 there
     4
     """
-    return Marginals(puzzle, Completions(puzzle, deadline, memory_cap).marginals())
+    return Marginals(puzzle, Completions(puzzle, deadline, memory_cap, on_progress).marginals())
