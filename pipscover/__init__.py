@@ -1,8 +1,9 @@
 """pipscover: Pips puzzles as exact cover and SAT.
 
 Read puzzles with `load_one` / `load` / `parse` (NYT JSON, the text format, or a `.cnf` / `.opb` that
-`encode` wrote), answer with `solve`, `solutions`, `count`, `hint` and `rate`, check with `problems` /
-`is_valid`, make puzzles with `generate`, fetch NYT days with `fetch`. For SAT research: `encoding(puzzle)`
+`encode` wrote), answer with `solve`, `solutions`, `count`, `hint` and `rate`, draw uniform solutions and
+per-cell counts from the exact counts with `sample` and `marginals`, check with `problems` / `is_valid`,
+make puzzles with `generate`, fetch NYT days with `fetch`. For SAT research: `encoding(puzzle)`
 is the CNF as an object (`Encoding`: its PySAT `CNF`, the variables' meaning, the projection sets, `decode`,
 `block`, `assumptions`), `encode` / `decode` the DIMACS text and a solver's answer. Every name has an example
 in its docstring:
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from pipscover.cnf.forms import AnyEncoding
     from pipscover.cnf.placements import Encoding
     from pipscover.counting import count
+    from pipscover.counting.completions import marginals, sample
     from pipscover.formats import load, load_one, parse
     from pipscover.formats.fetch import puzzle_files
     from pipscover.generate.generator import generate  # at run time, the package `pipscover.generate`, callable
@@ -42,7 +44,7 @@ if TYPE_CHECKING:
     from pipscover.hints.rating import rate
     from pipscover.model import Cell, Difficulty, Domino, Origin, Placement, Puzzle, Region, RegionKind, Solution
     from pipscover.model.check import is_valid, problems
-    from pipscover.model.results import CountResult, Distinct, SolveResult, Status
+    from pipscover.model.results import CountResult, Distinct, Marginals, SolveResult, Status
     from pipscover.solving import solutions, solve
 
 # The public names, each imported from its module on first use: `import pipscover.cli` (every command's
@@ -56,7 +58,8 @@ _LAZY = {
     "solutions": "pipscover.solving", "solve": "pipscover.solving", "hint": "pipscover.hints",
     "rate": "pipscover.hints.rating", "puzzle_files": "pipscover.formats.fetch",
     "Encoding": "pipscover.cnf.placements", "Encodings": "pipscover.cnf.placements",
-    "sample": "pipscover.counting.completions",
+    "sample": "pipscover.counting.completions", "marginals": "pipscover.counting.completions",
+    "Marginals": "pipscover.model.results",
 }
 
 
@@ -172,8 +175,8 @@ if "IPython" in sys.modules:
     _show_in_notebooks()
 
 __all__ = [
-    "Cell", "CountResult", "Difficulty", "Distinct", "Domino", "Encoding", "Encodings", "Origin", "PipsError",
-    "Placement", "Puzzle", "Region", "RegionKind", "Solution", "SolveResult", "Status", "__version__", "count",
-    "decode", "encode", "encoding", "fetch", "generate", "hint", "is_valid", "load", "load_one", "parse", "problems",
-    "puzzle_files", "rate", "sample", "solutions", "solve",
+    "Cell", "CountResult", "Difficulty", "Distinct", "Domino", "Encoding", "Encodings", "Marginals", "Origin",
+    "PipsError", "Placement", "Puzzle", "Region", "RegionKind", "Solution", "SolveResult", "Status", "__version__",
+    "count", "decode", "encode", "encoding", "fetch", "generate", "hint", "is_valid", "load", "load_one",
+    "marginals", "parse", "problems", "puzzle_files", "rate", "sample", "solutions", "solve",
 ]

@@ -122,6 +122,19 @@ def test_every_sample_passes_the_independent_checker():
         assert all(is_valid(puzzle, solution) for solution in sample(puzzle, 20, seed=3))
 
 
+def test_marginals_are_public_and_take_their_limits_as_count_does():
+    """`marginals` was only in `pipscover.counting.completions`, and took a clock reading (`deadline`)."""
+    import pipscover
+
+    puzzle = SMALL[-1]
+    assert "marginals" in dir(pipscover) and "Marginals" in dir(pipscover)
+    assert pipscover.marginals(puzzle, timeout=60, memory=2**31).counts == marginals(puzzle).counts
+    with pytest.raises(SearchTimeout):
+        pipscover.marginals(puzzle, timeout=0)
+    with pytest.raises(PipsError, match="memory must be"):
+        pipscover.marginals(puzzle, memory=-5)
+
+
 def test_the_same_seed_draws_the_same_samples_and_another_seed_others():
     puzzle = SMALL[-1]  # (planted 4 x 4's 14,962,316 solutions took 2 s of CPU to sample three times)
     assert sample(puzzle, 5, seed=42) == sample(puzzle, 5, seed=42)

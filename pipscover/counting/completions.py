@@ -274,13 +274,19 @@ def carrying(puzzle: Puzzle, solution: Solution) -> int:
     return Completions(fixed).total()
 
 
-def marginals(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None,
-              on_progress: ProgressCallback | None = None) -> Marginals:
-    """For every cell of `puzzle`, how many solutions put each pip value there (`[n_0, n_1, ...]`), exact;
-    `SearchTimeout` or `MemoryCapReached` past the limits. `on_progress` as `Completions.marginals` calls it.
+def marginals(puzzle: Puzzle, timeout: float | None = None, memory: int | None = None,
+              on_progress: ProgressCallback | None = None, *, deadline: float | None = None,
+              memory_cap: int | None = None) -> Marginals:
+    """For every cell of `puzzle`, how many solutions put each pip value there (`[n_0, n_1, ...]`), exact.
+    Within `timeout` seconds and `memory` bytes, as `count` and `sample` take them (`deadline=`, a
+    `time.monotonic()` value, and `memory_cap=`, the names it first took, still work, the first with a
+    `DeprecationWarning`): `SearchTimeout` or `MemoryCapReached` past them. `on_progress` as
+    `Completions.marginals` calls it.
 
     >>> from pipscover import load_one
     >>> marginals(load_one("examples/first.txt")).backbone()[(0, 0)]  # its only solution puts a 4 there
     4
     """
-    return Marginals(puzzle, Completions(puzzle, deadline, memory_cap, on_progress).marginals())
+    cap = checked_memory(memory if memory_cap is None else memory_cap)
+    walk = Completions(puzzle, deadline_of(timeout, deadline, "marginals"), cap, on_progress)
+    return Marginals(puzzle, walk.marginals())

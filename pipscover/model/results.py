@@ -79,7 +79,13 @@ class Distinct(Choice):
 class Marginals:
     """For every cell of `puzzle`, how many solutions put each pip value there: `counts[cell][v]` for v = 0, 1,
     ... (exact ints; each cell's add up to the count). A cell is in the backbone when every solution puts the
-    same pip there; its settledness is the share of the solutions that agree on its likeliest pip."""
+    same pip there; its settledness is the share of the solutions that agree on its likeliest pip.
+
+    >>> from pipscover import load_one, marginals
+    >>> found = marginals(load_one("examples/first.txt"))  # one solution: every cell is fixed
+    >>> found.total, len(found.backbone()), found.counts[(0, 0)], found.settled()[(0, 0)]
+    (1, 16, [0, 0, 0, 0, 1, 0, 0], 1.0)
+    """
 
     puzzle: Puzzle
     counts: dict[Cell, list[int]]
