@@ -204,6 +204,12 @@ def test_marginals_stopped_by_the_timeout_leave_the_count_and_say_so(run_cli):
     assert answer["marginals"] is None and answer["backbone"] is None and answer["marginals_stopped_by"] == "--timeout"
 
 
+def test_sample_names_the_limit_that_stopped_it(run_cli):
+    """It said "stopped by --timeout or --memory" whichever it was."""
+    done = run_cli("sample", QUICK_COUNT_SLOW_MARGINALS, "--memory", "1M")
+    assert done.code == 3 and "stopped by --memory before the draws were done" in done.out
+
+
 def test_marginals_report_their_progress_and_time(run_cli):
     heard = []
     found = marginals(SMALL[-1], on_progress=lambda solutions, share: heard.append((solutions, share)))

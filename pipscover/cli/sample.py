@@ -90,6 +90,7 @@ class _Draws(ABC):
     def __init__(self, item: Loaded) -> None:
         self.puzzle = item.puzzle
         self.printed = 0
+        self.limit = ""  # the limit that stopped the draws, as the command line names it
 
     def print_all(self, drawn: Iterator[Solution]) -> Status:
         """Print every draw; how the drawing ended."""
@@ -101,7 +102,8 @@ class _Draws(ABC):
                     return Status.SOLVED
                 except ValueError:  # (from the first draw) the puzzle has no solution
                     return Status.UNSATISFIABLE
-                except (SearchTimeout, MemoryCapReached):
+                except (SearchTimeout, MemoryCapReached) as stop:
+                    self.limit = "--memory" if isinstance(stop, MemoryCapReached) else "--timeout"
                     return Status.TIMEOUT
                 self.show(solution)
                 self.printed += 1
@@ -154,7 +156,7 @@ class _TextDraws(_Draws):
         if status is Status.UNSATISFIABLE:
             typer.echo(f"{self.puzzle.describe()}: no solution to draw")
             return
-        why = "by Ctrl-C" if status is Status.INTERRUPTED else "by --timeout or --memory"
+        why = "by Ctrl-C" if status is Status.INTERRUPTED else f"by {self.limit}"
         done = (f"after {self.printed} of {self.number} draws" if self.printed
                 else "before the draws were done (nothing drawn)")
         typer.echo(f"{self.puzzle.describe()}: stopped {why} {done}")
