@@ -378,6 +378,18 @@ def test_a_sweep_auto_built_here_on_fewer_primes_than_a_workers_own_gives_the_ex
     assert result.backend is not None and result.backend.startswith("dask")
 
 
+def test_workers_that_build_the_graph_take_the_fewest_primes_as_one_process_does(scheduler):
+    """With -m inclusion-exclusion each worker builds the graph: it summed modulo the three primes of the
+    bound known before the build, where one process takes the two its graph allows (no-unique-22: four where
+    three do, a third more work on the cluster than in one process)."""
+    from pipscover.sweep import split_count
+
+    puzzle = load_one(NO_UNIQUE_16)
+    assert split_count.swept_chunk(puzzle, 0, 4)[0] == with_fewest_primes(puzzle, build_sweep(puzzle)).points.lanes == 2
+    result = split_count.count_on_cluster(puzzle, "inclusion-exclusion", scheduler, 0, None, None, time.monotonic())
+    assert (result.count, result.exact, result.method) == (NO_UNIQUE_16_COUNT, True, "inclusion-exclusion")
+
+
 def test_the_sweep_auto_built_here_is_sent_to_the_workers_and_outlives_a_worker_killed(run_cli, scheduler):
     """no-unique-18's count is long: auto splits it. Its graph is built here in a fraction of a second and its
     sweep is too long to do here: it is sent to every worker once (it used to be dropped, and each worker built

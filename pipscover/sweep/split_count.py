@@ -3,15 +3,15 @@ a LocalCluster of N workers), on the cluster handling of `pipscover.sweep.cluste
 
 Inclusion-exclusion's sum runs over prod (m_t + 1) points, each point one sweep that depends on no other:
 the points are cut into chunks that shrink as the sum proceeds (`split_tasks.shrinking_chunks`: few tasks,
-and a short tail; each worker holds one waiting its turn, `cluster.in_turn`), one Dask task
-each, and a task returns its chunk's signed sum modulo its primes' product
-(`inclusion_exclusion.sweep_total`). The client adds the chunks' sums, as one process adds its points, and
-recovers the count once (`Modulus`), so the split count is the same number, exact under the same bound. A
-task is pure (the puzzle and its chunk in, an int out): a task whose worker dies is run again by the
-scheduler on another worker, and the client keeps one result per chunk, so nothing is counted twice. The
-sweep's graph that `auto` built here is sent to every worker once (Dask's scatter, to each worker, so that
-one restarted after a kill fetches it from another); else each worker process builds it once and keeps it
-for its next chunks.
+and a short tail; each worker holds one waiting its turn, `cluster.in_turn`), one Dask task each, and a task
+returns its chunk's signed sum modulo its primes' product (`inclusion_exclusion.sweep_total`), on the fewest
+primes the graph allows, as one process takes them. The client adds the chunks' sums, as one process adds
+its points, and recovers the count once (`Modulus`), so the split count is the same number, exact under the
+same bound. A task is pure (the puzzle and its chunk in, its primes and sum out): a task whose worker dies is
+run again by the scheduler on another worker, and the client keeps one result per chunk, so nothing is
+counted twice. The sweep's graph that `auto` built here is sent to every worker once (Dask's scatter, to
+each worker, so that one restarted after a kill fetches it from another); else each worker process builds it
+once and keeps it for its next chunks.
 
 The structural counter splits too (`-m structural`), below a cut of its first levels
 (`pipscover.sweep.split_structural`). `auto` keeps short counts local: it spends the structural counter's
@@ -65,22 +65,24 @@ _built: dict[Puzzle, Sweep] = {}  # on a worker: the sweep of the last puzzle, f
 _building = threading.Lock()  # the threads of one worker build it once
 
 
-def swept_chunk(puzzle: Puzzle, begin: int, end: int, sweep: Sweep | None = None, memory: int | None = None) -> int:
-    """What one task computes: the signed sum of the points numbered `begin` to `end - 1`, modulo the primes'
-    product, on the puzzle's `sweep` when the client sent it, else on the one this worker builds once. Raises
-    `CountInterrupted` when the worker holds more than `memory` bytes (while it builds the sweep, and before
-    it sweeps: the sweeps themselves allocate nothing)."""
+def swept_chunk(puzzle: Puzzle, begin: int, end: int, sweep: Sweep | None = None,
+                memory: int | None = None) -> tuple[int, int]:
+    """What one task computes: the signed sum of the points numbered `begin` to `end - 1`, modulo the product
+    of its primes, and how many primes (lanes) that is; on the puzzle's `sweep` when the client sent it, else
+    on the one this worker builds once, with the fewest primes its graph allows (as one process takes them:
+    every worker takes the same). Raises `CountInterrupted` when the worker holds more than `memory` bytes
+    (while it builds the sweep, and before it sweeps: the sweeps themselves allocate nothing)."""
     try:
         if sweep is None:
             with _building:
                 sweep = _built.get(puzzle)
                 if sweep is None:
                     _built.clear()
-                    sweep = _built[puzzle] = build_sweep(puzzle, memory_cap=memory)
+                    sweep = _built[puzzle] = with_fewest_primes(puzzle, build_sweep(puzzle, memory_cap=memory))
         check_memory(memory)
     except MemoryCapReached:
         raise CountInterrupted(_result(0, False, time.monotonic(), None, "memory")) from None
-    return sweep_total(sweep, chunk=range(begin, end))
+    return sweep.points.lanes, sweep_total(sweep, chunk=range(begin, end))
 
 
 def count_split(puzzle: Puzzle, engine: DaskEngine, deadline: float | None, memory: int | None, start: float,
@@ -98,7 +100,9 @@ def count_split(puzzle: Puzzle, engine: DaskEngine, deadline: float | None, memo
                               memory, deadline, start, on_progress, lambda sums: 0, [len(chunk) for chunk in chunks])
     if stopped_by is not None:
         return _result(0, False, start, engine.backend(), stopped_by)
-    return _result(modulus.count(sum(sums.values())), True, start, engine.backend())
+    (lanes,) = {lanes for lanes, _ in sums.values()}  # the graph decides them, the same on every worker
+    return _result(replace(modulus, lanes=lanes).count(sum(total for _, total in sums.values())), True, start,
+                   engine.backend())
 
 
 def count_on_cluster(puzzle: Puzzle, method: str, scheduler: str | None, workers: int, deadline: float | None,
@@ -180,7 +184,7 @@ def _short_sweep(puzzle: Puzzle, modulus: Modulus, deadline: float | None, memor
         if has_passed(deadline):
             return _named_auto(_result(0, False, start, None, "timeout"))
         return _Split(modulus, None)
-    sweep = with_fewest_primes(puzzle, sweep)  # built here: its sums may take fewer primes than workers' own
+    sweep = with_fewest_primes(puzzle, sweep)  # as each worker would take them
     modulus = Modulus.of_points(sweep.points)
     if sweep.points.count * len(sweep.sources) > LOCAL_SWEEP_WORK:
         return _Split(modulus, sweep)
