@@ -6,6 +6,7 @@ xdist worker collects every test file, and only one runs these."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import signal
@@ -469,6 +470,37 @@ def test_ctrl_c_stops_the_server_at_once_and_ends_the_count_it_is_working_on(tmp
         assert psutil.wait_procs(workers, timeout=10)[1] == []
     finally:
         stop_server(process)
+
+
+@pytest.mark.parametrize(("stop", "code", "says"), [(signal.SIGINT, 130, "pipscover: stopped by Ctrl-C\n"),
+                                                   (signal.SIGTERM, -signal.SIGTERM, "")], ids=["ctrl-c", "sigterm"])
+def test_the_server_stopped_right_after_answers_exits_cleanly(tmp_path, made, stop, code, says):
+    """Stopped as its questions' processes were ending (three clients asking hints one after another), the
+    server sometimes printed a TypeError traceback from its process pool's thread; now only its own line."""
+    import httpx
+
+    hint = {"puzzle": puzzle_to_nyt(made["easy"].puzzle), "placed": []}
+    process, url = start_server(tmp_path, "http://127.0.0.1:9")  # (nothing is fetched)
+    answered = threading.Semaphore(0)
+
+    def keep_asking() -> None:
+        with httpx.Client(base_url=url, timeout=30) as client, contextlib.suppress(httpx.TransportError):
+            while client.post("/api/hint", json=hint).status_code == 200:  # until the server stops
+                answered.release()
+
+    askers = [threading.Thread(target=keep_asking) for _ in range(3)]
+    try:
+        for asker in askers:
+            asker.start()
+        for _ in range(6):
+            assert answered.acquire(timeout=30)
+        process.send_signal(stop)
+        assert process.wait(timeout=30) == code
+        assert process.stderr.read() == says
+    finally:
+        stop_server(process)
+        for asker in askers:
+            asker.join()
 
 
 def test_a_question_asked_again_while_it_is_worked_on_waits_for_the_same_answer(tmp_path):
