@@ -535,6 +535,39 @@ def test_a_question_asked_again_while_it_is_worked_on_waits_for_the_same_answer(
         stop_server(process)
 
 
+def test_a_question_whose_client_has_gone_gives_its_place_to_the_next(tmp_path, made):
+    """Tabs closed while their counts ran (clients that gave up after a second) once held every place until the
+    counts' deadline, a minute, and every other question was answered 503 meanwhile."""
+    import httpx
+
+    from pipscover.serve.work import WAITING, WORKERS
+
+    board = [(row, column) for row in range(4) for column in range(8)]  # its grids are not counted in a minute
+    puzzle = puzzle_to_nyt(Puzzle.build([("empty", board, None)],
+                                        [(a, b) for a in range(4) for b in range(a, 4)] + [(5, 6)] * 6))
+    process, url = start_server(tmp_path, "http://127.0.0.1:9")  # (nothing is fetched)
+    try:
+        def ask_and_leave(row: int, column: int) -> None:  # a question of its own: the domino placed differs
+            placed = [{"domino": [5, 6], "cells": [[row, column], [row, column + 1]]}]
+            with contextlib.suppress(httpx.TimeoutException):
+                httpx.post(f"{url}api/stats", json={"puzzle": puzzle, "placed": placed}, timeout=1)
+
+        leaving = [threading.Thread(target=ask_and_leave, args=divmod(place, 4)) for place in range(WORKERS + WAITING)]
+        for thread in leaving:
+            thread.start()
+        for thread in leaving:
+            thread.join()
+        hint = {"puzzle": puzzle_to_nyt(made["easy"].puzzle), "placed": []}
+        asked, give_up = time.monotonic(), time.monotonic() + 10
+        while (answer := httpx.post(f"{url}api/hint", json=hint, timeout=30)).status_code == 503:
+            assert time.monotonic() < give_up, answer.text
+            time.sleep(0.1)
+        assert answer.status_code == 200
+        assert time.monotonic() - asked < 10
+    finally:
+        stop_server(process)
+
+
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
                     | st.text(max_size=8),
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),

@@ -126,3 +126,46 @@ def test_closing_right_after_an_answer_raises_nothing_in_any_thread(monkeypatch)
 
     asyncio.run(main())
     assert [args.exc_value for args in raised] == []
+
+
+async def started(work: Work, count: int = 1) -> list[psutil.Process]:
+    """The processes of the questions being worked on, once there are `count`."""
+    while len(work._running) < count:
+        await asyncio.sleep(0.01)
+    return [psutil.Process(process.pid) for process in work._running]
+
+
+def test_a_question_cancelled_gives_its_place_up_and_its_process_ends():
+    """What the server does when a question's client goes: the place is taken at once by the next question."""
+
+    async def main() -> None:
+        work = Work(workers=1, waiting=0)
+        try:
+            running = asyncio.ensure_future(work.run(time.sleep, 60))
+            (process,) = await started(work)
+            running.cancel()
+            await asyncio.wait([running])
+            assert await asyncio.wait_for(work.run(time.monotonic), 10) > 0  # not Full
+            assert psutil.wait_procs([process], timeout=10)[1] == []
+        finally:
+            work.close()
+
+    asyncio.run(main())
+
+
+def test_a_question_asked_twice_is_worked_on_until_both_askers_have_gone():
+    async def main() -> None:
+        work = Work(workers=1, waiting=0)
+        try:
+            first, second = (asyncio.ensure_future(work.run(time.sleep, 60, asked="the same")) for _ in range(2))
+            (process,) = await started(work)
+            first.cancel()
+            await asyncio.wait([first])
+            assert psutil.wait_procs([process], timeout=0.5)[1] == [process]  # the second still waits for it
+            second.cancel()
+            await asyncio.wait([second])
+            assert psutil.wait_procs([process], timeout=10)[1] == []
+        finally:
+            work.close()
+
+    asyncio.run(main())

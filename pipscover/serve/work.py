@@ -7,8 +7,10 @@ worked on (the same puzzle and position, as a reloaded page asks it) waits for t
 taking a place of its own: a page reloaded eight times on a large puzzle once filled every place with its
 own minute-long counts, and the server answered nothing else until they ended. Each question runs in a fresh
 process forked from a server process that has the library loaded already (`PRELOAD`: a few milliseconds), so
-the memory a large count takes goes back when it ends, and no state is shared between questions. Deadlines
-are given as `time.monotonic()` instants counted from the request's arrival: time spent waiting counts.
+the memory a large count takes goes back when it ends, and no state is shared between questions. A question
+nobody waits for any more (cancelled: the page's server cancels it when its client goes) has its process
+killed and gives its place up at once: a closed tab's count held its place for up to its minute. Deadlines are
+given as `time.monotonic()` instants counted from the request's arrival: time spent waiting counts.
 
 The processes are started one per question here, not by a `ProcessPoolExecutor`: a pool cannot end one of its
 questions without breaking the others, and its `shutdown(wait=False)` raced the thread that replaces a worker
@@ -21,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
@@ -59,24 +62,25 @@ class Work:
         self._running: set[BaseProcess] = set()  # the processes of the questions being worked on
         self._spares: list[tuple[BaseProcess, Connection]] = []  # processes waiting for a question (`_replenish`)
         self._closed = False
-        self._asked: dict[Hashable, asyncio.Future[Any]] = {}  # the questions being worked on, by name
+        self._asked: dict[Hashable, _Asked] = {}  # the questions being worked on, by name
 
     async def run(self, function: Callable[..., Answer], *arguments: Any, asked: Hashable = None) -> Answer:
         """`function(*arguments)` in a process of its own; `Full` when too many questions are running or
         waiting. `asked` names the question: while one of that name is worked on, a second waits for its
-        answer."""
+        answer; cancelled by all who asked it (their clients gone), it is cancelled, and its place is free."""
         if asked is None:
             return await self._run(function, *arguments)
-        answer = self._asked.get(asked)
-        if answer is None:
-            answer = self._asked[asked] = asyncio.ensure_future(self._run(function, *arguments))
-            answer.add_done_callback(lambda done: self._forget(asked, done))
-        return await asyncio.shield(answer)  # a client gone does not cancel the answer others wait for
-
-    def _forget(self, asked: Hashable, done: asyncio.Future[Any]) -> None:
-        del self._asked[asked]
-        if not done.cancelled():
-            done.exception()  # retrieved here: an answer every asker left is not an unhandled error
+        shared = self._asked.get(asked)
+        if shared is None:
+            shared = self._asked[asked] = _Asked(asyncio.ensure_future(self._run(function, *arguments)))
+        shared.askers += 1
+        try:
+            return await asyncio.shield(shared.answer)  # one asker gone does not cancel the answer others wait for
+        finally:
+            shared.askers -= 1
+            if not shared.askers:  # answered, or nobody waits for it any more
+                del self._asked[asked]
+                shared.answer.cancel()
 
     async def _run(self, function: Callable[..., Answer], *arguments: Any) -> Answer:
         if self._closed:
@@ -136,6 +140,14 @@ class Work:
         self._closed = True
         for process in [*self._running, *(spare for spare, _ in self._spares)]:
             _kill(process)
+
+
+@dataclass
+class _Asked:
+    """A question being worked on, and how many wait for its answer."""
+
+    answer: asyncio.Future[Any]
+    askers: int = 0
 
 
 def _answer(connection: Connection) -> None:
