@@ -130,6 +130,12 @@ def moves(made):
         yield tile, TURNS.index((other[0] - anchor[0], other[1] - anchor[1])), anchor
 
 
+def move_other(move):
+    """The cell of a move's second half."""
+    _, turns, anchor = move
+    return anchor[0] + TURNS[turns][0], anchor[1] + TURNS[turns][1]
+
+
 def cell(page, where):
     return page.locator(f"rect.cell[data-cell='{where[0]},{where[1]}']")
 
@@ -378,6 +384,29 @@ def test_on_a_phone_puzzles_opens_after_any_number_of_taps_on_a_difficulty(tabs,
             page.tap("[data-difficulty=medium]")
         page.tap("#chooser-toggle")
         assert not page.is_visible("#pick-day"), f"after {taps} taps"
+
+
+def test_a_reveal_answered_after_the_board_changed_lays_nothing_over_it(page, made, tmp_path):
+    """While the reveal of the next domino (the one on the first cell) is answered, the player lays another
+    domino on its two cells: the revealed domino was laid over it, two dominoes on the same cells. Now the page
+    says the board changed and leaves it as the player made it."""
+    medium = open_file(page, made, tmp_path)
+    revealed = min(moves(medium), key=lambda move: min(move[2], move_other(move)))
+    other = next(number for number, _, _ in moves(medium)
+                 if sorted(medium.puzzle.dominoes[number]) != sorted(medium.puzzle.dominoes[revealed[0]]))
+    page.evaluate("""([number, turns, anchor]) => {
+        const reveal = document.getElementById("reveal-one");
+        reveal.click();  // answered once this script has placed the domino
+        take(number);
+        for (let turn = 0; turn < turns; turn++) turnHand();
+        place(anchor);
+        return new Promise((answered) => {  // the button is enabled again when the answer has been shown
+            const wait = () => (reveal.disabled ? setTimeout(wait, 20) : answered());
+            wait();
+        });
+    }""", [other, revealed[1], list(revealed[2])])
+    assert page.locator("[data-placed]").count() == 1
+    assert "The board changed" in page.text_content("#message")
 
 
 def test_the_wrong_box_goes_when_its_domino_is_taken_back(page, made, tmp_path):

@@ -40,8 +40,19 @@ async function api(path, body) {
   return answer;
 }
 
-function question(path, extra) {
-  return api(path, Object.assign({puzzle: game.puzzle, placed: placementsJson()}, extra || {}));
+// An answer about a position no longer on the board is of no use, and `Moved` is thrown instead: a reveal
+// answered after the player had placed a domino laid its own over it, two dominoes on the same cells. (Its
+// message is empty when another puzzle is played by then: nothing to say about this one.)
+class Moved extends Error {}
+
+async function question(path, extra) {
+  const asked = game, position = JSON.stringify(placementsJson());
+  const answer = await api(path, Object.assign({puzzle: game.puzzle, placed: JSON.parse(position)}, extra || {}));
+  if (game !== asked) throw new Moved("");
+  if (JSON.stringify(placementsJson()) !== position) {
+    throw new Moved("The board changed while the server was answering; ask again.");
+  }
+  return answer;
 }
 
 function placementsJson() {
@@ -434,7 +445,7 @@ async function busy(button, work) {
   try {
     await work();
   } catch (error) {
-    say(error.message, "bad");
+    if (error.message) say(error.message, "bad");
   } finally {
     button.disabled = false;
     document.body.classList.remove("waiting");
@@ -442,9 +453,8 @@ async function busy(button, work) {
 }
 
 async function checkPosition() {
-  const shown = game;
   const answer = await question("/api/check").catch((error) => ({status: "error", error}));
-  if (shown !== game) return;
+  if (answer.error instanceof Moved) return;  // (a full board is checked again as it is now)
   if (answer.status === "solved") {
     if (clock.done === null) clock.done = played();
     save();
