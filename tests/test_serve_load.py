@@ -5,6 +5,7 @@ it), deadlines counted from a question's arrival, and the server's memory after 
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -164,7 +165,31 @@ def test_a_question_asked_twice_is_worked_on_until_both_askers_have_gone():
             assert psutil.wait_procs([process], timeout=0.5)[1] == [process]  # the second still waits for it
             second.cancel()
             await asyncio.wait([second])
-            assert psutil.wait_procs([process], timeout=10)[1] == []
+            assert await asyncio.to_thread(psutil.wait_procs, [process], timeout=10) == ([process], [])
+        finally:
+            work.close()
+
+    asyncio.run(main())
+
+
+def pid_after(seconds: float) -> int:
+    """The question's process, after `seconds`."""
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_a_question_asked_again_soon_after_its_asker_left_is_not_started_over():
+    """A reloaded page asks its stats again a moment after the old page's request was cut off: it waits for
+    the count under way, in the same process, rather than starting it over."""
+
+    async def main() -> None:
+        work = Work(workers=1, waiting=0)
+        try:
+            first = asyncio.ensure_future(work.run(pid_after, 0.5, asked="stats"))
+            (process,) = await started(work)
+            first.cancel()
+            await asyncio.wait([first])
+            assert await work.run(pid_after, 0.5, asked="stats") == process.pid
         finally:
             work.close()
 

@@ -9,8 +9,9 @@ own minute-long counts, and the server answered nothing else until they ended. E
 process forked from a server process that has the library loaded already (`PRELOAD`: a few milliseconds), so
 the memory a large count takes goes back when it ends, and no state is shared between questions. A question
 nobody waits for any more (cancelled: the page's server cancels it when its client goes) has its process
-killed and gives its place up at once: a closed tab's count held its place for up to its minute. Deadlines are
-given as `time.monotonic()` instants counted from the request's arrival: time spent waiting counts.
+killed and gives its place up (a named one, `ASKED_AGAIN` seconds later): a closed tab's count held its
+place for up to its minute. Deadlines are given as `time.monotonic()` instants counted from the request's
+arrival: time spent waiting counts.
 
 The processes are started one per question here, not by a `ProcessPoolExecutor`: a pool cannot end one of its
 questions without breaking the others, and its `shutdown(wait=False)` raced the thread that replaces a worker
@@ -34,6 +35,9 @@ Answer = TypeVar("Answer")
 WORKERS = 2  # questions running at once (one per core of a small machine)
 WAITING = 6  # questions waiting for a worker; more are refused
 RETRY_AFTER = 2  # seconds a refused page is asked to wait
+# Seconds a named question goes on after its last asker has gone: a page reloaded asks its questions again
+# within a second, and waits for the count under way (or takes its answer) rather than starting it over.
+ASKED_AGAIN = 2.0
 # What the questions use, imported once by the process the workers are forked from: the library imports the
 # counters, the solvers and pysat's encoders on first use, which in a fresh process per question was 40-90 ms
 # of a question's 50-150 ms of CPU on the page's own puzzles. (tests/test_serve.py checks that a question
@@ -67,7 +71,8 @@ class Work:
     async def run(self, function: Callable[..., Answer], *arguments: Any, asked: Hashable = None) -> Answer:
         """`function(*arguments)` in a process of its own; `Full` when too many questions are running or
         waiting. `asked` names the question: while one of that name is worked on, a second waits for its
-        answer; cancelled by all who asked it (their clients gone), it is cancelled, and its place is free."""
+        answer; cancelled by all who asked it (their clients gone), it is cancelled `ASKED_AGAIN` seconds later,
+        unless asked again meanwhile, and its place is free."""
         if asked is None:
             return await self._run(function, *arguments)
         shared = self._asked.get(asked)
@@ -78,9 +83,17 @@ class Work:
             return await asyncio.shield(shared.answer)  # one asker gone does not cancel the answer others wait for
         finally:
             shared.askers -= 1
-            if not shared.askers:  # answered, or nobody waits for it any more
-                del self._asked[asked]
-                shared.answer.cancel()
+            if not shared.askers:
+                if shared.answer.done():
+                    del self._asked[asked]
+                else:  # nobody waits for it any more, unless it is asked again soon
+                    asyncio.get_running_loop().call_later(ASKED_AGAIN, self._abandon, asked, shared)
+
+    def _abandon(self, asked: Hashable, shared: _Asked) -> None:
+        """Forget the question, and cancel it, unless it has been asked again since its last asker left."""
+        if not shared.askers and self._asked.get(asked) is shared:
+            del self._asked[asked]
+            shared.answer.cancel()
 
     async def _run(self, function: Callable[..., Answer], *arguments: Any) -> Answer:
         if self._closed:
