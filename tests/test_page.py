@@ -220,7 +220,7 @@ def test_a_reload_keeps_the_position_and_undo_redo_work(page, made, tmp_path):
     assert page.locator("[data-placed]").count() == 1 and page.locator(".tray-domino.held").count() == 1
 
 
-def test_the_keyboard_alone_plays_a_puzzle_to_solved(page, made, tmp_path):
+def test_the_keyboard_alone_plays_a_puzzle_to_solved_and_back_to_the_board(page, made, tmp_path):
     easy = open_file(page, made, tmp_path, "easy")
     board = {tuple(c) for region in page.evaluate("game.regions") for c in region["cells"]}
     while not page.evaluate("document.activeElement.classList.contains('tray-domino')"):
@@ -237,6 +237,8 @@ def test_the_keyboard_alone_plays_a_puzzle_to_solved(page, made, tmp_path):
             page.keyboard.press(key)
         page.keyboard.press("Enter")
     assert_solved(page)
+    page.keyboard.press("Enter")  # on "Back to the board"
+    assert page.is_hidden("#solved") and page.evaluate("document.activeElement.id") == "board"
 
 
 def arrows(board, start, goal):

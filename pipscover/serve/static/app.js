@@ -660,13 +660,20 @@ document.addEventListener("keydown", (event) => {
   else if (!command && (event.key === "r" || event.key === "R")) turnHand();
   else if (!command && (event.key === "h" || event.key === "H")) $("hint").click();
   else if (event.key === "Escape") {  // wherever the focus is: after a click it is not on the board
-    $("solved").hidden = true;
+    if (!$("solved").hidden) closeSolved();
     if (hand !== null) { hand = null; draw(); }
   }
 });
 
+// Back to the board, the keyboard's focus too: it was left on the hidden dialog's button, and the next Tab
+// started again from the top of the page.
+function closeSolved() {
+  $("solved").hidden = true;
+  $("board").focus();
+}
+
 $("chooser-toggle").addEventListener("click", () => showChooser($("chooser").classList.contains("folded")));
-$("solved-close").addEventListener("click", () => { $("solved").hidden = true; });
+$("solved-close").addEventListener("click", closeSolved);
 $("turn").addEventListener("click", turnHand);
 $("undo").addEventListener("click", undo);
 $("redo").addEventListener("click", redo);
