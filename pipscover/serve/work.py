@@ -126,8 +126,7 @@ class Work:
         finally:
             self._running.discard(process)
             connection.close()
-            _end(process)  # (an answered question's process is ending of itself)
-            asyncio.get_running_loop().call_soon(self._replenish)  # once the answer is on its way
+            _end(process, then=self._replenish)  # (an answered question's process is ending of itself)
         if not answered:
             raise answer
         return answer
@@ -183,9 +182,10 @@ def _kill(process: BaseProcess) -> None:
         process.kill()
 
 
-def _end(process: BaseProcess) -> None:
-    """Kill the process, and let go of it once it has ended, without waiting for that here: the answer is
-    sent meanwhile (waiting for it here added 20-30 ms to every answer)."""
+def _end(process: BaseProcess, then: Callable[[], None]) -> None:
+    """Kill the process, and once it has ended let go of it and call `then`, without waiting for that here:
+    the answer is sent meanwhile (waiting for it here added 20-30 ms to every answer, and starting the next
+    spare process before the answer 2 ms)."""
     _kill(process)
     loop = asyncio.get_running_loop()
 
@@ -193,6 +193,7 @@ def _end(process: BaseProcess) -> None:
         loop.remove_reader(process.sentinel)
         process.join()
         process.close()
+        then()
 
     loop.add_reader(process.sentinel, ended)
 
