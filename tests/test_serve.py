@@ -537,7 +537,8 @@ def test_a_question_asked_again_while_it_is_worked_on_waits_for_the_same_answer(
 
 def test_a_question_whose_client_has_gone_gives_its_place_to_the_next(tmp_path, made):
     """Tabs closed while their counts ran (clients that gave up after a second) once held every place until the
-    counts' deadline, a minute, and every other question was answered 503 meanwhile."""
+    counts' deadline, a minute, and every other question was answered 503 meanwhile. Now the places are free
+    once the counts have gone unasked for `work.ASKED_AGAIN` seconds."""
     import httpx
 
     from pipscover.serve.work import WAITING, WORKERS
