@@ -350,6 +350,22 @@ def test_before_any_game_the_page_says_what_to_do_and_why_a_day_failed(browser, 
         stop_server(process)
 
 
+def test_a_question_to_a_stopped_server_says_so_in_a_sentence(browser, made, tmp_path):
+    """The server stopped under an open page: a hint said only the browser's "Failed to fetch"."""
+    process, address = start_server(tmp_path, "http://127.0.0.1:9")  # (nothing is fetched)
+    context = browser.new_context()
+    try:
+        tab = context.new_page()
+        tab.goto(address)
+        open_file(tab, made, tmp_path)
+        stop_server(process)
+        tab.click("#hint")
+        tab.wait_for_selector("#message.bad:has-text('The server cannot be reached')")
+    finally:
+        context.close()
+        stop_server(process)
+
+
 def test_the_keyboard_on_open_a_file_is_shown(page):
     """Tab reached the file picker's hidden input and nothing on the page showed it: its label's outline asked
     for a focus inside the label, which the input never was."""

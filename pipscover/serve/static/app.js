@@ -34,7 +34,12 @@ async function api(path, body) {
     headers: {"Content-Type": "application/json"},
     body: JSON.stringify(body),
   };
-  const response = await fetch(path, options);
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (error) {  // no answer at all, which the browser calls "Failed to fetch"
+    throw new Error("The server cannot be reached: is pipscover serve still running?");
+  }
   const answer = await response.json().catch(() => ({error: "The server's answer was not JSON."}));
   if (!response.ok) throw new Error(answer.error || "The server said " + response.status + ".");
   return answer;
