@@ -130,6 +130,12 @@ def moves(made):
         yield tile, TURNS.index((other[0] - anchor[0], other[1] - anchor[1])), anchor
 
 
+def move_other(move):
+    """The cell of a move's second half."""
+    _, turns, anchor = move
+    return anchor[0] + TURNS[turns][0], anchor[1] + TURNS[turns][1]
+
+
 def cell(page, where):
     return page.locator(f"rect.cell[data-cell='{where[0]},{where[1]}']")
 
@@ -214,7 +220,7 @@ def test_a_reload_keeps_the_position_and_undo_redo_work(page, made, tmp_path):
     assert page.locator("[data-placed]").count() == 1 and page.locator(".tray-domino.held").count() == 1
 
 
-def test_the_keyboard_alone_plays_a_puzzle_to_solved(page, made, tmp_path):
+def test_the_keyboard_alone_plays_a_puzzle_to_solved_and_back_to_the_board(page, made, tmp_path):
     easy = open_file(page, made, tmp_path, "easy")
     board = {tuple(c) for region in page.evaluate("game.regions") for c in region["cells"]}
     while not page.evaluate("document.activeElement.classList.contains('tray-domino')"):
@@ -231,6 +237,8 @@ def test_the_keyboard_alone_plays_a_puzzle_to_solved(page, made, tmp_path):
             page.keyboard.press(key)
         page.keyboard.press("Enter")
     assert_solved(page)
+    page.keyboard.press("Enter")  # on "Back to the board"
+    assert page.is_hidden("#solved") and page.evaluate("document.activeElement.id") == "board"
 
 
 def arrows(board, start, goal):
@@ -342,6 +350,22 @@ def test_before_any_game_the_page_says_what_to_do_and_why_a_day_failed(browser, 
         stop_server(process)
 
 
+def test_a_question_to_a_stopped_server_says_so_in_a_sentence(browser, made, tmp_path):
+    """The server stopped under an open page: a hint said only the browser's "Failed to fetch"."""
+    process, address = start_server(tmp_path, "http://127.0.0.1:9")  # (nothing is fetched)
+    context = browser.new_context()
+    try:
+        tab = context.new_page()
+        tab.goto(address)
+        open_file(tab, made, tmp_path)
+        stop_server(process)
+        tab.click("#hint")
+        tab.wait_for_selector("#message.bad:has-text('The server cannot be reached')")
+    finally:
+        context.close()
+        stop_server(process)
+
+
 def test_the_keyboard_on_open_a_file_is_shown(page):
     """Tab reached the file picker's hidden input and nothing on the page showed it: its label's outline asked
     for a focus inside the label, which the input never was."""
@@ -378,6 +402,29 @@ def test_on_a_phone_puzzles_opens_after_any_number_of_taps_on_a_difficulty(tabs,
             page.tap("[data-difficulty=medium]")
         page.tap("#chooser-toggle")
         assert not page.is_visible("#pick-day"), f"after {taps} taps"
+
+
+def test_a_reveal_answered_after_the_board_changed_lays_nothing_over_it(page, made, tmp_path):
+    """While the reveal of the next domino (the one on the first cell) is answered, the player lays another
+    domino on its two cells: the revealed domino was laid over it, two dominoes on the same cells. Now the page
+    says the board changed and leaves it as the player made it."""
+    medium = open_file(page, made, tmp_path)
+    revealed = min(moves(medium), key=lambda move: min(move[2], move_other(move)))
+    other = next(number for number, _, _ in moves(medium)
+                 if sorted(medium.puzzle.dominoes[number]) != sorted(medium.puzzle.dominoes[revealed[0]]))
+    page.evaluate("""([number, turns, anchor]) => {
+        const reveal = document.getElementById("reveal-one");
+        reveal.click();  // answered once this script has placed the domino
+        take(number);
+        for (let turn = 0; turn < turns; turn++) turnHand();
+        place(anchor);
+        return new Promise((answered) => {  // the button is enabled again when the answer has been shown
+            const wait = () => (reveal.disabled ? setTimeout(wait, 20) : answered());
+            wait();
+        });
+    }""", [other, revealed[1], list(revealed[2])])
+    assert page.locator("[data-placed]").count() == 1
+    assert "The board changed" in page.text_content("#message")
 
 
 def test_the_wrong_box_goes_when_its_domino_is_taken_back(page, made, tmp_path):

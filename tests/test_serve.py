@@ -6,6 +6,7 @@ xdist worker collects every test file, and only one runs these."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import signal
@@ -471,6 +472,37 @@ def test_ctrl_c_stops_the_server_at_once_and_ends_the_count_it_is_working_on(tmp
         stop_server(process)
 
 
+@pytest.mark.parametrize(("stop", "code", "says"), [(signal.SIGINT, 130, "pipscover: stopped by Ctrl-C\n"),
+                                                   (signal.SIGTERM, -signal.SIGTERM, "")], ids=["ctrl-c", "sigterm"])
+def test_the_server_stopped_right_after_answers_exits_cleanly(tmp_path, made, stop, code, says):
+    """Stopped as its questions' processes were ending (three clients asking hints one after another), the
+    server sometimes printed a TypeError traceback from its process pool's thread; now only its own line."""
+    import httpx
+
+    hint = {"puzzle": puzzle_to_nyt(made["easy"].puzzle), "placed": []}
+    process, url = start_server(tmp_path, "http://127.0.0.1:9")  # (nothing is fetched)
+    answered = threading.Semaphore(0)
+
+    def keep_asking() -> None:
+        with httpx.Client(base_url=url, timeout=30) as client, contextlib.suppress(httpx.TransportError):
+            while client.post("/api/hint", json=hint).status_code == 200:  # until the server stops
+                answered.release()
+
+    askers = [threading.Thread(target=keep_asking) for _ in range(3)]
+    try:
+        for asker in askers:
+            asker.start()
+        for _ in range(6):
+            assert answered.acquire(timeout=30)
+        process.send_signal(stop)
+        assert process.wait(timeout=30) == code
+        assert process.stderr.read() == says
+    finally:
+        stop_server(process)
+        for asker in askers:
+            asker.join()
+
+
 def test_a_question_asked_again_while_it_is_worked_on_waits_for_the_same_answer(tmp_path):
     """A page reloaded on a large puzzle asks for its stats again each time. Each such question once took a
     place of its own for up to its minute, so after eight reloads the server refused every other question
@@ -499,6 +531,40 @@ def test_a_question_asked_again_while_it_is_worked_on_waits_for_the_same_answer(
             thread.join()
         assert len(given_up) == WORKERS + WAITING  # none was answered, not even a 503
         assert httpx.post(f"{url}api/hint", json=stats, timeout=30).status_code == 200
+    finally:
+        stop_server(process)
+
+
+def test_a_question_whose_client_has_gone_gives_its_place_to_the_next(tmp_path, made):
+    """Tabs closed while their counts ran (clients that gave up after a second) once held every place until the
+    counts' deadline, a minute, and every other question was answered 503 meanwhile. Now the places are free
+    once the counts have gone unasked for `work.ASKED_AGAIN` seconds."""
+    import httpx
+
+    from pipscover.serve.work import WAITING, WORKERS
+
+    board = [(row, column) for row in range(4) for column in range(8)]  # its grids are not counted in a minute
+    puzzle = puzzle_to_nyt(Puzzle.build([("empty", board, None)],
+                                        [(a, b) for a in range(4) for b in range(a, 4)] + [(5, 6)] * 6))
+    process, url = start_server(tmp_path, "http://127.0.0.1:9")  # (nothing is fetched)
+    try:
+        def ask_and_leave(row: int, column: int) -> None:  # a question of its own: the domino placed differs
+            placed = [{"domino": [5, 6], "cells": [[row, column], [row, column + 1]]}]
+            with contextlib.suppress(httpx.TimeoutException):
+                httpx.post(f"{url}api/stats", json={"puzzle": puzzle, "placed": placed}, timeout=1)
+
+        leaving = [threading.Thread(target=ask_and_leave, args=divmod(place, 4)) for place in range(WORKERS + WAITING)]
+        for thread in leaving:
+            thread.start()
+        for thread in leaving:
+            thread.join()
+        hint = {"puzzle": puzzle_to_nyt(made["easy"].puzzle), "placed": []}
+        asked, give_up = time.monotonic(), time.monotonic() + 10
+        while (answer := httpx.post(f"{url}api/hint", json=hint, timeout=30)).status_code == 503:
+            assert time.monotonic() < give_up, answer.text
+            time.sleep(0.1)
+        assert answer.status_code == 200
+        assert time.monotonic() - asked < 10
     finally:
         stop_server(process)
 

@@ -5,6 +5,8 @@ it), deadlines counted from a question's arrival, and the server's memory after 
 from __future__ import annotations
 
 import asyncio
+import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
@@ -89,9 +91,9 @@ def test_questions_still_waiting_when_the_server_stops_are_refused_and_no_worker
     async def main() -> list[BaseException]:
         work = Work(workers=1, waiting=2)
         asked = [asyncio.ensure_future(work.run(time.sleep, 60)) for _ in range(3)]
-        while not work._pool._processes:  # the first question has its worker
+        while not work._running:  # the first question has its process
             await asyncio.sleep(0.01)
-        workers = [psutil.Process(pid) for pid in work._pool._processes]
+        workers = [psutil.Process(process.pid) for process in work._running]
         work.close()
         answers = await asyncio.gather(*asked, return_exceptions=True)
         assert psutil.wait_procs(workers, timeout=30)[1] == []
@@ -100,3 +102,95 @@ def test_questions_still_waiting_when_the_server_stops_are_refused_and_no_worker
     answers = asyncio.run(main())
     assert [type(answer) for answer in answers] == [Full] * 3
     assert all("the server is stopping" in str(answer) for answer in answers)
+
+
+def slow_to_end() -> None:
+    """A question whose process takes half a second to end after it has answered (a finalizer it runs as it
+    exits)."""
+    from multiprocessing import util
+
+    util.Finalize(None, time.sleep, (0.5,), exitpriority=1)
+
+
+def test_closing_right_after_an_answer_raises_nothing_in_any_thread(monkeypatch):
+    """The server stopped just after an answer, its question's process still ending: a `ProcessPoolExecutor`'s
+    thread then went on to replace that worker in a pool its `shutdown(wait=False)` had already taken apart, and
+    a TypeError traceback ended the server's output (CPython issue 119592)."""
+    raised: list[threading.ExceptHookArgs] = []
+    monkeypatch.setattr(threading, "excepthook", raised.append)
+
+    async def main() -> None:
+        work = Work(workers=1, waiting=0)
+        await work.run(slow_to_end)
+        work.close()
+        await asyncio.sleep(1)  # (the process has ended, and whatever followed it)
+
+    asyncio.run(main())
+    assert [args.exc_value for args in raised] == []
+
+
+async def started(work: Work, count: int = 1) -> list[psutil.Process]:
+    """The processes of the questions being worked on, once there are `count`."""
+    while len(work._running) < count:
+        await asyncio.sleep(0.01)
+    return [psutil.Process(process.pid) for process in work._running]
+
+
+def test_a_question_cancelled_gives_its_place_up_and_its_process_ends():
+    """What the server does when a question's client goes: the place is taken at once by the next question."""
+
+    async def main() -> None:
+        work = Work(workers=1, waiting=0)
+        try:
+            running = asyncio.ensure_future(work.run(time.sleep, 60))
+            (process,) = await started(work)
+            running.cancel()
+            await asyncio.wait([running])
+            assert await asyncio.wait_for(work.run(time.monotonic), 10) > 0  # not Full
+            assert psutil.wait_procs([process], timeout=10)[1] == []
+        finally:
+            work.close()
+
+    asyncio.run(main())
+
+
+def test_a_question_asked_twice_is_worked_on_until_both_askers_have_gone():
+    async def main() -> None:
+        work = Work(workers=1, waiting=0)
+        try:
+            first, second = (asyncio.ensure_future(work.run(time.sleep, 60, asked="the same")) for _ in range(2))
+            (process,) = await started(work)
+            first.cancel()
+            await asyncio.wait([first])
+            assert psutil.wait_procs([process], timeout=0.5)[1] == [process]  # the second still waits for it
+            second.cancel()
+            await asyncio.wait([second])
+            assert await asyncio.to_thread(psutil.wait_procs, [process], timeout=10) == ([process], [])
+        finally:
+            work.close()
+
+    asyncio.run(main())
+
+
+def pid_after(seconds: float) -> int:
+    """The question's process, after `seconds`."""
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_a_question_asked_again_soon_after_its_asker_left_is_not_started_over():
+    """A reloaded page asks its stats again a moment after the old page's request was cut off: it waits for
+    the count under way, in the same process, rather than starting it over."""
+
+    async def main() -> None:
+        work = Work(workers=1, waiting=0)
+        try:
+            first = asyncio.ensure_future(work.run(pid_after, 0.5, asked="stats"))
+            (process,) = await started(work)
+            first.cancel()
+            await asyncio.wait([first])
+            assert await work.run(pid_after, 0.5, asked="stats") == process.pid
+        finally:
+            work.close()
+
+    asyncio.run(main())

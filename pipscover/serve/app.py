@@ -12,11 +12,12 @@ Every POST body has a declared shape (`shapes`), at most `MAX_BODY` bytes; every
 `{"error": one sentence}` (a 503 with Retry-After when the server is full, a 502 when the fetch source cannot
 give a day): a bad request never reaches a 500 or a traceback. `guard` refuses what other web pages could make
 the server do. Heavy questions run in worker processes (`work`), so the page's files and light questions never
-wait behind them.
+wait behind them; one whose client has gone before its answer is cancelled, and its place is free at once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
 import socket
 import time
@@ -48,6 +49,7 @@ from pipscover.serve.work import RETRY_AFTER, Full, Work
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 2**20  # bytes: an NYT day is 10-20 KB, a page's question a few KB
+GONE = 499  # the status of an answer nobody is left to read (nginx's "client closed request"), for the logs
 Endpoint = Callable[[Request], Awaitable[Response]]
 
 
@@ -184,10 +186,33 @@ def _question(work: Work, kind: str) -> Endpoint:
         deadline = time.monotonic() + play.SECONDS[kind]
         asked = read(Question, await _json(request))
         puzzle, placed = play.read_request(asked)
-        return JSONResponse(await work.run(play.answer, kind, puzzle, placed, deadline, asked.all,
-                                           asked=(kind, puzzle, placed, asked.all)))
+        answer = asyncio.ensure_future(work.run(play.answer, kind, puzzle, placed, deadline, asked.all,
+                                                asked=(kind, puzzle, placed, asked.all)))
+        if await _left_before(answer, request):
+            return Response(status_code=GONE)
+        return JSONResponse(answer.result())
 
     return endpoint
+
+
+async def _left_before(answer: asyncio.Future[Any], request: Request) -> bool:
+    """Whether the client went away (its connection closed: a tab closed or reloaded, a fetch given up) before
+    `answer`, which is then cancelled: a question nobody waits for gives its place to the next, where a closed
+    tab's count held it for up to its minute and other users were answered 503."""
+    left = asyncio.ensure_future(_disconnected(request))
+    try:
+        await asyncio.wait([answer, left], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        left.cancel()
+        gone = not answer.done()
+        answer.cancel()
+    return gone
+
+
+async def _disconnected(request: Request) -> None:
+    """Returns once the client has closed its connection (the request's body has been read)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 async def _refused(request: Request, error: Exception) -> Response:

@@ -34,14 +34,30 @@ async function api(path, body) {
     headers: {"Content-Type": "application/json"},
     body: JSON.stringify(body),
   };
-  const response = await fetch(path, options);
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (error) {  // no answer at all, which the browser calls "Failed to fetch"
+    throw new Error("The server cannot be reached: is pipscover serve still running?");
+  }
   const answer = await response.json().catch(() => ({error: "The server's answer was not JSON."}));
   if (!response.ok) throw new Error(answer.error || "The server said " + response.status + ".");
   return answer;
 }
 
-function question(path, extra) {
-  return api(path, Object.assign({puzzle: game.puzzle, placed: placementsJson()}, extra || {}));
+// An answer about a position no longer on the board is of no use, and `Moved` is thrown instead: a reveal
+// answered after the player had placed a domino laid its own over it, two dominoes on the same cells. (Its
+// message is empty when another puzzle is played by then: nothing to say about this one.)
+class Moved extends Error {}
+
+async function question(path, extra) {
+  const asked = game, position = JSON.stringify(placementsJson());
+  const answer = await api(path, Object.assign({puzzle: game.puzzle, placed: JSON.parse(position)}, extra || {}));
+  if (game !== asked) throw new Moved("");
+  if (JSON.stringify(placementsJson()) !== position) {
+    throw new Moved("The board changed while the server was answering; ask again.");
+  }
+  return answer;
 }
 
 function placementsJson() {
@@ -434,7 +450,7 @@ async function busy(button, work) {
   try {
     await work();
   } catch (error) {
-    say(error.message, "bad");
+    if (error.message) say(error.message, "bad");
   } finally {
     button.disabled = false;
     document.body.classList.remove("waiting");
@@ -442,9 +458,8 @@ async function busy(button, work) {
 }
 
 async function checkPosition() {
-  const shown = game;
   const answer = await question("/api/check").catch((error) => ({status: "error", error}));
-  if (shown !== game) return;
+  if (answer.error instanceof Moved) return;  // (a full board is checked again as it is now)
   if (answer.status === "solved") {
     if (clock.done === null) clock.done = played();
     save();
@@ -650,13 +665,20 @@ document.addEventListener("keydown", (event) => {
   else if (!command && (event.key === "r" || event.key === "R")) turnHand();
   else if (!command && (event.key === "h" || event.key === "H")) $("hint").click();
   else if (event.key === "Escape") {  // wherever the focus is: after a click it is not on the board
-    $("solved").hidden = true;
+    if (!$("solved").hidden) closeSolved();
     if (hand !== null) { hand = null; draw(); }
   }
 });
 
+// Back to the board, the keyboard's focus too: it was left on the hidden dialog's button, and the next Tab
+// started again from the top of the page.
+function closeSolved() {
+  $("solved").hidden = true;
+  $("board").focus();
+}
+
 $("chooser-toggle").addEventListener("click", () => showChooser($("chooser").classList.contains("folded")));
-$("solved-close").addEventListener("click", () => { $("solved").hidden = true; });
+$("solved-close").addEventListener("click", closeSolved);
 $("turn").addEventListener("click", turnHand);
 $("undo").addEventListener("click", undo);
 $("redo").addEventListener("click", redo);
