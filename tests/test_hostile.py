@@ -147,6 +147,7 @@ FILE_COMMANDS = {
     "bench": ["bench", "PUZZLE"],
     "hint": ["hint", "PUZZLE"],
     "rate": ["rate", "PUZZLE"],
+    "certify": ["certify", "PUZZLE", "-o", "OUTPUT"],
 }
 
 
@@ -182,34 +183,65 @@ def bad_folder(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("name", sorted(BAD_FILES))
-def test_a_bad_puzzle_file_gives_one_line_naming_it(run_cli, bad_folder, name):
+def test_a_bad_puzzle_file_gives_one_line_naming_it(run_cli, bad_folder, name, tmp_path):
     """Every command that reads a puzzle file, in turn, on the file: as 666 tests of their own (a file and a
     command each), pytest's setup and reports of each test cost 1.8 s of CPU more than the commands' runs."""
     path = bad_folder / f"{name}.{'txt' if name.startswith('text') else 'json'}"
-    named = {"PUZZLE": path, "SOLUTION": bad_folder / "solution.json", "MODEL": bad_folder / "model.txt"}
+    named = {"PUZZLE": path, "SOLUTION": bad_folder / "solution.json", "MODEL": bad_folder / "model.txt",
+             "OUTPUT": tmp_path / "out.cnf"}
     for command, args in FILE_COMMANDS.items():
         result = run_cli(*[named.get(arg, arg) for arg in args])
         assert (result.code, result.out) == (2, ""), f"pipscover {command}: {result}"
         assert_one_line_error(result, path)
 
 
-@pytest.mark.parametrize("command", ["count", "solve", "rate", "sample"])
+# The commands that go on past a bad file among others, with what each needs besides (OUTPUT: a file to write).
+GOING_ON = {"count": [], "solve": [], "rate": [], "sample": [], "hint": [], "show": [], "encode": ["-o", "OUTPUT.cnf"],
+            "certify": ["-o", "OUTPUT.cnf"]}
+
+
+@pytest.mark.parametrize("command", sorted(GOING_ON))
 def test_a_folder_of_bad_files_is_reported_file_by_file_and_the_puzzle_after_it_answered(run_cli, bad_folder,
-                                                                                        command):
-    """`count FOLDER`, `solve FOLDER`, `rate FOLDER` and `sample FOLDER` stopped with exit 2 at the folder's
-    first bad file, answering none; now each bad file is one line (an entry of --json saying what is wrong),
-    the puzzles that read are answered, and the exit code is 1, as `sweep`'s for its error rows. A bad file
-    named alone still ends with exit 2."""
+                                                                                        command, tmp_path):
+    """`count FOLDER`, `solve`, `rate`, `sample`, `hint`, `show`, `encode` and `certify` stopped with exit 2 at the
+    folder's first bad file, answering none; now each bad file is one line (an entry of --json saying what is
+    wrong), the puzzles that read are answered, and the exit code is 1, as `sweep`'s for its error rows. A bad
+    file named alone still ends with exit 2."""
     files = [str(file) for file in sorted(bad_folder.iterdir())]
-    done = run_cli(command, bad_folder, FIRST)
+    extra = [arg.replace("OUTPUT", str(tmp_path / "out")) for arg in GOING_ON[command]]
+    done = run_cli(command, bad_folder, FIRST, *extra)
     reported = [line for line in done.out.splitlines() if line.startswith("not read: ")]
     assert (done.code, done.err, len(reported)) == (1, "", len(files)), (done.code, done.err[-500:])
     assert all(line.startswith(f"not read: {file}") for line, file in zip(reported, files))
-    assert f"\n{FIRST}: " in done.out and "Traceback" not in done.out
-    entries = [json.loads(line) for line in run_cli(command, bad_folder, FIRST, "--json").out.splitlines()]
+    assert f"\n{FIRST}" in done.out and "Traceback" not in done.out
+    entries = [json.loads(line) for line in run_cli(command, bad_folder, FIRST, *extra, "--json").out.splitlines()]
     assert [entry["puzzle"]["file"] for entry in entries] == [*files, str(FIRST)]
     assert all(entry["status"] == "error" and entry["error"].startswith(file) for entry, file in zip(entries, files))
     assert "error" not in entries[-1]
+
+
+@pytest.mark.parametrize("args", [["show", "-f", "text"], ["encode"], ["encode", "--json"]])
+def test_a_bad_file_beside_a_file_written_to_stdout_is_reported_on_stderr(run_cli, bad_folder, args):
+    """`show -f text` and `encode` write a file to stdout, which a "not read" line would spoil: what they say of
+    a bad file goes to stderr (with `encode --json`'s summaries), and stdout is what the good file alone gives."""
+    alone = run_cli(*args, FIRST)
+    done = run_cli(*args, bad_folder / "malformed.json", FIRST)
+    assert (done.code, done.out) == (1, alone.out)
+    said = done.err.splitlines()[0]
+    assert said.startswith(f"not read: {bad_folder / 'malformed.json'}: ") or json.loads(said)["status"] == "error"
+
+
+def test_bench_lists_the_files_that_did_not_read_in_its_summary(run_cli, bad_folder):
+    """`bench FOLDER` stopped with exit 2 at the first bad file; now it times the others and, as its --json is
+    one summary object, lists the bad files under "unread" (each as `count --json`'s error entry); exit code 1."""
+    bad = bad_folder / "malformed.json"
+    done = run_cli("bench", bad, FIRST, "--json")
+    summary = json.loads(done.out)
+    assert (done.code, done.err, summary["puzzles"]) == (1, "", 1)
+    assert [entry["puzzle"]["file"] for entry in summary["unread"]] == [str(bad)]
+    assert json.loads(run_cli("bench", FIRST, "--json").out)["unread"] == []
+    said = run_cli("bench", bad, FIRST)
+    assert said.code == 1 and said.out.startswith(f"not read: {bad}: ") and "1 puzzles" in said.out
 
 
 def test_a_number_of_5000_digits_is_named_as_such_not_with_pythons_advice(run_cli, bad_folder):
