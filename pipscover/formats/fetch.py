@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -113,8 +113,11 @@ def fetch_days(
     base: str | None = None,
     timeout: float = TIMEOUT,
     backoff: float = BACKOFF,
+    unfetched: Callable[[date, PipsError], None] | None = None,
 ) -> Iterator[Fetched]:
-    """Each day from the cache, downloading the ones missing (one connection for all of them)."""
+    """Each day from the cache, downloading the ones missing (one connection for all of them). A day that cannot
+    be downloaded ends the run, or, given `unfetched`, is passed to it while the others go on; a cache that
+    cannot be written ends it either way, as it would fail every day the same."""
     folder, server = cache_folder(cache), base_url(base)
     client: httpx.Client | None = None
     try:
@@ -128,7 +131,13 @@ def fetch_days(
 
                 client = httpx.Client(timeout=timeout, follow_redirects=True,
                                       headers={"User-Agent": f"pipscover/{__version__}"})
-            text = _download(client, day, server, timeout, backoff)
+            try:
+                text = _download(client, day, server, timeout, backoff)
+            except PipsError as error:
+                if unfetched is None:
+                    raise
+                unfetched(day, error)
+                continue
             _write_atomically(folder, path, text)
             yield Fetched(day, path, True)
     finally:
