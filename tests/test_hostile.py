@@ -322,11 +322,18 @@ BAD_OPTIONS = [
     ["reduce", "subset-sum"],
     ["reduce", "subset-sum", "--numbers", "a,b", "--target", "3"],
     ["reduce", "subset-sum", "--numbers", "3,5", "--target", "x"],
+    ["reduce", "subset-sum", "--numbers", "\uff13,\uff15", "--target", "8"],  # fullwidth digits: int() took them
+    ["reduce", "subset-sum", "--numbers", "\u0663,5", "--target", "8"],  # an Arabic-Indic 3, as 3
+    ["reduce", "subset-sum", "--numbers", "3_000,5", "--target", "8"],  # int() took it as 3000
     ["reduce", "bogus"],
     ["reduce", "one-in-three"],
     ["backends", "--bogus"],
     ["planted", "abc"],
     ["planted", "3x3"],  # the seed drawn was a line on stderr before the refusal
+    ["planted", "\u00b2x3", "--seed", "1"],  # a superscript 2: str.isdigit took it, then int()'s traceback
+    ["planted", "\uff14x\uff14", "--seed", "1"],  # fullwidth 4x4, taken as 4x4
+    ["sweep", "generate", "--seeds", "\uff11-\uff12"],
+    ["count", FIRST, "--memory", "\uff12G"],
     ["sweep", "bogus"],
     ["sweep", "solve", FIRST, "-d", "extreme"],
     ["sweep", "generate", "--seeds", "1", "--shape", "blob"],
@@ -652,6 +659,7 @@ BAD_CNFS = {
     "too-many-variables-declared": "p cnf 999999999 1\n1 2 3 0\n",
     "too-many-variables-used": "1 2 3000000000 0\n",
     "not-a-literal": "p cnf 3 1\n1 2 a 0\n",
+    "header-fullwidth": "p cnf \uff13 1\n1 2 3 0\n",  # \d took it, and int() read it as 3
     "binary": b"\xff\xfe\x00",
 }
 

@@ -28,7 +28,7 @@ from pipscover.cli.common import (
     solutions_wanted,
 )
 from pipscover.engines import get_backend
-from pipscover.errors import PipsError, brief
+from pipscover.errors import PipsError, brief, is_written_whole_number
 from pipscover.generate.generator import Shape
 from pipscover.model import Difficulty
 from pipscover.model.results import checked_seed
@@ -169,10 +169,9 @@ def parse_seeds(text: str) -> list[int]:
     quoted = brief(text)
     for part in text.split(","):
         first, _, last = part.strip().partition("-")
-        try:
-            low, high = int(first), int(last or first)
-        except ValueError:
-            raise PipsError(f"--seeds {quoted}: not a seed or range such as 1-100 or 1,5,9-12") from None
+        if not (is_written_whole_number(first) and is_written_whole_number(last or first)):  # int() took '３'
+            raise PipsError(f"--seeds {quoted}: not a seed or range such as 1-100 or 1,5,9-12")
+        low, high = int(first), int(last or first)
         if high < low:
             raise PipsError(f"--seeds {quoted}: the range {brief(part)} is empty")
         checked_seed(low), checked_seed(high)
