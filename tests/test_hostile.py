@@ -334,6 +334,9 @@ BAD_OPTIONS = [
     ["planted", "\uff14x\uff14", "--seed", "1"],  # fullwidth 4x4, taken as 4x4
     ["sweep", "generate", "--seeds", "\uff11-\uff12"],
     ["count", FIRST, "--memory", "\uff12G"],
+    ["solve", FIRST, "--limit", "\uff12"],  # click's int() took fullwidth digits: --limit 2
+    ["solve", FIRST, "--timeout", "\uff15"],  # and float() too
+    ["generate", "-n", "\u0664", "--seed", "1"],  # an Arabic-Indic 4
     ["sweep", "bogus"],
     ["sweep", "solve", FIRST, "-d", "extreme"],
     ["sweep", "generate", "--seeds", "1", "--shape", "blob"],
@@ -395,6 +398,12 @@ def test_a_huge_number_is_refused_in_a_short_line(run_cli, tmp_path, monkeypatch
 def test_a_bad_option_gives_one_line_and_exit_code_2(run_cli, tmp_path, monkeypatch, args):
     monkeypatch.chdir(tmp_path)
     assert_one_line_error(run_cli(*args))
+
+
+def test_a_number_option_in_other_digits_is_named_not_a_number_not_out_of_range(run_cli):
+    """`--limit ２` (fullwidth) is no whole number, as `--limit x` is: not "must be at least 1", which it is."""
+    assert run_cli("solve", FIRST, "--limit", "\uff12").err == ("pipscover: error: solve: --limit \uff12: not a whole "
+                                                               "number (at least 1) (see pipscover solve --help)\n")
 
 
 @pytest.mark.parametrize("command", sorted(FILE_COMMANDS))

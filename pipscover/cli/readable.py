@@ -51,6 +51,7 @@ def humanize(command: Any, help_names: list[str] | None = None) -> None:
     # The help option is made on first use, for a context; made now (and kept by the command), it reads too.
     help_option = command.get_help_option(Context(command, help_option_names=help_names))
     for param in [*command.params, *([help_option] if help_option is not None else [])]:
+        _ascii_digits(param)
         if param.param_type_name == "argument":
             _argument(param)
         else:
@@ -63,6 +64,23 @@ def unwrapped(text: str) -> str:
     paragraphs = inspect.cleandoc(text).split("\n\n")
     return "\n\n".join(
         paragraph if paragraph.startswith((" ", "\b")) else " ".join(paragraph.split("\n")) for paragraph in paragraphs)
+
+
+def _ascii_digits(param: Any) -> None:
+    """A number's digits are ASCII: click reads it with int() or float(), which take any Unicode digit ('３' as 3,
+    '٣' too), where numbers in files and in --numbers are refused unless ASCII (`is_written_whole_number`). Set
+    on the parameter's own copy of its type; typer 0.29 reads numbers with pydantic, not `_number_class`."""
+    number = getattr(getattr(param, "type", None), "_number_class", None)
+    if number is None:
+        return
+
+    def ascii_number(value: Any) -> Any:
+        if isinstance(value, str) and not value.isascii():
+            raise ValueError(value)
+        return number(value)
+
+    param.type = copy.copy(param.type)
+    param.type._number_class = ascii_number
 
 
 def _option(param: Any) -> None:
@@ -185,7 +203,7 @@ def _reason(param: Any, error: Any) -> str:
     if low is not None or high is not None:
         value = _refused_value(error)
         try:
-            float(value)
+            float(value if str(value).isascii() else "not ASCII")
         except (TypeError, ValueError):
             return f"not a {'whole number' if kind == 'int' else 'number'} ({_range(low, high).lower()})"
         return f"must be {_range(low, high).lower()}"
