@@ -1118,6 +1118,17 @@ def test_a_closed_pipe_ends_quietly(small_open_board, args):
     assert process.wait(timeout=60) in (0, 141) and err == ""
 
 
+@pytest.mark.parametrize("args", [["--help"], ["solve", "--help"], ["backends"], ["solve", FIRST]],
+                         ids=lambda args: " ".join(map(str, args)).replace(str(EXAMPLES), "ex"))
+def test_a_pipe_closed_before_the_first_line_ends_with_the_shells_code_for_it(args):
+    """`pipscover --help | head -1` ended with exit code 1, which says "no solution", when head had gone before
+    the help was written: rich's console, which typer draws help with, ends a write to a closed pipe so."""
+    process = pipscover(*args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()  # before the process has written a byte
+    err = process.stderr.read().decode()
+    assert (process.wait(timeout=60), err) == (141, "")
+
+
 def group_usage(leader: int) -> tuple[float, int]:
     """CPU time used so far by a command and the live processes it started, and how many there are (Linux
     /proc, from each process's list of children: only these few are read, up to a hundred times a second, not
