@@ -342,6 +342,9 @@ BAD_OPTIONS = [
     ["sweep", "generate", "--seeds", "1", "--shape", "blob"],
     ["sweep", "solve", FIRST, "--limit", "0"],
     ["sweep", "solve", FIRST, "-b", "bogus"],
+    ["sweep", "count", FIRST, "--seeds", "1-2", "-j", "1"],  # another task's option: counted, and ignored
+    ["sweep", "solve", FIRST, "--repeat", "3", "-j", "1"],
+    ["sweep", "bench", FIRST, "--all", "-j", "1"],
     ["solve", FIRST, "--seed", "abc"],
     ["planted", "4x4", "--seed", "x"],
     ["bench", FIRST, "--card", "bogus"],

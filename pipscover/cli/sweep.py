@@ -41,8 +41,14 @@ TaskName = StrEnum("TaskName", ["solve", "count", "grids", "bench", "rate", "gen
 RowStatus = StrEnum("RowStatus", ROW_STATUSES)  # type: ignore[misc]  # members from a tuple, as TaskName
 
 
+# The options of one task alone (by their names in the code): given to another, they were ignored.
+TASK_OPTIONS = {"seeds": "generate", "dominoes": "generate", "max_pip": "generate", "shape": "generate",
+                "every": "solve", "limit": "solve", "repeat": "bench"}
+
+
 @app.command("sweep")
 def sweep_command(
+    context: typer.Context,
     task: Annotated[TaskName, typer.Argument(
         help="solve, count (placements), grids (distinct pip grids), bench (every -b), rate, or generate (--seeds).",
         show_default=False)],
@@ -99,6 +105,7 @@ def sweep_command(
     """
     from pipscover.sweep import Settings
 
+    _refuse_other_tasks(context, task)
     settings = Settings(
         timeout=timeout, limit=solutions_wanted(every, limit), repeat=repeat, dominoes=dominoes, max_pip=max_pip,
         shape=str(shape), unique=True, difficulty=None if difficulty is None else str(difficulty),
@@ -113,6 +120,15 @@ def sweep_command(
         exit_with(EXIT_INTERRUPTED)
     stopped = summary.statuses.get("timeout") or summary.statuses.get("unknown")
     exit_with(EXIT_NO if summary.statuses.get("error") else EXIT_TIMEOUT if stopped else 0)
+
+
+def _refuse_other_tasks(context: typer.Context, task: TaskName) -> None:
+    """Refuse an option of another task in one line: `sweep count FILE --seeds 1-2` counted and said nothing."""
+    for param in context.command.params:
+        owner = TASK_OPTIONS.get(param.name or "")
+        source = context.get_parameter_source(param.name or "")
+        if owner is not None and owner != task and source is not None and source.name != "DEFAULT":
+            raise PipsError(f"sweep {task}: {param.opts[0]} is for sweep {owner} alone; leave it out")
 
 
 def _check_backends(task: TaskName, backends: Sequence[str]) -> None:
