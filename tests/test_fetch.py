@@ -193,6 +193,16 @@ def test_a_day_among_several_that_cannot_be_fetched_is_one_line_and_the_others_c
         ("2025-09-15", False, False), ("2024-12-31", False, True), ("2025-01-01", False, True)]
 
 
+def test_a_server_that_cannot_be_reached_ends_a_fetch_of_several_days_in_one_line(run_cli, tmp_path):
+    """Every day would fail the same way: one line and exit code 2, not a line per day of the range."""
+    with socket.socket() as closed:  # a port nobody listens on once this is closed
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    done = run_cli("fetch", "--from", "2025-09-01", "--to", "2025-09-30", "--base-url", f"http://127.0.0.1:{port}",
+                   "--cache-dir", tmp_path)
+    assert (done.code, done.out, done.err.count("\n")) == (2, "", 1) and "2025-09-01: cannot reach" in done.err
+
+
 def test_a_date_works_where_a_puzzle_file_does(mirror, run_cli):
     solved = run_cli("solve", "2025-09-16", "-d", "hard", "--json")
     assert solved.code == 0

@@ -8,7 +8,7 @@ folder of puzzles for any command. A cached day is never downloaded again; a dow
 NYT day before it is written, and written whole or not at all, so the cache never holds a broken file.
 
 Answers 5xx (and 429, too many requests) are retried with exponential backoff; 404 (`NoSuchDay`), other
-answers, network failures and time-outs are `PipsError`s naming the day and the address.
+answers, network failures (`Unreachable`) and time-outs are `PipsError`s naming the day and the address.
 """
 
 from __future__ import annotations
@@ -41,6 +41,10 @@ RETRIES = 3  # after the first attempt, for answers worth retrying
 BACKOFF = 0.5  # seconds before the first retry; doubled before each next one
 RETRIED_STATUSES = frozenset({429, 500, 502, 503, 504})
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # (\d also takes '３')
+
+
+class Unreachable(PipsError):
+    """The server cannot be reached at all (no connection), which every day would meet the same."""
 
 
 class NoSuchDay(PipsError):
@@ -116,8 +120,9 @@ def fetch_days(
     unfetched: Callable[[date, PipsError], None] | None = None,
 ) -> Iterator[Fetched]:
     """Each day from the cache, downloading the ones missing (one connection for all of them). A day that cannot
-    be downloaded ends the run, or, given `unfetched`, is passed to it while the others go on; a cache that
-    cannot be written ends it either way, as it would fail every day the same."""
+    be downloaded ends the run, or, given `unfetched`, is passed to it while the others go on; a server that
+    cannot be reached and a cache that cannot be written end it either way, as they would fail every day the
+    same."""
     folder, server = cache_folder(cache), base_url(base)
     client: httpx.Client | None = None
     try:
@@ -134,7 +139,7 @@ def fetch_days(
             try:
                 text = _download(client, day, server, timeout, backoff)
             except PipsError as error:
-                if unfetched is None:
+                if unfetched is None or isinstance(error, Unreachable):
                     raise
                 unfetched(day, error)
                 continue
@@ -191,7 +196,7 @@ def _download(client: httpx.Client, day: date, server: str, timeout: float, back
         except httpx.TimeoutException:
             raise PipsError(f"{day}: no answer from {url} within {timeout:g} s") from None
         except httpx.HTTPError as error:
-            raise PipsError(f"{day}: cannot reach {server} ({error or type(error).__name__})") from None
+            raise Unreachable(f"{day}: cannot reach {server} ({error or type(error).__name__})") from None
         if response.status_code not in RETRIED_STATUSES or attempt == RETRIES:
             break
         time.sleep(backoff * 2**attempt)
