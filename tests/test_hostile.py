@@ -397,6 +397,16 @@ def test_a_huge_number_is_refused_in_a_short_line(run_cli, tmp_path, monkeypatch
     assert_one_line_error(run_cli(*args), says)
 
 
+def test_a_limit_past_what_any_run_reaches_is_taken_as_given(run_cli):
+    """`solve --limit 10**20` and `sample -n 10**20` ended in islice's ValueError ("Stop argument for islice()
+    must be None or an integer: 0 <= x <= sys.maxsize"): a limit no run reaches is as good as none."""
+    solved = run_cli("solve", FIRST, "--limit", str(10**20), "--json")
+    assert (solved.code, solved.err, len(json.loads(solved.out)["solutions"])) == (0, "", 1)
+    assert run_cli("count", FIRST, "-m", "dlx", "--limit", str(10**20)).code == 0
+    drawn = run_cli("sample", FIRST, "-n", str(10**20), "--timeout", "0.5", "--json")
+    assert (drawn.code, drawn.err) == (3, "") and json.loads(drawn.out)["solutions"]
+
+
 @pytest.mark.parametrize("args", BAD_OPTIONS, ids=lambda args: " ".join(map(str, args)).replace(str(EXAMPLES), "ex"))
 def test_a_bad_option_gives_one_line_and_exit_code_2(run_cli, tmp_path, monkeypatch, args):
     monkeypatch.chdir(tmp_path)
