@@ -294,6 +294,8 @@ BAD_OPTIONS = [
     ["solve", FIRST, "--bogus"],
     ["solve"],
     ["count", FIRST, "--jobs", "0"],
+    ["count", FIRST, FIRST, "--jobs", str(10**20)],  # forked a worker per puzzle, or a Dask worker each
+    ["sweep", "count", FIRST, "--jobs", str(10**20)],  # started Dask workers until the machine gave out
     ["count", FIRST, "-m", "bogus"],
     ["count", FIRST, "--distinct", "bogus"],
     ["count", FIRST, "-m", "structural", "-b", "minisat22"],

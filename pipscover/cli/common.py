@@ -107,6 +107,19 @@ def memory_size(value: str) -> str:
     return value
 
 
+WORKERS_PER_CORE = 4  # past this many processes per core, --jobs only slows a run and fills the memory
+
+
+def worker_count(value: int | None) -> int | None:
+    """A --jobs: refused past `WORKERS_PER_CORE` per core of this machine, in one line; `sweep --jobs 10**20`
+    started Dask worker processes until the machine gave out."""
+    cores = os.cpu_count() or 1
+    if value is not None and value > WORKERS_PER_CORE * cores:
+        raise Refused(value, f"must be at most {WORKERS_PER_CORE * cores}, {WORKERS_PER_CORE} worker processes for "
+                      f"each of this machine's {cores} cores (a --scheduler's cluster has its own)")
+    return value
+
+
 TimeoutOption = Annotated[
     float | None,
     typer.Option("--timeout", callback=seconds, help="Give up on a puzzle after this many seconds (inf: no limit)."),

@@ -26,6 +26,7 @@ from pipscover.cli.common import (
     print_json,
     progress_bar,
     solutions_wanted,
+    worker_count,
 )
 from pipscover.engines import get_backend
 from pipscover.errors import PipsError, brief, is_written_whole_number
@@ -60,8 +61,8 @@ def sweep_command(
         "--scheduler",
         help="Run on the Dask cluster at this address (tcp://HOST:PORT) instead of this machine.")] = None,
     jobs: Annotated[int | None, typer.Option(
-        "--jobs", "-j", min=1, help="Dask workers on this machine (default: one per core); 1: in this process, "
-        "without Dask.")] = None,
+        "--jobs", "-j", min=1, callback=worker_count,
+        help="Dask workers on this machine (default: one per core); 1: in this process, without Dask.")] = None,
     timeout: Annotated[float | None, typer.Option(
         "--timeout", min=0,
         help="Give up on a puzzle after this many seconds (status `timeout`), and move on.")] = None,
