@@ -203,6 +203,14 @@ def test_a_server_that_cannot_be_reached_ends_a_fetch_of_several_days_in_one_lin
     assert (done.code, done.out, done.err.count("\n")) == (2, "", 1) and "2025-09-01: cannot reach" in done.err
 
 
+def test_a_range_of_more_than_ten_years_is_refused_before_a_request(mirror, run_cli):
+    """`fetch --from 0001-01-01` asked the server for every day since (739,509 requests, now that a day it does
+    not have is a line and the others go on)."""
+    done = run_cli("fetch", "--from", "0001-01-01", "--to", "2025-09-15")
+    assert (done.code, done.out) == (2, "") and "spans 739,509 days; fetch at most 3,660" in done.err
+    assert not mirror.hits
+
+
 def test_a_date_works_where_a_puzzle_file_does(mirror, run_cli):
     solved = run_cli("solve", "2025-09-16", "-d", "hard", "--json")
     assert solved.code == 0

@@ -40,6 +40,7 @@ TIMEOUT = 10.0  # seconds for each request
 RETRIES = 3  # after the first attempt, for answers worth retrying
 BACKOFF = 0.5  # seconds before the first retry; doubled before each next one
 RETRIED_STATUSES = frozenset({429, 500, 502, 503, 504})
+MOST_DAYS = 3660  # in one range (ten years): --from 0001-01-01 would ask for 739,509 days, a request each
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # (\d also takes '３')
 
 
@@ -90,9 +91,12 @@ def parse_day(text: str) -> date:
 
 
 def days_from(first: date, last: date) -> list[date]:
-    """Every day from `first` to `last`, both included."""
+    """Every day from `first` to `last`, both included, at most `MOST_DAYS` of them."""
     if last < first:
         raise PipsError(f"--from {first} is after --to {last}")
+    if (last - first).days >= MOST_DAYS:
+        raise PipsError(f"--from {first} --to {last} spans {(last - first).days + 1:,} days; fetch at most "
+                        f"{MOST_DAYS:,} (ten years) at a time")
     return [first + timedelta(days=n) for n in range((last - first).days + 1)]
 
 
