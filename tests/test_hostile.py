@@ -147,7 +147,7 @@ FILE_COMMANDS = {
     "bench": ["bench", "PUZZLE"],
     "hint": ["hint", "PUZZLE"],
     "rate": ["rate", "PUZZLE"],
-    "certify": ["certify", "PUZZLE", "-o", "OUTPUT"],
+    "certify": ["certify", "PUZZLE", "-o", "OUTPUT"],  # (OUTPUT: a file in the test's folder, never written)
 }
 
 
@@ -426,7 +426,7 @@ def test_a_difficulty_the_file_cannot_choose_by_is_refused_in_the_command_lines_
     """The API's refusal names its `difficulty` argument (`formats.NothingToChoose`); every command that reads
     a puzzle file says -d instead, the option the user typed."""
     named = {"PUZZLE": FIRST, "SOLUTION": write(tmp_path, "solution.json", GOOD_SOLUTION),
-             "MODEL": write(tmp_path, "model.txt", "s SATISFIABLE\nv 1 0\n")}
+             "MODEL": write(tmp_path, "model.txt", "s SATISFIABLE\nv 1 0\n"), "OUTPUT": tmp_path / "out.cnf"}
     done = run_cli(*[named.get(arg, arg) for arg in FILE_COMMANDS[command]], "-d", "hard")
     assert_one_line_error(done, FIRST, "no hard one to choose; drop -d")
 
@@ -435,7 +435,8 @@ def test_a_difficulty_the_file_cannot_choose_by_is_refused_in_the_command_lines_
 def test_a_missing_puzzle_file_is_named(run_cli, tmp_path, command):
     path = tmp_path / "absent.json"
     solution, model = write(tmp_path, "solution.json", GOOD_SOLUTION), write(tmp_path, "model.txt", "v 1 0\n")
-    args = [{"PUZZLE": path, "SOLUTION": solution, "MODEL": model}.get(arg, arg) for arg in FILE_COMMANDS[command]]
+    named = {"PUZZLE": path, "SOLUTION": solution, "MODEL": model, "OUTPUT": tmp_path / "out.cnf"}
+    args = [named.get(arg, arg) for arg in FILE_COMMANDS[command]]
     assert_one_line_error(run_cli(*args), path, "no such file")
 
 
@@ -1445,7 +1446,8 @@ def test_a_dimacs_file_without_pipscover_header_is_refused_as_a_puzzle(run_cli, 
     path = write(tmp_path, "plain.cnf", "p cnf 2 1\n1 -2 0\n")
     solution = write(tmp_path, "solution.json", GOOD_SOLUTION)
     model = write(tmp_path, "model.txt", "s SATISFIABLE\nv 1 0\n")
-    args = [{"PUZZLE": path, "SOLUTION": solution, "MODEL": model}.get(arg, arg) for arg in FILE_COMMANDS[command]]
+    named = {"PUZZLE": path, "SOLUTION": solution, "MODEL": model, "OUTPUT": tmp_path / "out.cnf"}
+    args = [named.get(arg, arg) for arg in FILE_COMMANDS[command]]
     assert_one_line_error(run_cli(*args), path, "header")
 
 
