@@ -69,6 +69,16 @@ def test_check_names_the_first_few_cells_not_covered_and_counts_the_rest(run_cli
     assert listed.count("row ") == 14
 
 
+@pytest.mark.parametrize("args", [["check", EXAMPLES / "first.txt", "EMPTY"], ["hint", EXAMPLES / "first.txt",
+                                                                                  "--given", "EMPTY"]])
+def test_an_empty_solution_file_is_named_empty(run_cli, tmp_path, args):
+    """It was "malformed JSON: Expecting value at line 1, column 1" (`echo | pipscover check first.txt -`)."""
+    empty = write(tmp_path, "empty.json", "\n")
+    done = run_cli(*[empty if arg == "EMPTY" else arg for arg in args])
+    said = f"pipscover: error: {empty}: the file is empty (solutions are JSON, as solve --json prints them)\n"
+    assert (done.code, done.err) == (2, said)
+
+
 @needs_nyt
 def test_check_accepts_the_published_solution_of_a_day_file(run_cli):
     day = NYT_FOLDER / "2025-09-15.json"
