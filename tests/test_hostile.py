@@ -242,6 +242,8 @@ def test_bench_lists_the_files_that_did_not_read_in_its_summary(run_cli, bad_fol
     assert json.loads(run_cli("bench", FIRST, "--json").out)["unread"] == []
     said = run_cli("bench", bad, FIRST)
     assert said.code == 1 and said.out.startswith(f"not read: {bad}: ") and "1 puzzles" in said.out
+    none = run_cli("bench", bad, bad_folder / "empty.json", "--json")  # was "no puzzles to benchmark", no reason
+    assert_one_line_error(none, f"none of the 2 puzzle files read, so there is nothing to time; the first: {bad}: ")
 
 
 def test_a_number_of_5000_digits_is_named_as_such_not_with_pythons_advice(run_cli, bad_folder):

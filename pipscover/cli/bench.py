@@ -23,6 +23,7 @@ from pipscover.cli.common import (
     progress_bar,
 )
 from pipscover.engines import DEFAULT_BACKEND
+from pipscover.errors import PipsError, on_one_line
 
 TASK_HELP = ", ".join(f"{task.name} ({task.description})" for task in TASKS.values())
 # Choices built from the tables they offer (mypy sees enums without members: defaults are looked up by value).
@@ -76,6 +77,9 @@ def bench_command(
     """
     task_name, clock_name = str(task), str(clock)
     timed, unread = load_unread(puzzles, difficulty)
+    if unread and not timed:  # (was "no puzzles to benchmark", and --json never said why)
+        raise PipsError(f"none of the {len(unread)} puzzle files read, so there is nothing to time; the first: "
+                        f"{on_one_line(unread[0].problem)}")
     loaded = [item.puzzle for item in timed]
     not_read = {"unread": [item.as_json() for item in unread]}  # --json prints one summary: the files go in it
     if not as_json:
