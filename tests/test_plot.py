@@ -94,6 +94,7 @@ def test_a_column_of_words_is_drawn_as_bars_in_its_own_order(run_cli, table, tmp
 
 @pytest.mark.parametrize(("args", "message"), [
     (["-o", "plot.gif"], "name a .png, .svg or .pdf file"),
+    (["--x", "nodes", "-o", "plot.gif"], "name a .png, .svg or .pdf file"),  # was "no column", the name said after
     (["--x", "nodes", "-o", "plot.png"], "no column 'nodes'"),
     (["--kind", "pie", "-o", "plot.png"], "unknown plot kind"),
 ])

@@ -96,11 +96,18 @@ def draw(rows: Sequence[Row], kind: str = "time", x: str | None = None, y: str |
     return figure
 
 
-def save(figure: Figure, path: str | Path) -> None:
-    """Write the figure (format from the suffix: .png, .svg, .pdf) whole or not at all."""
+def figure_name(path: str | Path) -> Path:
+    """The file a figure goes to, refused unless its suffix names a format written (.png, .svg, .pdf): checked
+    before the tables are read, so that a wrong name is the one thing said of it."""
     target = Path(path)
     if target.suffix.lower() not in FORMATS:
         raise PipsError(f"{path}: name a .png, .svg or .pdf file")
+    return target
+
+
+def save(figure: Figure, path: str | Path) -> None:
+    """Write the figure (format from the suffix: .png, .svg, .pdf) whole or not at all."""
+    target = figure_name(path)
     try:
         with replacing(target, binary=True) as stream:
             figure.savefig(stream, format=target.suffix[1:].lower(), dpi=120)
