@@ -401,6 +401,13 @@ def test_a_huge_number_is_refused_in_a_short_line(run_cli, tmp_path, monkeypatch
     assert_one_line_error(run_cli(*args), says)
 
 
+@pytest.mark.parametrize("command", ["show", "hint", "encode"])
+def test_an_empty_output_name_is_named_empty_not_a_folder(run_cli, tmp_path, monkeypatch, command):
+    """`-o "$NAME"` with NAME unset said ": is a folder; give a file name to write" (Path("") is ".")."""
+    monkeypatch.chdir(tmp_path)
+    assert_one_line_error(run_cli(command, FIRST, "-o", ""), "-o '': an empty name; give a file name to write")
+
+
 def test_a_limit_past_what_any_run_reaches_is_taken_as_given(run_cli):
     """`solve --limit 10**20` and `sample -n 10**20` ended in islice's ValueError ("Stop argument for islice()
     must be None or an integer: 0 <= x <= sys.maxsize"): a limit no run reaches is as good as none."""

@@ -272,6 +272,8 @@ def write_output(path: str, text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
+    if not path:  # (Path("") is the current folder: it said ": is a folder")
+        raise PipsError("-o '': an empty name; give a file name to write (- for stdout)")
     if Path(path).is_dir():
         raise PipsError(f"{path}: is a folder; give a file name to write")
     try:
