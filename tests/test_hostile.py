@@ -401,6 +401,16 @@ def test_a_huge_number_is_refused_in_a_short_line(run_cli, tmp_path, monkeypatch
     assert_one_line_error(run_cli(*args), says)
 
 
+@pytest.mark.parametrize("args", [["solve", ""], ["count", FIRST, ""], ["check", "", "s.json"],
+                                  ["hint", FIRST, "--given", ""]], ids=["solve", "count", "check", "hint"])
+def test_an_empty_file_name_is_refused_not_read_as_the_current_folder(run_cli, tmp_path, monkeypatch, args):
+    """pathlib reads '' as '.': `pipscover solve "$FILE"` with FILE unset solved every puzzle of the current
+    folder; now each command refuses the empty name, which names no file, in one line."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "here.json", GOOD)
+    assert_one_line_error(run_cli(*args), "'': an empty name names no file (. is the current folder)")
+
+
 @pytest.mark.parametrize("command", ["show", "hint", "encode"])
 def test_an_empty_output_name_is_named_empty_not_a_folder(run_cli, tmp_path, monkeypatch, command):
     """`-o "$NAME"` with NAME unset said ": is a folder; give a file name to write" (Path("") is ".")."""

@@ -52,6 +52,7 @@ def humanize(command: Any, help_names: list[str] | None = None) -> None:
     help_option = command.get_help_option(Context(command, help_option_names=help_names))
     for param in [*command.params, *([help_option] if help_option is not None else [])]:
         _ascii_digits(param)
+        _named_paths(param)
         if param.param_type_name == "argument":
             _argument(param)
         else:
@@ -81,6 +82,22 @@ def _ascii_digits(param: Any) -> None:
 
     param.type = copy.copy(param.type)
     param.type._number_class = ascii_number
+
+
+def _named_paths(param: Any) -> None:
+    """A path given as an empty word is refused: pathlib reads '' as '.', so `pipscover solve "$FILE"` with FILE
+    unset solved every puzzle of the current folder."""
+    if _kind(param) != "path" or not hasattr(param, "type"):
+        return
+    param.type = copy.copy(param.type)
+    convert = param.type.convert
+
+    def named(value: Any, param: Any, ctx: Any) -> Any:
+        if value == "":
+            raise Refused("''", "an empty name names no file (. is the current folder)")
+        return convert(value, param, ctx)
+
+    param.type.convert = named
 
 
 def _option(param: Any) -> None:
@@ -175,7 +192,7 @@ def usage_error(error: Any) -> str:
         return _sentence(error.format_message())
     if type(error).__name__ == "MissingParameter":  # click's, or typer's copy of it since 0.20
         return f"missing {param.human_readable_name}"
-    named = next((opt for opt in param.opts if opt.startswith("--")), param.opts[0] if param.opts else param.name)
+    named = next((opt for opt in param.opts if opt.startswith("--")), None) or param.human_readable_name
     if isinstance(error, Refused):
         return f"{named} {brief(error.value)}: {error.message}"
     value = _refused_value(error)
