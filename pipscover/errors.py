@@ -52,6 +52,17 @@ def is_whole_number(value: object) -> bool:
     return not isinstance(value, bool) and hasattr(value, "__index__")
 
 
+def is_written_whole_number(text: str) -> bool:
+    """Whether `text` writes a whole number >= 0 in ASCII digits, as a file or an option given as text must:
+    `str.isdigit` also takes '²' and '٣', which `int` then refuses or reads, and `int` takes '３' (fullwidth)
+    and '1_000'. More than 4000 digits is refused as well: Python's `int` refuses them.
+
+    >>> [is_written_whole_number(text) for text in ("42", "\uff14\uff12", "\u00b2", "1_000", "-1", " 4")]
+    [True, False, False, False, False, False]
+    """
+    return len(text) <= 4000 and text.isascii() and text.isdigit()
+
+
 def shown(value: object) -> str:
     """A value from the input as an error message quotes it: short, shallow, on one line.
 

@@ -56,6 +56,29 @@ def test_check_accepts_a_valid_solution_and_explains_an_invalid_one(run_cli, tmp
     assert "the [1|2] on row 1, column 1 and row 2, column 2: the cells are not side by side" in report["problems"][0]
 
 
+def test_check_names_the_first_few_cells_not_covered_and_counts_the_rest(run_cli, tmp_path):
+    """One domino on the 4 x 4 example listed all 14 cells it leaves in one line (thousands on a planted board);
+    now the first six are named and the rest counted, while --json keeps every one."""
+    one = write(tmp_path, "one.json", [{"domino": [4, 3], "cells": [[0, 0], [1, 0]]}])
+    said = run_cli("check", EXAMPLES / "first.txt", one)
+    assert said.code == 1
+    assert ("  - not covered: row 1, column 2, row 1, column 3, row 1, column 4, row 2, column 2, row 2, column 3, "
+            "row 2, column 4 and 8 more cells\n") in said.out
+    listed = json.loads(run_cli("check", EXAMPLES / "first.txt", one, "--json").out)["problems"][0][0]
+    assert listed.startswith("not covered: row 1, column 2, ") and listed.endswith(" and row 4, column 4")
+    assert listed.count("row ") == 14
+
+
+@pytest.mark.parametrize("args", [["check", EXAMPLES / "first.txt", "EMPTY"], ["hint", EXAMPLES / "first.txt",
+                                                                                  "--given", "EMPTY"]])
+def test_an_empty_solution_file_is_named_empty(run_cli, tmp_path, args):
+    """It was "malformed JSON: Expecting value at line 1, column 1" (`echo | pipscover check first.txt -`)."""
+    empty = write(tmp_path, "empty.json", "\n")
+    done = run_cli(*[empty if arg == "EMPTY" else arg for arg in args])
+    said = f"pipscover: error: {empty}: the file is empty (solutions are JSON, as solve --json prints them)\n"
+    assert (done.code, done.err) == (2, said)
+
+
 @needs_nyt
 def test_check_accepts_the_published_solution_of_a_day_file(run_cli):
     day = NYT_FOLDER / "2025-09-15.json"

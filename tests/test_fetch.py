@@ -177,6 +177,40 @@ def test_fetch_command_errors_are_one_line_and_exit_2(mirror, run_cli, arguments
     assert result.err.count("\n") == 1 and message in result.err
 
 
+def test_a_day_among_several_that_cannot_be_fetched_is_one_line_and_the_others_come(mirror, run_cli, tmp_path):
+    """`fetch 2025-01-01 2025-09-15` ended with exit 2 at the day the server does not have, fetching none after
+    it; now that day is one line (an entry of --json), the others are fetched, and the exit code is 1."""
+    mirror.broken.add("2025-09-16")
+    done = run_cli("fetch", "2025-01-01", "2025-09-15", "2025-09-16")
+    lines = done.out.splitlines()
+    assert (done.code, done.err, len(lines)) == (1, "", 3)
+    assert lines[0].startswith("not fetched: 2025-01-01: the server has no puzzle for this day")
+    assert lines[1].startswith("2025-09-15: downloaded to") and cached(tmp_path, "2025-09-15").is_file()
+    assert lines[2].startswith("not fetched: 2025-09-16: ") and "answered 500" in lines[2]
+    entries = [json.loads(line) for line in run_cli("fetch", "--from", "2024-12-31", "--to", "2025-01-01",
+                                                    "2025-09-15", "--json").out.splitlines()]
+    assert [(entry["date"], entry["downloaded"], "error" in entry) for entry in entries] == [
+        ("2025-09-15", False, False), ("2024-12-31", False, True), ("2025-01-01", False, True)]
+
+
+def test_a_server_that_cannot_be_reached_ends_a_fetch_of_several_days_in_one_line(run_cli, tmp_path):
+    """Every day would fail the same way: one line and exit code 2, not a line per day of the range."""
+    with socket.socket() as closed:  # a port nobody listens on once this is closed
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    done = run_cli("fetch", "--from", "2025-09-01", "--to", "2025-09-30", "--base-url", f"http://127.0.0.1:{port}",
+                   "--cache-dir", tmp_path)
+    assert (done.code, done.out, done.err.count("\n")) == (2, "", 1) and "2025-09-01: cannot reach" in done.err
+
+
+def test_a_range_of_more_than_ten_years_is_refused_before_a_request(mirror, run_cli):
+    """`fetch --from 0001-01-01` asked the server for every day since (739,509 requests, now that a day it does
+    not have is a line and the others go on)."""
+    done = run_cli("fetch", "--from", "0001-01-01", "--to", "2025-09-15")
+    assert (done.code, done.out) == (2, "") and "spans 739,509 days; fetch at most 3,660" in done.err
+    assert not mirror.hits
+
+
 def test_a_date_works_where_a_puzzle_file_does(mirror, run_cli):
     solved = run_cli("solve", "2025-09-16", "-d", "hard", "--json")
     assert solved.code == 0

@@ -147,6 +147,7 @@ FILE_COMMANDS = {
     "bench": ["bench", "PUZZLE"],
     "hint": ["hint", "PUZZLE"],
     "rate": ["rate", "PUZZLE"],
+    "certify": ["certify", "PUZZLE", "-o", "OUTPUT"],  # (OUTPUT: a file in the test's folder, never written)
 }
 
 
@@ -182,34 +183,67 @@ def bad_folder(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("name", sorted(BAD_FILES))
-def test_a_bad_puzzle_file_gives_one_line_naming_it(run_cli, bad_folder, name):
+def test_a_bad_puzzle_file_gives_one_line_naming_it(run_cli, bad_folder, name, tmp_path):
     """Every command that reads a puzzle file, in turn, on the file: as 666 tests of their own (a file and a
     command each), pytest's setup and reports of each test cost 1.8 s of CPU more than the commands' runs."""
     path = bad_folder / f"{name}.{'txt' if name.startswith('text') else 'json'}"
-    named = {"PUZZLE": path, "SOLUTION": bad_folder / "solution.json", "MODEL": bad_folder / "model.txt"}
+    named = {"PUZZLE": path, "SOLUTION": bad_folder / "solution.json", "MODEL": bad_folder / "model.txt",
+             "OUTPUT": tmp_path / "out.cnf"}
     for command, args in FILE_COMMANDS.items():
         result = run_cli(*[named.get(arg, arg) for arg in args])
         assert (result.code, result.out) == (2, ""), f"pipscover {command}: {result}"
         assert_one_line_error(result, path)
 
 
-@pytest.mark.parametrize("command", ["count", "solve", "rate", "sample"])
+# The commands that go on past a bad file among others, with what each needs besides (OUTPUT: a file to write).
+GOING_ON = {"count": [], "solve": [], "rate": [], "sample": [], "hint": [], "show": [], "encode": ["-o", "OUTPUT.cnf"],
+            "certify": ["-o", "OUTPUT.cnf"]}
+
+
+@pytest.mark.parametrize("command", sorted(GOING_ON))
 def test_a_folder_of_bad_files_is_reported_file_by_file_and_the_puzzle_after_it_answered(run_cli, bad_folder,
-                                                                                        command):
-    """`count FOLDER`, `solve FOLDER`, `rate FOLDER` and `sample FOLDER` stopped with exit 2 at the folder's
-    first bad file, answering none; now each bad file is one line (an entry of --json saying what is wrong),
-    the puzzles that read are answered, and the exit code is 1, as `sweep`'s for its error rows. A bad file
-    named alone still ends with exit 2."""
+                                                                                        command, tmp_path):
+    """`count FOLDER`, `solve`, `rate`, `sample`, `hint`, `show`, `encode` and `certify` stopped with exit 2 at the
+    folder's first bad file, answering none; now each bad file is one line (an entry of --json saying what is
+    wrong), the puzzles that read are answered, and the exit code is 1, as `sweep`'s for its error rows. A bad
+    file named alone still ends with exit 2."""
     files = [str(file) for file in sorted(bad_folder.iterdir())]
-    done = run_cli(command, bad_folder, FIRST)
+    extra = [arg.replace("OUTPUT", str(tmp_path / "out")) for arg in GOING_ON[command]]
+    done = run_cli(command, bad_folder, FIRST, *extra)
     reported = [line for line in done.out.splitlines() if line.startswith("not read: ")]
     assert (done.code, done.err, len(reported)) == (1, "", len(files)), (done.code, done.err[-500:])
     assert all(line.startswith(f"not read: {file}") for line, file in zip(reported, files))
-    assert f"\n{FIRST}: " in done.out and "Traceback" not in done.out
-    entries = [json.loads(line) for line in run_cli(command, bad_folder, FIRST, "--json").out.splitlines()]
+    assert f"\n{FIRST}" in done.out and "Traceback" not in done.out
+    entries = [json.loads(line) for line in run_cli(command, bad_folder, FIRST, *extra, "--json").out.splitlines()]
     assert [entry["puzzle"]["file"] for entry in entries] == [*files, str(FIRST)]
     assert all(entry["status"] == "error" and entry["error"].startswith(file) for entry, file in zip(entries, files))
     assert "error" not in entries[-1]
+
+
+@pytest.mark.parametrize("args", [["show", "-f", "text"], ["encode"], ["encode", "--json"]])
+def test_a_bad_file_beside_a_file_written_to_stdout_is_reported_on_stderr(run_cli, bad_folder, args):
+    """`show -f text` and `encode` write a file to stdout, which a "not read" line would spoil: what they say of
+    a bad file goes to stderr (with `encode --json`'s summaries), and stdout is what the good file alone gives."""
+    alone = run_cli(*args, FIRST)
+    done = run_cli(*args, bad_folder / "malformed.json", FIRST)
+    assert (done.code, done.out) == (1, alone.out)
+    said = done.err.splitlines()[0]
+    assert said.startswith(f"not read: {bad_folder / 'malformed.json'}: ") or json.loads(said)["status"] == "error"
+
+
+def test_bench_lists_the_files_that_did_not_read_in_its_summary(run_cli, bad_folder):
+    """`bench FOLDER` stopped with exit 2 at the first bad file; now it times the others and, as its --json is
+    one summary object, lists the bad files under "unread" (each as `count --json`'s error entry); exit code 1."""
+    bad = bad_folder / "malformed.json"
+    done = run_cli("bench", bad, FIRST, "--json")
+    summary = json.loads(done.out)
+    assert (done.code, done.err, summary["puzzles"]) == (1, "", 1)
+    assert [entry["puzzle"]["file"] for entry in summary["unread"]] == [str(bad)]
+    assert json.loads(run_cli("bench", FIRST, "--json").out)["unread"] == []
+    said = run_cli("bench", bad, FIRST)
+    assert said.code == 1 and said.out.startswith(f"not read: {bad}: ") and "1 puzzles" in said.out
+    none = run_cli("bench", bad, bad_folder / "empty.json", "--json")  # was "no puzzles to benchmark", no reason
+    assert_one_line_error(none, f"none of the 2 puzzle files read, so there is nothing to time; the first: {bad}: ")
 
 
 def test_a_number_of_5000_digits_is_named_as_such_not_with_pythons_advice(run_cli, bad_folder):
@@ -262,6 +296,8 @@ BAD_OPTIONS = [
     ["solve", FIRST, "--bogus"],
     ["solve"],
     ["count", FIRST, "--jobs", "0"],
+    ["count", FIRST, FIRST, "--jobs", str(10**20)],  # forked a worker per puzzle, or a Dask worker each
+    ["sweep", "count", FIRST, "--jobs", str(10**20)],  # started Dask workers until the machine gave out
     ["count", FIRST, "-m", "bogus"],
     ["count", FIRST, "--distinct", "bogus"],
     ["count", FIRST, "-m", "structural", "-b", "minisat22"],
@@ -290,16 +326,29 @@ BAD_OPTIONS = [
     ["reduce", "subset-sum"],
     ["reduce", "subset-sum", "--numbers", "a,b", "--target", "3"],
     ["reduce", "subset-sum", "--numbers", "3,5", "--target", "x"],
+    ["reduce", "subset-sum", "--numbers", "\uff13,\uff15", "--target", "8"],  # fullwidth digits: int() took them
+    ["reduce", "subset-sum", "--numbers", "\u0663,5", "--target", "8"],  # an Arabic-Indic 3, as 3
+    ["reduce", "subset-sum", "--numbers", "3_000,5", "--target", "8"],  # int() took it as 3000
     ["reduce", "bogus"],
     ["reduce", "one-in-three"],
     ["backends", "--bogus"],
     ["planted", "abc"],
     ["planted", "3x3"],  # the seed drawn was a line on stderr before the refusal
+    ["planted", "\u00b2x3", "--seed", "1"],  # a superscript 2: str.isdigit took it, then int()'s traceback
+    ["planted", "\uff14x\uff14", "--seed", "1"],  # fullwidth 4x4, taken as 4x4
+    ["sweep", "generate", "--seeds", "\uff11-\uff12"],
+    ["count", FIRST, "--memory", "\uff12G"],
+    ["solve", FIRST, "--limit", "\uff12"],  # click's int() took fullwidth digits: --limit 2
+    ["solve", FIRST, "--timeout", "\uff15"],  # and float() too
+    ["generate", "-n", "\u0664", "--seed", "1"],  # an Arabic-Indic 4
     ["sweep", "bogus"],
     ["sweep", "solve", FIRST, "-d", "extreme"],
     ["sweep", "generate", "--seeds", "1", "--shape", "blob"],
     ["sweep", "solve", FIRST, "--limit", "0"],
     ["sweep", "solve", FIRST, "-b", "bogus"],
+    ["sweep", "count", FIRST, "--seeds", "1-2", "-j", "1"],  # another task's option: counted, and ignored
+    ["sweep", "solve", FIRST, "--repeat", "3", "-j", "1"],
+    ["sweep", "bench", FIRST, "--all", "-j", "1"],
     ["solve", FIRST, "--seed", "abc"],
     ["planted", "4x4", "--seed", "x"],
     ["bench", FIRST, "--card", "bogus"],
@@ -352,10 +401,43 @@ def test_a_huge_number_is_refused_in_a_short_line(run_cli, tmp_path, monkeypatch
     assert_one_line_error(run_cli(*args), says)
 
 
+@pytest.mark.parametrize("args", [["solve", ""], ["count", FIRST, ""], ["check", "", "s.json"],
+                                  ["hint", FIRST, "--given", ""]], ids=["solve", "count", "check", "hint"])
+def test_an_empty_file_name_is_refused_not_read_as_the_current_folder(run_cli, tmp_path, monkeypatch, args):
+    """pathlib reads '' as '.': `pipscover solve "$FILE"` with FILE unset solved every puzzle of the current
+    folder; now each command refuses the empty name, which names no file, in one line."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "here.json", GOOD)
+    assert_one_line_error(run_cli(*args), "'': an empty name names no file (. is the current folder)")
+
+
+@pytest.mark.parametrize("command", ["show", "hint", "encode"])
+def test_an_empty_output_name_is_named_empty_not_a_folder(run_cli, tmp_path, monkeypatch, command):
+    """`-o "$NAME"` with NAME unset said ": is a folder; give a file name to write" (Path("") is ".")."""
+    monkeypatch.chdir(tmp_path)
+    assert_one_line_error(run_cli(command, FIRST, "-o", ""), "-o '': an empty name; give a file name to write")
+
+
+def test_a_limit_past_what_any_run_reaches_is_taken_as_given(run_cli):
+    """`solve --limit 10**20` and `sample -n 10**20` ended in islice's ValueError ("Stop argument for islice()
+    must be None or an integer: 0 <= x <= sys.maxsize"): a limit no run reaches is as good as none."""
+    solved = run_cli("solve", FIRST, "--limit", str(10**20), "--json")
+    assert (solved.code, solved.err, len(json.loads(solved.out)["solutions"])) == (0, "", 1)
+    assert run_cli("count", FIRST, "-m", "dlx", "--limit", str(10**20)).code == 0
+    drawn = run_cli("sample", FIRST, "-n", str(10**20), "--timeout", "0.5", "--json")
+    assert (drawn.code, drawn.err) == (3, "") and json.loads(drawn.out)["solutions"]
+
+
 @pytest.mark.parametrize("args", BAD_OPTIONS, ids=lambda args: " ".join(map(str, args)).replace(str(EXAMPLES), "ex"))
 def test_a_bad_option_gives_one_line_and_exit_code_2(run_cli, tmp_path, monkeypatch, args):
     monkeypatch.chdir(tmp_path)
     assert_one_line_error(run_cli(*args))
+
+
+def test_a_number_option_in_other_digits_is_named_not_a_number_not_out_of_range(run_cli):
+    """`--limit ２` (fullwidth) is no whole number, as `--limit x` is: not "must be at least 1", which it is."""
+    assert run_cli("solve", FIRST, "--limit", "\uff12").err == ("pipscover: error: solve: --limit \uff12: not a whole "
+                                                               "number (at least 1) (see pipscover solve --help)\n")
 
 
 @pytest.mark.parametrize("command", sorted(FILE_COMMANDS))
@@ -363,7 +445,7 @@ def test_a_difficulty_the_file_cannot_choose_by_is_refused_in_the_command_lines_
     """The API's refusal names its `difficulty` argument (`formats.NothingToChoose`); every command that reads
     a puzzle file says -d instead, the option the user typed."""
     named = {"PUZZLE": FIRST, "SOLUTION": write(tmp_path, "solution.json", GOOD_SOLUTION),
-             "MODEL": write(tmp_path, "model.txt", "s SATISFIABLE\nv 1 0\n")}
+             "MODEL": write(tmp_path, "model.txt", "s SATISFIABLE\nv 1 0\n"), "OUTPUT": tmp_path / "out.cnf"}
     done = run_cli(*[named.get(arg, arg) for arg in FILE_COMMANDS[command]], "-d", "hard")
     assert_one_line_error(done, FIRST, "no hard one to choose; drop -d")
 
@@ -372,7 +454,8 @@ def test_a_difficulty_the_file_cannot_choose_by_is_refused_in_the_command_lines_
 def test_a_missing_puzzle_file_is_named(run_cli, tmp_path, command):
     path = tmp_path / "absent.json"
     solution, model = write(tmp_path, "solution.json", GOOD_SOLUTION), write(tmp_path, "model.txt", "v 1 0\n")
-    args = [{"PUZZLE": path, "SOLUTION": solution, "MODEL": model}.get(arg, arg) for arg in FILE_COMMANDS[command]]
+    named = {"PUZZLE": path, "SOLUTION": solution, "MODEL": model, "OUTPUT": tmp_path / "out.cnf"}
+    args = [named.get(arg, arg) for arg in FILE_COMMANDS[command]]
     assert_one_line_error(run_cli(*args), path, "no such file")
 
 
@@ -620,6 +703,7 @@ BAD_CNFS = {
     "too-many-variables-declared": "p cnf 999999999 1\n1 2 3 0\n",
     "too-many-variables-used": "1 2 3000000000 0\n",
     "not-a-literal": "p cnf 3 1\n1 2 a 0\n",
+    "header-fullwidth": "p cnf \uff13 1\n1 2 3 0\n",  # \d took it, and int() read it as 3
     "binary": b"\xff\xfe\x00",
 }
 
@@ -1069,6 +1153,17 @@ def test_a_closed_pipe_ends_quietly(small_open_board, args):
     assert process.wait(timeout=60) in (0, 141) and err == ""
 
 
+@pytest.mark.parametrize("args", [["--help"], ["solve", "--help"], ["backends"], ["solve", FIRST]],
+                         ids=lambda args: " ".join(map(str, args)).replace(str(EXAMPLES), "ex"))
+def test_a_pipe_closed_before_the_first_line_ends_with_the_shells_code_for_it(args):
+    """`pipscover --help | head -1` ended with exit code 1, which says "no solution", when head had gone before
+    the help was written: rich's console, which typer draws help with, ends a write to a closed pipe so."""
+    process = pipscover(*args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()  # before the process has written a byte
+    err = process.stderr.read().decode()
+    assert (process.wait(timeout=60), err) == (141, "")
+
+
 def group_usage(leader: int) -> tuple[float, int]:
     """CPU time used so far by a command and the live processes it started, and how many there are (Linux
     /proc, from each process's list of children: only these few are read, up to a hundred times a second, not
@@ -1378,7 +1473,8 @@ def test_a_dimacs_file_without_pipscover_header_is_refused_as_a_puzzle(run_cli, 
     path = write(tmp_path, "plain.cnf", "p cnf 2 1\n1 -2 0\n")
     solution = write(tmp_path, "solution.json", GOOD_SOLUTION)
     model = write(tmp_path, "model.txt", "s SATISFIABLE\nv 1 0\n")
-    args = [{"PUZZLE": path, "SOLUTION": solution, "MODEL": model}.get(arg, arg) for arg in FILE_COMMANDS[command]]
+    named = {"PUZZLE": path, "SOLUTION": solution, "MODEL": model, "OUTPUT": tmp_path / "out.cnf"}
+    args = [named.get(arg, arg) for arg in FILE_COMMANDS[command]]
     assert_one_line_error(run_cli(*args), path, "header")
 
 

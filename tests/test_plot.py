@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import struct
 import xml.etree.ElementTree as ET
 
@@ -93,6 +94,7 @@ def test_a_column_of_words_is_drawn_as_bars_in_its_own_order(run_cli, table, tmp
 
 @pytest.mark.parametrize(("args", "message"), [
     (["-o", "plot.gif"], "name a .png, .svg or .pdf file"),
+    (["--x", "nodes", "-o", "plot.gif"], "name a .png, .svg or .pdf file"),  # was "no column", the name said after
     (["--x", "nodes", "-o", "plot.png"], "no column 'nodes'"),
     (["--kind", "pie", "-o", "plot.png"], "unknown plot kind"),
 ])
@@ -114,3 +116,23 @@ def test_counts_of_a_table_with_count_and_grids_rows_count_each_puzzle_once():
             for n in (1, 2) for task in ("count", "grids")]
     axes = draw(rows, "counts").axes[0]
     assert axes.get_legend_handles_labels()[1] == ["easy (2)"]
+
+
+def test_the_outlines_of_groups_whose_bins_coincide_both_show(run_cli, tmp_path):
+    """Easy's and hard's outlines were drawn alike (solid, 1.8 pt), so that where their bins had the same height
+    hard's hid easy's; each next outline is now narrower than the one before and dashed, which shows beside it
+    and through its gaps."""
+    path = tmp_path / "same.csv"
+    with path.open("w", newline="") as stream:
+        writer = csv.DictWriter(stream, ["difficulty", "seconds", "status"])
+        writer.writeheader()
+        writer.writerows({"difficulty": difficulty, "seconds": seconds, "status": "solved"}
+                         for difficulty in ("easy", "hard") for seconds in ("0.1", "0.2", "0.2", "0.5"))
+    assert run_cli("plot", path, "--kind", "difficulty", "-o", tmp_path / "same.svg").code == 0
+    outlines = {}  # colour -> its outline's style (the histogram's, and the same again in the legend)
+    for style in re.findall(r'style="(fill: none;[^"]*)"', (tmp_path / "same.svg").read_text()):
+        declared = dict(part.strip().split(": ") for part in style.split(";") if part.strip())
+        outlines.setdefault(declared["stroke"], declared)
+    easy, hard = outlines["#1f77b4"], outlines["#ff7f0e"]  # the first two colours, in the order easy, hard
+    assert float(hard["stroke-width"]) < float(easy["stroke-width"])
+    assert "stroke-dasharray" in hard and "stroke-dasharray" not in easy

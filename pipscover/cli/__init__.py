@@ -160,11 +160,13 @@ def run(args: Sequence[str] | None = None) -> int:
         with fewer_collections():  # a command's results pile up (solve --all): see runtime/collection.py
             code = command.main(args=args, prog_name="pipscover", standalone_mode=False)
             sys.stdout.flush()  # what is still buffered fails here, not in the interpreter's last flush
-    except SystemExit:
+    except SystemExit as done:
         # A closed stdout (`pipscover solve --all | head -1`): click silences stdout and exits 1, which would
         # read as "no solution". End quietly with the shell's code for SIGPIPE instead. (Not by restoring
         # SIGPIPE's default action: that would also kill the process on any broken socket or worker pipe.)
-        if isinstance(sys.stdout, click_utils.PacifyFlushWrapper):
+        # Rich's console, which typer draws --help with, ends such a write with exit code 1 of its own
+        # (`Console.on_broken_pipe`, raised while handling the BrokenPipeError).
+        if isinstance(sys.stdout, click_utils.PacifyFlushWrapper) or isinstance(done.__context__, BrokenPipeError):
             return EXIT_CLOSED_PIPE
         raise
     except click_errors.NoArgsIsHelpError as asked:

@@ -17,12 +17,13 @@ from pipscover.cli.common import (
     DifficultyOption,
     PuzzlesArgument,
     TimeoutOption,
-    exit_with,
-    load_puzzles,
+    exit_after,
+    load_unread,
     print_json,
     progress_bar,
 )
 from pipscover.engines import DEFAULT_BACKEND
+from pipscover.errors import PipsError, on_one_line
 
 TASK_HELP = ", ".join(f"{task.name} ({task.description})" for task in TASKS.values())
 # Choices built from the tables they offer (mypy sees enums without members: defaults are looked up by value).
@@ -68,21 +69,31 @@ def bench_command(
     Puzzles are read before timing starts. With --repeat N, a puzzle's time is the median of its N runs, and the
     total the median of the N per-run totals. Several -b (or --card/--pb/--encoding) print a comparison table.
 
-    Ctrl-C stops it and prints the figures of the puzzles timed so far (exit code 130).
+    Ctrl-C stops it and prints the figures of the puzzles timed so far (exit code 130). A file that does not
+    read, among several or in a folder, is reported in one line (--json: listed under "unread") and the others
+    timed; the exit code is then 1.
 
     Example: pipscover bench /path/to/nyt -d hard --repeat 3
     """
     task_name, clock_name = str(task), str(clock)
-    loaded = load_puzzles(puzzles, difficulty)
+    timed, unread = load_unread(puzzles, difficulty)
+    if unread and not timed:  # (was "no puzzles to benchmark", and --json never said why)
+        raise PipsError(f"none of the {len(unread)} puzzle files read, so there is nothing to time; the first: "
+                        f"{on_one_line(unread[0].problem)}")
+    loaded = [item.puzzle for item in timed]
+    not_read = {"unread": [item.as_json() for item in unread]}  # --json prints one summary: the files go in it
+    if not as_json:
+        for item in unread:
+            typer.echo(item.describe())
     names = backends or [DEFAULT_BACKEND]
     if len(names) == 1 and not cards and not pbs and not forms:
         with progress_bar("benchmarking", total=len(loaded) * repeat) as advance:
             result = benchmark(loaded, names[0], task_name, repeat, timeout, clock_name, on_puzzle=advance)
         if as_json:
-            print_json(result.as_json())
+            print_json(result.as_json() | not_read)
         else:
             typer.echo(result.summary())
-        exit_with(EXIT_INTERRUPTED if result.interrupted else EXIT_OK)
+        exit_after(EXIT_INTERRUPTED if result.interrupted else EXIT_OK, bool(unread))
         return
     from pipscover.bench.compare import compare, configurations, format_rows, stopped_note
 
@@ -92,10 +103,10 @@ def bench_command(
     interrupted = any(row.result.interrupted for row in rows)
     if as_json:
         for row in rows:
-            print_json(row.as_json())
+            print_json(row.as_json() | not_read)
     else:
         typer.echo(f"{len(loaded)} puzzles, {TASKS[task_name].description}, {clock_name} clock, {repeat} run(s)")
         typer.echo(format_rows(rows))
         if interrupted:
             typer.echo(stopped_note(rows, len(chosen), len(loaded)))
-    exit_with(EXIT_INTERRUPTED if interrupted else EXIT_OK)
+    exit_after(EXIT_INTERRUPTED if interrupted else EXIT_OK, bool(unread))

@@ -12,10 +12,12 @@ import typer
 from pipscover.cli.app import app
 from pipscover.cli.common import (
     EXIT_NO,
+    EXIT_OK,
     DifficultyOption,
     JsonOption,
+    exit_after,
     exit_with,
-    load_puzzles,
+    load_reported,
     output_paths,
     print_json,
     write_output,
@@ -51,7 +53,8 @@ def certify_command(
     `encode`'s DIMACS alone, with its proof (exit 0). Not unique: two solutions shown, nothing written
     (exit 1). --check checks a certificate: that the CNF is the puzzle's in its header plus at most that
     one clause, and that the proof refutes it (by the dratify package, and drat-trim when on the PATH);
-    exit 0 accepted, 1 rejected (encodings/certificates.md).
+    exit 0 accepted, 1 rejected (encodings/certificates.md). A puzzle file that does not read, among several or
+    in a folder, is reported in one line and the others certified; the exit code is then 1.
 
     Examples:
 
@@ -66,9 +69,10 @@ def certify_command(
         return
     if output is None or Path(output).suffix != ".cnf":
         raise PipsError("certify: give the certificate's name with -o NAME.cnf (its proof goes to NAME.drat)")
-    loaded = load_puzzles(files, difficulty)
+    timed, unread = load_reported(files, difficulty, as_json)
+    loaded = [item.puzzle for item in timed]
     codes = [_certify(puzzle, path, as_json) for puzzle, path in zip(loaded, output_paths(output, loaded))]
-    exit_with(max(codes))
+    exit_after(max(codes, default=EXIT_OK), unread)
 
 
 def write_certificate(puzzle: Puzzle, path: str) -> Certificate:

@@ -23,6 +23,8 @@ from pipscover.formats import read_text_file
 from pipscover.formats.solution import names_puzzles, read_solutions
 from pipscover.model.check import problems
 
+UNCOVERED_SHOWN = 6  # cells named in a "not covered" line; --json names them all
+
 
 @app.command("check")
 def check_command(
@@ -37,6 +39,8 @@ def check_command(
 
     A day file checks all three puzzles (or the one -d names) against `solve --json`'s lines for them, or
     against the published solutions of a day file.
+
+    Of the cells a solution leaves uncovered, the first few are named (--json: all of them).
 
     Example:
 
@@ -55,7 +59,8 @@ def check_command(
                 raise PipsError(f"{solution_file}: holds no solution to check for {puzzle.describe()}")
             continue  # the solutions given are for the day's other puzzles
         checked += 1
-        found = [problems(puzzle, solution) for solution in proposed]
+        shown = None if as_json else UNCOVERED_SHOWN
+        found = [problems(puzzle, solution, most_cells=shown) for solution in proposed]
         invalid = invalid or any(found)
         if as_json:
             print_json({"puzzle": puzzle.origin.as_json(), "valid": not any(found), "problems": found})

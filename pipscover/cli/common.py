@@ -107,6 +107,19 @@ def memory_size(value: str) -> str:
     return value
 
 
+WORKERS_PER_CORE = 4  # past this many processes per core, --jobs only slows a run and fills the memory
+
+
+def worker_count(value: int | None) -> int | None:
+    """A --jobs: refused past `WORKERS_PER_CORE` per core of this machine, in one line; `sweep --jobs 10**20`
+    started Dask worker processes until the machine gave out."""
+    cores = os.cpu_count() or 1
+    if value is not None and value > WORKERS_PER_CORE * cores:
+        raise Refused(value, f"must be at most {WORKERS_PER_CORE * cores}, {WORKERS_PER_CORE} worker processes for "
+                      f"each of this machine's {cores} cores (a --scheduler's cluster has its own)")
+    return value
+
+
 TimeoutOption = Annotated[
     float | None,
     typer.Option("--timeout", callback=seconds, help="Give up on a puzzle after this many seconds (inf: no limit)."),
@@ -129,7 +142,8 @@ class Unread(NamedTuple):
     problem: str
 
     def as_json(self) -> dict[str, Any]:
-        """Its entry among the puzzles of `count --json` and `solve --json`: status error, as its `sweep` row."""
+        """Its entry among the puzzles of a command's --json (`load_reported`) and in `bench --json`'s "unread":
+        status error, as its `sweep` row."""
         return {"puzzle": {"file": self.file, "date": None, "difficulty": None}, "status": "error",
                 "error": self.problem}
 
@@ -167,19 +181,26 @@ def load_timed(paths: list[Path], difficulty: Difficulty | None, unread: list[Un
     return loaded
 
 
-def load_reported(paths: list[Path], difficulty: Difficulty | None, as_json: bool) -> tuple[list[Loaded], bool]:
-    """`load_timed` for `count` and `solve`, and whether a file did not read: one named alone ends the command
-    (exit 2), while one of several, or of a folder, is reported in one line (an entry of --json) and the others
-    go on, as `sweep` goes on past it; `exit_after` then ends with 1."""
+def load_unread(paths: list[Path], difficulty: Difficulty | None) -> tuple[list[Loaded], list[Unread]]:
+    """`load_timed` for the commands that go on past a file that does not read: one named alone ends the command
+    (exit 2), while one of several, or of a folder, is returned among the unread and the others go on."""
     if len(paths) == 1 and not paths[0].is_dir():
-        return load_timed(paths, difficulty), False
+        return load_timed(paths, difficulty), []
     unread: list[Unread] = []
-    loaded = load_timed(paths, difficulty, unread)
+    return load_timed(paths, difficulty, unread), unread
+
+
+def load_reported(paths: list[Path], difficulty: Difficulty | None, as_json: bool,
+                  err: bool = False) -> tuple[list[Loaded], bool]:
+    """`load_unread` for the commands that answer puzzle by puzzle, and whether a file did not read: each is
+    reported in one line (an entry of --json) as `sweep` writes it a row, and `exit_after` then ends with 1.
+    The lines go to stderr (`err`) where stdout carries a file they would spoil (`show -f text`, `encode`)."""
+    loaded, unread = load_unread(paths, difficulty)
     for item in unread:
         if as_json:
-            print_json(item.as_json())
+            print_json(item.as_json(), err)
         else:
-            typer.echo(item.describe())
+            typer.echo(item.describe(), err=err)
     return loaded, bool(unread)
 
 
@@ -187,11 +208,6 @@ def exit_after(worst: int, unread: bool) -> None:
     """End with the exit code `worst` of the answers, or 1 when a file did not read (`load_reported`), as
     `sweep` does for error rows; Ctrl-C's code stays."""
     exit_with(EXIT_NO if unread and worst != EXIT_INTERRUPTED else worst)
-
-
-def load_puzzles(paths: list[Path], difficulty: Difficulty | None) -> list[Puzzle]:
-    """Every puzzle in the files and folders named (a day file gives three unless `difficulty` is set)."""
-    return [item.puzzle for item in load_timed(paths, difficulty)]
 
 
 def load_named(path: Path, difficulty: str | None, in_folder: bool = False) -> list[Puzzle]:
@@ -211,10 +227,11 @@ def load_single(path: Path, difficulty: str | None) -> Puzzle:
     return puzzles[0]
 
 
-def print_json(document: Any) -> None:
-    """One compact JSON document on its own line of stdout."""
-    sys.stdout.write(json_text(document) + "\n")
-    sys.stdout.flush()
+def print_json(document: Any, err: bool = False) -> None:
+    """One compact JSON document on its own line of stdout (of stderr with `err`)."""
+    stream = sys.stderr if err else sys.stdout
+    stream.write(json_text(document) + "\n")
+    stream.flush()
 
 
 def json_text(document: Any) -> str:
@@ -255,6 +272,8 @@ def write_output(path: str, text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
+    if not path:  # (Path("") is the current folder: it said ": is a folder")
+        raise PipsError("-o '': an empty name; give a file name to write (- for stdout)")
     if Path(path).is_dir():
         raise PipsError(f"{path}: is a folder; give a file name to write")
     try:

@@ -28,6 +28,7 @@ from pipscover.cli.common import (
     memory_size,
     print_json,
     progress_bar,
+    worker_count,
 )
 from pipscover.counting import INTERRUPT, METHODS, CountInterrupted, ProgressCallback, count, counting_method
 from pipscover.counting.budget import LIMIT
@@ -81,8 +82,9 @@ def count_command(
     )] = None,
     timeout: TimeoutOption = None,
     jobs: Annotated[int, typer.Option(
-        "--jobs", "-j", min=1, help="Count this many puzzles at once; with one puzzle, split its count over a "
-        "Dask cluster of this many workers on this machine.",
+        "--jobs", "-j", min=1, callback=worker_count,
+        help="Count this many puzzles at once; with one puzzle, split its count over a Dask cluster of this many "
+        "workers on this machine.",
     )] = 1,
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help="Split the count of one puzzle over the Dask cluster at this address "

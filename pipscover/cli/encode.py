@@ -3,8 +3,6 @@ and carry the puzzle itself, so that `decode` reads a solver's answer back anywh
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import Annotated
 
 import typer
@@ -12,10 +10,12 @@ import typer
 from pipscover.cli.app import app
 from pipscover.cli.cnf_options import CardName, CardOption, FormName, FormOption, PbName, PbOption, chosen_encodings
 from pipscover.cli.common import (
+    EXIT_OK,
     DifficultyOption,
     JsonOption,
     PuzzlesArgument,
-    load_puzzles,
+    exit_after,
+    load_reported,
     output_format,
     output_paths,
     print_json,
@@ -107,6 +107,9 @@ def encode_command(
     --project grids, `count --distinct grids`); a plain model count is not, because the auxiliary variables
     of the encodings are free. OPB has none: its model count is `pipscover count`'s number (clasp -n 0).
 
+    A file that does not read, among several or in a folder, is reported in one line (on stderr, with the
+    --json summaries, when the CNF goes to stdout) and the others written; the exit code is then 1.
+
     Examples:
 
       pipscover encode 2025-09-15 -d hard -o hard.cnf && cadical hard.cnf > h.out
@@ -116,7 +119,9 @@ def encode_command(
     file_format = output_format(output, FORMATS, None if dimacs is None else "dimacs" if dimacs else "opb", "dimacs")
     if file_format == "opb":
         _refuse_cnf_options(card=card, pb=pb, encoding=form, project=project)
-    loaded = load_puzzles(puzzles, difficulty)
+    # A CNF on stdout takes stdout whole: what is said of the puzzles goes to stderr, so the CNF stays clean.
+    timed, unread = load_reported(puzzles, difficulty, as_json, err=output == "-")
+    loaded = [item.puzzle for item in timed]
     for puzzle, path in zip(loaded, output_paths(output, loaded)):
         encoding: AnyEncoding | PbEncoding
         if file_format == "opb":
@@ -127,12 +132,8 @@ def encode_command(
             encoding = cnf = encode(puzzle, chosen_encodings(card, pb, form))
             write_output(path, write_dimacs(cnf, project))
             summary = encoding_json(encoding) | {"file": path, "project": str(project)}
-        # With the CNF on stdout, the summary goes to stderr so the CNF stays clean.
         if as_json:
-            if path == "-":
-                sys.stderr.write(json.dumps(summary) + "\n")
-            else:
-                print_json(summary)
+            print_json(summary, err=path == "-")
         elif path != "-":
             blocks = ", ".join(f"{count} {name}s" for name, count in encoding.blocks)
             if isinstance(encoding, PbEncoding):
@@ -140,3 +141,4 @@ def encode_command(
             else:
                 size = f"{encoding.num_clauses} clauses ({encoding.describe()}; projection on {project})"
             typer.echo(f"{puzzle.describe()}: wrote {path}: {encoding.num_vars} variables ({blocks}), {size}")
+    exit_after(EXIT_OK, unread)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated
 
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import BaseUrlOption, CacheDirOption, print_json, progress_bar
-from pipscover.errors import PipsError
+from pipscover.cli.common import EXIT_NO, EXIT_OK, BaseUrlOption, CacheDirOption, exit_with, print_json, progress_bar
+from pipscover.errors import PipsError, on_one_line
 from pipscover.formats.fetch import TIMEOUT, days_from, fetch_days, parse_day
 
 
@@ -26,7 +27,8 @@ def fetch_command(
 ) -> None:
     """Download NYT days into the cache; a cached day is never downloaded again.
 
-    A day then works wherever a puzzle file does, as in the last example.
+    A day then works wherever a puzzle file does, as in the last example. A day that cannot be fetched,
+    among several, is reported in one line and the others fetched; the exit code is then 1.
 
     Examples:
 
@@ -44,11 +46,23 @@ def fetch_command(
     if not wanted:
         raise PipsError("name the days to fetch (YYYY-MM-DD or today), or a range with --from and --to")
     wanted = list(dict.fromkeys(wanted))
+    failed: list[date] = []
     with progress_bar("fetching", total=len(wanted) if len(wanted) > 1 else None) as advance:
-        for fetched in fetch_days(wanted, cache, base, timeout):
+
+        def not_fetched(day: date, error: PipsError) -> None:
+            """A day among several that did not come: one line (an entry of --json), and the others go on."""
+            failed.append(day)
+            advance()
+            if as_json:
+                print_json({"date": day.isoformat(), "file": None, "downloaded": False, "error": str(error)})
+            else:
+                typer.echo(f"not fetched: {on_one_line(str(error))}")
+
+        for fetched in fetch_days(wanted, cache, base, timeout, unfetched=not_fetched if len(wanted) > 1 else None):
             advance()
             if as_json:
                 print_json(fetched.as_json())
             else:
                 where = "downloaded to" if fetched.downloaded else "in the cache at"
                 typer.echo(f"{fetched.day}: {where} {fetched.path}")
+    exit_with(EXIT_NO if failed else EXIT_OK)

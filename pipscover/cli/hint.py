@@ -15,8 +15,8 @@ from pipscover.cli.common import (
     DifficultyOption,
     JsonOption,
     PuzzlesArgument,
-    exit_with,
-    load_puzzles,
+    exit_after,
+    load_reported,
     output_format,
     picture_option,
     picture_paths,
@@ -59,7 +59,8 @@ def hint_command(
 
     or in any form check reads (one solution of solve --json, say).
 
-    Exit code 1 when the rules prove a puzzle has no solution, or a given domino is wrong.
+    Exit code 1 when the rules prove a puzzle has no solution, or a given domino is wrong, or a file among
+    several (or in a folder) did not read: it is reported in one line and the others hinted.
 
     Examples:
 
@@ -71,7 +72,8 @@ def hint_command(
     """
     if output is not None:
         output_format(output, PICTURE)
-    loaded = load_puzzles(puzzles, difficulty)
+    timed, unread = load_reported(puzzles, difficulty, as_json)
+    loaded = [item.puzzle for item in timed]
     if given is not None and len(loaded) > 1:
         raise PipsError(f"{len(loaded)} puzzles given; --given is for one (choose with -d)")
     placed = _position(given, loaded[0]) if given is not None else ()
@@ -92,7 +94,7 @@ def hint_command(
                 print_json(chain.as_json())
             else:
                 typer.echo(_describe(chain, every, placed))
-    exit_with(worst)
+    exit_after(worst, unread)
 
 
 def _describe(chain: Chain, every: bool, placed: tuple[Placement, ...] = ()) -> str:

@@ -11,7 +11,7 @@ import typer
 
 from pipscover.cli.app import app
 from pipscover.cli.common import PUZZLE_JSON, output_format, print_json, seed_value, write_output
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, is_written_whole_number
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.planted import SCALE_SUITE, Pips, PlantedSpec, planted
 
@@ -62,7 +62,7 @@ def planted_command(
     if size is None:
         raise PipsError("give a board size such as 12x12, or --suite")
     rows, _, columns = size.lower().partition("x")
-    if not (rows.isdigit() and columns.isdigit()):
+    if not (is_written_whole_number(rows) and is_written_whole_number(columns)):  # isdigit took '²', int not
         raise PipsError(f"board size {size!r}: write ROWSxCOLUMNS, e.g. 12x12")
     drawn = seed is None  # as generate does: a new puzzle each time, and the seed that makes it again
     if seed is None:

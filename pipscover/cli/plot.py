@@ -39,8 +39,9 @@ def plot_command(
 
       pipscover plot generated.csv --kind difficulty --x extra_nodes -o bands.png
     """
-    from pipscover.sweep.plot import KINDS, draw, read_tables, save
+    from pipscover.sweep.plot import KINDS, draw, figure_name, read_tables, save
 
+    figure_name(output)  # a name of no format written is refused before the tables are read
     rows = read_tables(tables)
     figure = draw(rows, kind, x, y, by)
     save(figure, output)

@@ -51,6 +51,8 @@ def humanize(command: Any, help_names: list[str] | None = None) -> None:
     # The help option is made on first use, for a context; made now (and kept by the command), it reads too.
     help_option = command.get_help_option(Context(command, help_option_names=help_names))
     for param in [*command.params, *([help_option] if help_option is not None else [])]:
+        _ascii_digits(param)
+        _named_paths(param)
         if param.param_type_name == "argument":
             _argument(param)
         else:
@@ -63,6 +65,39 @@ def unwrapped(text: str) -> str:
     paragraphs = inspect.cleandoc(text).split("\n\n")
     return "\n\n".join(
         paragraph if paragraph.startswith((" ", "\b")) else " ".join(paragraph.split("\n")) for paragraph in paragraphs)
+
+
+def _ascii_digits(param: Any) -> None:
+    """A number's digits are ASCII: click reads it with int() or float(), which take any Unicode digit ('３' as 3,
+    '٣' too), where numbers in files and in --numbers are refused unless ASCII (`is_written_whole_number`). Set
+    on the parameter's own copy of its type; typer 0.29 reads numbers with pydantic, not `_number_class`."""
+    number = getattr(getattr(param, "type", None), "_number_class", None)
+    if number is None:
+        return
+
+    def ascii_number(value: Any) -> Any:
+        if isinstance(value, str) and not value.isascii():
+            raise ValueError(value)
+        return number(value)
+
+    param.type = copy.copy(param.type)
+    param.type._number_class = ascii_number
+
+
+def _named_paths(param: Any) -> None:
+    """A path given as an empty word is refused: pathlib reads '' as '.', so `pipscover solve "$FILE"` with FILE
+    unset solved every puzzle of the current folder."""
+    if _kind(param) != "path" or not hasattr(param, "type"):
+        return
+    param.type = copy.copy(param.type)
+    convert = param.type.convert
+
+    def named(value: Any, param: Any, ctx: Any) -> Any:
+        if value == "":
+            raise Refused("''", "an empty name names no file (. is the current folder)")
+        return convert(value, param, ctx)
+
+    param.type.convert = named
 
 
 def _option(param: Any) -> None:
@@ -157,7 +192,7 @@ def usage_error(error: Any) -> str:
         return _sentence(error.format_message())
     if type(error).__name__ == "MissingParameter":  # click's, or typer's copy of it since 0.20
         return f"missing {param.human_readable_name}"
-    named = next((opt for opt in param.opts if opt.startswith("--")), param.opts[0] if param.opts else param.name)
+    named = next((opt for opt in param.opts if opt.startswith("--")), None) or param.human_readable_name
     if isinstance(error, Refused):
         return f"{named} {brief(error.value)}: {error.message}"
     value = _refused_value(error)
@@ -185,7 +220,7 @@ def _reason(param: Any, error: Any) -> str:
     if low is not None or high is not None:
         value = _refused_value(error)
         try:
-            float(value)
+            float(value if str(value).isascii() else "not ASCII")
         except (TypeError, ValueError):
             return f"not a {'whole number' if kind == 'int' else 'number'} ({_range(low, high).lower()})"
         return f"must be {_range(low, high).lower()}"

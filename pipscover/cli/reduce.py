@@ -21,7 +21,7 @@ from pipscover.cli.common import (
     write_output,
 )
 from pipscover.engines import DEFAULT_BACKEND
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, brief, is_written_whole_number
 from pipscover.formats import puzzle_to_nyt
 from pipscover.hardness import (
     SubsetSumInstance,
@@ -109,10 +109,10 @@ def subset_sum_command(
 
     Example: pipscover reduce subset-sum --numbers 3,5,7,11 --target 15 --solve
     """
-    try:
-        values = tuple(int(part) for part in numbers.split(","))
-    except ValueError:
-        raise PipsError(f"--numbers {numbers!r}: expected whole numbers separated by commas, like 3,5,7") from None
+    parts = [part.strip() for part in numbers.split(",")]
+    if not all(is_written_whole_number(part) for part in parts):  # int() took '３' and '1_000'
+        raise PipsError(f"--numbers {brief(numbers)}: expected whole numbers separated by commas, like 3,5,7")
+    values = tuple(int(part) for part in parts)
     instance = SubsetSumInstance(values, target)
     puzzle, mapping = reduce_subset_sum(instance)
     result = _write_and_solve(puzzle, output, solve_it, backend, timeout)

@@ -32,7 +32,7 @@ from pipscover.cli.common import (
     seed_value,
 )
 from pipscover.model import Solution
-from pipscover.model.results import Distinct, SearchTimeout, Status
+from pipscover.model.results import Distinct, SearchTimeout, Status, reachable
 from pipscover.runtime.deadlines import deadline_after
 from pipscover.runtime.limits import MEMORY_LIMIT, MemoryCapReached, parse_size
 
@@ -74,7 +74,7 @@ def sample_command(
     with bar:
         for item in loaded:
             start = item.clock_start()
-            drawn = islice(draws(item.puzzle, seed, distinct, deadline_after(timeout, start), cap), number)
+            drawn = islice(draws(item.puzzle, seed, distinct, deadline_after(timeout, start), cap), reachable(number))
             shown = _JsonDraws(item, seed, distinct) if as_json else _TextDraws(item, number, seed, distinct)
             status = shown.print_all(drawn)
             shown.close(status, time.monotonic() - start)

@@ -10,10 +10,12 @@ import typer
 
 from pipscover.cli.app import app
 from pipscover.cli.common import (
+    EXIT_OK,
     DifficultyOption,
     JsonOption,
     PuzzlesArgument,
-    load_puzzles,
+    exit_after,
+    load_reported,
     output_format,
     output_paths,
     print_json,
@@ -56,6 +58,8 @@ def show_command(
     object with its origin).
 
     A day file shows its three puzzles, or the one -d names; --solution adds the published dominoes.
+    A file that does not read, among several or in a folder, is reported in one line (on stderr when stdout
+    takes the text format) and the others shown; the exit code is then 1.
 
     Examples:
 
@@ -67,12 +71,16 @@ def show_command(
         raise PipsError(f"show: --json prints each puzzle as an NYT puzzle object, not -f {drawing}; drop one "
                         "(or write the other to a file with -o)")
     chosen = output_format(output, FORMATS, drawing and str(drawing), Format.TERMINAL)
-    loaded = load_puzzles(puzzles, difficulty)
+    # The text format on stdout is a file to read back: a "not read" line in it would spoil it.
+    text_on_stdout = chosen == Format.TEXT and output == "-" and not as_json
+    timed, unread = load_reported(puzzles, difficulty, as_json, err=text_on_stdout)
+    loaded = [item.puzzle for item in timed]
     if not as_json or output != "-":  # --json alone prints the puzzles; with -o the file is written too
         _write(loaded, chosen, output, solution)
     if as_json:
         for puzzle in loaded:
             print_json({"puzzle": puzzle.origin.as_json(), **puzzle_to_nyt(puzzle, puzzle.published_solution)})
+    exit_after(EXIT_OK, unread)
 
 
 def _write(loaded: list[Puzzle], chosen: str, output: str, solution: bool) -> None:

@@ -26,9 +26,10 @@ from pipscover.cli.common import (
     print_json,
     progress_bar,
     solutions_wanted,
+    worker_count,
 )
 from pipscover.engines import get_backend
-from pipscover.errors import PipsError, brief
+from pipscover.errors import PipsError, brief, is_written_whole_number
 from pipscover.generate.generator import Shape
 from pipscover.model import Difficulty
 from pipscover.model.results import checked_seed
@@ -41,8 +42,14 @@ TaskName = StrEnum("TaskName", ["solve", "count", "grids", "bench", "rate", "gen
 RowStatus = StrEnum("RowStatus", ROW_STATUSES)  # type: ignore[misc]  # members from a tuple, as TaskName
 
 
+# The options of one task alone (by their names in the code): given to another, they were ignored.
+TASK_OPTIONS = {"seeds": "generate", "dominoes": "generate", "max_pip": "generate", "shape": "generate",
+                "every": "solve", "limit": "solve", "repeat": "bench"}
+
+
 @app.command("sweep")
 def sweep_command(
+    context: typer.Context,
     task: Annotated[TaskName, typer.Argument(
         help="solve, count (placements), grids (distinct pip grids), bench (every -b), rate, or generate (--seeds).",
         show_default=False)],
@@ -54,8 +61,8 @@ def sweep_command(
         "--scheduler",
         help="Run on the Dask cluster at this address (tcp://HOST:PORT) instead of this machine.")] = None,
     jobs: Annotated[int | None, typer.Option(
-        "--jobs", "-j", min=1, help="Dask workers on this machine (default: one per core); 1: in this process, "
-        "without Dask.")] = None,
+        "--jobs", "-j", min=1, callback=worker_count,
+        help="Dask workers on this machine (default: one per core); 1: in this process, without Dask.")] = None,
     timeout: Annotated[float | None, typer.Option(
         "--timeout", min=0,
         help="Give up on a puzzle after this many seconds (status `timeout`), and move on.")] = None,
@@ -99,6 +106,7 @@ def sweep_command(
     """
     from pipscover.sweep import Settings
 
+    _refuse_other_tasks(context, task)
     settings = Settings(
         timeout=timeout, limit=solutions_wanted(every, limit), repeat=repeat, dominoes=dominoes, max_pip=max_pip,
         shape=str(shape), unique=True, difficulty=None if difficulty is None else str(difficulty),
@@ -113,6 +121,15 @@ def sweep_command(
         exit_with(EXIT_INTERRUPTED)
     stopped = summary.statuses.get("timeout") or summary.statuses.get("unknown")
     exit_with(EXIT_NO if summary.statuses.get("error") else EXIT_TIMEOUT if stopped else 0)
+
+
+def _refuse_other_tasks(context: typer.Context, task: TaskName) -> None:
+    """Refuse an option of another task in one line: `sweep count FILE --seeds 1-2` counted and said nothing."""
+    for param in context.command.params:
+        owner = TASK_OPTIONS.get(param.name or "")
+        source = context.get_parameter_source(param.name or "")
+        if owner is not None and owner != task and source is not None and source.name != "DEFAULT":
+            raise PipsError(f"sweep {task}: {param.opts[0]} is for sweep {owner} alone; leave it out")
 
 
 def _check_backends(task: TaskName, backends: Sequence[str]) -> None:
@@ -169,10 +186,9 @@ def parse_seeds(text: str) -> list[int]:
     quoted = brief(text)
     for part in text.split(","):
         first, _, last = part.strip().partition("-")
-        try:
-            low, high = int(first), int(last or first)
-        except ValueError:
-            raise PipsError(f"--seeds {quoted}: not a seed or range such as 1-100 or 1,5,9-12") from None
+        if not (is_written_whole_number(first) and is_written_whole_number(last or first)):  # int() took '３'
+            raise PipsError(f"--seeds {quoted}: not a seed or range such as 1-100 or 1,5,9-12")
+        low, high = int(first), int(last or first)
         if high < low:
             raise PipsError(f"--seeds {quoted}: the range {brief(part)} is empty")
         checked_seed(low), checked_seed(high)

@@ -33,7 +33,7 @@ from pipscover.counting.structural import CHECK_EVERY, StructuralCounter, check_
 from pipscover.counting.tilings import longer_side_order, set_bits
 from pipscover.errors import PipsError, is_whole_number, shown
 from pipscover.model import Cell, Placement, Puzzle, Solution
-from pipscover.model.results import Distinct, Marginals
+from pipscover.model.results import Distinct, Marginals, reachable
 from pipscover.runtime.deadlines import deadline_of
 from pipscover.runtime.limits import checked_memory
 from pipscover.runtime.recursion import room_for
@@ -240,7 +240,7 @@ def sample(puzzle: Puzzle, n: int, seed: int = 0, distinct: Distinct | str = Dis
     if not is_whole_number(n) or n < 0:  # (-1 and 1.5 were islice's ValueError)
         raise PipsError(f"n must be a whole number of draws, 0 or more, not {shown(n)}")
     cap = checked_memory(memory if memory_cap is None else memory_cap)
-    return list(islice(draws(puzzle, seed, distinct, deadline_of(timeout, deadline, "sample"), cap), n))
+    return list(islice(draws(puzzle, seed, distinct, deadline_of(timeout, deadline, "sample"), cap), reachable(n)))
 
 
 def draws(puzzle: Puzzle, seed: int, distinct: Distinct | str = Distinct.PLACEMENTS, deadline: float | None = None,

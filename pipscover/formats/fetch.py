@@ -8,7 +8,7 @@ folder of puzzles for any command. A cached day is never downloaded again; a dow
 NYT day before it is written, and written whole or not at all, so the cache never holds a broken file.
 
 Answers 5xx (and 429, too many requests) are retried with exponential backoff; 404 (`NoSuchDay`), other
-answers, network failures and time-outs are `PipsError`s naming the day and the address.
+answers, network failures (`Unreachable`) and time-outs are `PipsError`s naming the day and the address.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -40,7 +40,12 @@ TIMEOUT = 10.0  # seconds for each request
 RETRIES = 3  # after the first attempt, for answers worth retrying
 BACKOFF = 0.5  # seconds before the first retry; doubled before each next one
 RETRIED_STATUSES = frozenset({429, 500, 502, 503, 504})
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+MOST_DAYS = 3660  # in one range (ten years): --from 0001-01-01 would ask for 739,509 days, a request each
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # (\d also takes '３')
+
+
+class Unreachable(PipsError):
+    """The server cannot be reached at all (no connection), which every day would meet the same."""
 
 
 class NoSuchDay(PipsError):
@@ -86,9 +91,12 @@ def parse_day(text: str) -> date:
 
 
 def days_from(first: date, last: date) -> list[date]:
-    """Every day from `first` to `last`, both included."""
+    """Every day from `first` to `last`, both included, at most `MOST_DAYS` of them."""
     if last < first:
         raise PipsError(f"--from {first} is after --to {last}")
+    if (last - first).days >= MOST_DAYS:
+        raise PipsError(f"--from {first} --to {last} spans {(last - first).days + 1:,} days; fetch at most "
+                        f"{MOST_DAYS:,} (ten years) at a time")
     return [first + timedelta(days=n) for n in range((last - first).days + 1)]
 
 
@@ -113,8 +121,12 @@ def fetch_days(
     base: str | None = None,
     timeout: float = TIMEOUT,
     backoff: float = BACKOFF,
+    unfetched: Callable[[date, PipsError], None] | None = None,
 ) -> Iterator[Fetched]:
-    """Each day from the cache, downloading the ones missing (one connection for all of them)."""
+    """Each day from the cache, downloading the ones missing (one connection for all of them). A day that cannot
+    be downloaded ends the run, or, given `unfetched`, is passed to it while the others go on; a server that
+    cannot be reached and a cache that cannot be written end it either way, as they would fail every day the
+    same."""
     folder, server = cache_folder(cache), base_url(base)
     client: httpx.Client | None = None
     try:
@@ -128,7 +140,13 @@ def fetch_days(
 
                 client = httpx.Client(timeout=timeout, follow_redirects=True,
                                       headers={"User-Agent": f"pipscover/{__version__}"})
-            text = _download(client, day, server, timeout, backoff)
+            try:
+                text = _download(client, day, server, timeout, backoff)
+            except PipsError as error:
+                if unfetched is None or isinstance(error, Unreachable):
+                    raise
+                unfetched(day, error)
+                continue
             _write_atomically(folder, path, text)
             yield Fetched(day, path, True)
     finally:
@@ -182,7 +200,7 @@ def _download(client: httpx.Client, day: date, server: str, timeout: float, back
         except httpx.TimeoutException:
             raise PipsError(f"{day}: no answer from {url} within {timeout:g} s") from None
         except httpx.HTTPError as error:
-            raise PipsError(f"{day}: cannot reach {server} ({error or type(error).__name__})") from None
+            raise Unreachable(f"{day}: cannot reach {server} ({error or type(error).__name__})") from None
         if response.status_code not in RETRIED_STATUSES or attempt == RETRIES:
             break
         time.sleep(backoff * 2**attempt)

@@ -74,6 +74,8 @@ def _named(document: Any) -> dict[str, Any]:
 
 def _documents(text: str, file: str) -> list[Any]:
     """One JSON document, or one per line (JSON Lines, as `solve --json` prints a day file)."""
+    if not text.strip():  # (said "malformed JSON: Expecting value at line 1, column 1", as a puzzle file did)
+        raise PipsError(f"{file}: the file is empty (solutions are JSON, as solve --json prints them)")
     try:
         return [parse_json(text, file)]
     except PipsError as whole:

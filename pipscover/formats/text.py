@@ -21,13 +21,12 @@ is an error naming its line.
 
 from __future__ import annotations
 
-import re
 import string
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from pipscover.errors import PipsError, shown
+from pipscover.errors import PipsError, is_written_whole_number, shown
 from pipscover.model import Difficulty, Origin, Puzzle, Region, RegionKind, difficulty_named
 from pipscover.model.geometry import components
 
@@ -37,12 +36,6 @@ CODE_BY_KIND = {kind: code for code, kind in KIND_BY_CODE.items()}
 DIFFICULTIES = frozenset(Difficulty)  # the line that may name a puzzle: easy, medium or hard
 REGION_LETTERS = string.ascii_uppercase + string.ascii_lowercase
 MAX_BOARD_CHARACTERS = 10**8  # a board drawn whole from (0, 0); a cell at column 10^9 cannot be
-
-
-def is_whole_number(word: str) -> bool:
-    """ASCII digits only: `str.isdigit` also accepts '²' and '٣', which `int` then refuses or misreads.
-    More than 4000 digits is refused as well: Python's `int` refuses them."""
-    return len(word) <= 4000 and re.fullmatch(r"[0-9]+", word) is not None
 
 
 class _Lines:
@@ -76,7 +69,7 @@ class _Lines:
 
     def next_count(self, what: str) -> int:
         words = self.next_words(what)
-        if len(words) != 1 or not is_whole_number(words[0]):
+        if len(words) != 1 or not is_written_whole_number(words[0]):
             raise self.fail(f"expected {what} (one whole number), found {shown(' '.join(words))}")
         return int(words[0])
 
@@ -87,7 +80,7 @@ def read_text(text: str, file: str, difficulty: str | None = None) -> list[Puzzl
     puzzles = [_read_puzzle(lines)]
     while lines.more():
         words = lines.lines[lines.number].split()
-        if not (len(words) == 1 and (is_whole_number(words[0]) or words[0] in DIFFICULTIES)):
+        if not (len(words) == 1 and (is_written_whole_number(words[0]) or words[0] in DIFFICULTIES)):
             lines.number += 1
             raise lines.fail(f"{shown(' '.join(words))} follows the dominoes of puzzle {len(puzzles)} but does not "
                              "start another puzzle (a difficulty or the number of board rows)")
@@ -163,7 +156,7 @@ def _read_constraints(lines: _Lines) -> dict[str, tuple[RegionKind, int | None]]
             raise lines.fail(f"region {letter} has two constraints")
         if kind.has_target != (len(words) == 3):
             raise lines.fail(f"{words[1]} {'needs' if kind.has_target else 'takes no'} number")
-        if len(words) == 3 and not is_whole_number(words[2]):
+        if len(words) == 3 and not is_written_whole_number(words[2]):
             raise lines.fail(f"the target {shown(words[2])} is not a whole number >= 0")
         constraints[letter] = (kind, int(words[2]) if len(words) == 3 else None)
     return constraints
@@ -174,7 +167,7 @@ def _read_dominoes(lines: _Lines) -> list[tuple[int, int]]:
     dominoes = []
     for _ in range(lines.next_count("the number of dominoes")):
         words = lines.next_words("a domino line")
-        if len(words) != 2 or not all(is_whole_number(w) for w in words):
+        if len(words) != 2 or not all(is_written_whole_number(w) for w in words):
             raise lines.fail(f"expected a domino 'a b' with whole pips >= 0, found {shown(' '.join(words))}")
         dominoes.append((int(words[0]), int(words[1])))
     return dominoes

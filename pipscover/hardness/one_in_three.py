@@ -73,7 +73,7 @@ def parse_one_in_three(text: str, file: str) -> OneInThreeInstance:
     ((1, 2, 3), (2, 3, 4))
     """
     header = re.search(r"^[ \t]*p\b.*$", text, re.MULTILINE)
-    if header is not None and not re.fullmatch(r"\s*p\s+cnf\s+\d{1,9}\s+\d{1,9}\s*", header.group()):
+    if header is not None and not re.fullmatch(r"\s*p\s+cnf\s+[0-9]{1,9}\s+[0-9]{1,9}\s*", header.group()):
         raise PipsError(
             f"{file}: bad DIMACS header {shown(header.group().strip())}; expected 'p cnf VARIABLES CLAUSES'"
         )

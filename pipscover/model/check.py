@@ -13,11 +13,13 @@ from collections import Counter
 from pipscover.model import Placement, Puzzle, Solution, domino_key
 from pipscover.model.geometry import are_adjacent
 from pipscover.model.naming import name_cell, name_cells, name_domino, name_pips, name_region
+from pipscover.regions.base import listing
 
 
-def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...], partial: bool = False) -> list[str]:
+def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...], partial: bool = False,
+             most_cells: int | None = None) -> list[str]:
     """Everything that keeps `solution` from solving `puzzle` (with `partial`: from being part of a solution);
-    empty when it is valid.
+    empty when it is valid. With `most_cells`, the cells not covered are named up to that many, then counted.
 
     >>> from pipscover.model import Puzzle
     >>> puzzle = Puzzle.build([("sum", [(0, 0), (0, 1)], 5), ("empty", [(1, 0), (1, 1)], None)], [(1, 4), (2, 2)])
@@ -41,7 +43,7 @@ def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...], partial
             pips[cell] = pip
     uncovered = [] if partial else [cell for cell in puzzle.cells if cell not in pips]
     if uncovered:
-        found.append(f"not covered: {name_cells(uncovered)}")
+        found.append(f"not covered: {_uncovered(uncovered, most_cells)}")
     used = Counter(domino_key(p.domino) for p in placements)
     for domino in sorted(set(puzzle.domino_counts) | set(used)):
         have, wanted = used[domino], puzzle.domino_counts[domino]
@@ -57,6 +59,18 @@ def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...], partial
         if not region.holds(values):
             found.append(f"{name_region(puzzle, index)} breaks its rule with pips {name_pips(values)}")
     return found
+
+
+def _uncovered(cells: list[tuple[int, int]], most: int | None) -> str:
+    """The cells not covered, past `most` the first `most` and how many more: a few dominoes on an NYT board
+    left a line of 60 cells, and on a planted board one of thousands.
+
+    >>> _uncovered([(0, 0), (1, 1), (2, 2), (3, 3)], 2)
+    'row 1, column 1, row 2, column 2 and 2 more cells'
+    """
+    if most is None or len(cells) <= most:
+        return name_cells(cells)
+    return listing([*(name_cell(cell) for cell in cells[:most]), f"{len(cells) - most} more cells"], "and")
 
 
 def _named(placement: Placement) -> str:

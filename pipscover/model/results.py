@@ -129,6 +129,16 @@ class CountResult:
     stopped_by: str | None = None
 
 
+def reachable(count: int) -> int:
+    """A number of solutions or draws to stop after, held at `sys.maxsize`: `itertools.islice` refuses a larger
+    stop (`solve --limit 10**20` and `sample -n 10**20` ended in its ValueError), and no run gets that far.
+
+    >>> reachable(10**20) == sys.maxsize, reachable(5)
+    (True, 5)
+    """
+    return min(count, sys.maxsize)
+
+
 def checked_limit(limit: int | None) -> int | None:
     """A limit on how many solutions to find (None: no limit), or `PipsError` for one below 1: `solve` took 0 as
     "none found" and answered `unsatisfiable`, and a count of the first -1 solutions was -1.
@@ -148,7 +158,7 @@ def checked_limit(limit: int | None) -> int | None:
         raise PipsError(f"limit must be a whole number (or None for no limit), not {shown(limit)}")
     if limit < 1:
         raise PipsError(f"limit must be at least 1 (or None for no limit), not {limit}")
-    return operator.index(limit)
+    return reachable(operator.index(limit))
 
 
 # A seed is a whole number below 2^64 in size, as a 64-bit seed is: far past what anyone types, and short in a

@@ -119,6 +119,8 @@ def parse_size(text: str) -> int:
     factor = units.get(cleaned[-1:], 1)
     number = cleaned[:-1] if cleaned[-1:] in units else cleaned
     try:
+        if not number.isascii():  # float() takes '２' (fullwidth) and '٢'
+            raise ValueError
         size = int(float(number) * factor)
     except (ValueError, OverflowError):
         raise PipsError(f"not a memory size: {text!r} (write e.g. 2G, 512M)") from None

@@ -33,6 +33,10 @@ Row = dict[str, str]
 FORMATS = (".png", ".svg", ".pdf")
 ORDER = {"easy": 0, "medium": 1, "hard": 2}  # words that have an order of their own
 SKIPPED_STATUSES = ("error",)  # rows with no result to show
+# A histogram's outlines lie on one another where groups share a bin's height: each next one is narrower and
+# dashed, so that the one below shows beside it and through its gaps (drawn alike, hard's hid easy's).
+DASHES = ["solid", (0, (6, 3)), (0, (2, 2)), (0, (6, 2, 2, 2))]
+WIDEST, NARROWING = 2.8, 0.7  # points; each next outline's width is the last one's times NARROWING
 
 
 @dataclass(frozen=True)
@@ -92,11 +96,18 @@ def draw(rows: Sequence[Row], kind: str = "time", x: str | None = None, y: str |
     return figure
 
 
-def save(figure: Figure, path: str | Path) -> None:
-    """Write the figure (format from the suffix: .png, .svg, .pdf) whole or not at all."""
+def figure_name(path: str | Path) -> Path:
+    """The file a figure goes to, refused unless its suffix names a format written (.png, .svg, .pdf): checked
+    before the tables are read, so that a wrong name is the one thing said of it."""
     target = Path(path)
     if target.suffix.lower() not in FORMATS:
         raise PipsError(f"{path}: name a .png, .svg or .pdf file")
+    return target
+
+
+def save(figure: Figure, path: str | Path) -> None:
+    """Write the figure (format from the suffix: .png, .svg, .pdf) whole or not at all."""
+    target = figure_name(path)
     try:
         with replacing(target, binary=True) as stream:
             figure.savefig(stream, format=target.suffix[1:].lower(), dpi=120)
@@ -193,8 +204,9 @@ def _histogram(axes, rows: Sequence[Row], x: str, by: str) -> None:
         numbers = {group: [value for value in group_values if value > 0] for group, group_values in numbers.items()}
     else:
         bins = numpy.histogram_bin_edges(everything, bins=min(30, max(1, len(set(everything)))))
-    for group, group_values in numbers.items():  # outlines, so that overlapping groups stay readable
-        axes.hist(group_values, bins=bins, histtype="step", linewidth=1.8, label=f"{group} ({len(group_values)})")
+    for index, (group, group_values) in enumerate(numbers.items()):  # outlines, so that groups stay readable
+        axes.hist(group_values, bins=bins, histtype="step", linewidth=WIDEST * NARROWING**index,
+                  linestyle=DASHES[index % len(DASHES)], label=f"{group} ({len(group_values)})")
     note = f" ({zeros} zero, not shown)" if zeros and axes.get_xscale() == "log" else ""
     axes.set_xlabel(f"{x}{' (log scale)' if axes.get_xscale() == 'log' else ''}{note}")
     axes.set_ylabel(f"rows{' (log scale)' if axes.get_yscale() == 'log' else ''}")
