@@ -135,6 +135,19 @@ def test_marginals_are_public_and_take_their_limits_as_count_does():
         pipscover.marginals(puzzle, memory=-5)
 
 
+def test_sample_and_marginals_cap_their_memory_as_count_does():
+    """Their walk keeps every count: with no cap by default, `marginals(planted 6 x 6)` from a script grew
+    until the machine gave out, where `count` stops at 2 GiB."""
+    import inspect
+
+    import pipscover
+
+    default = inspect.signature(pipscover.count).parameters["memory"].default
+    assert default is not None
+    for function in (pipscover.sample, pipscover.marginals):
+        assert inspect.signature(function).parameters["memory"].default == default
+
+
 def test_the_same_seed_draws_the_same_samples_and_another_seed_others():
     puzzle = SMALL[-1]  # (planted 4 x 4's 14,962,316 solutions took 2 s of CPU to sample three times)
     assert sample(puzzle, 5, seed=42) == sample(puzzle, 5, seed=42)

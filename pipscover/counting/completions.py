@@ -35,7 +35,7 @@ from pipscover.errors import PipsError, is_whole_number, shown
 from pipscover.model import Cell, Placement, Puzzle, Solution
 from pipscover.model.results import Distinct, Marginals, reachable
 from pipscover.runtime.deadlines import deadline_of
-from pipscover.runtime.limits import checked_memory
+from pipscover.runtime.limits import MEMORY_LIMIT, checked_memory
 from pipscover.runtime.recursion import room_for
 
 # A subproblem: the uncovered cells (a bit set), the dominoes left (one bit per copy), each region's state
@@ -221,15 +221,15 @@ def _pick(rng: Random, weighted: Iterable[tuple[Chosen, int]], total: int) -> Ch
 
 
 def sample(puzzle: Puzzle, n: int, seed: int = 0, distinct: Distinct | str = Distinct.PLACEMENTS,
-           timeout: float | None = None, memory: int | None = None, *, deadline: float | None = None,
+           timeout: float | None = None, memory: int | None = MEMORY_LIMIT, *, deadline: float | None = None,
            memory_cap: int | None = None) -> list[Solution]:
     """`n` solutions of `puzzle` drawn uniformly at random, with replacement; the same `seed` (0 as the command
     line's) gives the same solutions on any machine. With `distinct="grids"`, uniform over the distinct pip
     grids: a solution drawn uniformly is kept with probability 1 / (the solutions that carry its grid), so each
     grid is kept equally often. Raises `ValueError` when the puzzle has no solution. (`draws` gives them one at
-    a time.) Within `timeout` seconds and `memory` bytes, as `count` takes them: `deadline=` (a
-    `time.monotonic()` value) and `memory_cap=`, the names `sample` alone took, still work, the first with a
-    `DeprecationWarning`.
+    a time.) Within `timeout` seconds and `memory` bytes (2 GiB unless told: None is no cap), as `count`
+    takes them: `deadline=` (a `time.monotonic()` value) and `memory_cap=`, the names `sample` alone took,
+    still work, the first with a `DeprecationWarning`.
 
     >>> from pipscover import load_one
     >>> puzzle = load_one("benchmarks/count_puzzles/no-unique-10-s1.json")  # 29,028 solutions
@@ -274,11 +274,12 @@ def carrying(puzzle: Puzzle, solution: Solution) -> int:
     return Completions(fixed).total()
 
 
-def marginals(puzzle: Puzzle, timeout: float | None = None, memory: int | None = None,
+def marginals(puzzle: Puzzle, timeout: float | None = None, memory: int | None = MEMORY_LIMIT,
               on_progress: ProgressCallback | None = None, *, deadline: float | None = None,
               memory_cap: int | None = None) -> Marginals:
     """For every cell of `puzzle`, how many solutions put each pip value there (`[n_0, n_1, ...]`), exact.
-    Within `timeout` seconds and `memory` bytes, as `count` and `sample` take them (`deadline=`, a
+    Within `timeout` seconds and `memory` bytes (2 GiB unless told: None is no cap), as `count` and `sample`
+    take them (`deadline=`, a
     `time.monotonic()` value, and `memory_cap=`, the names it first took, still work, the first with a
     `DeprecationWarning`): `SearchTimeout` or `MemoryCapReached` past them. `on_progress` as
     `Completions.marginals` calls it.
