@@ -136,8 +136,8 @@ def test_marginals_are_public_and_take_their_limits_as_count_does():
 
 
 def test_sample_and_marginals_cap_their_memory_as_count_does():
-    """Their walk keeps every count: with no cap by default, `marginals(planted 6 x 6)` from a script grew
-    until the machine gave out, where `count` stops at 2 GiB."""
+    """Their walk keeps every count: with no cap by default, `marginals(planted 6 x 6)` from a script would
+    grow without bound, where `count` stops at 2 GiB."""
     import inspect
 
     import pipscover
