@@ -1,5 +1,6 @@
 """examples/tour.ipynb runs from top to bottom (nbclient, a real kernel), and the objects it shows draw
-themselves: the puzzle and a solution as SVG, the results of solve, count and hint as HTML."""
+themselves: the puzzle, a solution, a drawn sample and the marginals as SVG, the results of solve, count and
+hint as HTML."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def test_the_tour_runs_and_its_objects_draw_themselves():
              for output in cell.outputs if output.output_type == "execute_result"]
     kinds = [("image/svg+xml" in data, "text/html" in data) for data in shown]
     assert kinds[:2] == [(True, False), (False, True)]  # the puzzle; solve's result
-    assert sum(svg for svg, _ in kinds) == 2 and sum(html for _, html in kinds) >= 6
+    assert sum(svg for svg, _ in kinds) == 4 and sum(html for _, html in kinds) >= 6
     assert not [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
                 if output.output_type == "error"]
 
