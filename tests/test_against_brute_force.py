@@ -137,6 +137,17 @@ def test_every_counter_counts_the_brute_force_solutions_and_grids(counter, name)
 
 
 @pytest.mark.parametrize("name", FAMILIES)
+def test_the_grid_counter_in_each_of_its_orders_counts_the_brute_force_grids(name):
+    """`count_grids` takes turns between four orders of the cells, and the first to finish answers: each must
+    give the grids brute force finds."""
+    from pipscover.counting.grids import GridCounter, search_orders
+
+    for puzzle in family(name):
+        counts = {GridCounter(puzzle, order).count() for order in search_orders(puzzle.cells)}
+        assert counts == {len(brute_force_grids(puzzle))}, named(puzzle)
+
+
+@pytest.mark.parametrize("name", FAMILIES)
 @pytest.mark.parametrize("order", ORDERS)
 def test_the_structural_counter_compiled_and_in_python_counts_the_brute_force_solutions(order, name):
     """Both search orders (`auto` races the sweep against the default; `count` has no flag for it), each in the

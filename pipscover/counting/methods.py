@@ -29,14 +29,15 @@ class StructuralMethod(CountingMethod):
     capabilities = CountingCapabilities(splits=True)
 
     def count(self, puzzle: Puzzle, distinct: Distinct, budget: Budget) -> CountResult:
-        from pipscover.counting.grids import GridCounter, guard_grid_counter
+        from pipscover.counting.grids import count_grids, guard_grid_counter
         from pipscover.counting.structural import StructuralCounter
 
         if distinct is Distinct.GRIDS:
             guard_grid_counter(puzzle, budget.deadline)
         try:
-            counter = GridCounter(puzzle) if distinct is Distinct.GRIDS else StructuralCounter(puzzle)
-            return budget.result(counter.count(budget), True, distinct, self.name)
+            grids = distinct is Distinct.GRIDS
+            found = count_grids(puzzle, budget) if grids else StructuralCounter(puzzle).count(budget)
+            return budget.result(found, True, distinct, self.name)
         except CountInterrupted as stop:
             return stopped_structurally(stop, budget)
         except KeyboardInterrupt:  # before the search's first branch: nothing counted yet
