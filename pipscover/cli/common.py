@@ -359,8 +359,8 @@ def output_paths(output: str, puzzles: list[Puzzle]) -> list[str]:
     >>> output_paths("out.svg", day)
     ['out-easy.svg', 'out-hard.svg']
     """
-    if len(puzzles) == 1:
-        return [output]
+    if len(puzzles) < 2:  # (none: every file named failed to read, and each was reported)
+        return [output] * len(puzzles)
     if output == "-":
         raise PipsError(
             f"{len(puzzles)} puzzles given and one stdout; write them to a file (-o NAME) or choose one with -d"

@@ -78,7 +78,7 @@ def hint_command(
     loaded = [item.puzzle for item in timed]
     if given is not None and len(loaded) > 1:
         raise PipsError(f"{len(loaded)} puzzles given; --given is for one (choose with -d)")
-    placed = _position(given, loaded[0]) if given is not None else ()
+    placed = _position(given, loaded[0]) if given is not None and loaded else ()
     pictures = picture_paths(output, loaded)
     worst = EXIT_OK
     with progress_bar("hinting", total=len(loaded) if len(loaded) > 1 else None) as advance:
