@@ -120,6 +120,15 @@ def worker_count(value: int | None) -> int | None:
     return value
 
 
+MAX_PIP = 10**9  # beyond it, the pseudo-boolean encodings of the counter's SAT fallback cannot write the sums
+
+
+def max_pip_option(what: str) -> Any:
+    """The --max-pip of the commands that make puzzles (generate, planted, sweep generate), bounded by `MAX_PIP`
+    alike: planted and sweep took any, and a SAT solver spent half a minute on a 4x4 board of pips near 10**12."""
+    return typer.Option("--max-pip", min=0, max=MAX_PIP, help=what)
+
+
 TimeoutOption = Annotated[
     float | None,
     typer.Option("--timeout", callback=seconds, help="Give up on a puzzle after this many seconds (inf: no limit)."),

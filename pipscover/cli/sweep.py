@@ -23,6 +23,7 @@ from pipscover.cli.common import (
     Unread,
     exit_with,
     load_timed,
+    max_pip_option,
     print_json,
     progress_bar,
     solutions_wanted,
@@ -78,7 +79,7 @@ def sweep_command(
     seeds: Annotated[str | None, typer.Option(
         "--seeds", help="generate: the seeds, e.g. 1-10000 or 1,5,9-12 (a puzzle each).")] = None,
     dominoes: Annotated[int, typer.Option("--dominoes", "-n", min=1, help="generate: dominoes per puzzle.")] = 8,
-    max_pip: Annotated[int, typer.Option("--max-pip", min=0, help="generate: the largest pip.")] = 6,
+    max_pip: Annotated[int, max_pip_option("generate: the largest pip.")] = 6,
     shape: Annotated[Shape, typer.Option("--shape", help="generate: the board's shape (as generate's).")] = Shape.NYT,
     retry: Annotated[list[RowStatus] | None, typer.Option(
         "--retry", help="Run again the rows of --output with this status; repeatable.")] = None,
