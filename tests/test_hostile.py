@@ -904,15 +904,29 @@ def test_generate_refuses_a_size_it_cannot_make_at_once_and_says_why(run_cli, ar
 @pytest.mark.parametrize("args", [["planted", "100000x100000"], ["planted", "99999999999999999999x2"],
                                   ["generate", "-n", "1000000000", "--no-unique", "--shape", "rect"]], ids=" ".join)
 def test_a_board_past_memory_is_refused_before_a_domino_is_laid(tmp_path, args):
-    """Both laid the tiling cell by cell, whatever its size: 700 MB in 30 s, then all the machine had. (In a
-    process of its own, its address space capped at 1 GiB, so that the old code failed here, not the machine.)"""
+    """Both laid the tiling cell by cell, whatever its size: 700 MB in 30 s, then all the machine had."""
+    done = in_a_gibibyte(*args, "--seed", "1", "-o", tmp_path / "out.json")
+    assert done.returncode == 2 and done.stdout == "" and list(tmp_path.iterdir()) == []
+    assert done.stderr.count("\n") == 1 and "would need about" in done.stderr, done.stderr[-500:]
+
+
+def test_distinct_dominoes_of_the_largest_pips_are_drawn_without_listing_every_pair(tmp_path):
+    """`planted --pips distinct --max-pip 100000` listed all 5 * 10**9 pairs to draw 8 of them: a MemoryError,
+    or all of the machine's memory."""
+    done = in_a_gibibyte("planted", "4x4", "--pips", "distinct", "--max-pip", str(10**9), "--seed", "1", "-o",
+                         tmp_path / "out.json")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert len({tuple(domino) for domino in json.loads((tmp_path / "out.json").read_text())["dominoes"]}) == 8
+
+
+def in_a_gibibyte(*args: object) -> subprocess.CompletedProcess:
+    """pipscover run in a process of its own, its address space capped at 1 GiB, so that code that takes
+    memory without bound fails there, not the machine."""
     def cap_memory() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
 
-    done = subprocess.run([sys.executable, "-m", "pipscover", *args, "--seed", "1", "-o", tmp_path / "out.json"],
-                          capture_output=True, text=True, timeout=60, preexec_fn=cap_memory)
-    assert done.returncode == 2 and done.stdout == "" and list(tmp_path.iterdir()) == []
-    assert done.stderr.count("\n") == 1 and "would need about" in done.stderr, done.stderr[-500:]
+    return subprocess.run([sys.executable, "-m", "pipscover", *args], capture_output=True, text=True, timeout=60,
+                          preexec_fn=cap_memory)
 
 
 def test_generate_makes_a_large_rectangle_without_the_proof(run_cli, tmp_path):
