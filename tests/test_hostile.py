@@ -239,6 +239,33 @@ def test_a_folder_where_no_file_reads_ends_with_exit_code_1_as_count_does(run_cl
     assert len(reported) == len(files) and "Traceback" not in said
 
 
+# Refusals of what was asked, given a bad file and puzzles that read (GENERATED: five).
+GENERATED = EXAMPLES / "generated"
+REFUSED_OVER_A_FOLDER = [
+    ["hint", GENERATED, "--given", "solution.json"],
+    ["hint", GENERATED, "-o", "-"],
+    ["solve", GENERATED, "-o", "-"],
+    ["encode", GENERATED],
+    ["count", GENERATED, "--scheduler", "tcp://127.0.0.1:1"],
+    ["count", FIRST, "--marginals", "--distinct", "grids"],
+    ["count", FIRST, "--limit", "5"],
+    ["solve", FIRST, "--card", "totalizer", "-b", "dlx"],
+    ["solve", FIRST, "-b", "minisat22", "--seed", "3"],
+    ["show", FIRST, "-f", "text", "--solution"],
+]
+
+
+@pytest.mark.parametrize("args", REFUSED_OVER_A_FOLDER,
+                         ids=lambda args: " ".join(arg.name if isinstance(arg, Path) else arg for arg in args))
+def test_a_refusal_of_the_options_comes_alone_before_any_files_report(run_cli, bad_folder, args):
+    """The "not read:" lines of the bad files came first, then the refusal ("5 puzzles given and one stdout",
+    "--given is for one"), which ended the command with exit 2: a refusal of what was asked comes alone."""
+    command, *rest = [bad_folder / arg if arg == "solution.json" else arg for arg in args]
+    done = run_cli(command, bad_folder / "malformed.json", *rest)
+    assert done.out == ""
+    assert_one_line_error(done)
+
+
 @pytest.mark.parametrize("args", [["show", "-f", "text"], ["encode"], ["encode", "--json"]])
 def test_a_bad_file_beside_a_file_written_to_stdout_is_reported_on_stderr(run_cli, bad_folder, args):
     """`show -f text` and `encode` write a file to stdout, which a "not read" line would spoil: what they say of

@@ -199,12 +199,16 @@ def load_unread(paths: list[Path], difficulty: Difficulty | None) -> tuple[list[
     return load_timed(paths, difficulty, unread), unread
 
 
-def load_reported(paths: list[Path], difficulty: Difficulty | None, as_json: bool,
-                  err: bool = False) -> tuple[list[Loaded], bool]:
+def load_reported(paths: list[Path], difficulty: Difficulty | None, as_json: bool, err: bool = False,
+                  refuse: Callable[[list[Puzzle]], object] | None = None) -> tuple[list[Loaded], bool]:
     """`load_unread` for the commands that answer puzzle by puzzle, and whether a file did not read: each is
     reported in one line (an entry of --json) as `sweep` writes it a row, and `exit_after` then ends with 1.
-    The lines go to stderr (`err`) where stdout carries a file they would spoil (`show -f text`, `encode`)."""
+    The lines go to stderr (`err`) where stdout carries a file they would spoil (`show -f text`, `encode`).
+    `refuse` is given the puzzles read before a line is printed, for the command's refusals of what was asked
+    that hang on them ("--given is for one puzzle"): such a refusal comes alone, not after the files' reports."""
     loaded, unread = load_unread(paths, difficulty)
+    if refuse is not None:
+        refuse([item.puzzle for item in loaded])
     for item in unread:
         if as_json:
             print_json(item.as_json(), err)

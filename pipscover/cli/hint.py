@@ -74,10 +74,13 @@ def hint_command(
     """
     if output is not None:
         output_format(output, PICTURE)
-    timed, unread = load_reported(puzzles, difficulty, as_json)
+    def refuse(read: list[Puzzle]) -> None:
+        if given is not None and len(read) > 1:
+            raise PipsError(f"{len(read)} puzzles given; --given is for one (choose with -d)")
+        picture_paths(output, read)
+
+    timed, unread = load_reported(puzzles, difficulty, as_json, refuse=refuse)
     loaded = [item.puzzle for item in timed]
-    if given is not None and len(loaded) > 1:
-        raise PipsError(f"{len(loaded)} puzzles given; --given is for one (choose with -d)")
     placed = _position(given, loaded[0]) if given is not None and loaded else ()
     pictures = picture_paths(output, loaded)
     worst = EXIT_OK
