@@ -27,6 +27,8 @@ import pytest
 
 from conftest import EXAMPLES
 from pipscover.counting.auto import LIST_SOLUTIONS_UP_TO
+from pipscover.errors import PipsError
+from pipscover.formats import parse
 from pipscover.model.results import long_numbers
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,6 +50,7 @@ def region(**changes) -> dict:
 THREE_ROWS = [{"indices": [[0, 0], [0, 1]], "type": "sum", "target": 3}, {"indices": [[1, 0], [1, 1]], "type": "empty"},
               {"indices": [[2, 0], [2, 1]], "type": "sum", "target": 11}]
 
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10"  # the start of a picture
 # name -> file content (str, bytes, or an object written as JSON). Every one is bad input.
 BAD_FILES: dict[str, object] = {
     # JSON that breaks parsers
@@ -135,6 +138,8 @@ BAD_FILES: dict[str, object] = {
     "binary": b"\xff\xfe\x00\x01garbage",
     "latin-1": "1\nAA\n1\nA SUM 3\n1\n1 2\n# caf\xe9".encode("latin-1"),
     "nul-bytes": b"\x00" * 64,
+    "png": PNG,
+    "text-png": PNG,
 }
 # Commands that read a puzzle file first; PUZZLE stands for the bad file.
 FILE_COMMANDS = {
@@ -568,6 +573,16 @@ def test_a_file_name_that_is_not_utf_8_is_printed_on_a_strict_terminal(tmp_path)
     done = subprocess.run([sys.executable, "-m", "pipscover", "solve", name], cwd=tmp_path, capture_output=True,
                           env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"})
     assert done.returncode == 0 and done.stdout.startswith("caf\ufffd.txt: solved".encode()), done.stderr[-300:]
+
+
+@pytest.mark.parametrize(("name", "kind"), [("png.json", "JSON"), ("text-png.txt", "a text puzzle file")])
+def test_a_picture_named_as_a_puzzle_file_is_said_to_be_binary(run_cli, bad_folder, name, kind):
+    """Read as the text format (on the page, which reads a file as text), a PNG was "line 1: expected the number
+    of board rows, found '\ufffdPNG'"."""
+    path = bad_folder / name
+    assert run_cli("solve", path).err == f"pipscover: error: {path}: not {kind} (binary content)\n"
+    with pytest.raises(PipsError, match=re.escape("picture.txt: not a text puzzle file (binary content)")):
+        parse(PNG.decode("utf-8", "replace"), "picture.txt")
 
 
 def test_an_empty_file_is_said_to_be_empty(run_cli, bad_folder):
