@@ -1133,6 +1133,7 @@ WRONG_SUFFIXES = [
     ["generate", "--seed", "1", "-n", "4", "-o", "p.svg"],
     ["planted", "4x4", "-o", "p.txt"],
     ["reduce", "subset-sum", "--numbers", "3,5", "--target", "8", "-o", "p.cnf"],
+    ["sweep", "count", FIRST, "-j", "1", "-o", "rows.json"],  # a CSV table was written into rows.json
 ]
 
 

@@ -24,6 +24,7 @@ from pipscover.cli.common import (
     exit_with,
     load_timed,
     max_pip_option,
+    output_format,
     print_json,
     progress_bar,
     solutions_wanted,
@@ -108,6 +109,7 @@ def sweep_command(
     from pipscover.sweep import Settings
 
     _refuse_other_tasks(context, task)
+    output_format(str(output), {".csv": "csv"})
     settings = Settings(
         timeout=timeout, limit=solutions_wanted(every, limit), repeat=repeat, dominoes=dominoes, max_pip=max_pip,
         shape=str(shape), unique=True, difficulty=None if difficulty is None else str(difficulty),
