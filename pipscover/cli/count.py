@@ -342,11 +342,21 @@ def _print(puzzle: Puzzle, result: CountResult, as_json: bool, asked: AskedMargi
         why = _stopped_by(result)
         typer.echo(f"{puzzle.describe()}: at least {counted} {noun} (NOT exact: stopped by {why}; "
                    f"a lower bound, {result.distinct}) by {engine} in {result.seconds:.3f} s")
-    if asked is not None and asked.cells is not None:
-        typer.echo(_backbone_board(asked.cells, asked.seconds))
-    elif asked is not None and result.exact:
-        typer.echo(f"marginals: not counted (stopped by {asked.stopped_by} after {asked.seconds:.3f} s)")
+    if asked is not None:
+        typer.echo(_marginals_said(result, asked))
     return code
+
+
+def _marginals_said(result: CountResult, asked: AskedMarginals) -> str:
+    """What --marginals gave, in words: a count stopped short said nothing of them (they need the exact
+    count), and a puzzle with no solution was "0 of 2 cells fixed by every solution", and a board of dots."""
+    if not result.exact:
+        return f"marginals: not counted (they need the exact count, and {asked.stopped_by} stopped it)"
+    if asked.cells is None:
+        return f"marginals: not counted (stopped by {asked.stopped_by} after {asked.seconds:.3f} s)"
+    if result.count == 0:
+        return "marginals: none (no solution puts a pip anywhere)"
+    return _backbone_board(asked.cells, asked.seconds)
 
 
 def _marginals_json(asked: AskedMarginals) -> dict[str, Any]:
