@@ -373,6 +373,7 @@ BAD_OPTIONS = [
     ["generate", "--max-pip", "1000000000000000000000000000000"],
     ["planted", "4x4", "--max-pip", "1000000001"],  # had no bound (10**20 ran; a SAT solver took 28 s at 10**12)
     ["sweep", "generate", "--seeds", "1-3", "--max-pip", str(10**20)],  # was an OverflowError row per seed
+    ["sweep", "count", FIRST, "-j", "1", "--timeout", "nan"],  # was a ValueError row per puzzle
     ["generate", "--shape", "blob"],
     ["generate", "--seed", "abc"],
     ["generate", "--difficulty", "extreme"],

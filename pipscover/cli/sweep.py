@@ -27,6 +27,7 @@ from pipscover.cli.common import (
     output_format,
     print_json,
     progress_bar,
+    seconds,
     solutions_wanted,
     worker_count,
 )
@@ -66,7 +67,7 @@ def sweep_command(
         "--jobs", "-j", min=1, callback=worker_count,
         help="Dask workers on this machine (default: one per core); 1: in this process, without Dask.")] = None,
     timeout: Annotated[float | None, typer.Option(
-        "--timeout", min=0,
+        "--timeout", callback=seconds,
         help="Give up on a puzzle after this many seconds (status `timeout`), and move on.")] = None,
     difficulty: Annotated[Difficulty | None, typer.Option(
         "--difficulty", "-d", help="The puzzle of each NYT day file (default: all three); for generate, the "
