@@ -118,7 +118,7 @@ def _hinted(puzzle: Puzzle, every: bool, placed: tuple[Placement, ...], as_json:
         if as_json:
             print_json(Chain(puzzle, tuple(found), False).as_json() | {"stopped_by": "Ctrl-C"})
         else:
-            typer.echo(f"  stopped by Ctrl-C after {len(found)} steps")
+            typer.echo(f"  stopped by Ctrl-C after {len(found)} step{'' if len(found) == 1 else 's'}")
         return None
 
 
