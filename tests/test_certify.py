@@ -58,6 +58,15 @@ def test_the_check_accepts_it_and_says_what_it_proves(run_cli, tmp_path):
     assert report["checkers"]["dratify"] == "accepted" and len(report["solutions"]) == 1
 
 
+def test_the_check_given_the_proof_first_says_which_goes_first(run_cli, tmp_path):
+    """It said "first.drat: not a certificate: a file without pipscover's header", of the right files."""
+    cnf, proof = tmp_path / "first.cnf", tmp_path / "first.drat"
+    assert run_cli("certify", FIRST, "-o", cnf).code == 0
+    done = run_cli("certify", "--check", proof, cnf)
+    said = f"certify --check: give the certificate {cnf} first, then its proof {proof}"
+    assert (done.code, done.err) == (2, f"pipscover: error: {said}\n")
+
+
 def test_certify_json_has_the_documented_keys(run_cli, tmp_path):
     report = json.loads(run_cli("certify", FIRST, "-o", tmp_path / "first.cnf", "--json").out)
     assert list(report) == ["puzzle", "claim", "solutions", "cnf", "proof", "seconds"]

@@ -27,6 +27,8 @@ import pytest
 
 from conftest import EXAMPLES
 from pipscover.counting.auto import LIST_SOLUTIONS_UP_TO
+from pipscover.errors import PipsError
+from pipscover.formats import parse
 from pipscover.model.results import long_numbers
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,6 +50,7 @@ def region(**changes) -> dict:
 THREE_ROWS = [{"indices": [[0, 0], [0, 1]], "type": "sum", "target": 3}, {"indices": [[1, 0], [1, 1]], "type": "empty"},
               {"indices": [[2, 0], [2, 1]], "type": "sum", "target": 11}]
 
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10"  # the start of a picture
 # name -> file content (str, bytes, or an object written as JSON). Every one is bad input.
 BAD_FILES: dict[str, object] = {
     # JSON that breaks parsers
@@ -135,6 +138,8 @@ BAD_FILES: dict[str, object] = {
     "binary": b"\xff\xfe\x00\x01garbage",
     "latin-1": "1\nAA\n1\nA SUM 3\n1\n1 2\n# caf\xe9".encode("latin-1"),
     "nul-bytes": b"\x00" * 64,
+    "png": PNG,
+    "text-png": PNG,
 }
 # Commands that read a puzzle file first; PUZZLE stands for the bad file.
 FILE_COMMANDS = {
@@ -220,6 +225,52 @@ def test_a_folder_of_bad_files_is_reported_file_by_file_and_the_puzzle_after_it_
     assert "error" not in entries[-1]
 
 
+@pytest.mark.parametrize("args", [[command, *GOING_ON[command]] for command in sorted(GOING_ON)]
+                         + [["bench"], ["bench", "--json"], ["encode"], ["hint", "--given", "solution.json"]])
+def test_a_folder_where_no_file_reads_ends_with_exit_code_1_as_count_does(run_cli, bad_folder, tmp_path, args):
+    """`bench` ended with exit 2 ("none of the puzzle files read"), `encode` to stdout with "0 puzzles given and
+    one stdout", and `hint --given` with a traceback; `count` said what did not read and ended with 1. Now each
+    reports every file in one line (an entry of --json) and ends with 1."""
+    files = sorted(bad_folder.iterdir())
+    args = [arg.replace("OUTPUT", str(tmp_path / "out")).replace("solution.json", str(bad_folder / "solution.json"))
+            for arg in args]
+    done = run_cli(args[0], bad_folder, *args[1:])
+    said = done.err if args == ["encode"] else done.out
+    assert done.code == 1 and "error" not in (done.out if args == ["encode"] else done.err), done
+    if "--json" in args:
+        assert [entry["puzzle"]["file"] for entry in json.loads(said)["unread"]] == [str(file) for file in files]
+        return
+    reported = [line for line in said.splitlines() if line.startswith("not read: ")]
+    assert len(reported) == len(files) and "Traceback" not in said
+
+
+# Refusals of what was asked, given a bad file and puzzles that read (GENERATED: five).
+GENERATED = EXAMPLES / "generated"
+REFUSED_OVER_A_FOLDER = [
+    ["hint", GENERATED, "--given", "solution.json"],
+    ["hint", GENERATED, "-o", "-"],
+    ["solve", GENERATED, "-o", "-"],
+    ["encode", GENERATED],
+    ["count", GENERATED, "--scheduler", "tcp://127.0.0.1:1"],
+    ["count", FIRST, "--marginals", "--distinct", "grids"],
+    ["count", FIRST, "--limit", "5"],
+    ["solve", FIRST, "--card", "totalizer", "-b", "dlx"],
+    ["solve", FIRST, "-b", "minisat22", "--seed", "3"],
+    ["show", FIRST, "-f", "text", "--solution"],
+]
+
+
+@pytest.mark.parametrize("args", REFUSED_OVER_A_FOLDER,
+                         ids=lambda args: " ".join(arg.name if isinstance(arg, Path) else arg for arg in args))
+def test_a_refusal_of_the_options_comes_alone_before_any_files_report(run_cli, bad_folder, args):
+    """The "not read:" lines of the bad files came first, then the refusal ("5 puzzles given and one stdout",
+    "--given is for one"), which ended the command with exit 2: a refusal of what was asked comes alone."""
+    command, *rest = [bad_folder / arg if arg == "solution.json" else arg for arg in args]
+    done = run_cli(command, bad_folder / "malformed.json", *rest)
+    assert done.out == ""
+    assert_one_line_error(done)
+
+
 @pytest.mark.parametrize("args", [["show", "-f", "text"], ["encode"], ["encode", "--json"]])
 def test_a_bad_file_beside_a_file_written_to_stdout_is_reported_on_stderr(run_cli, bad_folder, args):
     """`show -f text` and `encode` write a file to stdout, which a "not read" line would spoil: what they say of
@@ -242,8 +293,8 @@ def test_bench_lists_the_files_that_did_not_read_in_its_summary(run_cli, bad_fol
     assert json.loads(run_cli("bench", FIRST, "--json").out)["unread"] == []
     said = run_cli("bench", bad, FIRST)
     assert said.code == 1 and said.out.startswith(f"not read: {bad}: ") and "1 puzzles" in said.out
-    none = run_cli("bench", bad, bad_folder / "empty.json", "--json")  # was "no puzzles to benchmark", no reason
-    assert_one_line_error(none, f"none of the 2 puzzle files read, so there is nothing to time; the first: {bad}: ")
+    none = run_cli("bench", bad, bad_folder / "empty.json")  # was "no puzzles to benchmark", no reason
+    assert none.code == 1 and none.out.endswith("nothing to time: none of the 2 puzzle files read\n")
 
 
 def test_a_number_of_5000_digits_is_named_as_such_not_with_pythons_advice(run_cli, bad_folder):
@@ -320,6 +371,9 @@ BAD_OPTIONS = [
     ["generate", "-n", "lots"],
     ["generate", "--max-pip", "-1"],
     ["generate", "--max-pip", "1000000000000000000000000000000"],
+    ["planted", "4x4", "--max-pip", "1000000001"],  # had no bound (10**20 ran; a SAT solver took 28 s at 10**12)
+    ["sweep", "generate", "--seeds", "1-3", "--max-pip", str(10**20)],  # was an OverflowError row per seed
+    ["sweep", "count", FIRST, "-j", "1", "--timeout", "nan"],  # was a ValueError row per puzzle
     ["generate", "--shape", "blob"],
     ["generate", "--seed", "abc"],
     ["generate", "--difficulty", "extreme"],
@@ -520,6 +574,16 @@ def test_a_file_name_that_is_not_utf_8_is_printed_on_a_strict_terminal(tmp_path)
     done = subprocess.run([sys.executable, "-m", "pipscover", "solve", name], cwd=tmp_path, capture_output=True,
                           env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"})
     assert done.returncode == 0 and done.stdout.startswith("caf\ufffd.txt: solved".encode()), done.stderr[-300:]
+
+
+@pytest.mark.parametrize(("name", "kind"), [("png.json", "JSON"), ("text-png.txt", "a text puzzle file")])
+def test_a_picture_named_as_a_puzzle_file_is_said_to_be_binary(run_cli, bad_folder, name, kind):
+    """Read as the text format (on the page, which reads a file as text), a PNG was "line 1: expected the number
+    of board rows, found '\ufffdPNG'"."""
+    path = bad_folder / name
+    assert run_cli("solve", path).err == f"pipscover: error: {path}: not {kind} (binary content)\n"
+    with pytest.raises(PipsError, match=re.escape("picture.txt: not a text puzzle file (binary content)")):
+        parse(PNG.decode("utf-8", "replace"), "picture.txt")
 
 
 def test_an_empty_file_is_said_to_be_empty(run_cli, bad_folder):
@@ -883,15 +947,29 @@ def test_generate_refuses_a_size_it_cannot_make_at_once_and_says_why(run_cli, ar
 @pytest.mark.parametrize("args", [["planted", "100000x100000"], ["planted", "99999999999999999999x2"],
                                   ["generate", "-n", "1000000000", "--no-unique", "--shape", "rect"]], ids=" ".join)
 def test_a_board_past_memory_is_refused_before_a_domino_is_laid(tmp_path, args):
-    """Both laid the tiling cell by cell, whatever its size: 700 MB in 30 s, then all the machine had. (In a
-    process of its own, its address space capped at 1 GiB, so that the old code failed here, not the machine.)"""
+    """Both laid the tiling cell by cell, whatever its size: 700 MB in 30 s, then all the machine had."""
+    done = in_a_gibibyte(*args, "--seed", "1", "-o", tmp_path / "out.json")
+    assert done.returncode == 2 and done.stdout == "" and list(tmp_path.iterdir()) == []
+    assert done.stderr.count("\n") == 1 and "would need about" in done.stderr, done.stderr[-500:]
+
+
+def test_distinct_dominoes_of_the_largest_pips_are_drawn_without_listing_every_pair(tmp_path):
+    """`planted --pips distinct --max-pip 100000` listed all 5 * 10**9 pairs to draw 8 of them: a MemoryError,
+    or all of the machine's memory."""
+    done = in_a_gibibyte("planted", "4x4", "--pips", "distinct", "--max-pip", str(10**9), "--seed", "1", "-o",
+                         tmp_path / "out.json")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert len({tuple(domino) for domino in json.loads((tmp_path / "out.json").read_text())["dominoes"]}) == 8
+
+
+def in_a_gibibyte(*args: object) -> subprocess.CompletedProcess:
+    """pipscover run in a process of its own, its address space capped at 1 GiB, so that code that takes
+    memory without bound fails there, not the machine."""
     def cap_memory() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
 
-    done = subprocess.run([sys.executable, "-m", "pipscover", *args, "--seed", "1", "-o", tmp_path / "out.json"],
-                          capture_output=True, text=True, timeout=60, preexec_fn=cap_memory)
-    assert done.returncode == 2 and done.stdout == "" and list(tmp_path.iterdir()) == []
-    assert done.stderr.count("\n") == 1 and "would need about" in done.stderr, done.stderr[-500:]
+    return subprocess.run([sys.executable, "-m", "pipscover", *args], capture_output=True, text=True, timeout=60,
+                          preexec_fn=cap_memory)
 
 
 def test_generate_makes_a_large_rectangle_without_the_proof(run_cli, tmp_path):
@@ -1056,6 +1134,7 @@ WRONG_SUFFIXES = [
     ["generate", "--seed", "1", "-n", "4", "-o", "p.svg"],
     ["planted", "4x4", "-o", "p.txt"],
     ["reduce", "subset-sum", "--numbers", "3,5", "--target", "8", "-o", "p.cnf"],
+    ["sweep", "count", FIRST, "-j", "1", "-o", "rows.json"],  # a CSV table was written into rows.json
 ]
 
 
@@ -1635,11 +1714,29 @@ def test_ctrl_c_while_decode_reads_the_answer_says_so_in_one_line(run_cli, tmp_p
 
 # certify's CaDiCaL searches the board's CNF for about 14 s of CPU after 0.8 s of start-up and encoding: a Ctrl-C
 # in the search was PySAT's error ("Caught keyboard interrupt"), a traceback and exit code 1
-@pytest.mark.parametrize(("command", "after"), [("hint", 1.0), ("rate", 1.0), ("certify", 2.0)])
+@pytest.mark.parametrize(("command", "after"), [("rate", 1.0), ("certify", 2.0)])
 def test_ctrl_c_in_a_command_with_nothing_to_print_says_so_in_one_line(run_cli, tmp_path, command, after):
-    """`hint --all`, `rate`, `certify` (and `encode`, ...) ended on Ctrl-C with exit code 130 and not a word."""
+    """`rate`, `certify` (and `encode`, ...) ended on Ctrl-C with exit code 130 and not a word."""
     board = tmp_path / "board.json"
-    assert run_cli("planted", "14x14", "--seed", "2", "-o", board).code == 0  # hint --all: seconds of CPU
-    options = {"hint": ["--all"], "certify": ["-o", tmp_path / "board.cnf"]}.get(command, [])
+    assert run_cli("planted", "14x14", "--seed", "2", "-o", board).code == 0  # rate: seconds of CPU
+    options = {"certify": ["-o", tmp_path / "board.cnf"]}.get(command, [])
     code, out, err = interrupt([command, board, *options], after=after)
     assert (code, out, err) == (130, "", "pipscover: stopped by Ctrl-C\n")
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_ctrl_c_in_hint_all_keeps_the_steps_found(run_cli, tmp_path, as_json):
+    """`hint --all` printed none of its steps on Ctrl-C, only "stopped by Ctrl-C", where the other commands keep
+    what they found. The 14x14 board's chain takes about 2.5 s of CPU, its first steps come within 1 s."""
+    board = tmp_path / "board.json"
+    assert run_cli("planted", "14x14", "--seed", "2", "-o", board).code == 0
+    code, out, err = interrupt(["hint", board, "--all", *(["--json"] if as_json else [])], after=1.2,
+                               out_file=tmp_path / "out")
+    assert (code, err) == (130, "")
+    if as_json:
+        document = json.loads(out)
+        assert document["steps"] and (document["complete"], document["stopped_by"]) == (False, "Ctrl-C")
+    else:
+        lines = out.splitlines()
+        assert lines[0] == f"{board}:" and lines[1].startswith("   1. ")
+        assert re.fullmatch(r"  stopped by Ctrl-C after (1 step|[0-9]{2,} steps|[2-9] steps)", lines[-1]), lines[-1]

@@ -217,6 +217,18 @@ def test_marginals_stopped_by_the_timeout_leave_the_count_and_say_so(run_cli):
     assert answer["marginals"] is None and answer["backbone"] is None and answer["marginals_stopped_by"] == "--timeout"
 
 
+def test_marginals_say_why_they_are_missing_after_a_lower_bound_or_no_solution(run_cli, tmp_path):
+    """Beside a count stopped short, --marginals said nothing at all; beside a puzzle with no solution, "backbone:
+    0 of 2 cells fixed by every solution" and a board of dots."""
+    stopped = run_cli("count", QUICK_COUNT_SLOW_MARGINALS, "--marginals", "-m", "dlx", "--limit", "5")
+    assert stopped.code == 3
+    assert stopped.out.splitlines()[-1] == "marginals: not counted (they need the exact count, and --limit stopped it)"
+    none = tmp_path / "none.txt"
+    none.write_text("1\nAA\n1\nA SUM 4\n1\n1 2\n")
+    done = run_cli("count", none, "--marginals")
+    assert done.code == 1 and done.out.splitlines()[1:] == ["marginals: none (no solution puts a pip anywhere)"]
+
+
 def test_sample_names_the_limit_that_stopped_it(run_cli):
     """It said "stopped by --timeout or --memory" whichever it was."""
     done = run_cli("sample", QUICK_COUNT_SLOW_MARGINALS, "--memory", "1M")

@@ -166,6 +166,17 @@ def test_the_puzzles_of_one_text_file_are_rows_of_their_own_and_resume_as_such(s
     assert json.loads(again.out)["skipped"] == 2 and len(_rows(out)) == 2
 
 
+def test_a_file_named_twice_runs_once_and_is_not_said_to_be_in_the_table(sweep_here, tmp_path):
+    """`sweep count FILE FILE -o new.csv` said "1 already in new.csv" of a table it had just made."""
+    out = tmp_path / "new.csv"
+    first = EXAMPLES / "first.txt"
+    done = sweep_here("count", first, first, "--jobs", "1", "--output", out, "--json")
+    summary = json.loads(done.out)
+    assert (summary["jobs"], summary["skipped"], summary["repeated"], len(_rows(out))) == (1, 0, 1, 1)
+    said = sweep_here("count", first, first, "--jobs", "1", "--output", tmp_path / "said.csv").out
+    assert "0 already in" in said and "1 repeated (run once)" in said
+
+
 def test_a_bad_file_among_good_ones_is_an_error_row_and_the_sweep_goes_on(sweep_here, tmp_path):
     """A folder with a bad file stopped the sweep there with exit 2 and no table; now that file's row says what
     is wrong, the others are counted, and the exit code (1) says some rows failed."""

@@ -23,7 +23,6 @@ from pipscover.cli.common import (
     progress_bar,
 )
 from pipscover.engines import DEFAULT_BACKEND
-from pipscover.errors import PipsError, on_one_line
 
 TASK_HELP = ", ".join(f"{task.name} ({task.description})" for task in TASKS.values())
 # Choices built from the tables they offer (mypy sees enums without members: defaults are looked up by value).
@@ -71,20 +70,24 @@ def bench_command(
 
     Ctrl-C stops it and prints the figures of the puzzles timed so far (exit code 130). A file that does not
     read, among several or in a folder, is reported in one line (--json: listed under "unread") and the others
-    timed; the exit code is then 1.
+    timed; the exit code is then 1, also when none read (nothing is timed).
 
     Example: pipscover bench /path/to/nyt -d hard --repeat 3
     """
     task_name, clock_name = str(task), str(clock)
     timed, unread = load_unread(puzzles, difficulty)
-    if unread and not timed:  # (was "no puzzles to benchmark", and --json never said why)
-        raise PipsError(f"none of the {len(unread)} puzzle files read, so there is nothing to time; the first: "
-                        f"{on_one_line(unread[0].problem)}")
     loaded = [item.puzzle for item in timed]
     not_read = {"unread": [item.as_json() for item in unread]}  # --json prints one summary: the files go in it
     if not as_json:
         for item in unread:
             typer.echo(item.describe())
+    if unread and not loaded:  # exit code 1 as count's, where it was 2: the command line was right, the files not
+        if as_json:
+            print_json({"puzzles": 0} | not_read)
+        else:
+            typer.echo(f"nothing to time: none of the {len(unread)} puzzle files read")
+        exit_after(EXIT_OK, unread=True)
+        return
     names = backends or [DEFAULT_BACKEND]
     if len(names) == 1 and not cards and not pbs and not forms:
         with progress_bar("benchmarking", total=len(loaded) * repeat) as advance:

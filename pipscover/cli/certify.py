@@ -117,6 +117,8 @@ def _certify(puzzle: Puzzle, path: str, as_json: bool) -> int:
 def _check(files: list[Path], as_json: bool) -> int:
     if len(files) not in (1, 2):
         raise PipsError(f"certify --check: give the certificate NAME.cnf and its proof, not {len(files)} files")
+    if files[0].suffix == ".drat" and files[-1].suffix == ".cnf":  # was "not a certificate: a file without ..."
+        raise PipsError(f"certify --check: give the certificate {files[-1]} first, then its proof {files[0]}")
     cnf = str(files[0])
     proof = str(files[1] if len(files) == 2 else files[0].with_suffix(".drat"))
     start = time.monotonic()

@@ -120,6 +120,15 @@ def worker_count(value: int | None) -> int | None:
     return value
 
 
+MAX_PIP = 10**9  # beyond it, the pseudo-boolean encodings of the counter's SAT fallback cannot write the sums
+
+
+def max_pip_option(what: str) -> Any:
+    """The --max-pip of the commands that make puzzles (generate, planted, sweep generate), bounded by `MAX_PIP`
+    alike: planted and sweep took any, and a SAT solver spent half a minute on a 4x4 board of pips near 10**12."""
+    return typer.Option("--max-pip", min=0, max=MAX_PIP, help=what)
+
+
 TimeoutOption = Annotated[
     float | None,
     typer.Option("--timeout", callback=seconds, help="Give up on a puzzle after this many seconds (inf: no limit)."),
@@ -190,12 +199,16 @@ def load_unread(paths: list[Path], difficulty: Difficulty | None) -> tuple[list[
     return load_timed(paths, difficulty, unread), unread
 
 
-def load_reported(paths: list[Path], difficulty: Difficulty | None, as_json: bool,
-                  err: bool = False) -> tuple[list[Loaded], bool]:
+def load_reported(paths: list[Path], difficulty: Difficulty | None, as_json: bool, err: bool = False,
+                  refuse: Callable[[list[Puzzle]], object] | None = None) -> tuple[list[Loaded], bool]:
     """`load_unread` for the commands that answer puzzle by puzzle, and whether a file did not read: each is
     reported in one line (an entry of --json) as `sweep` writes it a row, and `exit_after` then ends with 1.
-    The lines go to stderr (`err`) where stdout carries a file they would spoil (`show -f text`, `encode`)."""
+    The lines go to stderr (`err`) where stdout carries a file they would spoil (`show -f text`, `encode`).
+    `refuse` is given the puzzles read before a line is printed, for the command's refusals of what was asked
+    that hang on them ("--given is for one puzzle"): such a refusal comes alone, not after the files' reports."""
     loaded, unread = load_unread(paths, difficulty)
+    if refuse is not None:
+        refuse([item.puzzle for item in loaded])
     for item in unread:
         if as_json:
             print_json(item.as_json(), err)
@@ -359,8 +372,8 @@ def output_paths(output: str, puzzles: list[Puzzle]) -> list[str]:
     >>> output_paths("out.svg", day)
     ['out-easy.svg', 'out-hard.svg']
     """
-    if len(puzzles) == 1:
-        return [output]
+    if len(puzzles) < 2:  # (none: every file named failed to read, and each was reported)
+        return [output] * len(puzzles)
     if output == "-":
         raise PipsError(
             f"{len(puzzles)} puzzles given and one stdout; write them to a file (-o NAME) or choose one with -d"

@@ -4,7 +4,7 @@ SAT blocking clauses), Ganak or inclusion-exclusion."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sized
 from enum import StrEnum
 from functools import partial
 from typing import Annotated, Any, NamedTuple
@@ -119,13 +119,14 @@ def count_command(
     if backend is not None and method is DEFAULT_METHOD:
         method = Method("blocking")  # -b names a SAT solver, which only the blocking method uses
     cap = parse_size(memory)
-    loaded, unread = load_reported(puzzles, difficulty, as_json)
     settings = {"distinct": distinct, "method": str(method), "backend": backend, "limit": limit,
                 "timeout": timeout, "memory": cap}
-    split = _split(scheduler, jobs, loaded, settings)
     listing = counting_method(str(method)).capabilities.lists  # one solution at a time: no share of work to show
     _refuse_what_does_not_apply(str(method), backend, limit if not listing else None,
                                 with_marginals and distinct is not Distinct.PLACEMENTS)
+    loaded, unread = load_reported(puzzles, difficulty, as_json, refuse=lambda read: _split(scheduler, jobs, read,
+                                                                                         settings))
+    split = _split(scheduler, jobs, loaded, settings)
     if backend is not None:  # named from here on as the answer names it: minisat22, not the alias minisat
         settings["backend"] = backend = get_backend(backend).name
     for note in [] if as_json else _notes_before(settings, listing, jobs if len(loaded) == 1 and split is None else 1):
@@ -190,7 +191,7 @@ def _refuse_what_does_not_apply(method: str, backend: str | None, ignored_limit:
                         f"number of solutions; --method {method} counts them all")
 
 
-def _split(scheduler: str | None, jobs: int, puzzles: list[Loaded], settings: dict[str, Any]) -> Split | None:
+def _split(scheduler: str | None, jobs: int, puzzles: Sized, settings: dict[str, Any]) -> Split | None:
     """Where one puzzle's count is split (`pipscover.sweep.split_count`): a --scheduler's cluster, or --jobs
     workers here; None: it is not (--jobs on one puzzle that a method counts in one process: as before, in this
     process). What a --scheduler cannot split is refused here, before anything is counted."""
@@ -341,11 +342,21 @@ def _print(puzzle: Puzzle, result: CountResult, as_json: bool, asked: AskedMargi
         why = _stopped_by(result)
         typer.echo(f"{puzzle.describe()}: at least {counted} {noun} (NOT exact: stopped by {why}; "
                    f"a lower bound, {result.distinct}) by {engine} in {result.seconds:.3f} s")
-    if asked is not None and asked.cells is not None:
-        typer.echo(_backbone_board(asked.cells, asked.seconds))
-    elif asked is not None and result.exact:
-        typer.echo(f"marginals: not counted (stopped by {asked.stopped_by} after {asked.seconds:.3f} s)")
+    if asked is not None:
+        typer.echo(_marginals_said(result, asked))
     return code
+
+
+def _marginals_said(result: CountResult, asked: AskedMarginals) -> str:
+    """What --marginals gave, in words: a count stopped short said nothing of them (they need the exact
+    count), and a puzzle with no solution was "0 of 2 cells fixed by every solution", and a board of dots."""
+    if not result.exact:
+        return f"marginals: not counted (they need the exact count, and {asked.stopped_by} stopped it)"
+    if asked.cells is None:
+        return f"marginals: not counted (stopped by {asked.stopped_by} after {asked.seconds:.3f} s)"
+    if result.count == 0:
+        return "marginals: none (no solution puts a pip anywhere)"
+    return _backbone_board(asked.cells, asked.seconds)
 
 
 def _marginals_json(asked: AskedMarginals) -> dict[str, Any]:

@@ -3,6 +3,7 @@ and carry the puzzle itself, so that `decode` reads a solver's answer back anywh
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 
 import typer
@@ -120,7 +121,7 @@ def encode_command(
     if file_format == "opb":
         _refuse_cnf_options(card=card, pb=pb, encoding=form, project=project)
     # A CNF on stdout takes stdout whole: what is said of the puzzles goes to stderr, so the CNF stays clean.
-    timed, unread = load_reported(puzzles, difficulty, as_json, err=output == "-")
+    timed, unread = load_reported(puzzles, difficulty, as_json, err=output == "-", refuse=partial(output_paths, output))
     loaded = [item.puzzle for item in timed]
     for puzzle, path in zip(loaded, output_paths(output, loaded)):
         encoding: AnyEncoding | PbEncoding

@@ -18,6 +18,7 @@ from pipscover.cli.common import (
     PUZZLE_JSON,
     error_line,
     json_text,
+    max_pip_option,
     output_format,
     progress_bar,
     seconds,
@@ -30,8 +31,6 @@ from pipscover.generate.generator import MAX_RESTARTS, GeneratedPuzzle, Shape, g
 from pipscover.model import Difficulty, Puzzle
 from pipscover.model.results import SearchGaveUp, SearchTimeout
 
-MAX_PIP = 10**9  # beyond it, the pseudo-boolean encodings of the counter's SAT fallback cannot write the sums
-
 # A request that finds nothing gives up after this long: 200 hidden solutions of a large unique puzzle take many
 # minutes, and a person waits for one puzzle a minute or two.
 GENERATE_TIMEOUT = 120.0
@@ -43,7 +42,7 @@ def generate_command(
         "--dominoes", "-n", min=1, help="How many dominoes: up to 1000 for a unique puzzle (the proof grows fast), "
         "2000 with --no-unique, any with --no-unique --shape rect.",
     )] = 8,
-    max_pip: Annotated[int, typer.Option("--max-pip", min=0, max=MAX_PIP, help="The largest pip (6 in the NYT).")] = 6,
+    max_pip: Annotated[int, max_pip_option("The largest pip (6 in the NYT).")] = 6,
     shape: Annotated[
         Shape, typer.Option("--shape", help="nyt: compact blob; rect: rectangle; random: straggly blob.")
     ] = Shape.NYT,

@@ -9,6 +9,7 @@ import typer
 
 from pipscover.cli.app import app
 from pipscover.cli.common import (
+    EXIT_INTERRUPTED,
     EXIT_NO,
     EXIT_OK,
     PICTURE,
@@ -27,7 +28,7 @@ from pipscover.cli.common import (
 from pipscover.errors import PipsError
 from pipscover.formats import read_text_file
 from pipscover.formats.solution import read_position
-from pipscover.hints import GUESS, NO_SOLUTION, WRONG, Chain, hint_chain
+from pipscover.hints import GUESS, NO_SOLUTION, WRONG, Chain, Step, hint_chain
 from pipscover.model import Placement, Puzzle, Solution
 from pipscover.render.svg import draw_svg
 from pipscover.render.terminal import draw_puzzle, draw_solution
@@ -60,7 +61,8 @@ def hint_command(
     or in any form check reads (one solution of solve --json, say).
 
     Exit code 1 when the rules prove a puzzle has no solution, or a given domino is wrong, or a file among
-    several (or in a folder) did not read: it is reported in one line and the others hinted.
+    several (or in a folder) did not read: it is reported in one line and the others hinted. Ctrl-C stops it
+    and keeps the steps found so far, printed as they come (exit code 130).
 
     Examples:
 
@@ -72,16 +74,22 @@ def hint_command(
     """
     if output is not None:
         output_format(output, PICTURE)
-    timed, unread = load_reported(puzzles, difficulty, as_json)
+    def refuse(read: list[Puzzle]) -> None:
+        if given is not None and len(read) > 1:
+            raise PipsError(f"{len(read)} puzzles given; --given is for one (choose with -d)")
+        picture_paths(output, read)
+
+    timed, unread = load_reported(puzzles, difficulty, as_json, refuse=refuse)
     loaded = [item.puzzle for item in timed]
-    if given is not None and len(loaded) > 1:
-        raise PipsError(f"{len(loaded)} puzzles given; --given is for one (choose with -d)")
-    placed = _position(given, loaded[0]) if given is not None else ()
+    placed = _position(given, loaded[0]) if given is not None and loaded else ()
     pictures = picture_paths(output, loaded)
     worst = EXIT_OK
     with progress_bar("hinting", total=len(loaded) if len(loaded) > 1 else None) as advance:
         for puzzle, picture in zip(loaded, pictures):
-            chain = hint_chain(puzzle, limit=None if every else 1, placed=placed)
+            chain = _hinted(puzzle, every, placed, as_json)
+            if chain is None:
+                worst = EXIT_INTERRUPTED
+                break
             advance()
             if chain.steps and chain.steps[-1].rule in (NO_SOLUTION, WRONG):
                 worst = EXIT_NO
@@ -93,18 +101,39 @@ def hint_command(
             if as_json:
                 print_json(chain.as_json())
             else:
-                typer.echo(_describe(chain, every, placed))
+                typer.echo(_ending(chain, every, placed))
     exit_after(worst, unread)
 
 
-def _describe(chain: Chain, every: bool, placed: tuple[Placement, ...] = ()) -> str:
-    """The steps, numbered, then how the chain ends, then the board with the (last) step's cells shaded, beside
+def _hinted(puzzle: Puzzle, every: bool, placed: tuple[Placement, ...], as_json: bool) -> Chain | None:
+    """A puzzle's chain, its steps printed as they come (but for --json); None when Ctrl-C stopped it, after
+    the steps found so far (the whole chain of a large board takes minutes) and a line saying so."""
+    found: list[Step] = []
+    if not as_json:
+        typer.echo(f"{puzzle.describe()}:")
+    try:
+        return hint_chain(puzzle, limit=None if every else 1, placed=placed,
+                          on_step=found.append if as_json else lambda step: _print_step(found, step))
+    except KeyboardInterrupt:
+        if as_json:
+            print_json(Chain(puzzle, tuple(found), False).as_json() | {"stopped_by": "Ctrl-C"})
+        else:
+            typer.echo(f"  stopped by Ctrl-C after {len(found)} step{'' if len(found) == 1 else 's'}")
+        return None
+
+
+def _print_step(found: list[Step], step: Step) -> None:
+    """One step of the chain printed, numbered."""
+    found.append(step)
+    typer.echo(f"{len(found):>4}. {step.rule.name}: {step.reason}")
+
+
+def _ending(chain: Chain, every: bool, placed: tuple[Placement, ...] = ()) -> str:
+    """What follows the steps: how the chain ends, then the board with the (last) step's cells shaded, beside
     the dominoes placed so far when there are some."""
-    lines = [f"{chain.puzzle.describe()}:"]
+    lines = []
     if not chain.steps:
         lines.append("  nothing to do: every cell is known")
-    for number, step in enumerate(chain.steps, 1):
-        lines.append(f"{number:>4}. {step.rule.name}: {step.reason}")
     if every and chain.complete:
         lines.append(f"  solved in {len(chain.steps)} steps, without a guess")
     elif every and chain.steps and chain.steps[-1].rule is GUESS:

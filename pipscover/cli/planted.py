@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import PUZZLE_JSON, output_format, print_json, seed_value, write_output
+from pipscover.cli.common import PUZZLE_JSON, max_pip_option, output_format, print_json, seed_value, write_output
 from pipscover.errors import PipsError, is_written_whole_number
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.planted import SCALE_SUITE, Pips, PlantedSpec, planted
@@ -24,7 +24,7 @@ def planted_command(
     pips: Annotated[Pips, typer.Option(
         "--pips", help="repeated: pips drawn independently (dominoes repeat); distinct: no domino twice.",
     )] = Pips.REPEATED,
-    max_pip: Annotated[int, typer.Option("--max-pip", min=0, help="The largest pip.")] = 6,
+    max_pip: Annotated[int, max_pip_option("The largest pip.")] = 6,
     seed: Annotated[int | None, typer.Option(
         "--seed", callback=seed_value,
         help="Same seed, same puzzle, on any machine (default: a random seed, reported).")] = None,

@@ -73,6 +73,8 @@ def show_command(
     chosen = output_format(output, FORMATS, drawing and str(drawing), Format.TERMINAL)
     # The text format on stdout is a file to read back: a "not read" line in it would spoil it.
     text_on_stdout = chosen == Format.TEXT and output == "-" and not as_json
+    if chosen == Format.TEXT and solution and (not as_json or output != "-"):
+        raise PipsError("the text format holds no solution; leave out --solution or draw it (-f terminal)")
     timed, unread = load_reported(puzzles, difficulty, as_json, err=text_on_stdout)
     loaded = [item.puzzle for item in timed]
     if not as_json or output != "-":  # --json alone prints the puzzles; with -o the file is written too
@@ -92,8 +94,6 @@ def _write(loaded: list[Puzzle], chosen: str, output: str, solution: bool) -> No
                          else json.dumps(puzzle_to_nyt(puzzle, shown or puzzle.published_solution)) + "\n")
         return
     if chosen == Format.TEXT:
-        if solution:
-            raise PipsError("the text format holds no solution; leave out --solution or draw it (-f terminal)")
         write_output(output, write_texts(loaded))
         return
     parts = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 
 import typer
@@ -30,7 +31,7 @@ from pipscover.cli.common import (
 )
 from pipscover.engines import DEFAULT_BACKEND, get_backend
 from pipscover.model.results import SolveResult, Status
-from pipscover.solving import solve
+from pipscover.solving import configured, solve
 
 
 @app.command("solve")
@@ -60,16 +61,16 @@ def solve_command(
     wanted = solutions_wanted(every, limit)
     if output is not None:
         output_format(output, PICTURE)
-    timed, unread = load_reported(puzzles, difficulty, as_json)
+    engine = configured(backend_with_encodings(backend, card, pb, form), wanted, timeout, seed)
+    timed, unread = load_reported(puzzles, difficulty, as_json, refuse=partial(picture_paths, output))
     loaded = [item.puzzle for item in timed]
     pictures = picture_paths(output, loaded)
-    engine = backend_with_encodings(backend, card, pb, form)
     lists_all = get_backend(engine).capabilities.enumerates
     worst = 0
     with progress_bar("solving", total=len(loaded) if len(loaded) > 1 else None) as advance:
         for item, picture in zip(timed, pictures):
             puzzle = item.puzzle
-            result = solve(puzzle, engine, limit=wanted, timeout=timeout, start=item.clock_start(), seed=seed)
+            result = solve(puzzle, engine, limit=wanted, timeout=timeout, start=item.clock_start())
             advance()
             if picture is not None and result.solutions:
                 from pipscover.render.svg import draw_svg  # only for --svg

@@ -23,8 +23,11 @@ from pipscover.cli.common import (
     Unread,
     exit_with,
     load_timed,
+    max_pip_option,
+    output_format,
     print_json,
     progress_bar,
+    seconds,
     solutions_wanted,
     worker_count,
 )
@@ -64,7 +67,7 @@ def sweep_command(
         "--jobs", "-j", min=1, callback=worker_count,
         help="Dask workers on this machine (default: one per core); 1: in this process, without Dask.")] = None,
     timeout: Annotated[float | None, typer.Option(
-        "--timeout", min=0,
+        "--timeout", callback=seconds,
         help="Give up on a puzzle after this many seconds (status `timeout`), and move on.")] = None,
     difficulty: Annotated[Difficulty | None, typer.Option(
         "--difficulty", "-d", help="The puzzle of each NYT day file (default: all three); for generate, the "
@@ -78,7 +81,7 @@ def sweep_command(
     seeds: Annotated[str | None, typer.Option(
         "--seeds", help="generate: the seeds, e.g. 1-10000 or 1,5,9-12 (a puzzle each).")] = None,
     dominoes: Annotated[int, typer.Option("--dominoes", "-n", min=1, help="generate: dominoes per puzzle.")] = 8,
-    max_pip: Annotated[int, typer.Option("--max-pip", min=0, help="generate: the largest pip.")] = 6,
+    max_pip: Annotated[int, max_pip_option("generate: the largest pip.")] = 6,
     shape: Annotated[Shape, typer.Option("--shape", help="generate: the board's shape (as generate's).")] = Shape.NYT,
     retry: Annotated[list[RowStatus] | None, typer.Option(
         "--retry", help="Run again the rows of --output with this status; repeatable.")] = None,
@@ -107,6 +110,7 @@ def sweep_command(
     from pipscover.sweep import Settings
 
     _refuse_other_tasks(context, task)
+    output_format(str(output), {".csv": "csv"})
     settings = Settings(
         timeout=timeout, limit=solutions_wanted(every, limit), repeat=repeat, dominoes=dominoes, max_pip=max_pip,
         shape=str(shape), unique=True, difficulty=None if difficulty is None else str(difficulty),

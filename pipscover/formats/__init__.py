@@ -43,6 +43,7 @@ def parse(text: str, file: str, difficulty: str | None = None, in_folder: bool =
     >>> [puzzle.describe() for puzzle in parse("2\\nAA\\nBB\\n2\\nA SUM 3\\nB EQ\\n2\\n1 2\\n4 4\\n", "two.txt")]
     ['two.txt']
     """
+    refuse_binary(text, file, puzzle_kind(file))
     if not text.strip():  # the text format's reader said "the text ends where the number of board rows should be"
         raise PipsError(f"{file}: the file is empty (a puzzle file holds NYT JSON or the text format)")
     if text.lstrip()[:1] in ("{", "["):
@@ -76,8 +77,22 @@ def _read_at_most(stream: BinaryIO) -> bytes:
     return b"".join(chunks)
 
 
-def read_text_file(path: str | Path) -> str:
-    """The text of a file (`-` for standard input), or a `PipsError` naming the file and why it cannot be read.
+def puzzle_kind(file: str) -> str:
+    """What a puzzle file named `file` should hold, in the words of an error: a `.json` is JSON."""
+    return "JSON" if Path(file).suffix.lower() == ".json" else "a text puzzle file"
+
+
+def refuse_binary(content: str | bytes, file: str | Path, kind: str) -> None:
+    """Refuse content with a NUL in it, which no text holds (git's test for binary files): a picture named
+    .txt or .json, opened on the page (which reads it as text), was "line 1: expected the number of board
+    rows, found '\ufffdPNG'"; `kind` is what the file should have been."""
+    if "\x00" in content if isinstance(content, str) else b"\x00" in content:
+        raise PipsError(f"{file}: not {kind} (binary content)")
+
+
+def read_text_file(path: str | Path, kind: str = "a text file") -> str:
+    """The text of a file (`-` for standard input), or a `PipsError` naming the file and why it cannot be read:
+    binary content is named so, as not `kind` (what the file should be).
 
     A byte order mark, as Windows editors write, is skipped; input beyond `MAX_INPUT_BYTES` is refused
     rather than read into memory (`/dev/zero` never ends).
@@ -91,6 +106,7 @@ def read_text_file(path: str | Path) -> str:
                 data = _read_at_most(stream)
         if len(data) > MAX_INPUT_BYTES:
             raise PipsError(f"{path}: larger than {MAX_INPUT_BYTES // 2**20} MiB; not a file pipscover can use")
+        refuse_binary(data, path, kind)
         return data.decode("utf-8-sig")
     except FileNotFoundError:
         raise PipsError(f"{path}: no such file") from None
@@ -113,7 +129,7 @@ def load(path: str | Path, difficulty: str | None = None, in_folder: bool = Fals
     ['None']
     """
     path = path if str(path) == "-" else day_file(Path(path))
-    return parse(read_text_file(path), printable_path(path), difficulty, in_folder)
+    return parse(read_text_file(path, puzzle_kind(str(path))), printable_path(path), difficulty, in_folder)
 
 
 def load_one(path: str | Path, difficulty: str | None = None) -> Puzzle:

@@ -43,7 +43,6 @@ puzzle whose rating is another is drawn again.
 
 from __future__ import annotations
 
-import bisect
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -58,7 +57,7 @@ from pipscover.engines.dlx import counted_solutions
 from pipscover.engines.sat_enumeration import Undecided, ask_by_deadline
 from pipscover.errors import Choice, PipsError, is_whole_number, shown
 from pipscover.generate.incremental import PuzzleSession, hidden_phases
-from pipscover.generate.planted import guard_board, rectangle_tiling
+from pipscover.generate.planted import domino_at, guard_board, rectangle_tiling
 from pipscover.generate.single_tiling import lay_single_tiling
 from pipscover.hints.rating import difficulty as rated_difficulty
 from pipscover.model import Cell, Difficulty, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
@@ -522,17 +521,7 @@ def _draw_dominoes(count: int, max_pip: int, rng: random.Random) -> list[Domino]
     total = (max_pip + 1) * (max_pip + 2) // 2
     drawn = rng.sample(range(total), min(count, total))
     drawn += rng.choices(range(total), k=count - len(drawn))
-    return [_domino_at(index, max_pip) for index in drawn]
-
-
-def _domino_at(index: int, max_pip: int) -> Domino:
-    """The pair at `index` in the list of all (a, b) with a <= b <= max_pip, ordered by a then b."""
-
-    def first_index(a: int) -> int:  # where the pairs (a, ...) start
-        return a * (max_pip + 1) - a * (a - 1) // 2
-
-    a = bisect.bisect_right(range(max_pip + 1), index, key=first_index) - 1
-    return (a, a + index - first_index(a))
+    return [domino_at(index, max_pip) for index in drawn]
 
 
 def _hidden_grid(tiling: Sequence[Pair], dominoes: Sequence[Domino], rng: random.Random) -> dict[Cell, int]:

@@ -21,6 +21,7 @@ is refused) and the same seed gives the same puzzle on any machine (everything r
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 from dataclasses import dataclass
@@ -141,13 +142,22 @@ def rectangle_tiling(rows: int, columns: int, rng: random.Random) -> list[Pair]:
 def _draw_dominoes(spec: PlantedSpec, rng: random.Random) -> list[Domino]:
     if spec.pips is Pips.REPEATED:
         return [(rng.randint(0, spec.max_pip), rng.randint(0, spec.max_pip)) for _ in range(spec.dominoes)]
-    every = [(a, b) for a in range(spec.max_pip + 1) for b in range(a, spec.max_pip + 1)]
-    if len(every) < spec.dominoes:
+    every = (spec.max_pip + 1) * (spec.max_pip + 2) // 2  # drawn by index: a list of them all filled the memory
+    if every < spec.dominoes:
         raise PipsError(
             f"{spec.name}: {spec.dominoes} distinct dominoes need a larger --max-pip "
-            f"(pips up to {spec.max_pip} make {len(every)})"
+            f"(pips up to {spec.max_pip} make {every})"
         )
-    return rng.sample(every, spec.dominoes)
+    return [domino_at(index, spec.max_pip) for index in rng.sample(range(every), spec.dominoes)]
+
+def domino_at(index: int, max_pip: int) -> Domino:
+    """The pair at `index` in the list of all (a, b) with a <= b <= max_pip, ordered by a then b."""
+
+    def first_index(a: int) -> int:  # where the pairs (a, ...) start
+        return a * (max_pip + 1) - a * (a - 1) // 2
+
+    a = bisect.bisect_right(range(max_pip + 1), index, key=first_index) - 1
+    return (a, a + index - first_index(a))
 
 
 def _regions(grid: dict[Cell, int], rng: random.Random) -> list[tuple[RegionKind, list[Cell], int | None]]:
@@ -177,3 +187,4 @@ def _regions(grid: dict[Cell, int], rng: random.Random) -> list[tuple[RegionKind
             kind = RegionKind(rule.planted_instead)
         regions.append((kind, cells, targets[kind][0]))
     return regions
+

@@ -17,7 +17,7 @@ only when each alone is in some solution, the smallest set that cannot go togeth
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from html import escape
 from typing import Any
@@ -126,9 +126,11 @@ def hint_chain(
     follow: Solution | None = None,
     placed: Sequence[Placement] = (),
     deadline: float | None = None,
+    on_step: Callable[[Step], None] | None = None,
 ) -> Chain:
     """The steps from the position `placed` (default: the empty board): at most `limit` of them; guessing
     along `follow` when it is given. Raises `SearchTimeout` once `time.monotonic()` passes `deadline`.
+    `on_step` is given each step as it is found: a caller stopped by Ctrl-C (`pipscover hint --all`) keeps them.
 
     >>> from pipscover.model import Puzzle
     >>> chain = hint_chain(Puzzle.build([("sum", [(0, 0)], 2), ("sum", [(0, 1)], 5)], [(5, 2)]))
@@ -142,10 +144,23 @@ def hint_chain(
                         f"not {shown(stray)}")
     named = wrong_placement(puzzle, placed, deadline) if placed else None
     if named is not None:
+        if on_step is not None:
+            on_step(named)
         return Chain(puzzle, (named,), False)
     board = board_of(puzzle, placed)
     steps: list[Step] = []
-    while not board.solved() and (limit is None or len(steps) < limit):
+    for step in _steps(board, limit, follow, deadline):
+        steps.append(step)
+        if on_step is not None:
+            on_step(step)
+    complete = board.solved() and not (steps and steps[-1].rule is NO_SOLUTION)
+    return Chain(puzzle, tuple(steps), complete)
+
+
+def _steps(board: Board, limit: int | None, follow: Solution | None, deadline: float | None) -> Iterator[Step]:
+    """`hint_chain`'s steps, each as it is found (a `no-solution` step ends them)."""
+    taken = 0
+    while not board.solved() and (limit is None or taken < limit):
         if has_passed(deadline):
             raise SearchTimeout
         try:
@@ -155,23 +170,22 @@ def hint_chain(
                 if guess is None:  # nothing left to choose: cannot happen on a board that is not solved
                     raise Contradiction("no choice is left, yet the board is not full")
                 if follow is None:
-                    steps.append(Step(GUESS, guess.reason, _cells(board, guess.cells)))
-                    break
+                    yield Step(GUESS, guess.reason, _cells(board, guess.cells))
+                    return
                 option = next(o for o in guess.options if _agrees(board, o.assume, follow))
                 reason = f"{guess.reason} Guess: {option.subject} is {option.value}."
-                steps.append(_step(board, GUESS, Deduction(reason, guess.cells, option.assume)))
-                continue
-            steps.append(_step(board, *found))
+                yield _step(board, GUESS, Deduction(reason, guess.cells, option.assume))
+            else:
+                yield _step(board, *found)
         except Contradiction as contradiction:
-            steps.append(Step(NO_SOLUTION, f"The puzzle has no solution: {contradiction.reason}.",
-                              _cells(board, contradiction.cells)))
-            return Chain(puzzle, tuple(steps), False)
+            yield Step(NO_SOLUTION, f"The puzzle has no solution: {contradiction.reason}.",
+                       _cells(board, contradiction.cells))
+            return
+        taken += 1
     if board.solved():
-        wrong = problems(puzzle, _solution(board))
+        wrong = problems(board.puzzle, _solution(board))
         if wrong:
-            steps.append(Step(NO_SOLUTION, f"The puzzle has no solution: the full board fails ({wrong[0]}).", ()))
-            return Chain(puzzle, tuple(steps), False)
-    return Chain(puzzle, tuple(steps), board.solved())
+            yield Step(NO_SOLUTION, f"The puzzle has no solution: the full board fails ({wrong[0]}).", ())
 
 
 def wrong_placement(puzzle: Puzzle, placed: Sequence[Placement], deadline: float | None = None) -> Step | None:

@@ -32,18 +32,8 @@ def solve(
     >>> result.status
     <Status.SOLVED: 'solved'>
     """
-    engine = get_backend(backend)
     limit = checked_limit(limit)
-    if seed is not None:
-        if not engine.capabilities.seeded:
-            raise PipsError(f"backend {_as_named(backend, engine)} draws nothing from a seed, so --seed would change "
-                            "nothing; drop it or choose dlx, local or auto")
-        engine = engine.with_seed(seed)
-    if limit != 1:
-        _refuse_one_solution_backends(engine, backend)
-    if timeout is not None and not engine.capabilities.timeout:
-        raise PipsError(f"backend {_as_named(backend, engine)} takes no time limit; drop --timeout or choose another "
-                        "backend")
+    engine = configured(backend, limit, timeout, seed)
     start = time.monotonic() if start is None else start
     deadline = deadline_after(timeout, start)
     found: list[Solution] = []
@@ -63,6 +53,28 @@ def solve(
         status = Status.UNSATISFIABLE
     solved = tuple(replace(solution, puzzle=puzzle) for solution in found)  # drawn on its puzzle in a notebook
     return SolveResult(status, solved, engine.answered_by(), time.monotonic() - start)
+
+
+def configured(backend: BackendName | Backend = DEFAULT_BACKEND, limit: int | None = 1, timeout: float | None = None,
+               seed: int | None = None) -> Backend:
+    """The engine `solve` runs with these options (seeded), or the refusal of one the backend cannot honour: the
+    command line asks before it reads the puzzles, so that the refusal comes alone and at once.
+
+    >>> configured("dlx", seed=3).capabilities.seeded
+    True
+    """
+    engine = get_backend(backend)
+    if seed is not None:
+        if not engine.capabilities.seeded:
+            raise PipsError(f"backend {_as_named(backend, engine)} draws nothing from a seed, so --seed would change "
+                            "nothing; drop it or choose dlx, local or auto")
+        engine = engine.with_seed(seed)
+    if checked_limit(limit) != 1:
+        _refuse_one_solution_backends(engine, backend)
+    if timeout is not None and not engine.capabilities.timeout:
+        raise PipsError(f"backend {_as_named(backend, engine)} takes no time limit; drop --timeout or choose another "
+                        "backend")
+    return engine
 
 
 def solutions(puzzle: Puzzle, backend: BackendName | Backend = DEFAULT_BACKEND) -> Iterator[Solution]:

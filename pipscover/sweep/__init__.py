@@ -55,18 +55,20 @@ class Summary:
     seconds: float = 0.0
     workers: int = 0
     interrupted: bool = False
+    repeated: int = 0  # jobs that repeat one named before them in the same sweep: run once
 
     def as_json(self) -> dict[str, Any]:
         return {"task": self.task, "out": self.out, "jobs": self.jobs, "done": self.done, "skipped": self.skipped,
                 "rows": sum(self.statuses.values()), "statuses": self.statuses, "seconds": round(self.seconds, 3),
-                "workers": self.workers, "interrupted": self.interrupted}
+                "workers": self.workers, "interrupted": self.interrupted, "repeated": self.repeated}
 
     def describe(self) -> str:
         statuses = ", ".join(f"{n} {status}" for status, n in sorted(self.statuses.items())) or "no rows"
         stopped = ", stopped by Ctrl-C" if self.interrupted else ""
         workers = f"{self.workers} worker{'s' if self.workers != 1 else ''}"
+        repeated = f", {self.repeated} repeated (run once)" if self.repeated else ""
         return (f"sweep {self.task}: {self.done} of {self.jobs} jobs done{stopped} ({statuses}), {self.skipped} "
-                f"already in {self.out}; {self.seconds:.1f} s on {workers}")
+                f"already in {self.out}{repeated}; {self.seconds:.1f} s on {workers}")
 
 
 class SweepInterrupted(Exception):
@@ -110,15 +112,15 @@ def sweep(
     `workers` processes (default: one per core). Ctrl-C raises `SweepInterrupted`; the rows written stay.
     """
     table = ResultTable(out, columns(task), row_key, retry)
-    todo = _not_done(jobs, settings, table.done)
+    todo, repeated = _not_done(jobs, settings, table.done)
     progress = Progress(total=len(todo))
     statuses: Counter[str] = Counter()
     start = time.monotonic()
     engine = _engine(scheduler, workers)
 
     def summary(interrupted: bool = False) -> Summary:
-        return Summary(task, str(out), len(todo), progress.done, len(jobs) - len(todo), dict(statuses),
-                       time.monotonic() - start, progress.workers, interrupted)
+        return Summary(task, str(out), len(todo), progress.done, len(jobs) - len(todo) - repeated, dict(statuses),
+                       time.monotonic() - start, progress.workers, interrupted, repeated)
 
     if not todo:
         return summary()
@@ -137,16 +139,19 @@ def sweep(
     return summary()
 
 
-def _not_done(jobs: Sequence[Job], settings: Settings, done: set[Key]) -> list[Job]:
-    """The jobs with rows still missing from the table, each for those rows only; a repeated job once."""
-    todo, seen = [], set(done)
+def _not_done(jobs: Sequence[Job], settings: Settings, done: set[Key]) -> tuple[list[Job], int]:
+    """The jobs with rows still missing from the table, each for those rows only; and how many jobs repeat one
+    before them (a file named twice), run once and not in the table."""
+    todo, seen, repeated = [], set(done), 0
     for job in jobs:
-        missing = tuple(backend for backend, stub in zip(job.backends, stubs(job, settings))
-                        if row_key(stub) not in seen)
+        keys = [row_key(stub) for stub in stubs(job, settings)]
+        missing = tuple(backend for backend, key in zip(job.backends, keys) if key not in seen)
         if missing:
             todo.append(replace(job, backends=missing))
             seen.update(row_key(stub) for stub in stubs(todo[-1], settings))
-    return todo
+        elif not done.issuperset(keys):
+            repeated += 1
+    return todo, repeated
 
 
 def _tally(progress: Progress, statuses: Counter[str], rows: list[Row]) -> None:
