@@ -322,6 +322,28 @@ def test_after_a_reload_the_difficulty_shown_is_the_puzzles(page, made):
     assert page.get_attribute("[data-difficulty=easy]", "aria-checked") == "false"
 
 
+def test_the_difficulties_are_one_tab_stop_and_the_arrow_keys_choose_among_them(page):
+    """The difficulties are marked as a radio group, and now behave as one (WAI-ARIA's pattern): Tab reaches
+    the chosen one only, the arrow keys move the choice and the focus, round the ends, and the next Tab leaves
+    the group. The arrows did nothing, and Tab stopped on every difficulty."""
+    page.focus("#play-day")
+    page.keyboard.press("Shift+Tab")
+    chosen = "[document.activeElement.dataset.difficulty, difficulty]"
+    assert page.evaluate(chosen) == ["easy", "easy"]
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(chosen) == ["medium", "medium"]
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")  # past the last, the first
+    assert page.evaluate(chosen) == ["easy", "easy"]
+    page.keyboard.press("ArrowLeft")  # before the first, the last
+    assert page.evaluate(chosen) == ["hard", "hard"]
+    assert page.get_attribute("[data-difficulty=hard]", "aria-checked") == "true"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "play-day"
+    page.keyboard.press("Shift+Tab")  # back to the chosen one
+    assert page.evaluate(chosen) == ["hard", "hard"]
+
+
 def test_a_day_file_opens_at_the_difficulty_chosen_and_a_file_of_one_puzzle_as_it_is(page, made, tmp_path):
     """The page's difficulty picks among a day file's puzzles; a file of one opens whatever is chosen."""
     day = tmp_path / "day.json"

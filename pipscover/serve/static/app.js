@@ -494,12 +494,26 @@ async function loadDays() {
   } catch (error) { /* no cache yet: any date can still be typed */ }
 }
 
+// The difficulties are a radio group (WAI-ARIA's pattern): one tab stop, the chosen one (a roving tabindex),
+// and the arrow keys move the choice and the focus together, round from the last to the first.
 function chooseDifficulty(name) {
   difficulty = name;
   for (const button of document.querySelectorAll("[data-difficulty]")) {
-    button.setAttribute("aria-checked", button.dataset.difficulty === name ? "true" : "false");
+    const chosen = button.dataset.difficulty === name;
+    button.setAttribute("aria-checked", chosen ? "true" : "false");
+    button.tabIndex = chosen ? 0 : -1;
   }
 }
+
+document.querySelector("[role=radiogroup]").addEventListener("keydown", (event) => {
+  const steps = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1};
+  if (!steps[event.key]) return;
+  event.preventDefault();
+  const buttons = [...document.querySelectorAll("[data-difficulty]")];
+  const next = buttons[(buttons.indexOf(event.target) + steps[event.key] + buttons.length) % buttons.length];
+  chooseDifficulty(next.dataset.difficulty);
+  next.focus();
+});
 
 async function makePuzzle(size, wanted) {
   const progress = $("progress"), text = $("progress-text");
