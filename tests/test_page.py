@@ -287,7 +287,37 @@ def test_a_new_puzzle_is_made_with_its_progress_shown_then_revealed(page):
     page.wait_for_selector("[data-placed]")
     assert page.locator("[data-placed]").count() == 1
     page.click("#reveal-all")
-    assert_solved(page)
+    assert_revealed(page)
+
+
+def assert_revealed(page):
+    """The board full and right by the server's help: said to be revealed, with no time, and kept from the
+    solves (the saved game has no solve time)."""
+    page.wait_for_selector(".message.good strong:text('Revealed')")
+    assert page.text_content("#solved-title") == "Revealed" and " in " not in page.text_content("#solved-time")
+    assert page.text_content("#timer") == "Revealed"
+    assert page.evaluate("JSON.parse(localStorage.getItem(gameKey(game))).done") is None
+
+
+def test_a_puzzle_finished_by_reveal_all_is_revealed_not_solved(page):
+    """Reveal all ended in "Solved! ... in 0:09" and stopped the timer as for a solve, and the saved game kept
+    that time as its solve's; a reload says the same."""
+    page.click("#reveal-all")
+    assert_revealed(page)
+    page.reload()
+    page.wait_for_selector("[data-placed]")
+    assert_revealed(page)
+
+
+def test_a_puzzle_finished_after_one_domino_revealed_is_not_a_solve(page, made):
+    """The one domino revealed is taken back and laid again by the player: it was seen, all the same."""
+    page.click("#reveal-one")
+    page.wait_for_selector("[data-placed]")
+    page.click("#undo")
+    for move in moves(made["easy"]):
+        place_by_clicks(page, *move)
+    assert_revealed(page)
+    assert "1 of 5 dominoes were revealed" in page.text_content("#message")
 
 
 def screenshots(tabs, url, tmp_path, name, act):

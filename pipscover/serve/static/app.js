@@ -24,6 +24,10 @@ let cursor = null;        // the keyboard's cell
 let marked = null;        // {cells, kind: "hint" | "wrong"}
 let difficulty = "easy";
 let clock = {before: 0, since: Date.now(), done: null};  // seconds played before this visit; when; the solve's time
+// How many dominoes a reveal has laid in this game (an answer once seen stays seen, whatever is taken back), and
+// whether the board was finished with their help: that is no solve, and no solve's time is claimed or kept.
+let revealed = 0;
+let finishedByReveal = false;
 let statsShown = 0;       // which stats request the list shows (a newer puzzle's replaces it)
 
 // ---- talking to the server ----
@@ -76,7 +80,7 @@ function gameKey(view) {
 function save() {
   if (!game) return;
   localStorage.setItem(gameKey(game), JSON.stringify({placed, undoStack, redoStack, seconds: played(),
-                                                       done: clock.done}));
+                                                       done: clock.done, revealed}));
 }
 
 function restore(view) {
@@ -98,7 +102,7 @@ function minutes(seconds) {
 }
 
 function tick() {
-  if (game) $("timer").textContent = minutes(played());
+  if (game) $("timer").textContent = finishedByReveal ? "Revealed" : minutes(played());
 }
 
 // ---- starting a game ----
@@ -108,6 +112,8 @@ function start(view) {
   const saved = restore(view);
   placed = saved.placed; undoStack = saved.undoStack; redoStack = saved.redoStack;
   clock = {before: saved.seconds || 0, since: Date.now(), done: saved.done === undefined ? null : saved.done};
+  revealed = saved.revealed || 0;
+  finishedByReveal = false;
   hand = null; marked = null; cursor = null;
   if (view.origin && view.origin.difficulty) chooseDifficulty(view.origin.difficulty);
   if (view.origin && view.origin.date) $("day").value = view.origin.date;
@@ -345,6 +351,7 @@ function remember() {
 function changed() {
   if (marked && marked.kind === "wrong") say("");  // the red box goes with the domino it named
   marked = null;
+  finishedByReveal = false;
   $("solved").hidden = true;
   save();
   draw();
@@ -391,8 +398,9 @@ function turnHand() {
   draw();
 }
 
-// The server's placements, each laid with a free tile of the same domino.
+// The server's placements, each laid with a free tile of the same domino; how many were laid.
 function applyPlacements(found) {
+  const before = placed.length;
   const free = new Set(game.dominoes.map((_, tile) => tile).filter((tile) => !placed.some((p) => p.tile === tile)));
   for (const placement of found) {
     const [a, b] = placement.domino;
@@ -404,6 +412,7 @@ function applyPlacements(found) {
     free.delete(tile);
     placed.push({tile, domino: placement.domino, cells: placement.cells});
   }
+  return placed.length - before;
 }
 
 // Undo and redo: go back to the position on top of one stack, keeping the present on the other.
@@ -461,13 +470,7 @@ async function checkPosition() {
   const answer = await question("/api/check").catch((error) => ({status: "error", error}));
   if (answer.error instanceof Moved) return;  // (a full board is checked again as it is now)
   if (answer.status === "solved") {
-    if (clock.done === null) clock.done = played();
-    save();
-    tick();
-    say("Every region holds.", "good", "Solved!");
-    $("solved-time").textContent = `${game.title} in ${minutes(clock.done)}`;
-    $("solved").hidden = false;
-    $("solved-close").focus();
+    finished();
   } else if (answer.status === "wrong") {
     showStep(answer.step);
   } else if (answer.status === "right") {
@@ -475,6 +478,28 @@ async function checkPosition() {
   } else {
     say(answer.error.message, "bad");
   }
+}
+
+// The board is full and every region holds: solved, with its time, by a player who laid every domino; else
+// revealed, with no time (`revealed`).
+function finished() {
+  const total = game.dominoes.length;
+  finishedByReveal = revealed > 0 && clock.done === null;
+  if (finishedByReveal) {
+    say(`${revealed} of ${total} ${total === 1 ? "domino was" : "dominoes were"} revealed: no solve, no time.`,
+        "good", "Revealed");
+    $("solved-title").textContent = "Revealed";
+    $("solved-time").textContent = `${game.title}: the answer was shown, not found`;
+  } else {
+    if (clock.done === null) clock.done = played();
+    say("Every region holds.", "good", "Solved!");
+    $("solved-title").textContent = "Solved!";
+    $("solved-time").textContent = `${game.title} in ${minutes(clock.done)}`;
+  }
+  save();
+  tick();
+  $("solved").hidden = false;
+  $("solved-close").focus();
 }
 
 // ---- choosing a puzzle ----
@@ -713,7 +738,7 @@ for (const [id, every] of [["reveal-one", false], ["reveal-all", true]]) {
     const answer = await question("/api/reveal", {all: every});
     if (answer.placements.length) {
       remember();
-      applyPlacements(answer.placements);
+      revealed += applyPlacements(answer.placements);
       hand = null;
       changed();
     } else if (answer.step) showStep(answer.step);
