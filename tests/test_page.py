@@ -525,23 +525,29 @@ def test_a_regions_cells_meet_edge_to_edge(page):
     assert touching
 
 
-def test_a_16_domino_board_and_tray_fit_a_laptop_and_a_phone(tabs, url, tmp_path):
-    # Every cell its own sum region, its pip as laid in reading order: the counts the page asks for on opening
-    # take the server a moment (on an empty 4 x 8 board, a worker counted grids for its whole 60 s deadline).
+def sixteen(tmp_path, rows=4):
+    """A file of 16 dominoes (`rows` 4: a 4 x 8 board; 8: 8 x 4), every cell its own sum region, its pip as
+    laid in reading order: the counts the page asks for on opening take the server a moment (on an empty 4 x 8
+    board, a worker counted grids for its whole 60 s deadline)."""
     dominoes = [(a, b) for a in range(4) for b in range(a, 4)] + [(5, 6)] * 6
-    board = [(row, column) for row in range(4) for column in range(8)]
+    board = [(row, column) for row in range(rows) for column in range(32 // rows)]
     pips = [pip for domino in dominoes for pip in domino]
     puzzle = Puzzle.build([("sum", [where], pip) for where, pip in zip(board, pips, strict=True)], dominoes)
-    path = tmp_path / "sixteen.json"
+    path = tmp_path / f"sixteen-{rows}.json"
     path.write_text(json.dumps(puzzle_to_nyt(puzzle)))
+    return path
 
-    def act(page):
-        if page.is_visible("#chooser-toggle"):
-            page.tap("#chooser-toggle")
-        page.set_input_files("#file", str(path))
-        page.wait_for_selector("#title:has-text('sixteen.json')")
 
-    laptop, phone = screenshots(tabs, url, tmp_path, "sixteen", act)
+def open_on_any_screen(page, path):
+    if page.is_visible("#chooser-toggle"):
+        page.tap("#chooser-toggle")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector(f"#title:has-text('{path.name}')")
+
+
+def test_a_16_domino_board_and_tray_fit_a_laptop_and_a_phone(tabs, url, tmp_path):
+    path = sixteen(tmp_path)
+    laptop, phone = screenshots(tabs, url, tmp_path, "sixteen", lambda page: open_on_any_screen(page, path))
     assert laptop.locator(".tray-domino").count() == 16
     assert cell(laptop, (0, 0)).bounding_box()["width"] > 45
     last = laptop.locator(".tray-domino").last.bounding_box()
@@ -555,3 +561,17 @@ def test_a_count_not_finished_in_time_is_said_so(page):
     assert page.evaluate("counted({count: '1200', exact: false})") == "at least 1,200 (not counted in time)"
     assert page.evaluate("counted({count: '1025428', exact: true})") == "1,025,428"
     page.wait_for_selector(".stats dd:text('1')")  # the day's counts, once counted
+
+
+@pytest.mark.parametrize("rows", [4, 8])
+def test_a_hints_message_is_on_a_phones_screen(tabs, url, tmp_path, rows):
+    """On a 390 x 844 phone the hint's message sat at the screen's bottom edge under a 16-domino board (4 x 8),
+    and below it under a taller one (8 x 4): a tap on Hint seemed to do nothing."""
+    page = opened(tabs["phone"], url)
+    open_on_any_screen(page, sixteen(tmp_path, rows))
+    page.tap("#hint")
+    page.wait_for_selector(".message.hint strong")
+    page.wait_for_timeout(600)  # (a smooth scroll's time)
+    box = page.locator("#message").bounding_box()
+    page.screenshot(path=str(tmp_path / f"hint-{rows}-390x844.png"))
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 844

@@ -463,6 +463,10 @@ async function busy(button, work) {
   } finally {
     button.disabled = false;
     document.body.classList.remove("waiting");
+    // The answer is brought onto the screen: on a phone the panel is under the board and the tray, and the
+    // message of a hint asked under a large board was below the screen's bottom edge.
+    const box = [$("message"), $("notice")].find((shown) => shown.childNodes.length && shown.offsetParent);
+    if (box) box.scrollIntoView({block: "nearest"});
   }
 }
 
