@@ -309,6 +309,18 @@ def test_a_puzzle_finished_by_reveal_all_is_revealed_not_solved(page):
     assert_revealed(page)
 
 
+def test_what_was_said_of_the_full_board_goes_when_it_is_cleared(page):
+    """Cleared after a reveal, the board was empty under "Revealed: 5 of 5 dominoes were revealed" (or, after a
+    hint, "Every domino is placed")."""
+    page.click("#reveal-all")
+    assert_revealed(page)
+    page.click("#solved-close")
+    page.click("#hint")
+    page.wait_for_selector("#message:has-text('Every domino is placed')")
+    page.click("#clear")
+    assert page.locator("[data-placed]").count() == 0 and page.text_content("#message") == ""
+
+
 def test_a_puzzle_finished_after_one_domino_revealed_is_not_a_solve(page, made):
     """The one domino revealed is taken back and laid again by the player: it was seen, all the same."""
     page.click("#reveal-one")

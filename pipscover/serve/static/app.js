@@ -349,7 +349,9 @@ function remember() {
 }
 
 function changed() {
-  if (marked && marked.kind === "wrong") say("");  // the red box goes with the domino it named
+  // The red box goes with the domino it named, and what was said of the board as it was (solved, revealed,
+  // every domino placed, right so far) with that board.
+  if ((marked && marked.kind === "wrong") || $("message").classList.contains("good")) say("");
   marked = null;
   finishedByReveal = false;
   $("solved").hidden = true;
