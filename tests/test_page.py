@@ -309,6 +309,18 @@ def test_a_puzzle_finished_by_reveal_all_is_revealed_not_solved(page):
     assert_revealed(page)
 
 
+def test_tab_stays_in_the_solved_screen_and_escape_closes_it(page):
+    """Tab went from the solved screen's button to the page behind it (a modal dialog), on to the day's input,
+    where Escape did not close the screen."""
+    page.click("#reveal-all")
+    page.wait_for_selector("#solved:not([hidden])")
+    for key in ("Tab", "Tab", "Shift+Tab"):
+        page.keyboard.press(key)
+        assert page.evaluate("document.activeElement.id") == "solved-close"
+    page.keyboard.press("Escape")
+    assert page.is_hidden("#solved") and page.evaluate("document.activeElement.id") == "board"
+
+
 def test_what_was_said_of_the_full_board_goes_when_it_is_cleared(page):
     """Cleared after a reveal, the board was empty under "Revealed: 5 of 5 dominoes were revealed" (or, after a
     hint, "Every domino is placed")."""

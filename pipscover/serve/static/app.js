@@ -724,6 +724,14 @@ function closeSolved() {
 
 $("chooser-toggle").addEventListener("click", () => showChooser($("chooser").classList.contains("folded")));
 $("solved-close").addEventListener("click", closeSolved);
+// The solved screen is a modal dialog: Tab stays on its one button (it went on to the page behind, where
+// Escape, pressed in the day's input, no longer closed it).
+$("solved").addEventListener("keydown", (event) => {
+  if (event.key === "Tab") {
+    event.preventDefault();
+    $("solved-close").focus();
+  }
+});
 $("turn").addEventListener("click", turnHand);
 $("undo").addEventListener("click", undo);
 $("redo").addEventListener("click", redo);
