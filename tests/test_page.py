@@ -309,6 +309,16 @@ def test_a_puzzle_finished_by_reveal_all_is_revealed_not_solved(page):
     assert_revealed(page)
 
 
+def test_a_domino_that_does_not_fit_says_how_to_turn_it_on_a_phone(tabs, url):
+    """It said "Turn it with R", and a phone has no R key."""
+    page = opened(tabs["phone"], url)
+    rightmost = max((tuple(c) for region in page.evaluate("game.regions") for c in region["cells"]),
+                    key=lambda where: where[1])
+    tile(page, 0).tap()
+    cell(page, rightmost).tap()  # its second half, to the right, would lie off the board
+    assert "Turn it with Turn" in page.text_content("#message.warning")
+
+
 def test_tab_stays_in_the_solved_screen_and_escape_closes_it(page):
     """Tab went from the solved screen's button to the page behind it (a modal dialog), on to the day's input,
     where Escape did not close the screen."""

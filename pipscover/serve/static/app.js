@@ -364,7 +364,8 @@ function place(cell) {
   if (hand === null) return false;
   const spot = spotFor(hand, cell);
   if (!spot.fits) {
-    say("It does not fit there: both halves need free cells of the board. Turn it with R.", "warning");
+    // (a phone has no R key: the Turn button is named first)
+    say("It does not fit there: both halves need free cells of the board. Turn it with Turn (or R).", "warning");
     return false;
   }
   remember();
