@@ -608,4 +608,4 @@ def test_a_hints_message_is_on_a_phones_screen(tabs, url, tmp_path, rows):
     page.wait_for_timeout(600)  # (a smooth scroll's time)
     box = page.locator("#message").bounding_box()
     page.screenshot(path=str(tmp_path / f"hint-{rows}-390x844.png"))
-    assert 0 <= box["y"] and box["y"] + box["height"] <= 844
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 844
