@@ -228,7 +228,7 @@ def test_the_keyboard_alone_plays_a_puzzle_to_solved_and_back_to_the_board(page,
     for number, turns, anchor in moves(easy):
         free = page.evaluate("[...document.querySelectorAll('.tray-domino:not(.used)')].map(b => +b.dataset.tile)")
         for _ in range(free.index(number) - free.index(page.evaluate("+document.activeElement.dataset.tile"))):
-            page.keyboard.press("Tab")
+            page.keyboard.press("ArrowRight")
         page.keyboard.press("Enter")
         for _ in range(turns):
             page.keyboard.press("r")
@@ -406,6 +406,24 @@ def test_the_difficulties_are_one_tab_stop_and_the_arrow_keys_choose_among_them(
     assert page.evaluate("document.activeElement.id") == "play-day"
     page.keyboard.press("Shift+Tab")  # back to the chosen one
     assert page.evaluate(chosen) == ["hard", "hard"]
+
+
+def test_the_tray_is_one_tab_stop_and_the_arrow_keys_go_from_domino_to_domino(page):
+    """The tray is marked as a listbox of dominoes, and now behaves as one: Tab stopped on every domino (five
+    on the easy day, sixteen on a large board) and the arrows did nothing."""
+    page.focus("#board")
+    page.keyboard.press("Tab")
+    at = "+document.activeElement.dataset.tile"
+    assert page.evaluate(at) == 0
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(at) == 1
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")  # before the first, the last
+    assert page.evaluate(at) == 4
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "clear"  # (Turn, Undo and Redo are disabled)
+    page.keyboard.press("Shift+Tab")  # back to the domino the arrows went to
+    assert page.evaluate(at) == 4
 
 
 def test_a_day_file_opens_at_the_difficulty_chosen_and_a_file_of_one_puzzle_as_it_is(page, made, tmp_path):

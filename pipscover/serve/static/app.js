@@ -28,6 +28,7 @@ let clock = {before: 0, since: Date.now(), done: null};  // seconds played befor
 // whether the board was finished with their help: that is no solve, and no solve's time is claimed or kept.
 let revealed = 0;
 let finishedByReveal = false;
+let trayStop = 0;         // the tray's one tab stop: the domino the arrow keys last went to
 let statsShown = 0;       // which stats request the list shows (a newer puzzle's replaces it)
 
 // ---- talking to the server ----
@@ -302,11 +303,14 @@ function drawTray() {
   const tray = $("tray");
   tray.replaceChildren();
   const used = new Set(placed.map((p) => p.tile));
+  const free = game.dominoes.map((_, tile) => tile).filter((tile) => !used.has(tile));
+  if (!free.includes(trayStop)) trayStop = free[0];
   game.dominoes.forEach((domino, tile) => {
     const held = hand && hand.tile === tile;
     const button = element("button", {type: "button", class: "tray-domino" + (held ? " held" : ""),
                                       "data-tile": tile, role: "option", "aria-selected": held ? "true" : "false",
                                       "aria-label": `domino ${domino[0]}-${domino[1]}`});
+    button.tabIndex = tile === trayStop ? 0 : -1;
     if (used.has(tile)) {
       button.classList.add("used");
       button.disabled = true;
@@ -391,6 +395,7 @@ function takeBack(index, keepInHand) {
 
 function take(tile) {
   if (placed.some((p) => p.tile === tile)) return;
+  trayStop = tile;
   hand = hand && hand.tile === tile ? {tile, turn: (hand.turn + 1) % 4} : {tile, turn: 0};
   draw();
 }
@@ -538,14 +543,20 @@ function chooseDifficulty(name) {
 }
 
 document.querySelector("[role=radiogroup]").addEventListener("keydown", (event) => {
-  const steps = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1};
-  if (!steps[event.key]) return;
-  event.preventDefault();
-  const buttons = [...document.querySelectorAll("[data-difficulty]")];
-  const next = buttons[(buttons.indexOf(event.target) + steps[event.key] + buttons.length) % buttons.length];
+  const next = roved([...document.querySelectorAll("[data-difficulty]")], event);
+  if (!next) return;
   chooseDifficulty(next.dataset.difficulty);
   next.focus();
 });
+
+// The item an arrow key moves to in a group of one tab stop (the radio group, the tray), round the ends; null
+// for any other key.
+function roved(items, event) {
+  const step = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1}[event.key];
+  if (!step) return null;
+  event.preventDefault();
+  return items[(items.indexOf(event.target) + step + items.length) % items.length];
+}
 
 async function makePuzzle(size, wanted) {
   const progress = $("progress"), text = $("progress-text");
@@ -642,9 +653,18 @@ $("tray").addEventListener("pointerdown", (event) => {
   beginDrag(event, Number(button.dataset.tile), null);
 });
 
+// The tray is a listbox: one tab stop (`trayStop`), and the arrow keys go from domino to domino.
 $("tray").addEventListener("keydown", (event) => {
   const button = event.target.closest(".tray-domino");
-  if (!button || (event.key !== "Enter" && event.key !== " ")) return;
+  if (!button) return;
+  const next = roved([...$("tray").querySelectorAll(".tray-domino:not(.used)")], event);
+  if (next) {
+    button.tabIndex = -1;
+    next.tabIndex = 0;
+    trayStop = Number(next.dataset.tile);
+    next.focus();
+  }
+  if (event.key !== "Enter" && event.key !== " ") return;
   event.preventDefault();
   take(Number(button.dataset.tile));
   cursor = cursor || boardCells().slice().sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
@@ -699,8 +719,8 @@ $("board").addEventListener("keydown", (event) => {
 });
 
 function focusTray() {
-  const first = $("tray").querySelector(".tray-domino:not(.used)");
-  if (first) first.focus();
+  const stop = $("tray").querySelector(".tray-domino[tabindex='0']");
+  if (stop) stop.focus();
 }
 
 document.addEventListener("keydown", (event) => {
