@@ -627,3 +627,13 @@ def test_a_hints_message_is_on_a_phones_screen(tabs, url, tmp_path, rows):
     box = page.locator("#message").bounding_box()
     page.screenshot(path=str(tmp_path / f"hint-{rows}-390x844.png"))
     assert box["y"] >= 0 and box["y"] + box["height"] <= 844
+
+
+def test_a_revealed_domino_is_on_a_phones_screen(tabs, url, tmp_path):
+    """On a phone, Reveal one, far below a large board (8 x 4), laid its domino out of sight, at the top."""
+    page = opened(tabs["phone"], url)
+    open_on_any_screen(page, sixteen(tmp_path, 8))
+    page.tap("#reveal-one")
+    page.wait_for_selector("[data-placed]")
+    box = page.locator("[data-placed]").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 844

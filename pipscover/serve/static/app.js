@@ -436,7 +436,10 @@ const redo = () => travel(redoStack, undoStack);
 
 // ---- the server's help ----
 
+let said = 0;  // how many times a message was shown or cleared (`busy` brings a new one onto the screen)
+
 function say(text, kind, title) {
+  said++;
   // Until a game is shown its panel is hidden, and the message goes under the chooser, where it is seen.
   const box = $("play").hidden ? $("notice") : $("message");
   $("notice").replaceChildren();
@@ -464,6 +467,7 @@ function capital(text) {
 async function busy(button, work) {
   button.disabled = true;
   document.body.classList.add("waiting");
+  const before = said;
   try {
     await work();
   } catch (error) {
@@ -471,10 +475,10 @@ async function busy(button, work) {
   } finally {
     button.disabled = false;
     document.body.classList.remove("waiting");
-    // The answer is brought onto the screen: on a phone the panel is under the board and the tray, and the
+    // A new answer is brought onto the screen: on a phone the panel is under the board and the tray, and the
     // message of a hint asked under a large board was below the screen's bottom edge.
     const box = [$("message"), $("notice")].find((shown) => shown.childNodes.length && shown.offsetParent);
-    if (box) box.scrollIntoView({block: "nearest"});
+    if (box && said !== before) box.scrollIntoView({block: "nearest"});
   }
 }
 
@@ -776,6 +780,8 @@ for (const [id, every] of [["reveal-one", false], ["reveal-all", true]]) {
       revealed += applyPlacements(answer.placements);
       hand = null;
       changed();
+      // (on a phone, under a large board, the button is far below the domino it laid)
+      $("board").querySelector(`[data-placed="${placed.length - 1}"]`).scrollIntoView({block: "nearest"});
     } else if (answer.step) showStep(answer.step);
     else say(answer.message || "Every domino is placed.", answer.message ? "bad" : "good");
   }));
