@@ -331,6 +331,18 @@ def test_tab_stays_in_the_solved_screen_and_escape_closes_it(page):
     assert page.is_hidden("#solved") and page.evaluate("document.activeElement.id") == "board"
 
 
+def test_the_boards_keys_do_nothing_behind_the_solved_screen(page):
+    """H asked for a hint and Ctrl+Z took a domino back behind the (modal) solved screen."""
+    page.click("#reveal-all")
+    page.wait_for_selector("#solved:not([hidden])")
+    said = page.text_content("#message")
+    for key in ("h", "Control+z", "r"):
+        page.keyboard.press(key)
+    page.wait_for_timeout(300)  # (a hint's answer would have come)
+    assert page.is_visible("#solved") and page.locator("[data-placed]").count() == 5
+    assert page.text_content("#message") == said
+
+
 def test_what_was_said_of_the_full_board_goes_when_it_is_cleared(page):
     """Cleared after a reveal, the board was empty under "Revealed: 5 of 5 dominoes were revealed" (or, after a
     hint, "Every domino is placed")."""

@@ -729,6 +729,8 @@ function focusTray() {
 
 document.addEventListener("keydown", (event) => {
   if (!game || event.target.matches("input, select, textarea")) return;
+  // (the solved screen is modal: the board's keys do nothing behind it, only Escape closes it)
+  if (!$("solved").hidden && event.key !== "Escape") return;
   const command = event.ctrlKey || event.metaKey;
   if (command && event.key.toLowerCase() === "z") { event.preventDefault(); event.shiftKey ? redo() : undo(); }
   else if (command && event.key.toLowerCase() === "y") { event.preventDefault(); redo(); }
