@@ -228,7 +228,7 @@ def test_the_keyboard_alone_plays_a_puzzle_to_solved_and_back_to_the_board(page,
     for number, turns, anchor in moves(easy):
         free = page.evaluate("[...document.querySelectorAll('.tray-domino:not(.used)')].map(b => +b.dataset.tile)")
         for _ in range(free.index(number) - free.index(page.evaluate("+document.activeElement.dataset.tile"))):
-            page.keyboard.press("Tab")
+            page.keyboard.press("ArrowRight")
         page.keyboard.press("Enter")
         for _ in range(turns):
             page.keyboard.press("r")
@@ -287,7 +287,83 @@ def test_a_new_puzzle_is_made_with_its_progress_shown_then_revealed(page):
     page.wait_for_selector("[data-placed]")
     assert page.locator("[data-placed]").count() == 1
     page.click("#reveal-all")
-    assert_solved(page)
+    assert_revealed(page)
+
+
+def assert_revealed(page):
+    """The board full and right by the server's help: said to be revealed, with no time, and kept from the
+    solves (the saved game has no solve time)."""
+    page.wait_for_selector(".message.good strong:text('Revealed')")
+    assert page.text_content("#solved-title") == "Revealed" and " in " not in page.text_content("#solved-time")
+    assert page.text_content("#timer") == "Revealed"
+    assert page.evaluate("JSON.parse(localStorage.getItem(gameKey(game))).done") is None
+
+
+def test_a_puzzle_finished_by_reveal_all_is_revealed_not_solved(page):
+    """Reveal all ended in "Solved! ... in 0:09" and stopped the timer as for a solve, and the saved game kept
+    that time as its solve's; a reload says the same."""
+    page.click("#reveal-all")
+    assert_revealed(page)
+    page.reload()
+    page.wait_for_selector("[data-placed]")
+    assert_revealed(page)
+
+
+def test_a_domino_that_does_not_fit_says_how_to_turn_it_on_a_phone(tabs, url):
+    """It said "Turn it with R", and a phone has no R key."""
+    page = opened(tabs["phone"], url)
+    rightmost = max((tuple(c) for region in page.evaluate("game.regions") for c in region["cells"]),
+                    key=lambda where: where[1])
+    tile(page, 0).tap()
+    cell(page, rightmost).tap()  # its second half, to the right, would lie off the board
+    assert "Turn it with Turn" in page.text_content("#message.warning")
+
+
+def test_tab_stays_in_the_solved_screen_and_escape_closes_it(page):
+    """Tab went from the solved screen's button to the page behind it (a modal dialog), on to the day's input,
+    where Escape did not close the screen."""
+    page.click("#reveal-all")
+    page.wait_for_selector("#solved:not([hidden])")
+    for key in ("Tab", "Tab", "Shift+Tab"):
+        page.keyboard.press(key)
+        assert page.evaluate("document.activeElement.id") == "solved-close"
+    page.keyboard.press("Escape")
+    assert page.is_hidden("#solved") and page.evaluate("document.activeElement.id") == "board"
+
+
+def test_the_boards_keys_do_nothing_behind_the_solved_screen(page):
+    """H asked for a hint and Ctrl+Z took a domino back behind the (modal) solved screen."""
+    page.click("#reveal-all")
+    page.wait_for_selector("#solved:not([hidden])")
+    said = page.text_content("#message")
+    for key in ("h", "Control+z", "r"):
+        page.keyboard.press(key)
+    page.wait_for_timeout(300)  # (a hint's answer would have come)
+    assert page.is_visible("#solved") and page.locator("[data-placed]").count() == 5
+    assert page.text_content("#message") == said
+
+
+def test_what_was_said_of_the_full_board_goes_when_it_is_cleared(page):
+    """Cleared after a reveal, the board was empty under "Revealed: 5 of 5 dominoes were revealed" (or, after a
+    hint, "Every domino is placed")."""
+    page.click("#reveal-all")
+    assert_revealed(page)
+    page.click("#solved-close")
+    page.click("#hint")
+    page.wait_for_selector("#message:has-text('Every domino is placed')")
+    page.click("#clear")
+    assert page.locator("[data-placed]").count() == 0 and page.text_content("#message") == ""
+
+
+def test_a_puzzle_finished_after_one_domino_revealed_is_not_a_solve(page, made):
+    """The one domino revealed is taken back and laid again by the player: it was seen, all the same."""
+    page.click("#reveal-one")
+    page.wait_for_selector("[data-placed]")
+    page.click("#undo")
+    for move in moves(made["easy"]):
+        place_by_clicks(page, *move)
+    assert_revealed(page)
+    assert "1 of 5 dominoes were revealed" in page.text_content("#message")
 
 
 def screenshots(tabs, url, tmp_path, name, act):
@@ -320,6 +396,46 @@ def test_after_a_reload_the_difficulty_shown_is_the_puzzles(page, made):
     page.wait_for_selector("rect.cell")
     assert page.get_attribute("[data-difficulty=hard]", "aria-checked") == "true"
     assert page.get_attribute("[data-difficulty=easy]", "aria-checked") == "false"
+
+
+def test_the_difficulties_are_one_tab_stop_and_the_arrow_keys_choose_among_them(page):
+    """The difficulties are marked as a radio group, and now behave as one (WAI-ARIA's pattern): Tab reaches
+    the chosen one only, the arrow keys move the choice and the focus, round the ends, and the next Tab leaves
+    the group. The arrows did nothing, and Tab stopped on every difficulty."""
+    page.focus("#play-day")
+    page.keyboard.press("Shift+Tab")
+    chosen = "[document.activeElement.dataset.difficulty, difficulty]"
+    assert page.evaluate(chosen) == ["easy", "easy"]
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(chosen) == ["medium", "medium"]
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")  # past the last, the first
+    assert page.evaluate(chosen) == ["easy", "easy"]
+    page.keyboard.press("ArrowLeft")  # before the first, the last
+    assert page.evaluate(chosen) == ["hard", "hard"]
+    assert page.get_attribute("[data-difficulty=hard]", "aria-checked") == "true"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "play-day"
+    page.keyboard.press("Shift+Tab")  # back to the chosen one
+    assert page.evaluate(chosen) == ["hard", "hard"]
+
+
+def test_the_tray_is_one_tab_stop_and_the_arrow_keys_go_from_domino_to_domino(page):
+    """The tray is marked as a listbox of dominoes, and now behaves as one: Tab stopped on every domino (five
+    on the easy day, sixteen on a large board) and the arrows did nothing."""
+    page.focus("#board")
+    page.keyboard.press("Tab")
+    at = "+document.activeElement.dataset.tile"
+    assert page.evaluate(at) == 0
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(at) == 1
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")  # before the first, the last
+    assert page.evaluate(at) == 4
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "clear"  # (Turn, Undo and Redo are disabled)
+    page.keyboard.press("Shift+Tab")  # back to the domino the arrows went to
+    assert page.evaluate(at) == 4
 
 
 def test_a_day_file_opens_at_the_difficulty_chosen_and_a_file_of_one_puzzle_as_it_is(page, made, tmp_path):
@@ -473,23 +589,29 @@ def test_a_regions_cells_meet_edge_to_edge(page):
     assert touching
 
 
-def test_a_16_domino_board_and_tray_fit_a_laptop_and_a_phone(tabs, url, tmp_path):
-    # Every cell its own sum region, its pip as laid in reading order: the counts the page asks for on opening
-    # take the server a moment (on an empty 4 x 8 board, a worker counted grids for its whole 60 s deadline).
+def sixteen(tmp_path, rows=4):
+    """A file of 16 dominoes (`rows` 4: a 4 x 8 board; 8: 8 x 4), every cell its own sum region, its pip as
+    laid in reading order: the counts the page asks for on opening take the server a moment (on an empty 4 x 8
+    board, a worker counted grids for its whole 60 s deadline)."""
     dominoes = [(a, b) for a in range(4) for b in range(a, 4)] + [(5, 6)] * 6
-    board = [(row, column) for row in range(4) for column in range(8)]
+    board = [(row, column) for row in range(rows) for column in range(32 // rows)]
     pips = [pip for domino in dominoes for pip in domino]
     puzzle = Puzzle.build([("sum", [where], pip) for where, pip in zip(board, pips, strict=True)], dominoes)
-    path = tmp_path / "sixteen.json"
+    path = tmp_path / f"sixteen-{rows}.json"
     path.write_text(json.dumps(puzzle_to_nyt(puzzle)))
+    return path
 
-    def act(page):
-        if page.is_visible("#chooser-toggle"):
-            page.tap("#chooser-toggle")
-        page.set_input_files("#file", str(path))
-        page.wait_for_selector("#title:has-text('sixteen.json')")
 
-    laptop, phone = screenshots(tabs, url, tmp_path, "sixteen", act)
+def open_on_any_screen(page, path):
+    if page.is_visible("#chooser-toggle"):
+        page.tap("#chooser-toggle")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector(f"#title:has-text('{path.name}')")
+
+
+def test_a_16_domino_board_and_tray_fit_a_laptop_and_a_phone(tabs, url, tmp_path):
+    path = sixteen(tmp_path)
+    laptop, phone = screenshots(tabs, url, tmp_path, "sixteen", lambda page: open_on_any_screen(page, path))
     assert laptop.locator(".tray-domino").count() == 16
     assert cell(laptop, (0, 0)).bounding_box()["width"] > 45
     last = laptop.locator(".tray-domino").last.bounding_box()
@@ -503,3 +625,27 @@ def test_a_count_not_finished_in_time_is_said_so(page):
     assert page.evaluate("counted({count: '1200', exact: false})") == "at least 1,200 (not counted in time)"
     assert page.evaluate("counted({count: '1025428', exact: true})") == "1,025,428"
     page.wait_for_selector(".stats dd:text('1')")  # the day's counts, once counted
+
+
+@pytest.mark.parametrize("rows", [4, 8])
+def test_a_hints_message_is_on_a_phones_screen(tabs, url, tmp_path, rows):
+    """On a 390 x 844 phone the hint's message sat at the screen's bottom edge under a 16-domino board (4 x 8),
+    and below it under a taller one (8 x 4): a tap on Hint seemed to do nothing."""
+    page = opened(tabs["phone"], url)
+    open_on_any_screen(page, sixteen(tmp_path, rows))
+    page.tap("#hint")
+    page.wait_for_selector(".message.hint strong")
+    page.wait_for_timeout(600)  # (a smooth scroll's time)
+    box = page.locator("#message").bounding_box()
+    page.screenshot(path=str(tmp_path / f"hint-{rows}-390x844.png"))
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 844
+
+
+def test_a_revealed_domino_is_on_a_phones_screen(tabs, url, tmp_path):
+    """On a phone, Reveal one, far below a large board (8 x 4), laid its domino out of sight, at the top."""
+    page = opened(tabs["phone"], url)
+    open_on_any_screen(page, sixteen(tmp_path, 8))
+    page.tap("#reveal-one")
+    page.wait_for_selector("[data-placed]")
+    box = page.locator("[data-placed]").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 844

@@ -442,6 +442,26 @@ def test_a_question_imports_nothing_its_fork_server_has_not(made):
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
 
 
+def test_the_fork_server_and_a_spare_process_start_with_the_server(tmp_path):
+    """Started by the first question, the fork server imported `PRELOAD` (0.2-0.5 s) with the event loop
+    held, and every other answer waited. Now it and a spare process (its child) are started as the server
+    starts, in a thread, before any question."""
+    import httpx
+
+    process, url = start_server(tmp_path, "http://127.0.0.1:9")  # (nothing is fetched)
+    try:
+        assert httpx.get(url).status_code == 200
+        server = psutil.Process(process.pid)
+        for _ in range(400):
+            spares = [spare for child in server.children() for spare in child.children()]
+            if spares:
+                break
+            time.sleep(0.05)
+        assert spares, "no spare process within 20 s of the start"
+    finally:
+        stop_server(process)
+
+
 def test_ctrl_c_stops_the_server_at_once_and_ends_the_count_it_is_working_on(tmp_path):
     """A count may run to its 60 s deadline (on an empty 4 x 8 board the grids are not counted in time): Ctrl-C
     once waited for it to end, and a kill left its worker counting on, past the server. Now the question is
@@ -457,9 +477,9 @@ def test_ctrl_c_stops_the_server_at_once_and_ends_the_count_it_is_working_on(tmp
             f"{url}api/stats", json={"puzzle": puzzle_to_nyt(puzzle), "placed": []}, timeout=120)))
         asking.start()
         server = psutil.Process(process.pid)
-        for _ in range(1200):  # until a worker is counting: a child of the server's fork server
-            workers = [worker for child in server.children() for worker in child.children()]
-            if workers:
+        for _ in range(1200):  # until a worker is counting: a child of the server's fork server, beside the
+            workers = [worker for child in server.children() for worker in child.children()]  # spare started then
+            if len(workers) >= 2:
                 break
             time.sleep(0.05)
         assert workers, "no worker started within 60 s"

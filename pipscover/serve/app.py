@@ -66,6 +66,7 @@ def make_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        work.start()  # (not awaited: the first page is answered meanwhile)
         yield
         work.close()
 

@@ -67,6 +67,24 @@ class Work:
         self._spares: list[tuple[BaseProcess, Connection]] = []  # processes waiting for a question (`_replenish`)
         self._closed = False
         self._asked: dict[Hashable, _Asked] = {}  # the questions being worked on, by name
+        self._starting: asyncio.Future[None] | None = None  # the fork server and first spare (`start`)
+
+    def start(self) -> None:
+        """Start the fork server, which imports `PRELOAD` (0.2-0.5 s), and the first spare process, in a thread,
+        as the server starts: left to the first question, it held the event loop, and every answer with it,
+        while the page's first requests were coming in."""
+        self._starting = asyncio.ensure_future(self._first_spare())
+
+    async def _first_spare(self) -> None:
+        try:
+            spare = await asyncio.to_thread(self._start)
+        finally:
+            self._starting = None
+        if self._closed:
+            _kill(spare[0])
+            spare[1].close()
+        else:
+            self._spares.append(spare)
 
     async def run(self, function: Callable[..., Answer], *arguments: Any, asked: Hashable = None) -> Answer:
         """`function(*arguments)` in a process of its own; `Full` when too many questions are running or
@@ -112,6 +130,8 @@ class Work:
     async def _in_process(self, function: Callable[..., Answer], arguments: tuple[Any, ...]) -> Answer:
         """`function(*arguments)` in a process of its own (a spare if there is one), which is killed once it has
         answered, or when the question is cancelled or the server stops."""
+        if self._starting is not None:  # (shielded: a question cancelled does not cancel the start)
+            await asyncio.shield(self._starting)
         process, connection = self._spares.pop(0) if self._spares else self._start()  # the oldest: the readiest
         self._running.add(process)
         asyncio.get_running_loop().call_soon(self._replenish)

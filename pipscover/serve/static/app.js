@@ -24,6 +24,11 @@ let cursor = null;        // the keyboard's cell
 let marked = null;        // {cells, kind: "hint" | "wrong"}
 let difficulty = "easy";
 let clock = {before: 0, since: Date.now(), done: null};  // seconds played before this visit; when; the solve's time
+// How many dominoes a reveal has laid in this game (an answer once seen stays seen, whatever is taken back), and
+// whether the board was finished with their help: that is no solve, and no solve's time is claimed or kept.
+let revealed = 0;
+let finishedByReveal = false;
+let trayStop = 0;         // the tray's one tab stop: the domino the arrow keys last went to
 let statsShown = 0;       // which stats request the list shows (a newer puzzle's replaces it)
 
 // ---- talking to the server ----
@@ -76,7 +81,7 @@ function gameKey(view) {
 function save() {
   if (!game) return;
   localStorage.setItem(gameKey(game), JSON.stringify({placed, undoStack, redoStack, seconds: played(),
-                                                       done: clock.done}));
+                                                       done: clock.done, revealed}));
 }
 
 function restore(view) {
@@ -98,7 +103,7 @@ function minutes(seconds) {
 }
 
 function tick() {
-  if (game) $("timer").textContent = minutes(played());
+  if (game) $("timer").textContent = finishedByReveal ? "Revealed" : minutes(played());
 }
 
 // ---- starting a game ----
@@ -108,6 +113,8 @@ function start(view) {
   const saved = restore(view);
   placed = saved.placed; undoStack = saved.undoStack; redoStack = saved.redoStack;
   clock = {before: saved.seconds || 0, since: Date.now(), done: saved.done === undefined ? null : saved.done};
+  revealed = saved.revealed || 0;
+  finishedByReveal = false;
   hand = null; marked = null; cursor = null;
   if (view.origin && view.origin.difficulty) chooseDifficulty(view.origin.difficulty);
   if (view.origin && view.origin.date) $("day").value = view.origin.date;
@@ -296,11 +303,14 @@ function drawTray() {
   const tray = $("tray");
   tray.replaceChildren();
   const used = new Set(placed.map((p) => p.tile));
+  const free = game.dominoes.map((_, tile) => tile).filter((tile) => !used.has(tile));
+  if (!free.includes(trayStop)) trayStop = free[0];
   game.dominoes.forEach((domino, tile) => {
     const held = hand && hand.tile === tile;
     const button = element("button", {type: "button", class: "tray-domino" + (held ? " held" : ""),
                                       "data-tile": tile, role: "option", "aria-selected": held ? "true" : "false",
                                       "aria-label": `domino ${domino[0]}-${domino[1]}`});
+    button.tabIndex = tile === trayStop ? 0 : -1;
     if (used.has(tile)) {
       button.classList.add("used");
       button.disabled = true;
@@ -343,8 +353,11 @@ function remember() {
 }
 
 function changed() {
-  if (marked && marked.kind === "wrong") say("");  // the red box goes with the domino it named
+  // The red box goes with the domino it named, and what was said of the board as it was (solved, revealed,
+  // every domino placed, right so far) with that board.
+  if ((marked && marked.kind === "wrong") || $("message").classList.contains("good")) say("");
   marked = null;
+  finishedByReveal = false;
   $("solved").hidden = true;
   save();
   draw();
@@ -355,7 +368,8 @@ function place(cell) {
   if (hand === null) return false;
   const spot = spotFor(hand, cell);
   if (!spot.fits) {
-    say("It does not fit there: both halves need free cells of the board. Turn it with R.", "warning");
+    // (a phone has no R key: the Turn button is named first)
+    say("It does not fit there: both halves need free cells of the board. Turn it with Turn (or R).", "warning");
     return false;
   }
   remember();
@@ -381,6 +395,7 @@ function takeBack(index, keepInHand) {
 
 function take(tile) {
   if (placed.some((p) => p.tile === tile)) return;
+  trayStop = tile;
   hand = hand && hand.tile === tile ? {tile, turn: (hand.turn + 1) % 4} : {tile, turn: 0};
   draw();
 }
@@ -391,8 +406,9 @@ function turnHand() {
   draw();
 }
 
-// The server's placements, each laid with a free tile of the same domino.
+// The server's placements, each laid with a free tile of the same domino; how many were laid.
 function applyPlacements(found) {
+  const before = placed.length;
   const free = new Set(game.dominoes.map((_, tile) => tile).filter((tile) => !placed.some((p) => p.tile === tile)));
   for (const placement of found) {
     const [a, b] = placement.domino;
@@ -404,6 +420,7 @@ function applyPlacements(found) {
     free.delete(tile);
     placed.push({tile, domino: placement.domino, cells: placement.cells});
   }
+  return placed.length - before;
 }
 
 // Undo and redo: go back to the position on top of one stack, keeping the present on the other.
@@ -419,7 +436,10 @@ const redo = () => travel(redoStack, undoStack);
 
 // ---- the server's help ----
 
+let said = 0;  // how many times a message was shown or cleared (`busy` brings a new one onto the screen)
+
 function say(text, kind, title) {
+  said++;
   // Until a game is shown its panel is hidden, and the message goes under the chooser, where it is seen.
   const box = $("play").hidden ? $("notice") : $("message");
   $("notice").replaceChildren();
@@ -447,6 +467,7 @@ function capital(text) {
 async function busy(button, work) {
   button.disabled = true;
   document.body.classList.add("waiting");
+  const before = said;
   try {
     await work();
   } catch (error) {
@@ -454,6 +475,10 @@ async function busy(button, work) {
   } finally {
     button.disabled = false;
     document.body.classList.remove("waiting");
+    // A new answer is brought onto the screen: on a phone the panel is under the board and the tray, and the
+    // message of a hint asked under a large board was below the screen's bottom edge.
+    const box = [$("message"), $("notice")].find((shown) => shown.childNodes.length && shown.offsetParent);
+    if (box && said !== before) box.scrollIntoView({block: "nearest"});
   }
 }
 
@@ -461,13 +486,7 @@ async function checkPosition() {
   const answer = await question("/api/check").catch((error) => ({status: "error", error}));
   if (answer.error instanceof Moved) return;  // (a full board is checked again as it is now)
   if (answer.status === "solved") {
-    if (clock.done === null) clock.done = played();
-    save();
-    tick();
-    say("Every region holds.", "good", "Solved!");
-    $("solved-time").textContent = `${game.title} in ${minutes(clock.done)}`;
-    $("solved").hidden = false;
-    $("solved-close").focus();
+    finished();
   } else if (answer.status === "wrong") {
     showStep(answer.step);
   } else if (answer.status === "right") {
@@ -475,6 +494,28 @@ async function checkPosition() {
   } else {
     say(answer.error.message, "bad");
   }
+}
+
+// The board is full and every region holds: solved, with its time, by a player who laid every domino; else
+// revealed, with no time (`revealed`).
+function finished() {
+  const total = game.dominoes.length;
+  finishedByReveal = revealed > 0 && clock.done === null;
+  if (finishedByReveal) {
+    say(`${revealed} of ${total} ${total === 1 ? "domino was" : "dominoes were"} revealed: no solve, no time.`,
+        "good", "Revealed");
+    $("solved-title").textContent = "Revealed";
+    $("solved-time").textContent = `${game.title}: the answer was shown, not found`;
+  } else {
+    if (clock.done === null) clock.done = played();
+    say("Every region holds.", "good", "Solved!");
+    $("solved-title").textContent = "Solved!";
+    $("solved-time").textContent = `${game.title} in ${minutes(clock.done)}`;
+  }
+  save();
+  tick();
+  $("solved").hidden = false;
+  $("solved-close").focus();
 }
 
 // ---- choosing a puzzle ----
@@ -494,11 +535,31 @@ async function loadDays() {
   } catch (error) { /* no cache yet: any date can still be typed */ }
 }
 
+// The difficulties are a radio group (WAI-ARIA's pattern): one tab stop, the chosen one (a roving tabindex),
+// and the arrow keys move the choice and the focus together, round from the last to the first.
 function chooseDifficulty(name) {
   difficulty = name;
   for (const button of document.querySelectorAll("[data-difficulty]")) {
-    button.setAttribute("aria-checked", button.dataset.difficulty === name ? "true" : "false");
+    const chosen = button.dataset.difficulty === name;
+    button.setAttribute("aria-checked", chosen ? "true" : "false");
+    button.tabIndex = chosen ? 0 : -1;
   }
+}
+
+document.querySelector("[role=radiogroup]").addEventListener("keydown", (event) => {
+  const next = roved([...document.querySelectorAll("[data-difficulty]")], event);
+  if (!next) return;
+  chooseDifficulty(next.dataset.difficulty);
+  next.focus();
+});
+
+// The item an arrow key moves to in a group of one tab stop (the radio group, the tray), round the ends; null
+// for any other key.
+function roved(items, event) {
+  const step = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1}[event.key];
+  if (!step) return null;
+  event.preventDefault();
+  return items[(items.indexOf(event.target) + step + items.length) % items.length];
 }
 
 async function makePuzzle(size, wanted) {
@@ -596,9 +657,18 @@ $("tray").addEventListener("pointerdown", (event) => {
   beginDrag(event, Number(button.dataset.tile), null);
 });
 
+// The tray is a listbox: one tab stop (`trayStop`), and the arrow keys go from domino to domino.
 $("tray").addEventListener("keydown", (event) => {
   const button = event.target.closest(".tray-domino");
-  if (!button || (event.key !== "Enter" && event.key !== " ")) return;
+  if (!button) return;
+  const next = roved([...$("tray").querySelectorAll(".tray-domino:not(.used)")], event);
+  if (next) {
+    button.tabIndex = -1;
+    next.tabIndex = 0;
+    trayStop = Number(next.dataset.tile);
+    next.focus();
+  }
+  if (event.key !== "Enter" && event.key !== " ") return;
   event.preventDefault();
   take(Number(button.dataset.tile));
   cursor = cursor || boardCells().slice().sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
@@ -653,12 +723,14 @@ $("board").addEventListener("keydown", (event) => {
 });
 
 function focusTray() {
-  const first = $("tray").querySelector(".tray-domino:not(.used)");
-  if (first) first.focus();
+  const stop = $("tray").querySelector(".tray-domino[tabindex='0']");
+  if (stop) stop.focus();
 }
 
 document.addEventListener("keydown", (event) => {
   if (!game || event.target.matches("input, select, textarea")) return;
+  // (the solved screen is modal: the board's keys do nothing behind it, only Escape closes it)
+  if (!$("solved").hidden && event.key !== "Escape") return;
   const command = event.ctrlKey || event.metaKey;
   if (command && event.key.toLowerCase() === "z") { event.preventDefault(); event.shiftKey ? redo() : undo(); }
   else if (command && event.key.toLowerCase() === "y") { event.preventDefault(); redo(); }
@@ -679,6 +751,14 @@ function closeSolved() {
 
 $("chooser-toggle").addEventListener("click", () => showChooser($("chooser").classList.contains("folded")));
 $("solved-close").addEventListener("click", closeSolved);
+// The solved screen is a modal dialog: Tab stays on its one button (it went on to the page behind, where
+// Escape, pressed in the day's input, no longer closed it).
+$("solved").addEventListener("keydown", (event) => {
+  if (event.key === "Tab") {
+    event.preventDefault();
+    $("solved-close").focus();
+  }
+});
 $("turn").addEventListener("click", turnHand);
 $("undo").addEventListener("click", undo);
 $("redo").addEventListener("click", redo);
@@ -699,9 +779,11 @@ for (const [id, every] of [["reveal-one", false], ["reveal-all", true]]) {
     const answer = await question("/api/reveal", {all: every});
     if (answer.placements.length) {
       remember();
-      applyPlacements(answer.placements);
+      revealed += applyPlacements(answer.placements);
       hand = null;
       changed();
+      // (on a phone, under a large board, the button is far below the domino it laid)
+      $("board").querySelector(`[data-placed="${placed.length - 1}"]`).scrollIntoView({block: "nearest"});
     } else if (answer.step) showStep(answer.step);
     else say(answer.message || "Every domino is placed.", answer.message ? "bad" : "good");
   }));
