@@ -216,6 +216,23 @@ def test_ctrl_c_in_a_race_raises_the_largest_lower_bound_the_racers_found(monkey
     assert result.count >= pressed[0] and not result.exact and result.stopped_by == "interrupt"
 
 
+def test_a_ctrl_c_raised_as_a_worker_is_forked_leaves_the_signals_as_they_were(monkeypatch):
+    """`_fork` blocks Ctrl-C and the racers' interrupt (SIGUSR1) while the worker is born. A Ctrl-C raised
+    there left this thread blocking both for good (only an OSError gave the mask back): every worker forked
+    after it inherited the block and never heard the interrupt passed on, so a race's Ctrl-C lost the racers'
+    lower bounds."""
+    from pipscover.runtime import stoppable
+
+    def pressed() -> int:
+        raise KeyboardInterrupt
+
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    monkeypatch.setattr(stoppable.os, "fork", pressed)
+    with pytest.raises(KeyboardInterrupt):
+        stoppable._fork(lambda connection: None)
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, ()) == before
+
+
 def _reports_then_waits(sent: int) -> Iterator[int]:
     """A racer whose two reports are both in the pipe (`sent` says so) before it waits to be interrupted."""
     report(1)

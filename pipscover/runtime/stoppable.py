@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from contextlib import suppress
 from functools import cache, partial
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeVar
 
 from pipscover.runtime.deadlines import SearchTimeout, has_passed
 
@@ -236,34 +236,41 @@ def _fork(serve: Callable[[Connection], None]) -> _Worker:
     parent, prctl = os.getpid(), _prctl()
     # Ctrl-C reaches the whole process group, the caller handles it and kills its workers. Pressed as the
     # worker is born, it would interrupt Python's after-fork hooks there ("Exception ignored in _after_fork"):
-    # it is held back until the worker ignores it (the caller gets it on the next line of its own).
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGUSR1})
+    # it is held back until the worker ignores it (the caller gets it on the next line of its own). The mask
+    # comes back whatever is raised meanwhile: a Ctrl-C pressed just before, raised in the fork, left this
+    # thread blocking both signals for good, so that its later workers never heard the caller's Ctrl-C.
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # (as it is)
     try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGUSR1})
         pid = os.fork()
-    except OSError:
+        if pid == 0:
+            _become_worker(serve, ours, theirs, mask, parent, prctl)  # (never returns)
+    finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        raise
-    if pid == 0:
-        try:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-            signal.signal(signal.SIGUSR1, signal.default_int_handler)  # the caller's Ctrl-C, passed on (`race`)
-            # The caller's garbage collector callbacks (hypothesis times its collections, a Dask worker diagnoses
-            # them) are its own bookkeeping. Run at the worker's collections, one could be where the Ctrl-C passed
-            # on is raised, and an exception there is only printed ("Exception ignored in"): the worker went on.
-            gc.callbacks.clear()
-            # SIGINT stays blocked, not only ignored: PySAT installs its own handler for each solver call, and
-            # the group's Ctrl-C would longjmp out of the worker's search (a solver deleted after that may crash).
-            signal.pthread_sigmask(signal.SIG_SETMASK, {*mask, signal.SIGINT})
-            ours.close()
-            if prctl is not None:  # have the kernel kill this worker when the thread that forked it ends
-                prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-            if prctl is None or os.getppid() == parent:  # else that thread ended before the request took effect
-                serve(theirs)
-        finally:
-            os._exit(0)  # never back into the caller's code, its `finally` blocks or atexit handlers
-    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     theirs.close()
     return _Worker(pid, ours)
+
+
+def _become_worker(serve: Callable[[Connection], None], ours: Connection, theirs: Connection,
+                   mask: set[int | signal.Signals], parent: int, prctl: Callable[..., int] | None) -> NoReturn:
+    """The forked child: `serve` on its end of the pipe, then out, never back into the caller's code."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGUSR1, signal.default_int_handler)  # the caller's Ctrl-C, passed on (`race`)
+        # The caller's garbage collector callbacks (hypothesis times its collections, a Dask worker diagnoses
+        # them) are its own bookkeeping. Run at the worker's collections, one could be where the Ctrl-C passed
+        # on is raised, and an exception there is only printed ("Exception ignored in"): the worker went on.
+        gc.callbacks.clear()
+        # SIGINT stays blocked, not only ignored: PySAT installs its own handler for each solver call, and
+        # the group's Ctrl-C would longjmp out of the worker's search (a solver deleted after that may crash).
+        signal.pthread_sigmask(signal.SIG_SETMASK, {*mask, signal.SIGINT})
+        ours.close()
+        if prctl is not None:  # have the kernel kill this worker when the thread that forked it ends
+            prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if prctl is None or os.getppid() == parent:  # else that thread ended before the request took effect
+            serve(theirs)
+    finally:
+        os._exit(0)  # never back into the caller's code, its `finally` blocks or atexit handlers
 
 
 @cache
