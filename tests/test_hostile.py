@@ -226,19 +226,27 @@ def test_a_folder_of_bad_files_is_reported_file_by_file_and_the_puzzle_after_it_
 
 
 @pytest.mark.parametrize("args", [[command, *GOING_ON[command]] for command in sorted(GOING_ON)]
-                         + [["bench"], ["bench", "--json"], ["encode"], ["hint", "--given", "solution.json"]])
+                         + [["bench"], ["bench", "--json"], ["encode"], ["hint", "--given", "solution.json"],
+                            ["show", "-f", "text", "-o", "OUTPUT.txt"], ["show", "-o", "OUTPUT"],
+                            ["show", "--json", "-o", "OUTPUT.txt"], ["solve", "-o", "OUTPUT.svg"],
+                            ["hint", "-o", "OUTPUT.svg"]])
 def test_a_folder_where_no_file_reads_ends_with_exit_code_1_as_count_does(run_cli, bad_folder, tmp_path, args):
     """`bench` ended with exit 2 ("none of the puzzle files read"), `encode` to stdout with "0 puzzles given and
     one stdout", and `hint --given` with a traceback; `count` said what did not read and ended with 1. Now each
-    reports every file in one line (an entry of --json) and ends with 1."""
+    reports every file in one line (an entry of --json) and ends with 1, and writes no -o file: `show -f text
+    -o out.txt` wrote an empty one."""
     files = sorted(bad_folder.iterdir())
     args = [arg.replace("OUTPUT", str(tmp_path / "out")).replace("solution.json", str(bad_folder / "solution.json"))
             for arg in args]
     done = run_cli(args[0], bad_folder, *args[1:])
     said = done.err if args == ["encode"] else done.out
     assert done.code == 1 and "error" not in (done.out if args == ["encode"] else done.err), done
-    if "--json" in args:
+    assert list(tmp_path.iterdir()) == []
+    if args == ["bench", "--json"]:
         assert [entry["puzzle"]["file"] for entry in json.loads(said)["unread"]] == [str(file) for file in files]
+        return
+    if "--json" in args:
+        assert [json.loads(line)["puzzle"]["file"] for line in said.splitlines()] == [str(file) for file in files]
         return
     reported = [line for line in said.splitlines() if line.startswith("not read: ")]
     assert len(reported) == len(files) and "Traceback" not in said
