@@ -40,7 +40,7 @@ def test_show_writes_the_text_format_and_json(run_cli):
 
 def test_a_failed_write_leaves_no_file(run_cli, tmp_path):
     result = run_cli("show", EXAMPLES / "first.txt", "-o", tmp_path / "missing-folder" / "out.txt")
-    assert result.code == 2 and "cannot write" in result.err
+    assert result.code == 2 and f"no such folder {tmp_path / 'missing-folder'}" in result.err
     assert not (tmp_path / "missing-folder").exists()
 
 

@@ -1160,6 +1160,30 @@ def test_an_output_that_cannot_be_written_leaves_nothing(run_cli, tmp_path, targ
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"] and not any((tmp_path / "folder").iterdir())
 
 
+INTO_A_MISSING_FOLDER = [["show", FIRST, "-o", "OUT.txt"], ["encode", FIRST, "-o", "OUT.cnf"],
+                         ["certify", FIRST, "-o", "OUT.cnf"], ["solve", FIRST, "-o", "OUT.svg"],
+                         ["hint", FIRST, "-o", "OUT.svg"], ["generate", "--seed", "1", "-o", "OUT.json"],
+                         ["planted", "4x4", "--seed", "1", "-o", "OUT.json"],
+                         ["reduce", "subset-sum", "--numbers", "3,5", "--target", "8", "-o", "OUT.json"],
+                         ["plot", "TABLE", "-o", "OUT.svg"], ["sweep", "solve", FIRST, "-j", "1", "-o", "OUT.csv"]]
+
+
+@pytest.mark.parametrize("args", INTO_A_MISSING_FOLDER, ids=lambda args: " ".join(map(str, args[:2])))
+@pytest.mark.parametrize("folder", ["sub", "a-file"])
+def test_an_output_into_a_folder_that_is_not_there_names_the_folder(run_cli, tmp_path, monkeypatch, args, folder):
+    """`certify ... -o sub/x.cnf` said "sub/x.cnf: cannot write (No such file or directory)", which named
+    neither the folder nor which part was missing; `sweep` alone named it. Every -o now says it as `sweep` did."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-file").write_text("")
+    (tmp_path / "table.csv").write_text("dominoes,seconds,backend,status\n4,0.01,dlx,solved\n")
+    named = {"OUT": f"{folder}/out", "TABLE": "table.csv"}
+    done = run_cli(*[next((str(arg).replace(key, value) for key, value in named.items() if str(arg).startswith(key)),
+                          arg) for arg in args])
+    said = "no such folder sub" if folder == "sub" else "a-file is a file, not a folder"
+    assert done.err.endswith(f": error: {folder}/out{Path(args[-1]).suffix}: {said}\n"), done
+    assert done.code == 2 and sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "table.csv"]
+
+
 def pipscover(*args: object, **options) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("CI", None)
