@@ -642,6 +642,21 @@ def test_hint_refuses_a_bad_given_position_in_one_line(run_cli, tmp_path, name):
     assert_one_line_error(run_cli("hint", puzzle_file, "--given", path), path)
 
 
+@pytest.mark.parametrize("puzzles", ["bad folder", "malformed.json", "missing.json"])
+def test_hint_refuses_a_missing_given_file_after_the_puzzles_own_problem(run_cli, bad_folder, tmp_path, puzzles):
+    """With no puzzle that read, `hint --given missing.json` never looked at the --given file: a folder's
+    "not read" lines ended with exit 1, and a bad puzzle file named alone hid it. Now the puzzles' problem is
+    said as before, and then the --given file is refused too, in a line of its own, exit 2."""
+    named = bad_folder if puzzles == "bad folder" else bad_folder / puzzles
+    done = run_cli("hint", named, "--given", tmp_path / "missing.json")
+    lines = done.err.splitlines()
+    assert done.code == 2 and lines[-1] == f"pipscover: error: {tmp_path / 'missing.json'}: no such file", done
+    if puzzles == "bad folder":
+        assert len(lines) == 1 and done.out.count("not read: ") == len(list(bad_folder.iterdir()))
+    else:
+        assert len(lines) == 2 and lines[0].startswith(f"pipscover: error: {named}: ") and done.out == ""
+
+
 def test_check_reads_a_solution_behind_a_byte_order_mark(run_cli, tmp_path):
     path = write(tmp_path, "s.json", "\ufeff" + json.dumps(GOOD_SOLUTION))
     assert run_cli("check", write(tmp_path, "p.json", GOOD), path).code == 0
