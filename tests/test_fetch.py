@@ -169,12 +169,28 @@ def test_fetch_command_takes_a_mirror_and_cache_on_the_command_line(mirror, run_
         (["someday"], "someday: not a date"),
         (["--to", "2025-09-16"], "--to needs --from"),
         ([], "name the days to fetch"),
+        (["2025-09-15", "--timeout", "nan"], "--timeout nan: must be a number of seconds"),  # was a ValueError
     ],
 )
 def test_fetch_command_errors_are_one_line_and_exit_2(mirror, run_cli, arguments, message):
     result = run_cli("fetch", *arguments)
     assert result.code == 2
     assert result.err.count("\n") == 1 and message in result.err
+
+
+@pytest.mark.parametrize("timeout", ["inf", "1e12"])
+def test_fetch_with_no_time_limit_waits_for_the_answer(mirror, run_cli, tmp_path, timeout):
+    """`--timeout inf` (or 1e12), the way every other command says "no limit", was an OverflowError traceback
+    from the socket."""
+    result = run_cli("fetch", "2025-09-15", "--timeout", timeout)
+    assert (result.code, result.err) == (0, "") and cached(tmp_path, "2025-09-15").is_file()
+
+
+@pytest.mark.parametrize("timeout", [float("nan"), 0.0, -1.0])
+def test_fetch_day_refuses_a_timeout_that_is_no_wait(mirror, timeout):
+    with pytest.raises(PipsError, match="timeout must be a number of seconds > 0"):
+        fetch_day(parse_day("2025-09-15"), timeout=timeout)
+    assert not mirror.hits
 
 
 def test_a_day_among_several_that_cannot_be_fetched_is_one_line_and_the_others_come(mirror, run_cli, tmp_path):

@@ -226,19 +226,27 @@ def test_a_folder_of_bad_files_is_reported_file_by_file_and_the_puzzle_after_it_
 
 
 @pytest.mark.parametrize("args", [[command, *GOING_ON[command]] for command in sorted(GOING_ON)]
-                         + [["bench"], ["bench", "--json"], ["encode"], ["hint", "--given", "solution.json"]])
+                         + [["bench"], ["bench", "--json"], ["encode"], ["hint", "--given", "solution.json"],
+                            ["show", "-f", "text", "-o", "OUTPUT.txt"], ["show", "-o", "OUTPUT"],
+                            ["show", "--json", "-o", "OUTPUT.txt"], ["solve", "-o", "OUTPUT.svg"],
+                            ["hint", "-o", "OUTPUT.svg"]])
 def test_a_folder_where_no_file_reads_ends_with_exit_code_1_as_count_does(run_cli, bad_folder, tmp_path, args):
     """`bench` ended with exit 2 ("none of the puzzle files read"), `encode` to stdout with "0 puzzles given and
     one stdout", and `hint --given` with a traceback; `count` said what did not read and ended with 1. Now each
-    reports every file in one line (an entry of --json) and ends with 1."""
+    reports every file in one line (an entry of --json) and ends with 1, and writes no -o file: `show -f text
+    -o out.txt` wrote an empty one."""
     files = sorted(bad_folder.iterdir())
     args = [arg.replace("OUTPUT", str(tmp_path / "out")).replace("solution.json", str(bad_folder / "solution.json"))
             for arg in args]
     done = run_cli(args[0], bad_folder, *args[1:])
     said = done.err if args == ["encode"] else done.out
     assert done.code == 1 and "error" not in (done.out if args == ["encode"] else done.err), done
-    if "--json" in args:
+    assert list(tmp_path.iterdir()) == []
+    if args == ["bench", "--json"]:
         assert [entry["puzzle"]["file"] for entry in json.loads(said)["unread"]] == [str(file) for file in files]
+        return
+    if "--json" in args:
+        assert [json.loads(line)["puzzle"]["file"] for line in said.splitlines()] == [str(file) for file in files]
         return
     reported = [line for line in said.splitlines() if line.startswith("not read: ")]
     assert len(reported) == len(files) and "Traceback" not in said
@@ -632,6 +640,21 @@ def test_hint_refuses_a_bad_given_position_in_one_line(run_cli, tmp_path, name):
     puzzle_file = write(tmp_path, "p.json", GOOD)
     path = write(tmp_path, f"{name}.json", BAD_POSITIONS[name])
     assert_one_line_error(run_cli("hint", puzzle_file, "--given", path), path)
+
+
+@pytest.mark.parametrize("puzzles", ["bad folder", "malformed.json", "missing.json"])
+def test_hint_refuses_a_missing_given_file_after_the_puzzles_own_problem(run_cli, bad_folder, tmp_path, puzzles):
+    """With no puzzle that read, `hint --given missing.json` never looked at the --given file: a folder's
+    "not read" lines ended with exit 1, and a bad puzzle file named alone hid it. Now the puzzles' problem is
+    said as before, and then the --given file is refused too, in a line of its own, exit 2."""
+    named = bad_folder if puzzles == "bad folder" else bad_folder / puzzles
+    done = run_cli("hint", named, "--given", tmp_path / "missing.json")
+    lines = done.err.splitlines()
+    assert done.code == 2 and lines[-1] == f"pipscover: error: {tmp_path / 'missing.json'}: no such file", done
+    if puzzles == "bad folder":
+        assert len(lines) == 1 and done.out.count("not read: ") == len(list(bad_folder.iterdir()))
+    else:
+        assert len(lines) == 2 and lines[0].startswith(f"pipscover: error: {named}: ") and done.out == ""
 
 
 def test_check_reads_a_solution_behind_a_byte_order_mark(run_cli, tmp_path):
@@ -1152,6 +1175,30 @@ def test_an_output_that_cannot_be_written_leaves_nothing(run_cli, tmp_path, targ
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"] and not any((tmp_path / "folder").iterdir())
 
 
+INTO_A_MISSING_FOLDER = [["show", FIRST, "-o", "OUT.txt"], ["encode", FIRST, "-o", "OUT.cnf"],
+                         ["certify", FIRST, "-o", "OUT.cnf"], ["solve", FIRST, "-o", "OUT.svg"],
+                         ["hint", FIRST, "-o", "OUT.svg"], ["generate", "--seed", "1", "-o", "OUT.json"],
+                         ["planted", "4x4", "--seed", "1", "-o", "OUT.json"],
+                         ["reduce", "subset-sum", "--numbers", "3,5", "--target", "8", "-o", "OUT.json"],
+                         ["plot", "TABLE", "-o", "OUT.svg"], ["sweep", "solve", FIRST, "-j", "1", "-o", "OUT.csv"]]
+
+
+@pytest.mark.parametrize("args", INTO_A_MISSING_FOLDER, ids=lambda args: " ".join(map(str, args[:2])))
+@pytest.mark.parametrize("folder", ["sub", "a-file"])
+def test_an_output_into_a_folder_that_is_not_there_names_the_folder(run_cli, tmp_path, monkeypatch, args, folder):
+    """`certify ... -o sub/x.cnf` said "sub/x.cnf: cannot write (No such file or directory)", which named
+    neither the folder nor which part was missing; `sweep` alone named it. Every -o now says it as `sweep` did."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-file").write_text("")
+    (tmp_path / "table.csv").write_text("dominoes,seconds,backend,status\n4,0.01,dlx,solved\n")
+    named = {"OUT": f"{folder}/out", "TABLE": "table.csv"}
+    done = run_cli(*[next((str(arg).replace(key, value) for key, value in named.items() if str(arg).startswith(key)),
+                          arg) for arg in args])
+    said = "no such folder sub" if folder == "sub" else "a-file is a file, not a folder"
+    assert done.err.endswith(f": error: {folder}/out{Path(args[-1]).suffix}: {said}\n"), done
+    assert done.code == 2 and sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "table.csv"]
+
+
 def pipscover(*args: object, **options) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("CI", None)
@@ -1330,7 +1377,7 @@ def test_ctrl_c_during_sample_prints_the_draws_made_so_far_and_exits_130(tmp_pat
     document = json.loads(out)
     assert code == 130 and err == "" and document["status"] == "interrupted" and document["solutions"]
     code, out, err = interrupt(["sample", FIRST, "-n", str(10**12)], 0.5, out_file=tmp_path / "out")
-    assert code == 130 and err == "" and re.search(r"first.txt: stopped by Ctrl-C after [1-9][0-9]* of", out)
+    assert code == 130 and err == "" and re.search(r"first.txt: stopped by Ctrl-C after [1-9][0-9,]* of", out)
 
 
 def test_ctrl_c_stops_a_sat_worker_with_a_deadline(open_board):

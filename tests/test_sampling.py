@@ -5,6 +5,7 @@ independent checker."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -173,6 +174,16 @@ def test_a_puzzle_without_solutions_has_nothing_to_sample():
     unsolvable = type(puzzle).build([("sum", puzzle.cells, 10_000)], puzzle.dominoes)
     with pytest.raises(ValueError, match="no solution"):
         sample(unsolvable, 1, seed=0)
+
+
+def test_sample_writes_its_numbers_of_draws_with_thousands_separators_as_count_does(run_cli):
+    """`sample -n 10**30` said "1000000000000000000000000000000 drawn uniformly", where `count` writes every
+    count as 1,000,000: now its headline and its "stopped after" line do too."""
+    first = EXAMPLES / "first.txt"
+    done = run_cli("sample", first, "-n", str(10**30), "--timeout", "0.3")
+    said = [line.removeprefix(f"{first}: ") for line in done.out.splitlines() if line.startswith(f"{first}: ")]
+    assert done.code == 3 and said[0] == f"{10**30:,} drawn uniformly (placements, seed 0)", said
+    assert re.fullmatch(rf"stopped by --timeout after [0-9]{{1,3}}(,[0-9]{{3}})* of {10**30:,} draws", said[1]), said
 
 
 def _run(*args: object) -> subprocess.CompletedProcess:

@@ -99,5 +99,5 @@ def test_a_table_rewrite_that_fails_leaves_the_table(tmp_path):
 def test_an_output_into_a_missing_folder_is_one_line(tmp_path):
     from pipscover.cli.common import write_output
 
-    with pytest.raises(PipsError, match="cannot write"):
+    with pytest.raises(PipsError, match=f"no such folder {tmp_path / 'missing'}$"):
         write_output(str(tmp_path / "missing" / "out.txt"), "text\n")

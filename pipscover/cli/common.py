@@ -38,7 +38,7 @@ from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, puzzle_fi
 from pipscover.model import Difficulty, Puzzle
 from pipscover.model.results import SEEDS, SolveResult, Status, checked_seed, long_numbers
 from pipscover.runtime.limits import parse_size
-from pipscover.runtime.writes import write_whole
+from pipscover.runtime.writes import cannot_write, write_whole
 
 PUZZLES_HELP = ("Puzzle files (NYT JSON or text format), folders of them, or NYT days (YYYY-MM-DD or today: "
                 "read from the cache of `pipscover fetch`, fetched when missing).")
@@ -292,7 +292,7 @@ def write_output(path: str, text: str) -> None:
     try:
         write_whole(path, text)
     except OSError as error:
-        raise PipsError(f"{path}: cannot write ({error.strerror or error})") from None
+        raise cannot_write(path, error) from None
 
 
 def show_progress() -> bool:

@@ -136,10 +136,10 @@ def encode_command(
         if as_json:
             print_json(summary, err=path == "-")
         elif path != "-":
-            blocks = ", ".join(f"{count} {name}s" for name, count in encoding.blocks)
+            blocks = ", ".join(f"{count:,} {name}s" for name, count in encoding.blocks)
             if isinstance(encoding, PbEncoding):
-                size = f"{len(encoding.constraints)} linear constraints (OPB)"
+                size = f"{len(encoding.constraints):,} linear constraints (OPB)"
             else:
-                size = f"{encoding.num_clauses} clauses ({encoding.describe()}; projection on {project})"
-            typer.echo(f"{puzzle.describe()}: wrote {path}: {encoding.num_vars} variables ({blocks}), {size}")
+                size = f"{encoding.num_clauses:,} clauses ({encoding.describe()}; projection on {project})"
+            typer.echo(f"{puzzle.describe()}: wrote {path}: {encoding.num_vars:,} variables ({blocks}), {size}")
     exit_after(EXIT_OK, unread)

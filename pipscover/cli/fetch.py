@@ -8,7 +8,16 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import EXIT_NO, EXIT_OK, BaseUrlOption, CacheDirOption, exit_with, print_json, progress_bar
+from pipscover.cli.common import (
+    EXIT_NO,
+    EXIT_OK,
+    BaseUrlOption,
+    CacheDirOption,
+    exit_with,
+    print_json,
+    progress_bar,
+    seconds,
+)
 from pipscover.errors import PipsError, on_one_line
 from pipscover.formats.fetch import TIMEOUT, days_from, fetch_days, parse_day
 
@@ -22,7 +31,8 @@ def fetch_command(
     last: Annotated[str | None, typer.Option("--to", help="... to this one, included (default: today).")] = None,
     base: BaseUrlOption = None,
     cache: CacheDirOption = None,
-    timeout: Annotated[float, typer.Option("--timeout", min=0.001, help="Seconds to wait for each answer.")] = TIMEOUT,
+    timeout: Annotated[float, typer.Option(
+        "--timeout", min=0.001, callback=seconds, help="Seconds to wait for each answer (inf: no limit).")] = TIMEOUT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per day per line.")] = False,
 ) -> None:
     """Download NYT days into the cache; a cached day is never downloaded again.

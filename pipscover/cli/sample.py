@@ -147,7 +147,7 @@ class _TextDraws(_Draws):
         from pipscover.render.terminal import draw_solution
 
         if not self.printed:
-            typer.echo(f"{self.puzzle.describe()}: {self.number} drawn uniformly {self.how}")
+            typer.echo(f"{self.puzzle.describe()}: {self.number:,} drawn uniformly {self.how}")
         typer.echo(draw_solution(self.puzzle, solution))
 
     def close(self, status: Status, seconds: float) -> None:
@@ -157,7 +157,7 @@ class _TextDraws(_Draws):
             typer.echo(f"{self.puzzle.describe()}: no solution to draw")
             return
         why = "by Ctrl-C" if status is Status.INTERRUPTED else f"by {self.limit}"
-        done = (f"after {self.printed} of {self.number} draws" if self.printed
+        done = (f"after {self.printed:,} of {self.number:,} draws" if self.printed
                 else "before the draws were done (nothing drawn)")
         typer.echo(f"{self.puzzle.describe()}: stopped {why} {done}")
 

@@ -77,7 +77,8 @@ def show_command(
         raise PipsError("the text format holds no solution; leave out --solution or draw it (-f terminal)")
     timed, unread = load_reported(puzzles, difficulty, as_json, err=text_on_stdout)
     loaded = [item.puzzle for item in timed]
-    if not as_json or output != "-":  # --json alone prints the puzzles; with -o the file is written too
+    # --json alone prints the puzzles; with -o the file is written too, but never empty when none read
+    if loaded and (not as_json or output != "-"):
         _write(loaded, chosen, output, solution)
     if as_json:
         for puzzle in loaded:

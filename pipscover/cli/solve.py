@@ -103,11 +103,11 @@ def describe_result(result: SolveResult, wanted: int | None, lists_all: bool = T
         return f"unknown {how}: it gave up, which proves nothing either way (-b dlx or -b auto answers)"
     if result.status is not Status.SOLVED:
         why = "stopped by Ctrl-C" if result.status is Status.INTERRUPTED else str(result.status)
-        return f"{why} {how}; {found} {noun} found so far"
+        return f"{why} {how}; {found:,} {noun} found so far"
     if wanted is not None and found == wanted:
-        shown = (f"the first {found} solutions shown, maybe not all" if found > 1 else
+        shown = (f"the first {found:,} solutions shown, maybe not all" if found > 1 else
                  "1 solution shown, maybe not the only one")
         listing = "--all lists every solution, " if lists_all else ""
         return f"solved {how}; {shown} ({listing}pipscover count counts them)"
-    every = "the only solution" if found == 1 else f"all {found} solutions"
+    every = "the only solution" if found == 1 else f"all {found:,} solutions"
     return f"solved {how}; {every}"

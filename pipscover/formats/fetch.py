@@ -22,7 +22,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, shown
 from pipscover.formats.nyt import read_nyt
 from pipscover.runtime.writes import write_whole
 from pipscover.version import __version__
@@ -37,6 +37,7 @@ DAY_PATH = "/svc/pips/v1/{day}.json"
 TODAY = "today"
 PUZZLE_SUFFIXES = (".json", ".txt")  # what a folder of puzzles holds
 TIMEOUT = 10.0  # seconds for each request
+LONGEST_WAIT = 10.0**9  # seconds (32 years); a socket takes no more (1e12 was an OverflowError), so it is no limit
 RETRIES = 3  # after the first attempt, for answers worth retrying
 BACKOFF = 0.5  # seconds before the first retry; doubled before each next one
 RETRIED_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -126,8 +127,8 @@ def fetch_days(
     """Each day from the cache, downloading the ones missing (one connection for all of them). A day that cannot
     be downloaded ends the run, or, given `unfetched`, is passed to it while the others go on; a server that
     cannot be reached and a cache that cannot be written end it either way, as they would fail every day the
-    same."""
-    folder, server = cache_folder(cache), base_url(base)
+    same. `timeout` is the seconds to wait for each answer: inf (or past `LONGEST_WAIT`) waits for ever."""
+    folder, server, wait = cache_folder(cache), base_url(base), _socket_wait(timeout)
     client: httpx.Client | None = None
     try:
         for day in days:
@@ -138,7 +139,7 @@ def fetch_days(
             if client is None:
                 import httpx  # only when downloading: it adds a tenth of a second to every command's start
 
-                client = httpx.Client(timeout=timeout, follow_redirects=True,
+                client = httpx.Client(timeout=wait, follow_redirects=True,
                                       headers={"User-Agent": f"pipscover/{__version__}"})
             try:
                 text = _download(client, day, server, timeout, backoff)
@@ -188,6 +189,18 @@ def puzzle_files(paths: Iterable[str | Path]) -> list[Path]:
         else:
             files.append(path)
     return files
+
+
+def _socket_wait(timeout: float) -> float | None:
+    """httpx's timeout for `timeout` seconds: None (no limit) for inf or one past `LONGEST_WAIT`; nan, or a
+    number <= 0, is refused in one line, where a socket raised a ValueError.
+
+    >>> _socket_wait(10.0), _socket_wait(float("inf")), _socket_wait(1e300)
+    (10.0, None, None)
+    """
+    if not timeout > 0:  # also refuses nan
+        raise PipsError(f"timeout must be a number of seconds > 0 (inf: no limit), not {shown(timeout)}")
+    return timeout if timeout < LONGEST_WAIT else None
 
 
 def _download(client: httpx.Client, day: date, server: str, timeout: float, backoff: float) -> str:

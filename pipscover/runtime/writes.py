@@ -24,6 +24,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+from pipscover.errors import PipsError
+
 
 @contextmanager
 def replacing(path: str | Path, binary: bool = False, newline: str | None = None) -> Iterator[IO[Any]]:
@@ -58,6 +60,22 @@ def write_whole(path: str | Path, text: str) -> None:
     """Write `text` (UTF-8) to `path` whole or not at all."""
     with replacing(path) as stream:
         stream.write(text)
+
+
+def cannot_write(path: str | Path, error: OSError | None = None) -> PipsError:
+    """The one line for an output file that could not be written (or, without `error`, whose folder is wrong): a
+    folder of its name that is missing, or is a file, is named, where the system's "No such file or directory"
+    named neither it nor which part was wrong.
+
+    >>> print(cannot_write("sub/x.cnf", FileNotFoundError(2, "No such file or directory")))
+    sub/x.cnf: no such folder sub
+    """
+    folder = Path(path).parent
+    if not folder.exists():
+        return PipsError(f"{path}: no such folder {folder}")
+    if not folder.is_dir():
+        return PipsError(f"{path}: {folder} is a file, not a folder")
+    return PipsError(f"{path}: cannot write ({error and error.strerror or error})")
 
 
 def _mode_for(target: Path) -> int:

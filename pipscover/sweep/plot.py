@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipscover.errors import PipsError
-from pipscover.runtime.writes import replacing
+from pipscover.runtime.writes import cannot_write, replacing
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -112,7 +112,7 @@ def save(figure: Figure, path: str | Path) -> None:
         with replacing(target, binary=True) as stream:
             figure.savefig(stream, format=target.suffix[1:].lower(), dpi=120)
     except OSError as error:
-        raise PipsError(f"{path}: cannot write ({error.strerror})") from None
+        raise cannot_write(path, error) from None
 
 
 def _placement_counts(rows: list[Row]) -> list[Row]:

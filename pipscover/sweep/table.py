@@ -13,7 +13,7 @@ from typing import Any, TextIO
 
 from pipscover.errors import PipsError
 from pipscover.model.results import long_numbers
-from pipscover.runtime.writes import replacing
+from pipscover.runtime.writes import cannot_write, replacing
 
 Row = dict[str, Any]
 Key = tuple[str, ...]
@@ -76,7 +76,7 @@ class ResultTable:
         """Load the keys of the rows already written; drop a cut-off last line and rows to retry. Whether the
         file already holds a header."""
         if not self.path.parent.is_dir():
-            raise PipsError(f"{self.path}: no such folder {self.path.parent}")
+            raise cannot_write(self.path)
         if self.path.exists() and not self.path.is_file():  # a device or a pipe holds no rows: reading /dev/full
             return False  # or /dev/stdout never ended
         try:
