@@ -309,6 +309,20 @@ def test_a_puzzle_finished_by_reveal_all_is_revealed_not_solved(page):
     assert_revealed(page)
 
 
+def test_a_revealed_games_timer_stays_revealed_when_a_domino_is_taken_back(page):
+    """Taken back after Reveal all, a domino brought the time back to the timer, which had counted on under
+    "Revealed"; and a reload said the time too."""
+    page.click("#reveal-all")
+    assert_revealed(page)
+    page.click("#solved-close")
+    page.locator("[data-placed]").first.click()
+    page.clock.fast_forward(2_000)  # the timer's ticks run
+    assert page.text_content("#timer") == "Revealed"
+    page.reload()
+    page.wait_for_selector("[data-placed]")
+    assert page.text_content("#timer") == "Revealed"
+
+
 def test_a_domino_that_does_not_fit_says_how_to_turn_it_on_a_phone(tabs, url):
     """It said "Turn it with R", and a phone has no R key."""
     page = opened(tabs["phone"], url)
