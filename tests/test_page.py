@@ -323,6 +323,22 @@ def test_a_revealed_games_timer_stays_revealed_when_a_domino_is_taken_back(page)
     assert page.text_content("#timer") == "Revealed"
 
 
+def test_a_solved_screen_once_closed_stays_closed_after_a_reload(page, made):
+    """A reload showed the solved screen again, each time: its closing was not saved. A domino taken back and
+    laid again finishes the board anew, and the screen shows again."""
+    moved = list(moves(made["easy"]))
+    for move in moved:
+        place_by_clicks(page, *move)
+    assert_solved(page)
+    page.click("#solved-close")
+    page.reload()
+    assert_solved(page)
+    assert page.is_hidden("#solved")
+    page.locator("[data-placed]").last.click()  # taken back into the hand
+    cell(page, moved[-1][2]).click()
+    page.wait_for_selector("#solved:not([hidden])")
+
+
 def test_a_domino_that_does_not_fit_says_how_to_turn_it_on_a_phone(tabs, url):
     """It said "Turn it with R", and a phone has no R key."""
     page = opened(tabs["phone"], url)

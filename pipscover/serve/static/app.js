@@ -29,6 +29,9 @@ let clock = {before: 0, since: Date.now(), done: null};  // seconds played befor
 // whatever is taken back after (the timer says "Revealed" for good, as a solve's keeps its time).
 let revealed = 0;
 let finishedByReveal = false;
+// Whether the player closed the solved (or revealed) screen of the board as it is: a reload shows the board, not
+// the screen again; a board finished anew shows it again.
+let solvedClosed = false;
 let trayStop = 0;         // the tray's one tab stop: the domino the arrow keys last went to
 let statsShown = 0;       // which stats request the list shows (a newer puzzle's replaces it)
 
@@ -82,7 +85,7 @@ function gameKey(view) {
 function save() {
   if (!game) return;
   localStorage.setItem(gameKey(game), JSON.stringify({placed, undoStack, redoStack, seconds: played(),
-                                                       done: clock.done, revealed, finishedByReveal}));
+                                                       done: clock.done, revealed, finishedByReveal, solvedClosed}));
 }
 
 function restore(view) {
@@ -117,6 +120,7 @@ function start(view) {
   clock = {before: saved.seconds || 0, since: Date.now(), done: saved.done === undefined ? null : saved.done};
   revealed = saved.revealed || 0;
   finishedByReveal = saved.finishedByReveal === true;
+  solvedClosed = saved.solvedClosed === true;
   hand = null; marked = null; cursor = null;
   if (view.origin && view.origin.difficulty) chooseDifficulty(view.origin.difficulty);
   if (view.origin && view.origin.date) $("day").value = view.origin.date;
@@ -360,6 +364,7 @@ function changed() {
   if ((marked && marked.kind === "wrong") || $("message").classList.contains("good")) say("");
   marked = null;
   $("solved").hidden = true;
+  solvedClosed = false;
   save();
   draw();
   if (placed.length === game.dominoes.length) checkPosition();
@@ -515,6 +520,7 @@ function finished() {
   }
   save();
   tick();
+  if (solvedClosed) return;
   $("solved").hidden = false;
   $("solved-close").focus();
 }
@@ -747,6 +753,8 @@ document.addEventListener("keydown", (event) => {
 // started again from the top of the page.
 function closeSolved() {
   $("solved").hidden = true;
+  solvedClosed = true;
+  save();
   $("board").focus();
 }
 
