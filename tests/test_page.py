@@ -290,6 +290,18 @@ def test_a_new_puzzle_is_made_with_its_progress_shown_then_revealed(page):
     assert_revealed(page)
 
 
+def test_a_new_puzzle_of_any_difficulty_is_titled_with_its_rating_and_moves_no_difficulty(page):
+    """Made with "any difficulty", a puzzle was titled "(easy)" and moved the day's difficulty to Easy, from the
+    generator's rating, as if the player had chosen easy."""
+    page.click("[data-difficulty=hard]")
+    page.select_option("#make-size", "5")
+    page.click("#make-button")
+    page.wait_for_selector("#title:has-text('any difficulty asked')", timeout=60_000)
+    rated = page.evaluate("game.origin.difficulty")
+    assert page.text_content("#title").endswith(f" (rated {rated}; any difficulty asked)")
+    assert page.get_attribute("[data-difficulty=hard]", "aria-checked") == "true"
+
+
 def assert_revealed(page):
     """The board full and right by the server's help: said to be revealed, with no time, and kept from the
     solves (the saved game has no solve time)."""

@@ -122,7 +122,9 @@ function start(view) {
   finishedByReveal = saved.finishedByReveal === true;
   solvedClosed = saved.solvedClosed === true;
   hand = null; marked = null; cursor = null;
-  if (view.origin && view.origin.difficulty) chooseDifficulty(view.origin.difficulty);
+  // (the difficulty of a day or a file is the one its buttons choose; a made puzzle's, no choice of theirs, is
+  // its rating, which its title says beside the one asked)
+  if (view.origin && view.origin.difficulty && !("asked" in view)) chooseDifficulty(view.origin.difficulty);
   if (view.origin && view.origin.date) $("day").value = view.origin.date;
   sessionStorage.setItem("pipscover:view", JSON.stringify(view));
   localStorage.setItem("pipscover:last", JSON.stringify(view));
