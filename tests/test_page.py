@@ -290,6 +290,18 @@ def test_a_new_puzzle_is_made_with_its_progress_shown_then_revealed(page):
     assert_revealed(page)
 
 
+def test_a_new_puzzle_of_any_difficulty_is_titled_with_its_rating_and_moves_no_difficulty(page):
+    """Made with "any difficulty", a puzzle was titled "(easy)" and moved the day's difficulty to Easy, from the
+    generator's rating, as if the player had chosen easy."""
+    page.click("[data-difficulty=hard]")
+    page.select_option("#make-size", "5")
+    page.click("#make-button")
+    page.wait_for_selector("#title:has-text('any difficulty asked')", timeout=60_000)
+    rated = page.evaluate("game.origin.difficulty")
+    assert page.text_content("#title").endswith(f" (rated {rated}; any difficulty asked)")
+    assert page.get_attribute("[data-difficulty=hard]", "aria-checked") == "true"
+
+
 def assert_revealed(page):
     """The board full and right by the server's help: said to be revealed, with no time, and kept from the
     solves (the saved game has no solve time)."""
@@ -307,6 +319,36 @@ def test_a_puzzle_finished_by_reveal_all_is_revealed_not_solved(page):
     page.reload()
     page.wait_for_selector("[data-placed]")
     assert_revealed(page)
+
+
+def test_a_revealed_games_timer_stays_revealed_when_a_domino_is_taken_back(page):
+    """Taken back after Reveal all, a domino brought the time back to the timer, which had counted on under
+    "Revealed"; and a reload said the time too."""
+    page.click("#reveal-all")
+    assert_revealed(page)
+    page.click("#solved-close")
+    page.locator("[data-placed]").first.click()
+    page.clock.fast_forward(2_000)  # the timer's ticks run
+    assert page.text_content("#timer") == "Revealed"
+    page.reload()
+    page.wait_for_selector("[data-placed]")
+    assert page.text_content("#timer") == "Revealed"
+
+
+def test_a_solved_screen_once_closed_stays_closed_after_a_reload(page, made):
+    """A reload showed the solved screen again, each time: its closing was not saved. A domino taken back and
+    laid again finishes the board anew, and the screen shows again."""
+    moved = list(moves(made["easy"]))
+    for move in moved:
+        place_by_clicks(page, *move)
+    assert_solved(page)
+    page.click("#solved-close")
+    page.reload()
+    assert_solved(page)
+    assert page.is_hidden("#solved")
+    page.locator("[data-placed]").last.click()  # taken back into the hand
+    cell(page, moved[-1][2]).click()
+    page.wait_for_selector("#solved:not([hidden])")
 
 
 def test_a_domino_that_does_not_fit_says_how_to_turn_it_on_a_phone(tabs, url):

@@ -25,9 +25,13 @@ let marked = null;        // {cells, kind: "hint" | "wrong"}
 let difficulty = "easy";
 let clock = {before: 0, since: Date.now(), done: null};  // seconds played before this visit; when; the solve's time
 // How many dominoes a reveal has laid in this game (an answer once seen stays seen, whatever is taken back), and
-// whether the board was finished with their help: that is no solve, and no solve's time is claimed or kept.
+// whether the board was finished with their help: that is no solve, and no solve's time is claimed or kept,
+// whatever is taken back after (the timer says "Revealed" for good, as a solve's keeps its time).
 let revealed = 0;
 let finishedByReveal = false;
+// Whether the player closed the solved (or revealed) screen of the board as it is: a reload shows the board, not
+// the screen again; a board finished anew shows it again.
+let solvedClosed = false;
 let trayStop = 0;         // the tray's one tab stop: the domino the arrow keys last went to
 let statsShown = 0;       // which stats request the list shows (a newer puzzle's replaces it)
 
@@ -81,7 +85,7 @@ function gameKey(view) {
 function save() {
   if (!game) return;
   localStorage.setItem(gameKey(game), JSON.stringify({placed, undoStack, redoStack, seconds: played(),
-                                                       done: clock.done, revealed}));
+                                                       done: clock.done, revealed, finishedByReveal, solvedClosed}));
 }
 
 function restore(view) {
@@ -92,7 +96,8 @@ function restore(view) {
   return {placed: [], undoStack: [], redoStack: []};
 }
 
-// ---- the timer: seconds played on this puzzle, kept with the position; it stops when the puzzle is solved ----
+// ---- the timer: seconds played on this puzzle, kept with the position; it stops when the puzzle is solved, and
+// says "Revealed" once the board is finished by reveals ----
 
 function played() {
   return clock.done !== null ? clock.done : clock.before + Math.floor((Date.now() - clock.since) / 1000);
@@ -114,9 +119,12 @@ function start(view) {
   placed = saved.placed; undoStack = saved.undoStack; redoStack = saved.redoStack;
   clock = {before: saved.seconds || 0, since: Date.now(), done: saved.done === undefined ? null : saved.done};
   revealed = saved.revealed || 0;
-  finishedByReveal = false;
+  finishedByReveal = saved.finishedByReveal === true;
+  solvedClosed = saved.solvedClosed === true;
   hand = null; marked = null; cursor = null;
-  if (view.origin && view.origin.difficulty) chooseDifficulty(view.origin.difficulty);
+  // (the difficulty of a day or a file is the one its buttons choose; a made puzzle's, no choice of theirs, is
+  // its rating, which its title says beside the one asked)
+  if (view.origin && view.origin.difficulty && !("asked" in view)) chooseDifficulty(view.origin.difficulty);
   if (view.origin && view.origin.date) $("day").value = view.origin.date;
   sessionStorage.setItem("pipscover:view", JSON.stringify(view));
   localStorage.setItem("pipscover:last", JSON.stringify(view));
@@ -357,8 +365,8 @@ function changed() {
   // every domino placed, right so far) with that board.
   if ((marked && marked.kind === "wrong") || $("message").classList.contains("good")) say("");
   marked = null;
-  finishedByReveal = false;
   $("solved").hidden = true;
+  solvedClosed = false;
   save();
   draw();
   if (placed.length === game.dominoes.length) checkPosition();
@@ -514,6 +522,7 @@ function finished() {
   }
   save();
   tick();
+  if (solvedClosed) return;
   $("solved").hidden = false;
   $("solved-close").focus();
 }
@@ -746,6 +755,8 @@ document.addEventListener("keydown", (event) => {
 // started again from the top of the page.
 function closeSolved() {
   $("solved").hidden = true;
+  solvedClosed = true;
+  save();
   $("board").focus();
 }
 
