@@ -18,6 +18,7 @@ from pipscover.cli.common import (
     exit_after,
     exit_with,
     load_reported,
+    output_folder,
     output_paths,
     print_json,
     write_output,
@@ -38,7 +39,8 @@ def certify_command(
     )],
     difficulty: DifficultyOption = None,
     output: Annotated[str | None, typer.Option(
-        "--output", "-o", help="Write the certificate to NAME.cnf and its proof to NAME.drat (several puzzles: "
+        "--output", "-o", callback=output_folder,
+        help="Write the certificate to NAME.cnf and its proof to NAME.drat (several puzzles: "
         "NAME-hard.cnf etc.).", show_default=False,
     )] = None,
     checking: Annotated[bool, typer.Option(

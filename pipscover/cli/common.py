@@ -38,7 +38,7 @@ from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, puzzle_fi
 from pipscover.model import Difficulty, Puzzle
 from pipscover.model.results import SEEDS, SolveResult, Status, checked_seed, long_numbers
 from pipscover.runtime.limits import parse_size
-from pipscover.runtime.writes import cannot_write, write_whole
+from pipscover.runtime.writes import cannot_write, folder_problem, write_whole
 
 PUZZLES_HELP = ("Puzzle files (NYT JSON or text format), folders of them, or NYT days (YYYY-MM-DD or today: "
                 "read from the cache of `pipscover fetch`, fetched when missing).")
@@ -104,6 +104,16 @@ def memory_size(value: str) -> str:
         parse_size(value)
     except PipsError:
         raise Refused(value, "must be a size such as 2G or 512M (K, M, G, T: powers of 1024), more than 0") from None
+    return value
+
+
+def output_folder(value: str | Path | None) -> str | Path | None:
+    """An -o whose folder is missing or is a file, refused before any work: `certify -o sub/x.cnf` and
+    `generate -o sub/x.json` said so only once the certificate or the puzzle was made, and `solve -o` once
+    its answer was printed."""
+    problem = None if value is None or str(value) in ("", "-") else folder_problem(value)
+    if problem is not None:
+        raise Refused(value, problem)
     return value
 
 
@@ -424,7 +434,8 @@ PICTURE = {".svg": "svg"}  # what solve and hint write with -o
 
 def picture_option(what: str) -> Any:
     """The -o of the commands that can also draw `what` of each puzzle as an SVG picture (solve, hint)."""
-    return typer.Option("--output", "-o", help=f"Also write {what} as an SVG picture, NAME.svg (NAME-hard.svg etc. "
+    return typer.Option("--output", "-o", callback=output_folder,
+                        help=f"Also write {what} as an SVG picture, NAME.svg (NAME-hard.svg etc. "
                         "for several).")
 
 

@@ -17,6 +17,7 @@ from pipscover.cli.common import (
     PuzzlesArgument,
     exit_after,
     load_reported,
+    output_folder,
     output_format,
     output_paths,
     print_json,
@@ -82,7 +83,8 @@ def encode_command(
     puzzles: PuzzlesArgument,
     difficulty: DifficultyOption = None,
     output: Annotated[str, typer.Option(
-        "--output", "-o", help="Write the file here (- for stdout); several puzzles go to NAME-hard.cnf etc. "
+        "--output", "-o", callback=output_folder,
+        help="Write the file here (- for stdout); several puzzles go to NAME-hard.cnf etc. "
         "NAME.opb is OPB, NAME.cnf DIMACS.",
     )] = "-",
     dimacs: Annotated[bool | None, typer.Option(

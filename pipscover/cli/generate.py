@@ -19,6 +19,7 @@ from pipscover.cli.common import (
     error_line,
     json_text,
     max_pip_option,
+    output_folder,
     output_format,
     progress_bar,
     seconds,
@@ -60,7 +61,8 @@ def generate_command(
         ),
     ] = None,
     output: Annotated[str, typer.Option(
-        "--output", "-o", help="Write the puzzle (NYT JSON) here; - (stdout) sends the report to stderr.",
+        "--output", "-o", callback=output_folder,
+        help="Write the puzzle (NYT JSON) here; - (stdout) sends the report to stderr.",
     )] = "-",
     timeout: Annotated[float | None, typer.Option(
         "--timeout", callback=seconds, help="Give up after this many seconds (inf: no limit).",

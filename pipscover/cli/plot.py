@@ -8,14 +8,15 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import print_json
+from pipscover.cli.common import output_folder, print_json
 
 
 @app.command("plot")
 def plot_command(
     tables: Annotated[list[Path], typer.Argument(help="Tables written by `pipscover sweep` (CSV).",
                                                  show_default=False)],
-    output: Annotated[str, typer.Option("--output", "-o", help="The figure: a .png, .svg or .pdf file.",
+    output: Annotated[str, typer.Option("--output", "-o", callback=output_folder,
+                                        help="The figure: a .png, .svg or .pdf file.",
                                         show_default=False)],
     kind: Annotated[str, typer.Option(
         "--kind", "-k", help="time: --y against --x per --by (log scale); counts: histogram of count; "

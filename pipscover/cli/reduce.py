@@ -16,6 +16,7 @@ from pipscover.cli.common import (
     TimeoutOption,
     exit_code,
     exit_with,
+    output_folder,
     output_format,
     print_json,
     write_output,
@@ -45,7 +46,8 @@ app.add_typer(reduce_app, name="reduce")
 OutputOption = Annotated[
     str | None,
     typer.Option(
-        "--output", "-o", help="Write the puzzle (NYT JSON) here; `-` for stdout (the default without --solve)."
+        "--output", "-o", callback=output_folder,
+        help="Write the puzzle (NYT JSON) here; `-` for stdout (the default without --solve)."
     ),
 ]
 SolveOption = Annotated[

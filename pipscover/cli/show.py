@@ -16,6 +16,7 @@ from pipscover.cli.common import (
     PuzzlesArgument,
     exit_after,
     load_reported,
+    output_folder,
     output_format,
     output_paths,
     print_json,
@@ -49,7 +50,8 @@ def show_command(
         bool, typer.Option("--solution", help="Draw the published solution too, when the file has one.")
     ] = False,
     output: Annotated[str, typer.Option(
-        "--output", "-o", help="Write to this file instead of stdout: NAME.svg a picture (several puzzles: "
+        "--output", "-o", callback=output_folder,
+        help="Write to this file instead of stdout: NAME.svg a picture (several puzzles: "
         "NAME-easy.svg etc.), NAME.txt the text format, NAME.json an NYT puzzle object.",
     )] = "-",
     as_json: JsonOption = False,

@@ -70,12 +70,18 @@ def cannot_write(path: str | Path, error: OSError | None = None) -> PipsError:
     >>> print(cannot_write("sub/x.cnf", FileNotFoundError(2, "No such file or directory")))
     sub/x.cnf: no such folder sub
     """
+    problem = folder_problem(path)
+    return PipsError(f"{path}: {problem or f'cannot write ({error and error.strerror or error})'}")
+
+
+def folder_problem(path: str | Path) -> str | None:
+    """What is wrong with the folder a file is to be written in (missing, or a file), or None."""
     folder = Path(path).parent
     if not folder.exists():
-        return PipsError(f"{path}: no such folder {folder}")
+        return f"no such folder {folder}"
     if not folder.is_dir():
-        return PipsError(f"{path}: {folder} is a file, not a folder")
-    return PipsError(f"{path}: cannot write ({error and error.strerror or error})")
+        return f"{folder} is a file, not a folder"
+    return None
 
 
 def _mode_for(target: Path) -> int:
