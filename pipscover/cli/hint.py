@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -16,9 +15,7 @@ from pipscover.cli.common import (
     PICTURE,
     DifficultyOption,
     JsonOption,
-    Loaded,
     PuzzlesArgument,
-    error_line,
     exit_after,
     load_reported,
     output_format,
@@ -32,7 +29,7 @@ from pipscover.errors import PipsError
 from pipscover.formats import read_text_file
 from pipscover.formats.solution import read_position
 from pipscover.hints import GUESS, NO_SOLUTION, WRONG, Chain, Step, hint_chain
-from pipscover.model import Difficulty, Placement, Puzzle, Solution
+from pipscover.model import Placement, Puzzle, Solution
 from pipscover.render.svg import draw_svg
 from pipscover.render.terminal import draw_puzzle, draw_solution
 
@@ -82,7 +79,8 @@ def hint_command(
             raise PipsError(f"{len(read)} puzzles given; --given is for one (choose with -d)")
         picture_paths(output, read)
 
-    timed, unread, position = _load_with_position(puzzles, difficulty, as_json, refuse, given)
+    position = read_text_file(given) if given is not None else None  # refused before, and without, the puzzles
+    timed, unread = load_reported(puzzles, difficulty, as_json, refuse=refuse)
     loaded = [item.puzzle for item in timed]
     placed = read_position(position, str(given), loaded[0]) if position is not None and loaded else ()
     pictures = picture_paths(output, loaded)
@@ -146,20 +144,3 @@ def _ending(chain: Chain, every: bool, placed: tuple[Placement, ...] = ()) -> st
         lines.append(draw_solution(chain.puzzle, Solution(placed), highlight) if placed
                      else draw_puzzle(chain.puzzle, highlight=highlight))
     return "\n".join(lines)
-
-
-def _load_with_position(puzzles: list[Path], difficulty: Difficulty | None, as_json: bool,
-                        refuse: Callable[[list[Puzzle]], object], given: Path | None,
-                        ) -> tuple[list[Loaded], bool, str | None]:
-    """`load_reported`, and the text of the --given file. A --given file that cannot be read is refused after
-    the puzzles' own problems, one line each (exit 2): it was never read when no puzzle was, and a puzzle
-    file that did not read hid it."""
-    try:
-        position = read_text_file(given) if given is not None else None
-    except PipsError as problem:
-        try:
-            load_reported(puzzles, difficulty, as_json, refuse=refuse)
-        except PipsError as error:
-            error_line(str(error))
-        raise problem from None
-    return *load_reported(puzzles, difficulty, as_json, refuse=refuse), position

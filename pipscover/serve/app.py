@@ -35,7 +35,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, is_written_whole_number
 from pipscover.formats import NothingToChoose, parse
 from pipscover.formats.fetch import NoSuchDay, cache_folder, fetch_day, is_day, parse_day
 from pipscover.formats.nyt import parse_json
@@ -236,7 +236,7 @@ def _difficulty(name: str) -> str:
 async def _body(request: Request) -> bytes:
     """The request's body, refused (413) past `MAX_BODY` bytes before more is read."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
+    if is_written_whole_number(declared) and int(declared) > MAX_BODY:
         raise HTTPException(413, f"The request is larger than {MAX_BODY // 2**10} KiB; puzzles are far smaller.")
     chunks, size = [], 0
     async for chunk in request.stream():

@@ -218,8 +218,8 @@ def _end(process: BaseProcess, then: Callable[[], None]) -> None:
     loop.add_reader(process.sentinel, ended)
 
 
-async def _readable(source: Connection | int) -> None:
-    """Until `source` (a pipe's end, or a process's sentinel) has something to read, or its writer has ended."""
+async def _readable(source: Connection) -> None:
+    """Until the pipe's end `source` has something to read, or its writer has ended."""
     loop = asyncio.get_running_loop()
     ready: asyncio.Future[None] = loop.create_future()
 

@@ -49,7 +49,7 @@ class ResultTable:
         try:
             self._stream: TextIO = self.path.open("a", newline="", encoding="utf-8")
         except OSError as error:
-            raise PipsError(f"{self.path}: cannot write ({error.strerror})") from None
+            raise cannot_write(self.path, error) from None
         self._writer = csv.DictWriter(self._stream, self.columns, extrasaction="ignore")
         if not self._has_header:
             self._writer.writeheader()
@@ -70,7 +70,7 @@ class ResultTable:
         try:
             self._stream.flush()
         except OSError as error:  # a full disk
-            raise PipsError(f"{self.path}: cannot write ({error.strerror})") from None
+            raise cannot_write(self.path, error) from None
 
     def _read(self, retry: set[str]) -> bool:
         """Load the keys of the rows already written; drop a cut-off last line and rows to retry. Whether the
