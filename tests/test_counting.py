@@ -311,7 +311,16 @@ def test_a_grid_count_goes_on_in_the_order_that_ends_first(monkeypatch):
         grids.GridCounter(puzzle).count(node_limit=16 * 1024)  # the default order alone
     assert stop.value.result.stopped_by == NODE_BUDGET
     reversed_order = grids.GridCounter(puzzle, grids.search_orders(puzzle.cells)[1]).count()
+    visit = grids.GridSearch.visit
+    visited = [0]
+
+    def counted(search: grids.GridSearch) -> None:
+        visited[0] += 1
+        visit(search)
+
+    monkeypatch.setattr(grids.GridSearch, "visit", counted)
     assert grids.count_grids(puzzle) == reversed_order == count(puzzle, "grids", method="dlx").count  # listed
+    assert visited[0] < 16 * 1024  # the turns, all orders together, end before the default order alone could
 
 
 def test_counts_a_subset_sum_puzzle_with_pips_in_the_millions():

@@ -150,6 +150,7 @@ def _draw_dominoes(spec: PlantedSpec, rng: random.Random) -> list[Domino]:
         )
     return [domino_at(index, spec.max_pip) for index in rng.sample(range(every), spec.dominoes)]
 
+
 def domino_at(index: int, max_pip: int) -> Domino:
     """The pair at `index` in the list of all (a, b) with a <= b <= max_pip, ordered by a then b."""
 
@@ -187,4 +188,3 @@ def _regions(grid: dict[Cell, int], rng: random.Random) -> list[tuple[RegionKind
             kind = RegionKind(rule.planted_instead)
         regions.append((kind, cells, targets[kind][0]))
     return regions
-
