@@ -34,11 +34,15 @@ from pipscover.counting.inclusion_exclusion import (
     with_fewest_primes,
 )
 from pipscover.counting.inclusion_exclusion import count as count_by_inclusion_exclusion
+from pipscover.counting.region_states import RegionRules
 from pipscover.counting.structural import StructuralCounter
+from pipscover.counting.sweep_order import candidates, pairs_filled, ranked
+from pipscover.counting.tilings import longer_side_order
 from pipscover.generate.planted import PlantedSpec, planted
 from pipscover.model import Puzzle, Region
+from pipscover.model.geometry import neighbours
 from pipscover.model.results import CountInterrupted
-from pipscover.regions import RegionKind
+from pipscover.regions import RegionKind, pip_values
 from pipscover.runtime.deadlines import SearchTimeout
 from pipscover.runtime.limits import MemoryCapReached, TooBig
 
@@ -88,6 +92,42 @@ def test_it_counts_random_puzzles_of_up_to_six_dominoes_as_the_structural_counte
     family: brute force on these, listing each of up to thousands of solutions, took 4.5 s of CPU; the
     structural counter takes 0.03 s."""
     assert count_by_inclusion_exclusion(puzzle) == StructuralCounter(puzzle).count()
+
+
+@settings(max_examples=40, deadline=None)
+@given(puzzles(max_dominoes=6))
+def test_every_order_of_the_cells_counts_as_the_structural_counter_does(puzzle):
+    """Each candidate order (lines and diagonals from each corner; a cell's later neighbours may be above or
+    to its left) is a sweep of the same polynomial: the same count, and both builds the same graph."""
+    solutions = StructuralCounter(puzzle).count()
+    for order in candidates(puzzle.cells):
+        sweep = build_sweep(puzzle, order=order, compiled=True)
+        assert _digest(sweep) == _digest(build_sweep(puzzle, order=order, compiled=False))
+        assert Modulus.of_points(sweep.points).count(sweep_total(sweep)) == solutions, order
+
+
+def test_the_sweep_keeps_the_order_of_fewest_edges_it_built():
+    """no-unique-24's board runs corner to corner: 2,358,133 edges along its longer side, 69,715 along its
+    columns from the other corner (with 2^23 points, about 180 s of CPU rather than 6,000)."""
+    puzzle = load_one(BENCHMARKS / "no-unique-24-s1.json")
+    assert len(build_sweep(puzzle, order=longer_side_order(puzzle.cells)).sources) == 2_358_133
+    rules, pips = RegionRules(puzzle), len(pip_values(puzzle.dominoes))
+    pairs = [pairs_filled(table, pips, size) for table, size in
+             zip(inclusion_exclusion._step_tables(rules, pips), rules.sizes)]
+    tried = ranked(puzzle.cells, puzzle.region_index, pairs)[:inclusion_exclusion.ORDERS_TRIED]
+    fewest = min(len(build_sweep(puzzle, order=order).sources) for order in tried)
+    assert len(build_sweep(puzzle).sources) == fewest == 69_715
+
+
+def test_the_candidate_orders_are_distinct_and_lay_each_domino_from_its_first_cell():
+    strip = [(0, c) for c in range(5)]
+    assert candidates(strip) == [strip, strip[::-1]]
+    square = [(r, c) for r in range(3) for c in range(3)]
+    orders = candidates(square)
+    assert len(orders) == 16 and all(sorted(order) == square for order in orders)
+    for order in orders:
+        place = {cell: i for i, cell in enumerate(order)}
+        assert all(sum(place.get(other, -1) > place[cell] for other in neighbours(cell)) <= 2 for cell in order)
 
 
 @given(puzzles(max_dominoes=6))
@@ -233,8 +273,8 @@ def test_it_counts_a_planted_board_in_glynns_form():
 
 
 def test_it_refuses_dominoes_that_need_too_many_sweeps_in_one_line():
-    distinct = [(a, b) for a in range(7) for b in range(a, 7)][:24]  # 2^23 sweeps in Glynn's form
-    cells = [(0, c) for c in range(48)]
+    distinct = [(a, b) for a in range(7) for b in range(a, 7)][:26]  # 2^25 sweeps in Glynn's form
+    cells = [(0, c) for c in range(52)]
     puzzle = Puzzle((Region(RegionKind.EMPTY, tuple(cells)),), tuple(distinct))
     assert points_of(puzzle) > POINTS_LIMIT
     with pytest.raises(TooBig, match="sweeps"):
@@ -350,15 +390,18 @@ def test_both_builds_make_the_graph_the_python_build_made(name):
     """The same states in the same order, the same edges and forms: the sweeps' sums (and their chunks, on a
     cluster whose workers run another build) stay the same to the bit."""
     puzzle = load_one(BENCHMARKS / f"{name}.json")
-    assert _digest(build_sweep(puzzle, compiled=True)) == _digest(build_sweep(puzzle, compiled=False)) \
-        == OLD_GRAPHS[name]
+    order = longer_side_order(puzzle.cells)  # the only order 0eec062 took
+    assert _digest(build_sweep(puzzle, compiled=True, order=order)) \
+        == _digest(build_sweep(puzzle, compiled=False, order=order)) == OLD_GRAPHS[name]
 
 
 @pytest.mark.parametrize(("name", "digest"), [("planted-6x6-s1", "e7fc42ddf8995e75"),
                                               ("no-unique-22-s1", "13cb8b89bb1ee1b1")])
 def test_the_compiled_build_makes_the_long_counts_graphs_the_python_build_made(name, digest):
-    """589,109 edges and 138,654 (0eec062's Python build took about 11 s and 3 s over them)."""
-    assert _digest(build_sweep(load_one(BENCHMARKS / f"{name}.json"), compiled=True)) == digest
+    """589,109 edges and 138,654 along the longer side (0eec062's Python build took about 11 s and 3 s over
+    them)."""
+    puzzle = load_one(BENCHMARKS / f"{name}.json")
+    assert _digest(build_sweep(puzzle, compiled=True, order=longer_side_order(puzzle.cells))) == digest
 
 
 @settings(max_examples=60, deadline=None)

@@ -3,7 +3,7 @@
 
    inclusion_exclusion.py keeps the Python twin (`build_sweep` with `_lay`, `_pruned`, `_skips_folded`), which
    this follows step by step, so that both give the same graph to the bit: the same states discovered in the
-   same order, line by line (cell by cell along the longer side), the same edges merged per source and
+   same order, line by line (cell by cell in the order it is given), the same edges merged per source and
    target, the same states kept (those that reach the covered board), the same steps that lay nothing folded
    away in the same order, the same forms numbered as they first appear. A state is the cells ahead already
    covered and one number per region: the region's (cells left, rule state) pair, numbered by the Python side,
@@ -293,8 +293,10 @@ static PyObject *bytes_of(const Ints *v) {  /* NULL, an error set, is what Py_Bu
 
 /* The twin's `_pruned`: the states that reach the covered board numbered in sweep order, their incoming edges
    (each state's sources in the order of their numbers), the skips folded; the graph as the Python side's
-   `Sweep` holds it: (forms, first, sources, edge_forms, final), the arrays as bytes of C ints. */
-static PyObject *pruned(Py_ssize_t cells, Edges *edges, const size_t *counts, Forms *forms, int32_t *pairs) {
+   `Sweep` holds it: (forms, first, sources, edge_forms, final), the arrays as bytes of C ints, and the
+   layings the build met (`laid`), by which `build_sweep` bounds its next order's build. */
+static PyObject *pruned(Py_ssize_t cells, Edges *edges, const size_t *counts, Forms *forms, int32_t *pairs,
+                        long long laid) {
     PyObject *result = NULL;
     int32_t **number = calloc(cells + 1, sizeof(int32_t *));
     int32_t skip_pair[2] = {SKIP, 1}, skip = form_of(forms, skip_pair, 1), *start = NULL, *from = NULL, *by = NULL;
@@ -353,8 +355,8 @@ static PyObject *pruned(Py_ssize_t cells, Edges *edges, const size_t *counts, Fo
         if (!form) Py_CLEAR(listed); else PyTuple_SET_ITEM(listed, f, form);
     }
     if (listed)
-        result = Py_BuildValue("(NNNNn)", listed, bytes_of(&first), bytes_of(&sources), bytes_of(&edge_forms),
-                               (Py_ssize_t)(any_start && counts[cells] ? kept - 1 : -1));
+        result = Py_BuildValue("(NNNNnL)", listed, bytes_of(&first), bytes_of(&sources), bytes_of(&edge_forms),
+                               (Py_ssize_t)(any_start && counts[cells] ? kept - 1 : -1), laid);
     goto done;
 memory:
     PyErr_NoMemory();
@@ -409,7 +411,7 @@ static PyObject *built(Board *b) {
     }
     if (status == BUILT && (total_states > b->index_limit || total_edges > b->index_limit)) status = TOO_MANY_INDICES;
     if (status == FAILED && !PyErr_Occurred()) PyErr_NoMemory();
-    if (status == BUILT) result = pruned(b->cells, edges, counts, &forms, pairs);
+    if (status == BUILT) result = pruned(b->cells, edges, counts, &forms, pairs, laid);
     else if (status != FAILED) result = PyLong_FromLong(status);
 done:
     numbering_free(&now); numbering_free(&next); numbering_free(&forms.known);
@@ -420,7 +422,7 @@ done:
 }
 
 /* build(region_of, later, tables, pips, kinds, partners, check, every, layings_limit, index_limit): the graph
-   of the twin's `build_sweep` as (forms, first, sources, edge_forms, final), or TOO_MANY_LAYINGS or
+   of the twin's `build_sweep` as (forms, first, sources, edge_forms, final, layings), or TOO_MANY_LAYINGS or
    TOO_MANY_INDICES when it passes a limit. `region_of[cell]` and `later[cell]` (the cells a domino from it
    reaches, as offsets ahead) along the sweep's order; `tables[r]` region r's step table (`pips` entries per
    (cells left, state) pair, pair 0 the empty region); `kinds` the domino types; `partners` the layings, as the

@@ -16,11 +16,11 @@ method that answered, e.g. `auto:blocking`.
    for minutes). For grids the structural racer is the grid plan: the structural placement count, which is
    the grid count when the board has a single tiling, else `dlx` listing when it is at most
    `LIST_GRIDS_UP_TO` and the structural grid count beyond.
-Both placement races take `inclusion-exclusion` too when it counts the puzzle within `RACE_IE_POINTS`
-sweeps: its sweeps do not care how many solutions the structural budget found (no-unique-20 has none there
-and 473 trillion in all, which only inclusion-exclusion counts within minutes); its sweeps end in a known
-time, so the other racers run at a lower priority beside it. Each racer keeps within its share of the
-memory cap.
+Both placement races take `inclusion-exclusion` too when it takes the puzzle (its sweeps within
+`POINTS_LIMIT`, its sums' residues wide enough): its sweeps do not care how many solutions the structural
+budget found (no-unique-20 has none there and 473 trillion in all, which only inclusion-exclusion counts
+within seconds); its sweeps end in a known time, so the other racers run at a lower priority beside it. Each
+racer keeps within its share of the memory cap.
 All budgets count nodes or solutions, never seconds, so which method answers never depends on the machine.
 """
 
@@ -56,9 +56,6 @@ STRUCTURAL_WORK_BUDGET = 500_000
 # a SAT solver a minute (on a 2 x 12 planted board they hold 67 million of 46 billion after 20,000 nodes).
 LIST_UNLESS_FOUND = 100_000
 RACE_SAT_BACKEND = "cadical195"
-# Auto races inclusion-exclusion when the dominoes need at most this many sweeps (41,472 on planted 6 x 6;
-# no-unique-20's 2^19, 12-25 s of CPU, where the other racers give no count in 300 s; planted 4 x 12's 2,239,488).
-RACE_IE_POINTS = 1 << 22
 # When inclusion-exclusion races, the other racers run this much lower in the kernel's priority (`nice`), so
 # that its sweeps, which end in a known time, keep a core to themselves while the others share the rest:
 # three racers on two cores each had two thirds of one (planted 6 x 6: 13.5 s, against 8.6 s alone).
@@ -121,7 +118,7 @@ def _placement_racers(puzzle: Puzzle, counter: StructuralCounter,
     """Step 4's racers, each waiting for its budget: the structural count going on (`counter`, its caches
     kept), against blocking clauses when its budget found fewer than `LIST_UNLESS_FOUND` solutions (a listing
     may win), else against the structural count in the sweep order; and inclusion-exclusion in either case
-    when it takes the puzzle within `RACE_IE_POINTS` sweeps (its count is in no way tied to the solutions the
+    when it takes the puzzle (its count is in no way tied to the solutions the
     structural budget found: no-unique-20 has none in it, and 473 trillion)."""
     from pipscover.counting.structural import StructuralCounter
 
@@ -144,13 +141,11 @@ def _beside_the_sweeps(racer: Callable[[Budget], CountResult], budget: Budget) -
 
 
 def _inclusion_exclusion_takes(puzzle: Puzzle) -> bool:
-    """Whether inclusion-exclusion counts the puzzle within `RACE_IE_POINTS` sweeps: a racer it would refuse
-    (its sums' residues too narrow for the count's bound: the SAT reductions) would only take a share of
-    the memory cap."""
-    from pipscover.counting.inclusion_exclusion import Modulus, points_of
+    """Whether inclusion-exclusion takes the puzzle (`Modulus.of`: its sweeps within `POINTS_LIMIT`, its sums'
+    residues wide enough for the count's bound): a racer it would refuse (the SAT reductions) would only take
+    a share of the memory cap."""
+    from pipscover.counting.inclusion_exclusion import Modulus
 
-    if points_of(puzzle) > RACE_IE_POINTS:  # (from the copies alone: before the bound `Modulus.of` computes)
-        return False
     try:
         Modulus.of(puzzle)
     except TooBig:

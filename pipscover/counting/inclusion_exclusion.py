@@ -47,8 +47,10 @@ from pipscover.counting.budget import UNLIMITED, Budget
 from pipscover.counting.progress import PROGRESS_EVERY, ProgressCallback
 from pipscover.counting.region_states import FAIL, RegionRules
 from pipscover.counting.search import STOPS, check_search, stopped
-from pipscover.counting.tilings import arrangements, longer_side_order, tilings_at_most
-from pipscover.model import Puzzle
+from pipscover.counting.sweep_order import pairs_filled, ranked
+from pipscover.counting.tilings import arrangements, tilings_at_most
+from pipscover.model import Cell, Puzzle
+from pipscover.model.geometry import neighbours
 from pipscover.model.results import CountInterrupted, Distinct
 from pipscover.regions import pip_values
 from pipscover.runtime.cores import compiled_by_default, load_core
@@ -60,16 +62,19 @@ _core = load_core("pipscover.counting._inclusion_exclusion", "the Python sweeps 
 # The lanes' moduli: primes 2^30 - c with c small, which the core reduces by folding (2^30 = c modulo the
 # prime); a count takes the first few whose product passes its bound.
 PRIMES = tuple((1 << 30) - c for c in (35, 41, 83, 101, 105, 107))
-# The most points it takes on: no-unique-22's 2^21 (Glynn's form) of 138,654 edges (the steps that lay nothing
-# folded away) took 561 s of CPU in the core's batches of eight (the whole count on a machine loaded 22-25;
-# 1,176 s before, loaded 8-9), split over a cluster's cores; no-unique-24's 2^23 are past it.
-POINTS_LIMIT = 1 << 22
+# The most points it takes on: no-unique-24's 2^23 (Glynn's form) of 69,715 edges took about 180 s of CPU in the
+# core's passes of sixteen, in the order of the cells its build chose; planted 8 x 8's 44.8 million are past it.
+POINTS_LIMIT = 1 << 24
 # Layings the build may meet (planted 6 x 6: 2.8 million, merged into 650,795 edges; the Python build's dicts
 # then held 449 MB, so the memory cap stops it well before this refuses it; the compiled build holds a tenth).
 LAYINGS_LIMIT = 20_000_000
 # The graph's states and edges are numbered by C ints (array "i": half the memory of 64-bit numbers, and
 # less to read on every pass); the layings limit keeps real builds far below this.
 INDEX_LIMIT = 2**31 - 1
+# The orders of the cells whose graphs are built, of `sweep_order.ranked`'s: its estimate put the best of all
+# sixteen among its first three on every puzzle of the counting benchmark but two small ones (edges 1.65 and
+# 1.8 times the best's there); each build past the first stops at twice the best layings so far.
+ORDERS_TRIED = 3
 CHECK_EVERY = 4096  # states built between two looks at the clock and the memory
 COMPILED_CHECK_EVERY = 16  # points the core sweeps between two looks at the clock (one or two of its passes)
 
@@ -190,33 +195,62 @@ def _distinct(puzzle: Puzzle) -> list[tuple[tuple[int, int], int]]:
 
 
 def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None,
-                compiled: bool | None = None) -> Sweep:
-    """The graph of the sweep along the board's longer side: a state is the cells ahead already covered
-    (within one line) and the regions' states; only states that reach the covered board are kept. Built by
-    the compiled core (its `_sweep_graph.c`) unless `compiled` is false or it is not built, else by its
-    Python twin: the same graph."""
-    board = _Board.of(puzzle)
+                compiled: bool | None = None, order: Sequence[Cell] | None = None) -> Sweep:
+    """The graph of the sweep over the cells in `order` (by default, of the first `ORDERS_TRIED` orders
+    `sweep_order.ranked` gives, the one whose graph has the fewest edges): a state is the cells ahead already
+    covered (within one line of the order) and the regions' states; only states that reach the covered board
+    are kept. Built by the compiled core (its `_sweep_graph.c`) unless `compiled` is false or it is not built,
+    else by its Python twin: the same graph."""
     core = _core if compiled or (compiled is None and compiled_by_default()) else None
-    if core is None:
-        return _built_here(puzzle, board, deadline, memory_cap)
+    rules = RegionRules(puzzle)
     pips = len(pip_values(puzzle.dominoes))
-    made = core.build(
+    tables = _step_tables(rules, pips)
+    if order is not None:
+        return _built(puzzle, _Board.of(puzzle, order, rules), tables, core, deadline, memory_cap, LAYINGS_LIMIT)[0]
+    pairs = [pairs_filled(table, pips, size) for table, size in zip(tables, rules.sizes)]
+    best: tuple[Sweep, int] | None = None
+    refused: TooBig | None = None
+    for cells in ranked(puzzle.cells, puzzle.region_index, pairs)[:ORDERS_TRIED]:
+        # An order whose build passes twice the best's layings is not kept: its graph would hardly be smaller.
+        limit = LAYINGS_LIMIT if best is None else min(LAYINGS_LIMIT, 2 * best[1])
+        try:
+            made = _built(puzzle, _Board.of(puzzle, cells, rules), tables, core, deadline, memory_cap, limit)
+        except TooBig as too_big:
+            refused = refused or too_big
+            continue
+        if best is None or len(made[0].sources) < len(best[0].sources):
+            best = made
+    if best is None:
+        assert refused is not None  # every order was built with the whole limit, and each refused
+        raise refused
+    return best[0]
+
+
+def _built(puzzle: Puzzle, board: _Board, tables: list[list[int]], core: object, deadline: float | None,
+           memory_cap: int | None, layings_limit: int) -> tuple[Sweep, int]:
+    """The graph over the board's order and the layings its build met, by the core or (without one) the twin;
+    `TooBig` past `layings_limit` or the indices."""
+    if core is None:
+        return _built_here(puzzle, board, deadline, memory_cap, layings_limit)
+    made = core.build(  # type: ignore[attr-defined]  # the compiled module
         board.region_of, [[other - cell for other in others] for cell, others in enumerate(board.later)],
-        _step_tables(board.rules, pips), pips, board.kinds, _flat(board.partners),
-        lambda: check_search(0, deadline, memory_cap, None), CHECK_EVERY, LAYINGS_LIMIT, INDEX_LIMIT)
-    if made == core.TOO_MANY_LAYINGS:
-        raise _too_many_layings(puzzle)
-    if made == core.TOO_MANY_INDICES:
+        tables, len(pip_values(puzzle.dominoes)), board.kinds, _flat(board.partners),
+        lambda: check_search(0, deadline, memory_cap, None), CHECK_EVERY, layings_limit, INDEX_LIMIT)
+    if made == core.TOO_MANY_LAYINGS:  # type: ignore[attr-defined]
+        raise _too_many_layings(puzzle, layings_limit)
+    if made == core.TOO_MANY_INDICES:  # type: ignore[attr-defined]
         raise _too_many_indices(puzzle)
-    forms, first, sources, edge_forms, final = made
-    return Sweep(points_for(puzzle), forms, array("i", first), array("i", sources), array("i", edge_forms), final)
+    forms, first, sources, edge_forms, final, laid = made
+    return Sweep(points_for(puzzle), forms, array("i", first), array("i", sources), array("i", edge_forms),
+                 final), laid
 
 
 @dataclass(frozen=True)
 class _Board:
     """What both builds start from: the board's cells in sweep order (`region_of` each, and the `later` cells
-    a domino from it reaches), the region rules, and the layings (`partners`: pip a -> (pip b, type) of each
-    domino type that puts a there and b on the next cell, of `kinds` types)."""
+    a domino from it reaches: its neighbours later in the order, at most two), the region rules, and the
+    layings (`partners`: pip a -> (pip b, type) of each domino type that puts a there and b on the next cell,
+    of `kinds` types)."""
 
     region_of: list[int]
     later: list[list[int]]
@@ -225,17 +259,18 @@ class _Board:
     kinds: int
 
     @classmethod
-    def of(cls, puzzle: Puzzle) -> _Board:
+    def of(cls, puzzle: Puzzle, cells: Sequence[Cell], rules: RegionRules) -> _Board:
         distinct = _distinct(puzzle)
         partners: dict[int, list[tuple[int, int]]] = defaultdict(list)
         for t, ((a, b), _) in enumerate(distinct):
             for first, second in {(a, b), (b, a)}:
                 partners[first].append((second, t))
-        cells = longer_side_order(puzzle.cells)
         place = {cell: index for index, cell in enumerate(cells)}
-        later = [[place[other] for other in ((r, c + 1), (r + 1, c)) if other in place] for r, c in cells]
-        return cls([puzzle.region_index[cell] for cell in cells], later, RegionRules(puzzle), dict(partners),
-                   len(distinct))
+        # Right and left of a cell before below and above: along the longer side, right then below, as before
+        # the orders were several (the same graphs to the bit).
+        later = [[place[other] for other in reversed(neighbours(cell)) if place.get(other, -1) > index]
+                 for index, cell in enumerate(cells)]
+        return cls([puzzle.region_index[cell] for cell in cells], later, rules, dict(partners), len(distinct))
 
 
 def _flat(partners: dict[int, list[tuple[int, int]]]) -> list[int]:
@@ -267,8 +302,8 @@ def _step_tables(rules: RegionRules, pips: int) -> list[list[int]]:
     return tables
 
 
-def _too_many_layings(puzzle: Puzzle) -> TooBig:
-    return TooBig(f"{puzzle.describe()}: inclusion-exclusion: its sweep passes {LAYINGS_LIMIT:,} layings")
+def _too_many_layings(puzzle: Puzzle, limit: int) -> TooBig:
+    return TooBig(f"{puzzle.describe()}: inclusion-exclusion: its sweep passes {limit:,} layings")
 
 
 def _too_many_indices(puzzle: Puzzle) -> TooBig:
@@ -276,8 +311,10 @@ def _too_many_indices(puzzle: Puzzle) -> TooBig:
                   "edges")
 
 
-def _built_here(puzzle: Puzzle, board: _Board, deadline: float | None, memory_cap: int | None) -> Sweep:
-    """The Python twin of the core's build: the states line by line (cell by cell), then `_pruned`."""
+def _built_here(puzzle: Puzzle, board: _Board, deadline: float | None, memory_cap: int | None,
+                layings_limit: int) -> tuple[Sweep, int]:
+    """The Python twin of the core's build: the states line by line (cell by cell), then `_pruned`; and the
+    layings it met."""
     rules = board.rules
     steps, region_of, later = rules.steps, board.region_of, board.later
     start = (0, tuple(rules.initial_states()), tuple(rules.sizes))
@@ -301,13 +338,13 @@ def _built_here(puzzle: Puzzle, board: _Board, deadline: float | None, memory_ca
                     continue
                 laid += _lay(steps, region_of[cell], region_of[other], (ahead | 1 << (other - cell)) >> 1, states,
                              left, board.partners, following, between, source)
-            if laid > LAYINGS_LIMIT:
-                raise _too_many_layings(puzzle)
+            if laid > layings_limit:
+                raise _too_many_layings(puzzle, layings_limit)
         levels.append(following)
         steps_between.append(between)
     if max(sum(map(len, levels)), sum(map(len, steps_between))) > INDEX_LIMIT:
         raise _too_many_indices(puzzle)
-    return _pruned(levels, steps_between, points_for(puzzle))
+    return _pruned(levels, steps_between, points_for(puzzle)), laid
 
 
 def _lay(steps: list, region: int, other_region: int, ahead: int, states: tuple, left: tuple,
