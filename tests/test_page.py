@@ -15,6 +15,7 @@ from serving import DAY, start_server, stop_server
 
 from pipscover.formats import puzzle_to_nyt
 from pipscover.model import Puzzle
+from pipscover.serve.jobs import made_view
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}")
@@ -273,6 +274,38 @@ def test_a_long_title_leaves_the_header_on_a_phone_screen(tabs, url, made, tmp_p
     page = opened(tabs["phone"], url)
     page.click("#chooser-toggle")
     open_file(page, made, tmp_path, name="apuzzlewitharatherlongname_" * 2 + "medium.json")
+    toggle = page.locator("#chooser-toggle").bounding_box()
+    assert toggle["x"] + toggle["width"] <= 390 and page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def shown_whole(page, selector, text):
+    """Whether every line of `text`, in the element `selector`, lies within that element's box and the screen's
+    width (a clamped or clipped line lies outside them)."""
+    return page.eval_on_selector(selector, """(element, text) => {
+        const node = [...element.querySelectorAll("*"), element].flatMap((e) => [...e.childNodes])
+            .find((child) => child.nodeType === Node.TEXT_NODE && child.data.includes(text));
+        const range = document.createRange();
+        range.setStart(node, node.data.indexOf(text));
+        range.setEnd(node, node.data.indexOf(text) + text.length);
+        const box = element.getBoundingClientRect(), lines = [...range.getClientRects()];
+        return lines.length > 0 && lines.every((line) => line.top >= box.top && line.bottom <= box.bottom + 0.5
+                                                && line.left >= 0 && line.right <= innerWidth);
+    }""", text)
+
+
+@pytest.mark.parametrize("name", ["made", "a long name"])
+def test_a_made_puzzles_rating_is_whole_in_a_phones_header(tabs, url, made, name):
+    """On a phone the title stood in a narrow column between "Pips" and the timer, cut to two lines: a made
+    puzzle's "(rated medium; any difficulty asked)" was cut after "(rated". Now the title has a row of its own
+    there, and a name too long for two lines is cut before its bracket is."""
+    page = opened(tabs["phone"], url)
+    game = made_view(made["medium"].puzzle, None)
+    bracket = f"(rated {game['origin']['difficulty']}; any difficulty asked)"
+    if name != "made":
+        game["title"] = "apuzzlewitharatherlongname_" * 6 + "medium.json " + bracket
+    page.evaluate("start", game)
+    assert page.text_content("#title") == game["title"]
+    assert shown_whole(page, "#title", bracket)
     toggle = page.locator("#chooser-toggle").bounding_box()
     assert toggle["x"] + toggle["width"] <= 390 and page.evaluate("document.documentElement.scrollWidth") <= 390
 

@@ -128,7 +128,7 @@ function start(view) {
   if (view.origin && view.origin.date) $("day").value = view.origin.date;
   sessionStorage.setItem("pipscover:view", JSON.stringify(view));
   localStorage.setItem("pipscover:last", JSON.stringify(view));
-  $("title").textContent = view.title;
+  showTitle(view.title);
   $("play").hidden = false;
   showChooser(false);
   $("solved").hidden = true;
@@ -138,6 +138,14 @@ function start(view) {
   draw();
   loadStats();
   if (placed.length === game.dominoes.length) checkPosition();
+}
+
+// A title's last bracket says which of a day's puzzles it is and how hard (a made puzzle's: its rating and the
+// difficulty asked): a long name may be cut to two lines, never that (on a phone it cut "(rated hard; ...").
+function showTitle(title) {
+  const [, name, detail] = /^(.*\S) (\([^()]*\))$/s.exec(title) || [null, title, ""];
+  $("title").replaceChildren(element("span", {class: "title-name"}, name));
+  if (detail) $("title").append(" ", element("span", {class: "title-detail"}, detail));  // (the space: for copies)
 }
 
 // A count as the page shows it: exact, a lower bound, or nothing when the deadline came first.
