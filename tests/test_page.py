@@ -473,6 +473,20 @@ def test_after_a_reload_the_difficulty_shown_is_the_puzzles(page, made):
     assert page.get_attribute("[data-difficulty=easy]", "aria-checked") == "false"
 
 
+def test_after_a_reload_of_a_made_puzzle_the_difficulty_chosen_is_kept(page, made):
+    """A made puzzle chooses no difficulty of the day's, and a reload showed Easy chosen, whatever was before."""
+    page.click("[data-difficulty=medium]")
+    page.click("[data-difficulty=hard]")
+    game = made_view(made["medium"].puzzle, None)
+    page.evaluate("start", game)
+    page.reload()
+    page.wait_for_selector("rect.cell")
+    assert page.text_content("#title") == game["title"]
+    assert page.get_attribute("[data-difficulty=hard]", "aria-checked") == "true"
+    assert page.get_attribute("[data-difficulty=easy]", "aria-checked") == "false"
+    assert page.evaluate("difficulty") == "hard"
+
+
 def test_the_difficulties_are_one_tab_stop_and_the_arrow_keys_choose_among_them(page):
     """The difficulties are marked as a radio group, and now behave as one (WAI-ARIA's pattern): Tab reaches
     the chosen one only, the arrow keys move the choice and the focus, round the ends, and the next Tab leaves

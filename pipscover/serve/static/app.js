@@ -553,14 +553,23 @@ async function loadDays() {
 }
 
 // The difficulties are a radio group (WAI-ARIA's pattern): one tab stop, the chosen one (a roving tabindex),
-// and the arrow keys move the choice and the focus together, round from the last to the first.
+// and the arrow keys move the choice and the focus together, round from the last to the first. The choice is
+// kept as the puzzle is, the tab's else the last one's (`chosenBefore`): a made puzzle, which chooses none,
+// came back from a reload with Easy chosen.
 function chooseDifficulty(name) {
   difficulty = name;
+  sessionStorage.setItem("pipscover:difficulty", name);
+  localStorage.setItem("pipscover:difficulty", name);
   for (const button of document.querySelectorAll("[data-difficulty]")) {
     const chosen = button.dataset.difficulty === name;
     button.setAttribute("aria-checked", chosen ? "true" : "false");
     button.tabIndex = chosen ? 0 : -1;
   }
+}
+
+function chosenBefore() {
+  const name = sessionStorage.getItem("pipscover:difficulty") || localStorage.getItem("pipscover:difficulty");
+  return [...document.querySelectorAll("[data-difficulty]")].some((b) => b.dataset.difficulty === name) ? name : null;
 }
 
 document.querySelector("[role=radiogroup]").addEventListener("keydown", (event) => {
@@ -853,6 +862,7 @@ function stored(storage, name) {
 
 (async function open() {
   loadDays();
+  if (chosenBefore()) chooseDifficulty(chosenBefore());
   setInterval(tick, 1000);
   window.addEventListener("pagehide", save);
   const given = () => api("/api/first").then((answer) => answer.game, () => null);
