@@ -527,6 +527,24 @@ def test_the_tray_is_one_tab_stop_and_the_arrow_keys_go_from_domino_to_domino(pa
     assert page.evaluate(at) == 4
 
 
+@pytest.mark.parametrize(("screen", "keys"), [
+    # two columns beside the board: 0 1 / 2 3 / 4
+    ("laptop", [("ArrowDown", 2), ("ArrowRight", 3), ("ArrowUp", 1), ("ArrowDown", 3), ("ArrowDown", 4),
+                ("ArrowDown", 4), ("ArrowLeft", 3)]),
+    # as many as fit under it, each row centred: 0 1 2 / 3 4
+    ("phone", [("ArrowDown", 3), ("ArrowRight", 4), ("ArrowDown", 4), ("ArrowRight", 0), ("ArrowRight", 1),
+               ("ArrowRight", 2), ("ArrowDown", 4)]),
+])
+def test_up_and_down_go_by_a_row_of_the_tray_as_it_is_laid_out(tabs, url, screen, keys):
+    """Up and Down went to the domino before or after in the tray's order, across a row of two columns."""
+    page = opened(tabs[screen], url)
+    page.focus(".tray-domino[data-tile='0']")
+    for key, then in keys:
+        page.keyboard.press(key)
+        assert page.evaluate("+document.activeElement.dataset.tile") == then, f"after {key}"
+    assert page.evaluate("scrollY") == 0
+
+
 def test_a_day_file_opens_at_the_difficulty_chosen_and_a_file_of_one_puzzle_as_it_is(page, made, tmp_path):
     """The page's difficulty picks among a day file's puzzles; a file of one opens whatever is chosen."""
     day = tmp_path / "day.json"

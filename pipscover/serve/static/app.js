@@ -579,8 +579,8 @@ document.querySelector("[role=radiogroup]").addEventListener("keydown", (event) 
   next.focus();
 });
 
-// The item an arrow key moves to in a group of one tab stop (the radio group, the tray), round the ends; null
-// for any other key.
+// The item an arrow key moves to in a group of one tab stop (the radio group, the tray's Left and Right), round
+// the ends; null for any other key.
 function roved(items, event) {
   const step = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1}[event.key];
   if (!step) return null;
@@ -683,11 +683,15 @@ $("tray").addEventListener("pointerdown", (event) => {
   beginDrag(event, Number(button.dataset.tile), null);
 });
 
-// The tray is a listbox: one tab stop (`trayStop`), and the arrow keys go from domino to domino.
+// The tray is a listbox: one tab stop (`trayStop`); Left and Right go from domino to domino, Up and Down to
+// the row above or below as the tray is laid out (they went to the next domino, across a row of two).
 $("tray").addEventListener("keydown", (event) => {
   const button = event.target.closest(".tray-domino");
   if (!button) return;
-  const next = roved([...$("tray").querySelectorAll(".tray-domino:not(.used)")], event);
+  const free = [...$("tray").querySelectorAll(".tray-domino:not(.used)")];
+  const rowStep = {ArrowUp: -1, ArrowDown: 1}[event.key];
+  if (rowStep) event.preventDefault();  // (no scroll, at the first or last row too)
+  const next = rowStep ? inNextRow(free, button, rowStep) : roved(free, event);
   if (next) {
     button.tabIndex = -1;
     next.tabIndex = 0;
@@ -747,6 +751,23 @@ $("board").addEventListener("keydown", (event) => {
     if (index >= 0) takeBack(index, false);
   }
 });
+
+// The domino nearest across to `from` in the row above (`step` -1) or below (1) as the tray is shown: two
+// columns beside a laptop's board, as many as fit under a phone's; none past the first or the last row.
+function inNextRow(items, from, step) {
+  const here = from.getBoundingClientRect();
+  const middle = (box) => box.left + box.width / 2;
+  let nearest = null, best = null;
+  for (const item of items) {
+    const box = item.getBoundingClientRect();
+    const rows = Math.round((box.top - here.top) * step), across = Math.abs(middle(box) - middle(here));
+    if (rows > 0 && (!best || rows < best[0] || (rows === best[0] && across < best[1]))) {
+      nearest = item;
+      best = [rows, across];
+    }
+  }
+  return nearest;
+}
 
 function focusTray() {
   const stop = $("tray").querySelector(".tray-domino[tabindex='0']");
