@@ -258,6 +258,45 @@ def arrows(board, start, goal):
     raise AssertionError(f"{goal} cannot be reached from {start}")
 
 
+def announced(page):
+    """What the page's polite live regions hold, as Chromium's accessibility tree gives them to a screen reader."""
+    nodes = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")["nodes"]
+    by_id = {node["nodeId"]: node for node in nodes}
+
+    def text(node):
+        if node["role"]["value"] == "StaticText":
+            return node["name"]["value"]
+        return "".join(text(by_id[child]) for child in node.get("childIds", []) if child in by_id)
+
+    return [text(node) for node in nodes
+            if {"name": "live", "value": {"type": "token", "value": "polite"}} in node.get("properties", [])]
+
+
+def test_the_cursors_cell_is_announced_as_it_moves(page, made):
+    """The board is one focus, a drawing: its cursor moved in silence for a screen reader. Now a live region
+    says the cell (row and column from the board's top left), its region and rule, and what lies on it."""
+    cells = {tuple(c): region["name"] for region in page.evaluate("game.regions") for c in region["cells"]}
+    top, left = min(row for row, _ in cells), min(column for _, column in cells)
+
+    def said(where, what):
+        return f"Row {where[0] - top + 1}, column {where[1] - left + 1}, {cells[where]}: {what}."
+
+    page.focus("#board")
+    assert said(min(cells), "empty") in announced(page)
+    number, turns, anchor = next(moves(made["easy"]))
+    for key in arrows(set(cells), min(cells), anchor):
+        page.keyboard.press(key)
+    assert said(anchor, "empty") in announced(page)
+    page.focus(f".tray-domino[data-tile='{number}']")
+    page.keyboard.press("Enter")  # in hand, the cursor where it was
+    for _ in range(turns):
+        page.keyboard.press("r")
+    domino = "-".join(map(str, made["easy"].puzzle.dominoes[number]))
+    assert said(anchor, f"empty; the domino {domino} in hand fits here") in announced(page)
+    page.keyboard.press("Enter")
+    assert said(anchor, f"{domino.split('-')[0]} of the domino {domino}") in announced(page)
+
+
 def test_the_page_fits_a_phone(tabs, url, made, tmp_path):
     page = opened(tabs["phone"], url)
     page.click("#chooser-toggle")

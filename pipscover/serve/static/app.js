@@ -287,6 +287,24 @@ function drawBoard() {
   const board = $("board");
   board.replaceChildren(picture);
   board.dataset.cursor = cursor ? key(cursor) : "";
+  // (left as it was when the board loses the focus: a domino placed by Enter is said as the focus goes to the tray)
+  const said = cursor && document.activeElement === board ? cursorSaid(cursor, top, left) : null;
+  if (said !== null && $("cursor-said").textContent !== said) $("cursor-said").textContent = said;
+}
+
+// The keyboard's cell in words, for a screen reader (a live region: the board is one focus, drawn): where it is
+// from the board's top left, its region and rule as the hints name them, and what lies on it, or would.
+function cursorSaid(cell, top, left) {
+  const region = game.regions.find((r) => r.cells.some((c) => key(c) === key(cell)));
+  const where = `Row ${cell[0] - top + 1}, column ${cell[1] - left + 1}, ${region.name}`;
+  const on = placed.find((p) => p.cells.some((c) => key(c) === key(cell)));
+  if (on) {
+    const half = key(on.cells[0]) === key(cell) ? 0 : 1;
+    return `${where}: ${on.domino[half]} of the domino ${on.domino.join("-")}.`;
+  }
+  if (hand === null) return `${where}: empty.`;
+  const spot = spotFor(hand, cell);
+  return `${where}: empty; the domino ${spot.domino.join("-")} in hand ${spot.fits ? "fits" : "does not fit"} here.`;
 }
 
 function drawDomino(parent, domino, corners, kind) {
@@ -722,6 +740,7 @@ $("board").addEventListener("pointerdown", (event) => {
 
 $("board").addEventListener("focus", () => {
   cursor = cursor || boardCells().slice().sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
+  $("cursor-said").textContent = "";  // (said again, the same cell too)
   drawBoard();
 });
 $("board").addEventListener("blur", () => drawBoard());
