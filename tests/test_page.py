@@ -774,17 +774,24 @@ def test_a_count_not_finished_in_time_is_said_so(page):
 
 
 @pytest.mark.parametrize("rows", [4, 8])
-def test_a_hints_message_is_on_a_phones_screen(tabs, url, tmp_path, rows):
+def test_a_hints_cells_and_message_are_on_a_phones_screen(tabs, url, tmp_path, rows):
     """On a 390 x 844 phone the hint's message sat at the screen's bottom edge under a 16-domino board (4 x 8),
-    and below it under a taller one (8 x 4): a tap on Hint seemed to do nothing."""
+    and below it under a taller one (8 x 4): a tap on Hint seemed to do nothing. Then, brought up alone, the
+    message pushed the hint's cell, at the top of the taller board, off the top of the screen. Now both are on
+    the screen where they fit (4 x 8), else the cells (8 x 4)."""
     page = opened(tabs["phone"], url)
     open_on_any_screen(page, sixteen(tmp_path, rows))
     page.tap("#hint")
     page.wait_for_selector(".message.hint strong")
     page.wait_for_timeout(600)  # (a smooth scroll's time)
-    box = page.locator("#message").bounding_box()
     page.screenshot(path=str(tmp_path / f"hint-{rows}-390x844.png"))
-    assert box["y"] >= 0 and box["y"] + box["height"] <= 844
+    boxes = [page.locator(".hint-cell").nth(n).bounding_box() for n in range(page.locator(".hint-cell").count())]
+    message = page.locator("#message").bounding_box()
+    assert boxes and all(box["y"] >= 0 and box["y"] + box["height"] <= 844 for box in boxes)
+    fits = message["y"] + message["height"] - min(box["y"] for box in boxes) <= 844
+    assert fits == (rows == 4)  # (the wider board leaves room for both, the taller one does not)
+    if fits:
+        assert message["y"] >= 0 and message["y"] + message["height"] <= 844
 
 
 def test_a_revealed_domino_is_on_a_phones_screen(tabs, url, tmp_path):

@@ -512,8 +512,25 @@ async function busy(button, work) {
     // A new answer is brought onto the screen: on a phone the panel is under the board and the tray, and the
     // message of a hint asked under a large board was below the screen's bottom edge.
     const box = [$("message"), $("notice")].find((shown) => shown.childNodes.length && shown.offsetParent);
-    if (box && said !== before) box.scrollIntoView({block: "nearest"});
+    if (box && said !== before) bringIntoView(box);
   }
+}
+
+// `box` scrolled onto the screen with the cells marked on the board (a hint's, a wrong domino's) where both fit,
+// else the marked cells at the top, the message under them as far as it fits: on a phone, under a tall board,
+// the message brought up alone pushed a hint's cells off the top of the screen.
+function bringIntoView(box) {
+  const marks = [...$("board").querySelectorAll(".mark")].map((mark) => mark.getBoundingClientRect());
+  if (!marks.length) {
+    box.scrollIntoView({block: "nearest"});
+    return;
+  }
+  const room = parseFloat(getComputedStyle(box).scrollMarginTop) || 0;  // (the room the message keeps around it)
+  const message = box.getBoundingClientRect(), cells = Math.min(...marks.map((mark) => mark.top));
+  const top = Math.min(cells, message.top), bottom = Math.max(...marks.map((mark) => mark.bottom), message.bottom);
+  if (bottom - top > innerHeight - 2 * room) window.scrollBy(0, cells - room);
+  else if (top < room) window.scrollBy(0, top - room);
+  else if (bottom > innerHeight - room) window.scrollBy(0, bottom - innerHeight + room);
 }
 
 async function checkPosition() {
