@@ -287,13 +287,18 @@ function drawBoard() {
   const board = $("board");
   board.replaceChildren(picture);
   board.dataset.cursor = cursor ? key(cursor) : "";
-  // (left as it was when the board loses the focus: a domino placed by Enter is said as the focus goes to the tray)
-  const said = cursor && document.activeElement === board ? cursorSaid(cursor, top, left) : null;
-  if (said !== null && $("cursor-said").textContent !== said) $("cursor-said").textContent = said;
+  if (cursor && document.activeElement === board) sayCursor(top, left);
 }
 
-// The keyboard's cell in words, for a screen reader (a live region: the board is one focus, drawn): where it is
-// from the board's top left, its region and rule as the hints name them, and what lies on it, or would.
+// The keyboard's cell told to a screen reader (a live region: the board is one focus, a drawing) when it changes;
+// left as it was when the board loses the focus (a domino placed by Enter is told as the focus goes to the tray).
+function sayCursor(top, left) {
+  const said = cursorSaid(cursor, top, left);
+  if ($("cursor-said").textContent !== said) $("cursor-said").textContent = said;
+}
+
+// The cell in words: where it is from the board's top left, its region and rule as the hints name them, and what
+// lies on it, or would.
 function cursorSaid(cell, top, left) {
   const region = game.regions.find((r) => r.cells.some((c) => key(c) === key(cell)));
   const where = `Row ${cell[0] - top + 1}, column ${cell[1] - left + 1}, ${region.name}`;
@@ -919,7 +924,8 @@ function stored(storage, name) {
 
 (async function open() {
   loadDays();
-  if (chosenBefore()) chooseDifficulty(chosenBefore());
+  const chosen = chosenBefore();
+  if (chosen) chooseDifficulty(chosen);
   setInterval(tick, 1000);
   window.addEventListener("pagehide", save);
   const given = () => api("/api/first").then((answer) => answer.game, () => null);
