@@ -268,8 +268,8 @@ def announced(page):
             return node["name"]["value"]
         return "".join(text(by_id[child]) for child in node.get("childIds", []) if child in by_id)
 
-    return [text(node) for node in nodes
-            if {"name": "live", "value": {"type": "token", "value": "polite"}} in node.get("properties", [])]
+    return [text(node) for node in nodes if any(property["name"] == "live" and property["value"]["value"] == "polite"
+                                                for property in node.get("properties", []))]
 
 
 def test_the_cursors_cell_is_announced_as_it_moves(page, made):
