@@ -145,7 +145,8 @@ function start(view) {
 function showTitle(title) {
   const [, name, detail] = /^(.*\S) (\([^()]*\))$/s.exec(title) || [null, title, ""];
   $("title").replaceChildren(element("span", {class: "title-name"}, name));
-  if (detail) $("title").append(" ", element("span", {class: "title-detail"}, detail));  // (the space: for copies)
+  // (the space is not shown, the flex gap is, but a copy of the title, or a screen reader, keeps it)
+  if (detail) $("title").append(" ", element("span", {}, detail));
 }
 
 // A count as the page shows it: exact, a lower bound, or nothing when the deadline came first.
