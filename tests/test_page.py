@@ -15,6 +15,7 @@ from serving import DAY, start_server, stop_server
 
 from pipscover.formats import puzzle_to_nyt
 from pipscover.model import Puzzle
+from pipscover.serve.jobs import made_view
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}")
@@ -257,6 +258,45 @@ def arrows(board, start, goal):
     raise AssertionError(f"{goal} cannot be reached from {start}")
 
 
+def announced(page):
+    """What the page's polite live regions hold, as Chromium's accessibility tree gives them to a screen reader."""
+    nodes = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")["nodes"]
+    by_id = {node["nodeId"]: node for node in nodes}
+
+    def text(node):
+        if node["role"]["value"] == "StaticText":
+            return node["name"]["value"]
+        return "".join(text(by_id[child]) for child in node.get("childIds", []) if child in by_id)
+
+    return [text(node) for node in nodes if any(property["name"] == "live" and property["value"]["value"] == "polite"
+                                                for property in node.get("properties", []))]
+
+
+def test_the_cursors_cell_is_announced_as_it_moves(page, made):
+    """The board is one focus, a drawing: its cursor moved in silence for a screen reader. Now a live region
+    says the cell (row and column from the board's top left), its region and rule, and what lies on it."""
+    cells = {tuple(c): region["name"] for region in page.evaluate("game.regions") for c in region["cells"]}
+    top, left = min(row for row, _ in cells), min(column for _, column in cells)
+
+    def said(where, what):
+        return f"Row {where[0] - top + 1}, column {where[1] - left + 1}, {cells[where]}: {what}."
+
+    page.focus("#board")
+    assert said(min(cells), "empty") in announced(page)
+    number, turns, anchor = next(moves(made["easy"]))
+    for key in arrows(set(cells), min(cells), anchor):
+        page.keyboard.press(key)
+    assert said(anchor, "empty") in announced(page)
+    page.focus(f".tray-domino[data-tile='{number}']")
+    page.keyboard.press("Enter")  # in hand, the cursor where it was
+    for _ in range(turns):
+        page.keyboard.press("r")
+    domino = "-".join(map(str, made["easy"].puzzle.dominoes[number]))
+    assert said(anchor, f"empty; the domino {domino} in hand fits here") in announced(page)
+    page.keyboard.press("Enter")
+    assert said(anchor, f"{domino.split('-')[0]} of the domino {domino}") in announced(page)
+
+
 def test_the_page_fits_a_phone(tabs, url, made, tmp_path):
     page = opened(tabs["phone"], url)
     page.click("#chooser-toggle")
@@ -273,6 +313,38 @@ def test_a_long_title_leaves_the_header_on_a_phone_screen(tabs, url, made, tmp_p
     page = opened(tabs["phone"], url)
     page.click("#chooser-toggle")
     open_file(page, made, tmp_path, name="apuzzlewitharatherlongname_" * 2 + "medium.json")
+    toggle = page.locator("#chooser-toggle").bounding_box()
+    assert toggle["x"] + toggle["width"] <= 390 and page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def shown_whole(page, selector, text):
+    """Whether every line of `text`, in the element `selector`, lies within that element's box and the screen's
+    width (a clamped or clipped line lies outside them)."""
+    return page.eval_on_selector(selector, """(element, text) => {
+        const node = [...element.querySelectorAll("*"), element].flatMap((e) => [...e.childNodes])
+            .find((child) => child.nodeType === Node.TEXT_NODE && child.data.includes(text));
+        const range = document.createRange();
+        range.setStart(node, node.data.indexOf(text));
+        range.setEnd(node, node.data.indexOf(text) + text.length);
+        const box = element.getBoundingClientRect(), lines = [...range.getClientRects()];
+        return lines.length > 0 && lines.every((line) => line.top >= box.top && line.bottom <= box.bottom + 0.5
+                                                && line.left >= 0 && line.right <= innerWidth);
+    }""", text)
+
+
+@pytest.mark.parametrize("name", ["made", "a long name"])
+def test_a_made_puzzles_rating_is_whole_in_a_phones_header(tabs, url, made, name):
+    """On a phone the title stood in a narrow column between "Pips" and the timer, cut to two lines: a made
+    puzzle's "(rated medium; any difficulty asked)" was cut after "(rated". Now the title has a row of its own
+    there, and a name too long for two lines is cut before its bracket is."""
+    page = opened(tabs["phone"], url)
+    game = made_view(made["medium"].puzzle, None)
+    bracket = f"(rated {game['origin']['difficulty']}; any difficulty asked)"
+    if name != "made":
+        game["title"] = "apuzzlewitharatherlongname_" * 6 + "medium.json " + bracket
+    page.evaluate("start", game)
+    assert page.text_content("#title") == game["title"]
+    assert shown_whole(page, "#title", bracket)
     toggle = page.locator("#chooser-toggle").bounding_box()
     assert toggle["x"] + toggle["width"] <= 390 and page.evaluate("document.documentElement.scrollWidth") <= 390
 
@@ -440,6 +512,20 @@ def test_after_a_reload_the_difficulty_shown_is_the_puzzles(page, made):
     assert page.get_attribute("[data-difficulty=easy]", "aria-checked") == "false"
 
 
+def test_after_a_reload_of_a_made_puzzle_the_difficulty_chosen_is_kept(page, made):
+    """A made puzzle chooses no difficulty of the day's, and a reload showed Easy chosen, whatever was before."""
+    page.click("[data-difficulty=medium]")
+    page.click("[data-difficulty=hard]")
+    game = made_view(made["medium"].puzzle, None)
+    page.evaluate("start", game)
+    page.reload()
+    page.wait_for_selector("rect.cell")
+    assert page.text_content("#title") == game["title"]
+    assert page.get_attribute("[data-difficulty=hard]", "aria-checked") == "true"
+    assert page.get_attribute("[data-difficulty=easy]", "aria-checked") == "false"
+    assert page.evaluate("difficulty") == "hard"
+
+
 def test_the_difficulties_are_one_tab_stop_and_the_arrow_keys_choose_among_them(page):
     """The difficulties are marked as a radio group, and now behave as one (WAI-ARIA's pattern): Tab reaches
     the chosen one only, the arrow keys move the choice and the focus, round the ends, and the next Tab leaves
@@ -478,6 +564,24 @@ def test_the_tray_is_one_tab_stop_and_the_arrow_keys_go_from_domino_to_domino(pa
     assert page.evaluate("document.activeElement.id") == "clear"  # (Turn, Undo and Redo are disabled)
     page.keyboard.press("Shift+Tab")  # back to the domino the arrows went to
     assert page.evaluate(at) == 4
+
+
+@pytest.mark.parametrize(("screen", "keys"), [
+    # two columns beside the board: 0 1 / 2 3 / 4
+    ("laptop", [("ArrowDown", 2), ("ArrowRight", 3), ("ArrowUp", 1), ("ArrowDown", 3), ("ArrowDown", 4),
+                ("ArrowDown", 4), ("ArrowLeft", 3)]),
+    # as many as fit under it, each row centred: 0 1 2 / 3 4
+    ("phone", [("ArrowDown", 3), ("ArrowRight", 4), ("ArrowDown", 4), ("ArrowRight", 0), ("ArrowRight", 1),
+               ("ArrowRight", 2), ("ArrowDown", 4)]),
+])
+def test_up_and_down_go_by_a_row_of_the_tray_as_it_is_laid_out(tabs, url, screen, keys):
+    """Up and Down went to the domino before or after in the tray's order, across a row of two columns."""
+    page = opened(tabs[screen], url)
+    page.focus(".tray-domino[data-tile='0']")
+    for key, then in keys:
+        page.keyboard.press(key)
+        assert page.evaluate("+document.activeElement.dataset.tile") == then, f"after {key}"
+    assert page.evaluate("scrollY") == 0
 
 
 def test_a_day_file_opens_at_the_difficulty_chosen_and_a_file_of_one_puzzle_as_it_is(page, made, tmp_path):
@@ -670,17 +774,24 @@ def test_a_count_not_finished_in_time_is_said_so(page):
 
 
 @pytest.mark.parametrize("rows", [4, 8])
-def test_a_hints_message_is_on_a_phones_screen(tabs, url, tmp_path, rows):
+def test_a_hints_cells_and_message_are_on_a_phones_screen(tabs, url, tmp_path, rows):
     """On a 390 x 844 phone the hint's message sat at the screen's bottom edge under a 16-domino board (4 x 8),
-    and below it under a taller one (8 x 4): a tap on Hint seemed to do nothing."""
+    and below it under a taller one (8 x 4): a tap on Hint seemed to do nothing. Then, brought up alone, the
+    message pushed the hint's cell, at the top of the taller board, off the top of the screen. Now both are on
+    the screen where they fit (4 x 8), else the cells (8 x 4)."""
     page = opened(tabs["phone"], url)
     open_on_any_screen(page, sixteen(tmp_path, rows))
     page.tap("#hint")
     page.wait_for_selector(".message.hint strong")
     page.wait_for_timeout(600)  # (a smooth scroll's time)
-    box = page.locator("#message").bounding_box()
     page.screenshot(path=str(tmp_path / f"hint-{rows}-390x844.png"))
-    assert box["y"] >= 0 and box["y"] + box["height"] <= 844
+    boxes = [page.locator(".hint-cell").nth(n).bounding_box() for n in range(page.locator(".hint-cell").count())]
+    message = page.locator("#message").bounding_box()
+    assert boxes and all(box["y"] >= 0 and box["y"] + box["height"] <= 844 for box in boxes)
+    fits = message["y"] + message["height"] - min(box["y"] for box in boxes) <= 844
+    assert fits == (rows == 4)  # (the wider board leaves room for both, the taller one does not)
+    if fits:
+        assert message["y"] >= 0 and message["y"] + message["height"] <= 844
 
 
 def test_a_revealed_domino_is_on_a_phones_screen(tabs, url, tmp_path):

@@ -128,7 +128,7 @@ function start(view) {
   if (view.origin && view.origin.date) $("day").value = view.origin.date;
   sessionStorage.setItem("pipscover:view", JSON.stringify(view));
   localStorage.setItem("pipscover:last", JSON.stringify(view));
-  $("title").textContent = view.title;
+  showTitle(view.title);
   $("play").hidden = false;
   showChooser(false);
   $("solved").hidden = true;
@@ -138,6 +138,15 @@ function start(view) {
   draw();
   loadStats();
   if (placed.length === game.dominoes.length) checkPosition();
+}
+
+// A title's last bracket says which of a day's puzzles it is and how hard (a made puzzle's: its rating and the
+// difficulty asked): a long name may be cut to two lines, never that (on a phone it cut "(rated hard; ...").
+function showTitle(title) {
+  const [, name, detail] = /^(.*\S) (\([^()]*\))$/s.exec(title) || [null, title, ""];
+  $("title").replaceChildren(element("span", {class: "title-name"}, name));
+  // (the space is not shown, the flex gap is, but a copy of the title, or a screen reader, keeps it)
+  if (detail) $("title").append(" ", element("span", {}, detail));
 }
 
 // A count as the page shows it: exact, a lower bound, or nothing when the deadline came first.
@@ -279,6 +288,29 @@ function drawBoard() {
   const board = $("board");
   board.replaceChildren(picture);
   board.dataset.cursor = cursor ? key(cursor) : "";
+  if (cursor && document.activeElement === board) sayCursor(top, left);
+}
+
+// The keyboard's cell told to a screen reader (a live region: the board is one focus, a drawing) when it changes;
+// left as it was when the board loses the focus (a domino placed by Enter is told as the focus goes to the tray).
+function sayCursor(top, left) {
+  const said = cursorSaid(cursor, top, left);
+  if ($("cursor-said").textContent !== said) $("cursor-said").textContent = said;
+}
+
+// The cell in words: where it is from the board's top left, its region and rule as the hints name them, and what
+// lies on it, or would.
+function cursorSaid(cell, top, left) {
+  const region = game.regions.find((r) => r.cells.some((c) => key(c) === key(cell)));
+  const where = `Row ${cell[0] - top + 1}, column ${cell[1] - left + 1}, ${region.name}`;
+  const on = placed.find((p) => p.cells.some((c) => key(c) === key(cell)));
+  if (on) {
+    const half = key(on.cells[0]) === key(cell) ? 0 : 1;
+    return `${where}: ${on.domino[half]} of the domino ${on.domino.join("-")}.`;
+  }
+  if (hand === null) return `${where}: empty.`;
+  const spot = spotFor(hand, cell);
+  return `${where}: empty; the domino ${spot.domino.join("-")} in hand ${spot.fits ? "fits" : "does not fit"} here.`;
 }
 
 function drawDomino(parent, domino, corners, kind) {
@@ -486,8 +518,25 @@ async function busy(button, work) {
     // A new answer is brought onto the screen: on a phone the panel is under the board and the tray, and the
     // message of a hint asked under a large board was below the screen's bottom edge.
     const box = [$("message"), $("notice")].find((shown) => shown.childNodes.length && shown.offsetParent);
-    if (box && said !== before) box.scrollIntoView({block: "nearest"});
+    if (box && said !== before) bringIntoView(box);
   }
+}
+
+// `box` scrolled onto the screen with the cells marked on the board (a hint's, a wrong domino's) where both fit,
+// else the marked cells at the top, the message under them as far as it fits: on a phone, under a tall board,
+// the message brought up alone pushed a hint's cells off the top of the screen.
+function bringIntoView(box) {
+  const marks = [...$("board").querySelectorAll(".mark")].map((mark) => mark.getBoundingClientRect());
+  if (!marks.length) {
+    box.scrollIntoView({block: "nearest"});
+    return;
+  }
+  const room = parseFloat(getComputedStyle(box).scrollMarginTop) || 0;  // (the room the message keeps around it)
+  const message = box.getBoundingClientRect(), cells = Math.min(...marks.map((mark) => mark.top));
+  const top = Math.min(cells, message.top), bottom = Math.max(...marks.map((mark) => mark.bottom), message.bottom);
+  if (bottom - top > innerHeight - 2 * room) window.scrollBy(0, cells - room);
+  else if (top < room) window.scrollBy(0, top - room);
+  else if (bottom > innerHeight - room) window.scrollBy(0, bottom - innerHeight + room);
 }
 
 async function checkPosition() {
@@ -545,14 +594,23 @@ async function loadDays() {
 }
 
 // The difficulties are a radio group (WAI-ARIA's pattern): one tab stop, the chosen one (a roving tabindex),
-// and the arrow keys move the choice and the focus together, round from the last to the first.
+// and the arrow keys move the choice and the focus together, round from the last to the first. The choice is
+// kept as the puzzle is, the tab's else the last one's (`chosenBefore`): a made puzzle, which chooses none,
+// came back from a reload with Easy chosen.
 function chooseDifficulty(name) {
   difficulty = name;
+  sessionStorage.setItem("pipscover:difficulty", name);
+  localStorage.setItem("pipscover:difficulty", name);
   for (const button of document.querySelectorAll("[data-difficulty]")) {
     const chosen = button.dataset.difficulty === name;
     button.setAttribute("aria-checked", chosen ? "true" : "false");
     button.tabIndex = chosen ? 0 : -1;
   }
+}
+
+function chosenBefore() {
+  const name = sessionStorage.getItem("pipscover:difficulty") || localStorage.getItem("pipscover:difficulty");
+  return [...document.querySelectorAll("[data-difficulty]")].some((b) => b.dataset.difficulty === name) ? name : null;
 }
 
 document.querySelector("[role=radiogroup]").addEventListener("keydown", (event) => {
@@ -562,8 +620,8 @@ document.querySelector("[role=radiogroup]").addEventListener("keydown", (event) 
   next.focus();
 });
 
-// The item an arrow key moves to in a group of one tab stop (the radio group, the tray), round the ends; null
-// for any other key.
+// The item an arrow key moves to in a group of one tab stop (the radio group, the tray's Left and Right), round
+// the ends; null for any other key.
 function roved(items, event) {
   const step = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1}[event.key];
   if (!step) return null;
@@ -666,11 +724,15 @@ $("tray").addEventListener("pointerdown", (event) => {
   beginDrag(event, Number(button.dataset.tile), null);
 });
 
-// The tray is a listbox: one tab stop (`trayStop`), and the arrow keys go from domino to domino.
+// The tray is a listbox: one tab stop (`trayStop`); Left and Right go from domino to domino, Up and Down to
+// the row above or below as the tray is laid out (they went to the next domino, across a row of two).
 $("tray").addEventListener("keydown", (event) => {
   const button = event.target.closest(".tray-domino");
   if (!button) return;
-  const next = roved([...$("tray").querySelectorAll(".tray-domino:not(.used)")], event);
+  const free = [...$("tray").querySelectorAll(".tray-domino:not(.used)")];
+  const rowStep = {ArrowUp: -1, ArrowDown: 1}[event.key];
+  if (rowStep) event.preventDefault();  // (no scroll, at the first or last row too)
+  const next = rowStep ? inNextRow(free, button, rowStep) : roved(free, event);
   if (next) {
     button.tabIndex = -1;
     next.tabIndex = 0;
@@ -701,6 +763,7 @@ $("board").addEventListener("pointerdown", (event) => {
 
 $("board").addEventListener("focus", () => {
   cursor = cursor || boardCells().slice().sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
+  $("cursor-said").textContent = "";  // (said again, the same cell too)
   drawBoard();
 });
 $("board").addEventListener("blur", () => drawBoard());
@@ -730,6 +793,23 @@ $("board").addEventListener("keydown", (event) => {
     if (index >= 0) takeBack(index, false);
   }
 });
+
+// The domino nearest across to `from` in the row above (`step` -1) or below (1) as the tray is shown: two
+// columns beside a laptop's board, as many as fit under a phone's; none past the first or the last row.
+function inNextRow(items, from, step) {
+  const here = from.getBoundingClientRect();
+  const middle = (box) => box.left + box.width / 2;
+  let nearest = null, best = null;
+  for (const item of items) {
+    const box = item.getBoundingClientRect();
+    const rows = Math.round((box.top - here.top) * step), across = Math.abs(middle(box) - middle(here));
+    if (rows > 0 && (!best || rows < best[0] || (rows === best[0] && across < best[1]))) {
+      nearest = item;
+      best = [rows, across];
+    }
+  }
+  return nearest;
+}
 
 function focusTray() {
   const stop = $("tray").querySelector(".tray-domino[tabindex='0']");
@@ -845,6 +925,8 @@ function stored(storage, name) {
 
 (async function open() {
   loadDays();
+  const chosen = chosenBefore();
+  if (chosen) chooseDifficulty(chosen);
   setInterval(tick, 1000);
   window.addEventListener("pagehide", save);
   const given = () => api("/api/first").then((answer) => answer.game, () => null);
