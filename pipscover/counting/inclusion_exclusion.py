@@ -48,7 +48,7 @@ from pipscover.counting.progress import PROGRESS_EVERY, ProgressCallback
 from pipscover.counting.region_states import FAIL, RegionRules
 from pipscover.counting.search import STOPS, check_search, stopped
 from pipscover.counting.sweep_order import pairs_filled, ranked
-from pipscover.counting.tilings import arrangements, tilings_at_most
+from pipscover.counting.tilings import arrangements, longer_side_order, tilings_at_most
 from pipscover.model import Cell, Puzzle
 from pipscover.model.geometry import neighbours
 from pipscover.model.results import CountInterrupted, Distinct
@@ -197,10 +197,10 @@ def _distinct(puzzle: Puzzle) -> list[tuple[tuple[int, int], int]]:
 def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None,
                 compiled: bool | None = None, order: Sequence[Cell] | None = None) -> Sweep:
     """The graph of the sweep over the cells in `order` (by default, of the first `ORDERS_TRIED` orders
-    `sweep_order.ranked` gives, the one whose graph has the fewest edges): a state is the cells ahead already
-    covered (within one line of the order) and the regions' states; only states that reach the covered board
-    are kept. Built by the compiled core (its `_sweep_graph.c`) unless `compiled` is false or it is not built,
-    else by its Python twin: the same graph."""
+    `sweep_order.ranked` gives and the one along the longer side, the one whose graph has the fewest edges):
+    a state is the cells ahead already covered (within one line of the order) and the regions' states; only
+    states that reach the covered board are kept. Built by the compiled core (its `_sweep_graph.c`) unless
+    `compiled` is false or it is not built, else by its Python twin: the same graph."""
     core = _core if compiled or (compiled is None and compiled_by_default()) else None
     rules = RegionRules(puzzle)
     pips = len(pip_values(puzzle.dominoes))
@@ -210,7 +210,9 @@ def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int |
     pairs = [pairs_filled(table, pips, size) for table, size in zip(tables, rules.sizes)]
     best: tuple[Sweep, int] | None = None
     refused: TooBig | None = None
-    for cells in ranked(puzzle.cells, puzzle.region_index, pairs)[:ORDERS_TRIED]:
+    tried = ranked(puzzle.cells, puzzle.region_index, pairs)[:ORDERS_TRIED]
+    longer = longer_side_order(puzzle.cells)  # the only order before: tried too, so that few graphs grow
+    for cells in tried if longer in tried else [*tried, longer]:
         # An order whose build passes twice the best's layings is not kept: its graph would hardly be smaller.
         limit = LAYINGS_LIMIT if best is None else min(LAYINGS_LIMIT, 2 * best[1])
         try:
