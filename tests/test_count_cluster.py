@@ -34,9 +34,9 @@ PUZZLES = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles"
 PLANTED_4X6 = PUZZLES / "planted-4x6-s1.json"  # 58,725,029,952 solutions, 1,728 points: a second
 # Past auto's structural budget, a short sweep: counted here (32,768 points, under a second in one process).
 NO_UNIQUE_16 = PUZZLES / "no-unique-16-s1.json"
-# Past auto's structural budget, a long sweep: split (131,072 points x 15,682 edges, a few seconds).
-NO_UNIQUE_18 = PUZZLES / "no-unique-18-s1.json"
-NO_UNIQUE_18_COUNT = 679_933_450_656
+# Past auto's structural budget, a long sweep: split (2^21 points x 7,862 edges, 7 s of CPU in one process).
+NO_UNIQUE_22 = PUZZLES / "no-unique-22-s1.json"
+NO_UNIQUE_22_COUNT = 32_276_110_275_963_904
 NO_UNIQUE_16_COUNT = 7_870_990_272
 # Long enough to press Ctrl-C in the middle: by inclusion-exclusion, 8,192 points in 64 short chunks (half a
 # second of CPU in one process); by the structural split, no-unique-16's (2 s in one process). (subset-sum-sat-14
@@ -298,7 +298,7 @@ def test_each_worker_runs_a_counts_tasks_in_turns_and_a_cancelled_task_waiting_i
 
 
 def test_auto_keeps_a_short_count_here(run_cli, scheduler):
-    """(A long one it splits: no-unique-18, in the test of a killed worker below.)"""
+    """(A long one it splits: no-unique-22, in the test of a killed worker below.)"""
     answer = _counted_here(run_cli, EXAMPLES / "first.txt", "--scheduler", scheduler)
     assert answer["count"] == 1 and answer["backend"] is None  # counted in this process
 
@@ -391,18 +391,19 @@ def test_workers_that_build_the_graph_take_the_fewest_primes_as_one_process_does
 
 
 def test_the_sweep_auto_built_here_is_sent_to_the_workers_and_outlives_a_worker_killed(run_cli, scheduler):
-    """no-unique-18's count is long: auto splits it. Its graph is built here in a fraction of a second and its
+    """no-unique-22's count is long: auto splits it. Its graph is built here in a fraction of a second and its
     sweep is too long to do here: it is sent to every worker once (it used to be dropped, and each worker built
-    it again), so no worker builds it, and the worker restarted after the kill gets it from the other."""
+    it again), so no worker builds it, and the worker restarted after the kill gets it from the other.
+    (no-unique-18 served until its graph, in the order its build now chooses, made its sweep short.)"""
     from distributed import Client
 
     from pipscover.sweep import split_count
 
-    answer = _count_with_a_worker_killed(run_cli, scheduler, "auto", NO_UNIQUE_18)
-    assert (answer["count"], answer["exact"], answer["method"]) == (NO_UNIQUE_18_COUNT, True,
+    answer = _count_with_a_worker_killed(run_cli, scheduler, "auto", NO_UNIQUE_22)
+    assert (answer["count"], answer["exact"], answer["method"]) == (NO_UNIQUE_22_COUNT, True,
                                                                     "auto:inclusion-exclusion")
     assert answer["backend"].startswith("dask")
-    puzzle = load_one(NO_UNIQUE_18)
+    puzzle = load_one(NO_UNIQUE_22)
     with Client(scheduler, timeout=30) as client:
         client.wait_for_workers(2, timeout=60)  # the restarted one too
         assert not any(client.run(lambda: puzzle in split_count._built).values())
