@@ -169,7 +169,8 @@ def test_fetch_command_takes_a_mirror_and_cache_on_the_command_line(mirror, run_
         (["someday"], "someday: not a date"),
         (["--to", "2025-09-16"], "--to needs --from"),
         ([], "name the days to fetch"),
-        (["2025-09-15", "--timeout", "nan"], "--timeout nan: must be a number of seconds"),  # was a ValueError
+        (["2025-09-15", "--timeout", "nan"], "--timeout nan: must be a number of seconds >= 0.001,"),  # was ">= 0,"
+        (["2025-09-15", "--timeout", "0"], "--timeout 0.0: must be at least 0.001"),
     ],
 )
 def test_fetch_command_errors_are_one_line_and_exit_2(mirror, run_cli, arguments, message):
