@@ -1716,9 +1716,9 @@ def test_ctrl_c_during_a_long_decode_prints_the_solutions_decoded_so_far(tmp_pat
     seen += _read_until(ours, None)
     process.wait(timeout=60)
     os.close(ours)
-    stopped = re.search(rf"stopped by Ctrl-C; ([0-9]+) of {MODELS} models decoded so far", seen.decode())
+    stopped = re.search(rf"stopped by Ctrl-C; ([0-9,]+) of {MODELS:,} models decoded so far", seen.decode())
     assert process.returncode == 130 and stopped is not None and b"Traceback" not in seen
-    assert 0 < int(stopped.group(1)) < MODELS
+    assert 0 < int(stopped.group(1).replace(",", "")) < MODELS
 
 
 def _read_until(terminal: int, pattern: bytes | None, within: float = 120) -> bytes:

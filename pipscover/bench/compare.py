@@ -116,8 +116,8 @@ def stopped_note(rows: Sequence[ComparisonRow], configurations: int, puzzles: in
     """The line under a table that Ctrl-C cut short: the configurations it covers, and the puzzles the last one
     timed when it did not time them all (the table alone read as a whole comparison)."""
     timed = len(rows[-1].result.times)
-    last = f"; {rows[-1].configuration.label} on {timed} of {puzzles} puzzles" if timed < puzzles else ""
-    return f"stopped by Ctrl-C: {len(rows)} of {configurations} configurations timed{last}"
+    last = f"; {rows[-1].configuration.label} on {timed:,} of {puzzles:,} puzzles" if timed < puzzles else ""
+    return f"stopped by Ctrl-C: {len(rows):,} of {configurations:,} configurations timed{last}"
 
 
 def format_rows(rows: Sequence[ComparisonRow]) -> str:
@@ -134,4 +134,4 @@ def format_rows(rows: Sequence[ComparisonRow]) -> str:
 
 
 def _or_dash(value: int | None) -> str:
-    return "-" if value is None else str(value)
+    return "-" if value is None else f"{value:,}"

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from pipscover.bench import CLOCKS, TASKS, benchmark
+from pipscover.bench.timing import puzzles_timed
 from pipscover.cli.app import app
 from pipscover.cli.cnf_options import CardName, FormName, PbName
 from pipscover.cli.common import (
@@ -85,7 +86,7 @@ def bench_command(
         if as_json:
             print_json({"puzzles": 0} | not_read)
         else:
-            typer.echo(f"nothing to time: none of the {len(unread)} puzzle files read")
+            typer.echo(f"nothing to time: none of the {len(unread):,} puzzle files read")
         exit_after(EXIT_OK, unread=True)
         return
     names = backends or [DEFAULT_BACKEND]
@@ -108,7 +109,8 @@ def bench_command(
         for row in rows:
             print_json(row.as_json() | not_read)
     else:
-        typer.echo(f"{len(loaded)} puzzles, {TASKS[task_name].description}, {clock_name} clock, {repeat} run(s)")
+        typer.echo(f"{puzzles_timed(len(loaded))}, {TASKS[task_name].description}, {clock_name} clock, "
+                   f"{repeat:,} run{'' if repeat == 1 else 's'}")
         typer.echo(format_rows(rows))
         if interrupted:
             typer.echo(stopped_note(rows, len(chosen), len(loaded)))

@@ -372,7 +372,7 @@ def _backbone_board(cells: Marginals, seconds: float) -> str:
     backbone = cells.backbone()
     rows = [r for r, _ in cells.counts]
     columns = [c for _, c in cells.counts]
-    heading = (f"backbone: {len(backbone)} of {len(cells.counts)} cells fixed by every solution "
+    heading = (f"backbone: {len(backbone):,} of {len(cells.counts):,} cells fixed by every solution "
                f"(marginals counted in {seconds:.3f} s)")
     lines = [heading]
     for r in range(min(rows), max(rows) + 1):

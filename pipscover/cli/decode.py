@@ -121,8 +121,8 @@ def _said(result: SolveResult, models: int | None) -> str:
     if models is None:
         return "stopped by Ctrl-C while reading the solver's answer; nothing decoded"
     if result.status is Status.INTERRUPTED:
-        return f"stopped by Ctrl-C; {len(result.solutions)} of {models} models decoded so far"
-    return f"{result.status}, {models} models" if len(result.solutions) > 1 else str(result.status)
+        return f"stopped by Ctrl-C; {len(result.solutions):,} of {models:,} models decoded so far"
+    return f"{result.status}, {models:,} models" if len(result.solutions) > 1 else str(result.status)
 
 
 def _refuse_other_encodings(header: Header, source: str, **given: object) -> None:
