@@ -1788,3 +1788,37 @@ def test_ctrl_c_in_hint_all_keeps_the_steps_found(run_cli, tmp_path, as_json):
         lines = out.splitlines()
         assert lines[0] == f"{board}:" and lines[1].startswith("   1. ")
         assert re.fullmatch(r"  stopped by Ctrl-C after (1 step|[0-9]{2,} steps|[2-9] steps)", lines[-1]), lines[-1]
+
+
+@pytest.fixture(params=["answers-http", "says-nothing"])
+def not_a_scheduler(request):
+    """A server on 127.0.0.1 that is not Dask's: one answers as a web server does (a dashboard's port, say),
+    the other takes the connection and waits for a line that never comes."""
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        with suppress(OSError):
+            while True:
+                connection, _ = server.accept()
+                held.append(connection)
+                if request.param == "answers-http":
+                    connection.recv(4096)
+                    connection.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+                    connection.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    server.close()
+    for connection in held:
+        connection.close()
+
+
+def test_a_scheduler_address_where_no_dask_scheduler_answers_is_one_line(run_cli, tmp_path, not_a_scheduler):
+    """A web server's answer was read as Dask's, its first bytes a length of 3 EiB: a MemoryError's traceback;
+    a server that said nothing held the sweep for ever (Dask bounds the connection, not its first answer)."""
+    result = run_cli("sweep", "count", FIRST, "-o", tmp_path / "rows.csv", "--scheduler", not_a_scheduler)
+    assert_one_line_error(result, f"--scheduler {not_a_scheduler}: ")
+    assert not (tmp_path / "rows.csv").exists()
