@@ -112,9 +112,11 @@ def count_command(
 
     Examples:
 
-      pipscover count nyt/2025-09-15.json -d hard --distinct grids
+      pipscover count 2025-09-15 -d hard --distinct grids
 
-      pipscover count planted-6x6.txt --scheduler tcp://10.0.0.5:8786
+      pipscover planted 6x6 --seed 1 -o planted-6x6.json
+
+      pipscover count planted-6x6.json --scheduler tcp://10.0.0.5:8786
     """
     if backend is not None and method is DEFAULT_METHOD:
         method = Method("blocking")  # -b names a SAT solver, which only the blocking method uses

@@ -71,7 +71,7 @@ def decode_command(
 
     Example:
 
-      pipscover encode p.json -d hard -o p.cnf; picosat p.cnf > p.out
+      pipscover encode 2025-09-15 -d hard -o p.cnf; picosat p.cnf > p.out
 
       pipscover decode p.cnf p.out
     """

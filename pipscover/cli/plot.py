@@ -34,7 +34,7 @@ def plot_command(
 
     Examples:
 
-      pipscover plot bench.csv -o time.svg --by backend
+      pipscover plot results.csv -o time.svg --by backend
 
       pipscover plot counts.csv --kind counts -o counts.png
 
