@@ -1822,3 +1822,25 @@ def test_a_scheduler_address_where_no_dask_scheduler_answers_is_one_line(run_cli
     result = run_cli("sweep", "count", FIRST, "-o", tmp_path / "rows.csv", "--scheduler", not_a_scheduler)
     assert_one_line_error(result, f"--scheduler {not_a_scheduler}: ")
     assert not (tmp_path / "rows.csv").exists()
+
+
+LONG_NAME = "a" * 300  # past the 255 bytes a file's name may have on Linux's file systems
+TOO_LONG = {
+    "solve": ["solve", f"{LONG_NAME}.txt"],
+    "count-in-folder": ["count", f"{LONG_NAME}/day.json"],
+    "show": ["show", FIRST, "-o", f"{LONG_NAME}.svg"],
+    "generate": ["generate", "-n", "4", "--seed", "1", "-o", f"{LONG_NAME}.json"],
+    "encode": ["encode", FIRST, "-o", f"{LONG_NAME}.cnf"],
+    "hint": ["hint", FIRST, "-o", f"{LONG_NAME}.svg"],
+    "reduce": ["reduce", "subset-sum", "--numbers", "1,2", "--target", "3", "-o", f"{LONG_NAME}.json"],
+    "sweep": ["sweep", "count", FIRST, "-j", "1", "-o", f"{LONG_NAME}.csv"],
+    "fetch": ["fetch", "2025-09-15", "--cache-dir", LONG_NAME],
+}
+
+
+@pytest.mark.parametrize("name", sorted(TOO_LONG))
+def test_a_file_name_past_the_systems_limit_is_one_line(run_cli, tmp_path, monkeypatch, name):
+    """pathlib's exists and is_dir raise the system's "File name too long" (only a missing file is False): each
+    of these ended in its traceback."""
+    monkeypatch.chdir(tmp_path)
+    assert_one_line_error(run_cli(*TOO_LONG[name]), "characters): file name too long")
