@@ -22,6 +22,7 @@ from pipscover import count, load_one
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.generator import generate
 from pipscover.hints.rating import rate
+from pipscover.sweep import Summary
 from pipscover.sweep.jobs import COMMON_COLUMNS
 
 OPEN_BOARD = "4\n######\n######\n######\n######\n0\n12\n" + "".join(
@@ -175,6 +176,15 @@ def test_a_file_named_twice_runs_once_and_is_not_said_to_be_in_the_table(sweep_h
     assert (summary["jobs"], summary["skipped"], summary["repeated"], len(_rows(out))) == (1, 0, 1, 1)
     said = sweep_here("count", first, first, "--jobs", "1", "--output", tmp_path / "said.csv").out
     assert "0 already in" in said and "1 repeated (run once)" in said
+
+
+def test_the_summary_is_one_line_whatever_the_table_is_named_and_writes_its_counts_for_people(sweep_here, tmp_path):
+    """A table named with a line break made the summary two lines ("0 already in two" and "lines.csv; ...");
+    its counts had no thousands separators where every other command's have them."""
+    said = sweep_here("count", EXAMPLES / "first.txt", "--jobs", "1", "--output", tmp_path / "two\nlines.csv").out
+    assert said.count("\n") == 1 and "already in " in said and "two\\nlines.csv; " in said, said
+    many = Summary("generate", "made.csv", jobs=10_000, done=1_200, skipped=3_000, statuses={"generated": 1_200})
+    assert many.describe().startswith("sweep generate: 1,200 of 10,000 jobs done (1,200 generated), 3,000 already")
 
 
 def test_a_bad_file_among_good_ones_is_an_error_row_and_the_sweep_goes_on(sweep_here, tmp_path):
