@@ -250,6 +250,14 @@ def test_a_job_that_ignores_its_time_limit_is_stopped(sweep_here, tmp_path):
     assert (row["status"], row["seed"], row["dominoes"]) == ("timeout", "1", "150")
 
 
+def test_seeds_may_be_negative_as_generates_seed_may(sweep_here, tmp_path):
+    """`generate --seed -1` makes a puzzle, and `sweep generate --seeds -1` said "not a seed or range"."""
+    out = tmp_path / "negative.csv"
+    assert sweep_here("generate", "--seeds=-2--1,3", "-n", "4", "--jobs", "1", "--output", out).code == 0
+    assert [(row["seed"], row["status"]) for row in _rows(out)] == [("-2", "generated"), ("-1", "generated"),
+                                                                    ("3", "generated")]
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["count", "nowhere.json"], "nowhere.json: no such file"),
     (["generate", "--seeds", "5-1"], "is empty"),
