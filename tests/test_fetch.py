@@ -171,6 +171,8 @@ def test_fetch_command_takes_a_mirror_and_cache_on_the_command_line(mirror, run_
         ([], "name the days to fetch"),
         (["2025-09-15", "--timeout", "nan"], "--timeout nan: must be a number of seconds >= 0.001,"),  # was ">= 0,"
         (["2025-09-15", "--timeout", "0"], "--timeout 0.0: must be at least 0.001"),
+        (["2025-09-15", "--base-url", "http://[::1"], "cannot reach http://[::1 (Invalid port"),  # a traceback
+        (["2025-09-15", "--base-url", "http://127.0.0.1:1/a\nb"], "cannot reach http://127.0.0.1:1/a b (Invalid"),
     ],
 )
 def test_fetch_command_errors_are_one_line_and_exit_2(mirror, run_cli, arguments, message):

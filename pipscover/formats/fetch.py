@@ -212,7 +212,7 @@ def _download(client: httpx.Client, day: date, server: str, timeout: float, back
             response = client.get(url)
         except httpx.TimeoutException:
             raise PipsError(f"{day}: no answer from {url} within {timeout:g} s") from None
-        except httpx.HTTPError as error:
+        except (httpx.HTTPError, httpx.InvalidURL) as error:  # (a malformed address, "http://[::1", is no HTTPError)
             raise Unreachable(f"{day}: cannot reach {server} ({error or type(error).__name__})") from None
         if response.status_code not in RETRIED_STATUSES or attempt == RETRIES:
             break
