@@ -300,7 +300,7 @@ def test_bench_lists_the_files_that_did_not_read_in_its_summary(run_cli, bad_fol
     assert [entry["puzzle"]["file"] for entry in summary["unread"]] == [str(bad)]
     assert json.loads(run_cli("bench", FIRST, "--json").out)["unread"] == []
     said = run_cli("bench", bad, FIRST)
-    assert said.code == 1 and said.out.startswith(f"not read: {bad}: ") and "1 puzzles" in said.out
+    assert said.code == 1 and said.out.startswith(f"not read: {bad}: ") and "\n1 puzzle, " in said.out
     none = run_cli("bench", bad, bad_folder / "empty.json")  # was "no puzzles to benchmark", no reason
     assert none.code == 1 and none.out.endswith("nothing to time: none of the 2 puzzle files read\n")
 
