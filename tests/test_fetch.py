@@ -295,3 +295,12 @@ def test_sweep_over_a_date_the_server_does_not_have_is_one_line_and_exit_2(mirro
     assert (done.code, done.out) == (2, "")
     assert done.err.count("\n") == 1 and "2024-01-01: the server has no puzzle for this day" in done.err
     assert not (tmp_path / "never.csv").exists()
+
+
+def test_a_cache_that_is_a_file_is_named_so(mirror, run_cli, tmp_path):
+    """It said "cannot write to the cache (File exists)", mkdir's words, of a --cache-dir that is a file."""
+    taken = tmp_path / "taken"
+    taken.write_text("not a folder")
+    result = run_cli("fetch", "2025-09-15", "--cache-dir", taken)
+    assert result.code == 2 and result.err == (
+        f"pipscover: error: {taken}: cannot write to the cache (it is a file, not a folder)\n")

@@ -231,5 +231,6 @@ def _write_atomically(folder: Path, path: Path, text: str) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         write_whole(path, text)
-    except OSError as error:
-        raise PipsError(f"{folder}: cannot write to the cache ({error.strerror})") from None
+    except OSError as error:  # (a file where the folder should be: mkdir's "File exists" said nothing of it)
+        why = "it is a file, not a folder" if folder.is_file() else error.strerror
+        raise PipsError(f"{folder}: cannot write to the cache ({why})") from None
