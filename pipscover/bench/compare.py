@@ -16,7 +16,8 @@ import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from pipscover.bench.timing import BenchResult, benchmark
+from pipscover.bench.tasks import TASKS
+from pipscover.bench.timing import BenchResult, benchmark, puzzles_timed
 from pipscover.cnf import Encodings, encode
 from pipscover.engines import get_backend
 from pipscover.errors import PipsError
@@ -110,6 +111,12 @@ def compare(
             clauses = round(statistics.median(encoding.num_clauses for encoding in sizes))
         rows.append(ComparisonRow(configuration, result, variables, clauses))
     return rows
+
+
+def table_heading(puzzles: int, task: str, clock: str, repeat: int) -> str:
+    """The line above a table: what was timed, on how many puzzles, how often."""
+    runs = f"{repeat:,} run{'' if repeat == 1 else 's'}"
+    return f"{puzzles_timed(puzzles)}, {TASKS[task].description}, {clock} clock, {runs}"
 
 
 def stopped_note(rows: Sequence[ComparisonRow], configurations: int, puzzles: int) -> str:

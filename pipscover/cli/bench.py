@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from pipscover.bench import CLOCKS, TASKS, benchmark
-from pipscover.bench.timing import puzzles_timed
 from pipscover.cli.app import app
 from pipscover.cli.cnf_options import CardName, FormName, PbName
 from pipscover.cli.common import (
@@ -99,7 +98,7 @@ def bench_command(
             typer.echo(result.summary())
         exit_after(EXIT_INTERRUPTED if result.interrupted else EXIT_OK, bool(unread))
         return
-    from pipscover.bench.compare import compare, configurations, format_rows, stopped_note
+    from pipscover.bench.compare import compare, configurations, format_rows, stopped_note, table_heading
 
     chosen = configurations(names, cards or (), pbs or (), forms or ())
     with progress_bar("benchmarking", total=len(loaded) * repeat * len(chosen)) as advance:
@@ -109,8 +108,7 @@ def bench_command(
         for row in rows:
             print_json(row.as_json() | not_read)
     else:
-        typer.echo(f"{puzzles_timed(len(loaded))}, {TASKS[task_name].description}, {clock_name} clock, "
-                   f"{repeat:,} run{'' if repeat == 1 else 's'}")
+        typer.echo(table_heading(len(loaded), task_name, clock_name, repeat))
         typer.echo(format_rows(rows))
         if interrupted:
             typer.echo(stopped_note(rows, len(chosen), len(loaded)))
