@@ -23,6 +23,12 @@ def test_benchmark_times_every_puzzle_and_takes_medians():
     assert "2 puzzles" in result.summary()
 
 
+def test_a_summary_writes_its_counts_as_people_read_them():
+    summary = benchmark([UNSOLVABLE] * 1000, "dlx").summary()
+    assert summary.startswith("1,000 puzzles, ") and "outcome 1,000 unsatisfiable" in summary
+    assert benchmark([UNSOLVABLE], "dlx").summary().startswith("1 puzzle, ")
+
+
 def test_benchmark_reports_timeouts_as_outcomes():
     result = benchmark([load_one(EXAMPLES / "first.txt")], "dlx", timeout=0)
     assert result.outcomes == {"timeout": 1}

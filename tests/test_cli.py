@@ -212,3 +212,17 @@ def test_solve_and_encode_write_their_counts_with_thousands_separators_as_count_
     planted = EXAMPLES.parent / "benchmarks" / "count_puzzles" / "planted-4x4-s1.json"
     encoded = run_cli("encode", planted, "-o", tmp_path / "p.cnf").out
     assert ": 1,803 variables (359 placements, 112 values), 5,079 clauses (" in encoded, encoded
+
+
+def test_hint_rate_and_bench_write_their_counts_with_thousands_separators_too(run_cli, tmp_path):
+    """`rate` said "1100 steps", `hint` "solved in 1100 steps" and `bench` "vars 1803", where `count`, `sample`
+    and `solve` write 1,100; `bench` said "1 puzzles" as well."""
+    row = tmp_path / "row.json"  # one row of 1,100 dominoes: every step is a forced tiling
+    row.write_text(json.dumps({"dominoes": [[0, 0]] * 1100,
+                               "regions": [{"indices": [[0, c] for c in range(2200)], "type": "empty"}]}))
+    assert ": hard: 1,100 steps, 0 guesses," in run_cli("rate", row).out
+    hinted = run_cli("hint", row, "--all").out
+    assert "\n1,100. forced-tiling" in hinted and "solved in 1,100 steps" in hinted
+    planted = EXAMPLES.parent / "benchmarks" / "count_puzzles" / "planted-4x4-s1.json"
+    table = run_cli("bench", planted, "-b", "dlx", "-b", "minisat22", "--encoding", "placements").out
+    assert table.startswith("1 puzzle, the first solution, wall clock, 1 run\n") and " 1,803 " in table, table

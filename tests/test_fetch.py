@@ -169,7 +169,10 @@ def test_fetch_command_takes_a_mirror_and_cache_on_the_command_line(mirror, run_
         (["someday"], "someday: not a date"),
         (["--to", "2025-09-16"], "--to needs --from"),
         ([], "name the days to fetch"),
-        (["2025-09-15", "--timeout", "nan"], "--timeout nan: must be a number of seconds"),  # was a ValueError
+        (["2025-09-15", "--timeout", "nan"], "--timeout nan: must be a number of seconds >= 0.001,"),  # was ">= 0,"
+        (["2025-09-15", "--timeout", "0"], "--timeout 0.0: must be at least 0.001"),
+        (["2025-09-15", "--base-url", "http://[::1"], "cannot reach http://[::1 (Invalid port"),  # a traceback
+        (["2025-09-15", "--base-url", "http://127.0.0.1:1/a\nb"], "cannot reach http://127.0.0.1:1/a b (Invalid"),
     ],
 )
 def test_fetch_command_errors_are_one_line_and_exit_2(mirror, run_cli, arguments, message):
@@ -292,3 +295,12 @@ def test_sweep_over_a_date_the_server_does_not_have_is_one_line_and_exit_2(mirro
     assert (done.code, done.out) == (2, "")
     assert done.err.count("\n") == 1 and "2024-01-01: the server has no puzzle for this day" in done.err
     assert not (tmp_path / "never.csv").exists()
+
+
+def test_a_cache_that_is_a_file_is_named_so(mirror, run_cli, tmp_path):
+    """It said "cannot write to the cache (File exists)", mkdir's words, of a --cache-dir that is a file."""
+    taken = tmp_path / "taken"
+    taken.write_text("not a folder")
+    result = run_cli("fetch", "2025-09-15", "--cache-dir", taken)
+    assert result.code == 2 and result.err == (
+        f"pipscover: error: {taken}: cannot write to the cache (it is a file, not a folder)\n")

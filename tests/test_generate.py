@@ -99,8 +99,18 @@ def test_bad_sizes_are_refused():
 def test_a_puzzle_asked_for_a_difficulty_is_rated_so(difficulty):
     """(One seed: a second, seed 1, tried the same thing and cost 5 s of CPU, most of it for an easy one.)"""
     made = generate(dominoes=7, seed=0, difficulty=difficulty)
-    assert made.difficulty is difficulty and rate(made.puzzle).difficulty == difficulty
+    assert made.difficulty is made.puzzle.origin.difficulty is difficulty and rate(made.puzzle).difficulty == difficulty
     assert solve(made.puzzle, "dlx", limit=None).solutions == (made.solution,)
+
+
+def test_a_puzzle_made_with_any_difficulty_is_not_named_by_its_rating(run_cli, tmp_path):
+    """The generator wrote its rating into the puzzle's origin: `show` and `solve` of its certificate called a
+    puzzle made with any difficulty "(medium)", as a day is called by the difficulty the NYT gave it."""
+    made = generate(dominoes=6, seed=3)
+    assert made.difficulty is not None and made.puzzle.origin.difficulty is None
+    assert run_cli("generate", "-n", "6", "--seed", "3", "--certify", "-o", tmp_path / "made.json").code == 0
+    assert run_cli("show", tmp_path / "made.cnf").out.splitlines()[0] == str(tmp_path / "made.cnf")
+    assert run_cli("solve", tmp_path / "made.cnf").out.startswith(f"{tmp_path / 'made.cnf'}: solved")
 
 
 def test_a_difficulty_repeats_by_seed():

@@ -300,7 +300,7 @@ def test_bench_lists_the_files_that_did_not_read_in_its_summary(run_cli, bad_fol
     assert [entry["puzzle"]["file"] for entry in summary["unread"]] == [str(bad)]
     assert json.loads(run_cli("bench", FIRST, "--json").out)["unread"] == []
     said = run_cli("bench", bad, FIRST)
-    assert said.code == 1 and said.out.startswith(f"not read: {bad}: ") and "1 puzzles" in said.out
+    assert said.code == 1 and said.out.startswith(f"not read: {bad}: ") and "\n1 puzzle, " in said.out
     none = run_cli("bench", bad, bad_folder / "empty.json")  # was "no puzzles to benchmark", no reason
     assert none.code == 1 and none.out.endswith("nothing to time: none of the 2 puzzle files read\n")
 
@@ -1716,9 +1716,9 @@ def test_ctrl_c_during_a_long_decode_prints_the_solutions_decoded_so_far(tmp_pat
     seen += _read_until(ours, None)
     process.wait(timeout=60)
     os.close(ours)
-    stopped = re.search(rf"stopped by Ctrl-C; ([0-9]+) of {MODELS} models decoded so far", seen.decode())
+    stopped = re.search(rf"stopped by Ctrl-C; ([0-9,]+) of {MODELS:,} models decoded so far", seen.decode())
     assert process.returncode == 130 and stopped is not None and b"Traceback" not in seen
-    assert 0 < int(stopped.group(1)) < MODELS
+    assert 0 < int(stopped.group(1).replace(",", "")) < MODELS
 
 
 def _read_until(terminal: int, pattern: bytes | None, within: float = 120) -> bytes:
@@ -1788,3 +1788,59 @@ def test_ctrl_c_in_hint_all_keeps_the_steps_found(run_cli, tmp_path, as_json):
         lines = out.splitlines()
         assert lines[0] == f"{board}:" and lines[1].startswith("   1. ")
         assert re.fullmatch(r"  stopped by Ctrl-C after (1 step|[0-9]{2,} steps|[2-9] steps)", lines[-1]), lines[-1]
+
+
+@pytest.fixture(params=["answers-http", "says-nothing"])
+def not_a_scheduler(request):
+    """A server on 127.0.0.1 that is not Dask's: one answers as a web server does (a dashboard's port, say),
+    the other takes the connection and waits for a line that never comes."""
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        with suppress(OSError):
+            while True:
+                connection, _ = server.accept()
+                held.append(connection)
+                if request.param == "answers-http":
+                    connection.recv(4096)
+                    connection.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+                    connection.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    server.close()
+    for connection in held:
+        connection.close()
+
+
+def test_a_scheduler_address_where_no_dask_scheduler_answers_is_one_line(run_cli, tmp_path, not_a_scheduler):
+    """A web server's answer was read as Dask's, its first bytes a length of 3 EiB: a MemoryError's traceback;
+    a server that said nothing held the sweep for ever (Dask bounds the connection, not its first answer)."""
+    result = run_cli("sweep", "count", FIRST, "-o", tmp_path / "rows.csv", "--scheduler", not_a_scheduler)
+    assert_one_line_error(result, f"--scheduler {not_a_scheduler}: ")
+    assert not (tmp_path / "rows.csv").exists()
+
+
+LONG_NAME = "a" * 300  # past the 255 bytes a file's name may have on Linux's file systems
+TOO_LONG = {
+    "solve": ["solve", f"{LONG_NAME}.txt"],
+    "count-in-folder": ["count", f"{LONG_NAME}/day.json"],
+    "show": ["show", FIRST, "-o", f"{LONG_NAME}.svg"],
+    "generate": ["generate", "-n", "4", "--seed", "1", "-o", f"{LONG_NAME}.json"],
+    "encode": ["encode", FIRST, "-o", f"{LONG_NAME}.cnf"],
+    "hint": ["hint", FIRST, "-o", f"{LONG_NAME}.svg"],
+    "reduce": ["reduce", "subset-sum", "--numbers", "1,2", "--target", "3", "-o", f"{LONG_NAME}.json"],
+    "sweep": ["sweep", "count", FIRST, "-j", "1", "-o", f"{LONG_NAME}.csv"],
+    "fetch": ["fetch", "2025-09-15", "--cache-dir", LONG_NAME],
+}
+
+
+@pytest.mark.parametrize("name", sorted(TOO_LONG))
+def test_a_file_name_past_the_systems_limit_is_one_line(run_cli, tmp_path, monkeypatch, name):
+    """pathlib's exists and is_dir raise the system's "File name too long" (only a missing file is False): each
+    of these ended in its traceback."""
+    monkeypatch.chdir(tmp_path)
+    assert_one_line_error(run_cli(*TOO_LONG[name]), "characters): file name too long")

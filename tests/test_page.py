@@ -369,7 +369,7 @@ def test_a_new_puzzle_of_any_difficulty_is_titled_with_its_rating_and_moves_no_d
     page.select_option("#make-size", "5")
     page.click("#make-button")
     page.wait_for_selector("#title:has-text('any difficulty asked')", timeout=60_000)
-    rated = page.evaluate("game.origin.difficulty")
+    rated = page.evaluate("game.rating")
     assert page.text_content("#title").endswith(f" (rated {rated}; any difficulty asked)")
     assert page.get_attribute("[data-difficulty=hard]", "aria-checked") == "true"
 

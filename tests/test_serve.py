@@ -24,6 +24,7 @@ from serving import DAY, MIRRORED, start_server, stop_server
 
 from conftest import EXAMPLES
 from pipscover.formats import puzzle_to_nyt
+from pipscover.generate.generator import generate
 from pipscover.model import Placement, Puzzle
 from pipscover.model.check import problems
 from pipscover.serve.jobs import made_view
@@ -240,13 +241,16 @@ def test_a_new_puzzle_is_made_in_the_background(server):
         time.sleep(0.1)
     assert status["status"] == "done" and len(status["puzzle"]["dominoes"]) == 4
     made = status["puzzle"]  # its title says its rating, and that any difficulty was asked ("(easy)" said neither)
-    rated = made["origin"]["difficulty"]
-    assert made["asked"] is None and made["title"].endswith(f" (rated {rated}; any difficulty asked)")
+    rated = made["rating"]
+    assert made["asked"] is made["origin"]["difficulty"] is None and rated in ("easy", "medium", "hard")
+    assert made["title"].endswith(f" (rated {rated}; any difficulty asked)")
 
 
-def test_a_new_puzzle_made_at_the_difficulty_asked_is_titled_so(made):
-    rated = made["easy"].puzzle.origin.difficulty
-    assert made_view(made["easy"].puzzle, rated)["title"].endswith(f" (rated {rated}, as asked)")
+def test_a_new_puzzle_made_at_the_difficulty_asked_is_titled_so():
+    rated = generate(dominoes=5, seed=3).difficulty  # asked of the same seed, the same puzzle comes first
+    view = made_view(generate(dominoes=5, seed=3, difficulty=rated))
+    assert view["asked"] == view["origin"]["difficulty"] == view["rating"] == rated
+    assert view["title"].endswith(f" (rated {rated}, as asked)")
 
 
 def test_a_new_puzzle_out_of_reach_is_said_in_the_pages_words(server):

@@ -22,6 +22,7 @@ from pipscover import count, load_one
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.generator import generate
 from pipscover.hints.rating import rate
+from pipscover.sweep import Summary
 from pipscover.sweep.jobs import COMMON_COLUMNS
 
 OPEN_BOARD = "4\n######\n######\n######\n######\n0\n12\n" + "".join(
@@ -177,6 +178,15 @@ def test_a_file_named_twice_runs_once_and_is_not_said_to_be_in_the_table(sweep_h
     assert "0 already in" in said and "1 repeated (run once)" in said
 
 
+def test_the_summary_is_one_line_whatever_the_table_is_named_and_writes_its_counts_for_people(sweep_here, tmp_path):
+    """A table named with a line break made the summary two lines ("0 already in two" and "lines.csv; ...");
+    its counts had no thousands separators where every other command's have them."""
+    said = sweep_here("count", EXAMPLES / "first.txt", "--jobs", "1", "--output", tmp_path / "two\nlines.csv").out
+    assert said.count("\n") == 1 and "already in " in said and "two\\nlines.csv; " in said, said
+    many = Summary("generate", "made.csv", jobs=10_000, done=1_200, skipped=3_000, statuses={"generated": 1_200})
+    assert many.describe().startswith("sweep generate: 1,200 of 10,000 jobs done (1,200 generated), 3,000 already")
+
+
 def test_a_bad_file_among_good_ones_is_an_error_row_and_the_sweep_goes_on(sweep_here, tmp_path):
     """A folder with a bad file stopped the sweep there with exit 2 and no table; now that file's row says what
     is wrong, the others are counted, and the exit code (1) says some rows failed."""
@@ -238,6 +248,14 @@ def test_a_job_that_ignores_its_time_limit_is_stopped(sweep_here, tmp_path):
     assert time.monotonic() - start < 20
     [row] = _rows(out)
     assert (row["status"], row["seed"], row["dominoes"]) == ("timeout", "1", "150")
+
+
+def test_seeds_may_be_negative_as_generates_seed_may(sweep_here, tmp_path):
+    """`generate --seed -1` makes a puzzle, and `sweep generate --seeds -1` said "not a seed or range"."""
+    out = tmp_path / "negative.csv"
+    assert sweep_here("generate", "--seeds=-2--1,3", "-n", "4", "--jobs", "1", "--output", out).code == 0
+    assert [(row["seed"], row["status"]) for row in _rows(out)] == [("-2", "generated"), ("-1", "generated"),
+                                                                    ("3", "generated")]
 
 
 @pytest.mark.parametrize(("args", "message"), [

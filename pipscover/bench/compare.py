@@ -16,7 +16,8 @@ import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from pipscover.bench.timing import BenchResult, benchmark
+from pipscover.bench.tasks import TASKS
+from pipscover.bench.timing import BenchResult, benchmark, puzzles_timed
 from pipscover.cnf import Encodings, encode
 from pipscover.engines import get_backend
 from pipscover.errors import PipsError
@@ -112,12 +113,18 @@ def compare(
     return rows
 
 
+def table_heading(puzzles: int, task: str, clock: str, repeat: int) -> str:
+    """The line above a table: what was timed, on how many puzzles, how often."""
+    runs = f"{repeat:,} run{'' if repeat == 1 else 's'}"
+    return f"{puzzles_timed(puzzles)}, {TASKS[task].description}, {clock} clock, {runs}"
+
+
 def stopped_note(rows: Sequence[ComparisonRow], configurations: int, puzzles: int) -> str:
     """The line under a table that Ctrl-C cut short: the configurations it covers, and the puzzles the last one
     timed when it did not time them all (the table alone read as a whole comparison)."""
     timed = len(rows[-1].result.times)
-    last = f"; {rows[-1].configuration.label} on {timed} of {puzzles} puzzles" if timed < puzzles else ""
-    return f"stopped by Ctrl-C: {len(rows)} of {configurations} configurations timed{last}"
+    last = f"; {rows[-1].configuration.label} on {timed:,} of {puzzles:,} puzzles" if timed < puzzles else ""
+    return f"stopped by Ctrl-C: {len(rows):,} of {configurations:,} configurations timed{last}"
 
 
 def format_rows(rows: Sequence[ComparisonRow]) -> str:
@@ -134,4 +141,4 @@ def format_rows(rows: Sequence[ComparisonRow]) -> str:
 
 
 def _or_dash(value: int | None) -> str:
-    return "-" if value is None else str(value)
+    return "-" if value is None else f"{value:,}"

@@ -32,6 +32,11 @@ def cpu_seconds() -> float:
     return time.process_time() + children.children_user + children.children_system
 
 
+def puzzles_timed(number: int) -> str:
+    """How many puzzles a summary covers, as every count is written for people: `1 puzzle`, `1,200 puzzles`."""
+    return f"{number:,} puzzle{'' if number == 1 else 's'}"
+
+
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": cpu_seconds}
 
 
@@ -102,11 +107,11 @@ class BenchResult:
         runs = len(self.run_totals)
         total = f"total   {self.total:.3f} s"
         if runs > 1:
-            total += f"  (median of {runs} runs: {', '.join(f'{t:.3f}' for t in self.run_totals)})"
-        outcomes = ", ".join(f"{count} {outcome}" for outcome, count in sorted(self.outcomes.items()))
+            total += f"  (median of {runs:,} runs: {', '.join(f'{t:.3f}' for t in self.run_totals)})"
+        outcomes = ", ".join(f"{count:,} {outcome}" for outcome, count in sorted(self.outcomes.items()))
         stopped = " (stopped by Ctrl-C: the puzzles timed until then)" if self.interrupted else ""
         return "\n".join([
-            f"{len(self.times)} puzzles, {TASKS[self.task].description} by {self.backend} ({self.clock} clock)"
+            f"{puzzles_timed(len(self.times))}, {TASKS[self.task].description} by {self.backend} ({self.clock} clock)"
             + stopped,
             total,
             f"median  {self.median * 1000:.2f} ms per puzzle",

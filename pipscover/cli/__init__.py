@@ -27,7 +27,7 @@ except ImportError:  # pragma: no cover
 
 from pipscover.cli.app import EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, app, error_line
 from pipscover.cli.readable import humanize, usage_error
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, brief, printable_path
 from pipscover.runtime.collection import fewer_collections, no_collections_at_exit
 
 # Every command, in the order `pipscover --help` lists them (each is the module of its name under pipscover/cli),
@@ -191,6 +191,9 @@ def run(args: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # before or after a command could report what it found
         return EXIT_INTERRUPTED
     except OSError as error:
+        if error.errno == errno.ENAMETOOLONG and error.filename is not None:  # (pathlib's exists and is_dir raise
+            error_line(f"{brief(printable_path(error.filename))}: file name too long")  # it: a traceback each)
+            return EXIT_BAD_INPUT
         if error.errno not in FULL:
             raise
         error_line(f"cannot write the output ({error.strerror})")

@@ -85,7 +85,7 @@ def bench_command(
         if as_json:
             print_json({"puzzles": 0} | not_read)
         else:
-            typer.echo(f"nothing to time: none of the {len(unread)} puzzle files read")
+            typer.echo(f"nothing to time: none of the {len(unread):,} puzzle files read")
         exit_after(EXIT_OK, unread=True)
         return
     names = backends or [DEFAULT_BACKEND]
@@ -98,7 +98,7 @@ def bench_command(
             typer.echo(result.summary())
         exit_after(EXIT_INTERRUPTED if result.interrupted else EXIT_OK, bool(unread))
         return
-    from pipscover.bench.compare import compare, configurations, format_rows, stopped_note
+    from pipscover.bench.compare import compare, configurations, format_rows, stopped_note, table_heading
 
     chosen = configurations(names, cards or (), pbs or (), forms or ())
     with progress_bar("benchmarking", total=len(loaded) * repeat * len(chosen)) as advance:
@@ -108,7 +108,7 @@ def bench_command(
         for row in rows:
             print_json(row.as_json() | not_read)
     else:
-        typer.echo(f"{len(loaded)} puzzles, {TASKS[task_name].description}, {clock_name} clock, {repeat} run(s)")
+        typer.echo(table_heading(len(loaded), task_name, clock_name, repeat))
         typer.echo(format_rows(rows))
         if interrupted:
             typer.echo(stopped_note(rows, len(chosen), len(loaded)))

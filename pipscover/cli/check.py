@@ -42,9 +42,13 @@ def check_command(
 
     Of the cells a solution leaves uncovered, the first few are named (--json: all of them).
 
-    Example:
+    Examples:
 
-      pipscover solve first.txt --json | pipscover check first.txt -
+      pipscover solve examples/first.txt --json > solved.json
+
+      pipscover check examples/first.txt solved.json
+
+      pipscover solve 2025-09-15 --json | pipscover check 2025-09-15 -
     """
     puzzles = load_named(puzzle_file, difficulty)
     text = read_text_file(solution_file)

@@ -29,7 +29,7 @@ from pipscover.cli.app import (  # noqa: F401  (every command imports them from 
     EXIT_TIMEOUT,
     error_line,
 )
-from pipscover.cli.readable import Refused
+from pipscover.cli.readable import Refused, bounds
 from pipscover.engines import ALIASES, REGISTRY
 from pipscover.engines.sat_solvers import SOLVERS
 from pipscover.errors import PipsError, on_one_line, printable_path
@@ -90,10 +90,12 @@ CacheDirOption = Annotated[
 ]
 
 
-def seconds(value: float | None) -> float | None:
-    """A time limit in seconds: a number >= 0 (`inf` means none)."""
-    if value is not None and not value >= 0:  # also refuses nan
-        raise Refused(value, "must be a number of seconds >= 0, like 10 or 0.5 (inf: no limit)")
+def seconds(param: typer.CallbackParam, value: float | None) -> float | None:
+    """A time limit in seconds: a number >= 0, or >= the option's own least (fetch's 0.001), `inf` meaning none.
+    nan passes click's range, so the refusal here names the option's range: fetch said ">= 0" for nan."""
+    least = bounds(param)[0] or 0
+    if value is not None and not value >= least:  # also refuses nan
+        raise Refused(value, f"must be a number of seconds >= {least:g}, like 10 or 0.5 (inf: no limit)")
     return value
 
 

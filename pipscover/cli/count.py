@@ -112,9 +112,11 @@ def count_command(
 
     Examples:
 
-      pipscover count nyt/2025-09-15.json -d hard --distinct grids
+      pipscover count 2025-09-15 -d hard --distinct grids
 
-      pipscover count planted-6x6.txt --scheduler tcp://10.0.0.5:8786
+      pipscover planted 6x6 --seed 1 -o planted-6x6.json
+
+      pipscover count planted-6x6.json --scheduler tcp://10.0.0.5:8786
     """
     if backend is not None and method is DEFAULT_METHOD:
         method = Method("blocking")  # -b names a SAT solver, which only the blocking method uses
@@ -372,7 +374,7 @@ def _backbone_board(cells: Marginals, seconds: float) -> str:
     backbone = cells.backbone()
     rows = [r for r, _ in cells.counts]
     columns = [c for _, c in cells.counts]
-    heading = (f"backbone: {len(backbone)} of {len(cells.counts)} cells fixed by every solution "
+    heading = (f"backbone: {len(backbone):,} of {len(cells.counts):,} cells fixed by every solution "
                f"(marginals counted in {seconds:.3f} s)")
     lines = [heading]
     for r in range(min(rows), max(rows) + 1):

@@ -71,7 +71,7 @@ def decode_command(
 
     Example:
 
-      pipscover encode p.json -d hard -o p.cnf; picosat p.cnf > p.out
+      pipscover encode 2025-09-15 -d hard -o p.cnf; picosat p.cnf > p.out
 
       pipscover decode p.cnf p.out
     """
@@ -121,8 +121,8 @@ def _said(result: SolveResult, models: int | None) -> str:
     if models is None:
         return "stopped by Ctrl-C while reading the solver's answer; nothing decoded"
     if result.status is Status.INTERRUPTED:
-        return f"stopped by Ctrl-C; {len(result.solutions)} of {models} models decoded so far"
-    return f"{result.status}, {models} models" if len(result.solutions) > 1 else str(result.status)
+        return f"stopped by Ctrl-C; {len(result.solutions):,} of {models:,} models decoded so far"
+    return f"{result.status}, {models:,} models" if len(result.solutions) > 1 else str(result.status)
 
 
 def _refuse_other_encodings(header: Header, source: str, **given: object) -> None:

@@ -173,12 +173,12 @@ def _report(made: GeneratedPuzzle, request: Request, output: str,
 def _summary(made: GeneratedPuzzle, seed: int, certificate: dict[str, str | None] | None) -> str:
     """The report as one line for people."""
     return (
-        f"seed {seed}: {len(made.puzzle.dominoes)} dominoes, {len(made.puzzle.regions)} regions "
-        f"({made.constrained_regions} with a rule), "
+        f"seed {seed}: {len(made.puzzle.dominoes):,} dominoes, {len(made.puzzle.regions):,} regions "
+        f"({made.constrained_regions:,} with a rule), "
         f"{'unique' if made.unique else 'uniqueness not checked'}"
         + (f", rated {made.difficulty} (pipscover rate)" if made.unique else "")
-        + f"; {made.counter_calls} counter calls, "
-        f"{made.restarts} restarts, {made.seconds:.3f} s"
+        + f"; {made.counter_calls:,} counter calls, "
+        f"{made.restarts:,} restarts, {made.seconds:.3f} s"
         + (f"; certificate: {certificate['claim']}, in {certificate['cnf']}" if certificate else "")
     )
 

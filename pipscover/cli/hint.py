@@ -119,14 +119,14 @@ def _hinted(puzzle: Puzzle, every: bool, placed: tuple[Placement, ...], as_json:
         if as_json:
             print_json(Chain(puzzle, tuple(found), False).as_json() | {"stopped_by": "Ctrl-C"})
         else:
-            typer.echo(f"  stopped by Ctrl-C after {len(found)} step{'' if len(found) == 1 else 's'}")
+            typer.echo(f"  stopped by Ctrl-C after {len(found):,} step{'' if len(found) == 1 else 's'}")
         return None
 
 
 def _print_step(found: list[Step], step: Step) -> None:
     """One step of the chain printed, numbered."""
     found.append(step)
-    typer.echo(f"{len(found):>4}. {step.rule.name}: {step.reason}")
+    typer.echo(f"{len(found):>4,}. {step.rule.name}: {step.reason}")
 
 
 def _ending(chain: Chain, every: bool, placed: tuple[Placement, ...] = ()) -> str:
@@ -136,9 +136,9 @@ def _ending(chain: Chain, every: bool, placed: tuple[Placement, ...] = ()) -> st
     if not chain.steps:
         lines.append("  nothing to do: every cell is known")
     if every and chain.complete:
-        lines.append(f"  solved in {len(chain.steps)} steps, without a guess")
+        lines.append(f"  solved in {len(chain.steps):,} steps, without a guess")
     elif every and chain.steps and chain.steps[-1].rule is GUESS:
-        lines.append(f"  stuck after {len(chain.deductions)} steps: a guess is needed")
+        lines.append(f"  stuck after {len(chain.deductions):,} steps: a guess is needed")
     if chain.steps:
         highlight = chain.steps[-1].cells
         lines.append(draw_solution(chain.puzzle, Solution(placed), highlight) if placed

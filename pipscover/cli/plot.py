@@ -34,7 +34,7 @@ def plot_command(
 
     Examples:
 
-      pipscover plot bench.csv -o time.svg --by backend
+      pipscover plot results.csv -o time.svg --by backend
 
       pipscover plot counts.csv --kind counts -o counts.png
 
@@ -51,4 +51,4 @@ def plot_command(
         print_json({"output": output, "kind": kind, "rows": len(rows), "x": x or chosen.x, "y": y or chosen.y,
                     "by": by or chosen.by})
     else:
-        typer.echo(f"{output}: {kind} plot of {len(rows)} rows")
+        typer.echo(f"{output}: {kind} plot of {len(rows):,} rows")

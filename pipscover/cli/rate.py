@@ -62,6 +62,6 @@ def _rated(item: Loaded, timeout: float | None, as_json: bool) -> tuple[str, int
     if rating.difficulty is None:
         return f"{puzzle.describe()}: no solution", EXIT_NO
     hardest = f"{rating.hardest.name} (level {rating.hardest.level})" if rating.hardest else "none"
-    guesses = f"{rating.guesses} {'guess' if rating.guesses == 1 else 'guesses'}"
-    return (f"{puzzle.describe()}: {rating.difficulty}: {rating.steps} steps, {guesses}, hardest rule {hardest}",
+    guesses = f"{rating.guesses:,} {'guess' if rating.guesses == 1 else 'guesses'}"
+    return (f"{puzzle.describe()}: {rating.difficulty}: {rating.steps:,} steps, {guesses}, hardest rule {hardest}",
             EXIT_OK)

@@ -104,7 +104,7 @@ def _option(param: Any) -> None:
     if getattr(param, "is_flag", False) or getattr(param, "count", False):
         param.metavar = ""  # a flag takes no value
         return
-    low, high = _bounds(param)
+    low, high = bounds(param)
     if low is not None or high is not None:
         param.help = f"{param.help or ''} {_range(low, high)}.".strip()
         param._get_number_range_help_str = lambda: None  # typer 0.29
@@ -154,7 +154,8 @@ def _choices(param: Any) -> list[str]:
     return [str(getattr(choice, "value", choice)) for choice in found or ()]
 
 
-def _bounds(param: Any) -> tuple[Any, Any]:
+def bounds(param: Any) -> tuple[Any, Any]:
+    """The least and most a number option takes (None: no bound), in either typer."""
     if hasattr(param, "min"):  # typer 0.29 keeps a range on the parameter
         return param.min, param.max
     return getattr(param.type, "min", None), getattr(param.type, "max", None)
@@ -212,7 +213,7 @@ def _reason(param: Any, error: Any) -> str:
     choices = _choices(param)
     if choices:
         return "choose one of " + ", ".join(choices)
-    low, high = _bounds(param)
+    low, high = bounds(param)
     kind = _kind(param)
     refused, readable = str(_refused_value(error)), sys.get_int_max_str_digits()  # (0: no limit)
     if kind == "int" and re.fullmatch(r"[+-]?[0-9]+", refused) and 0 < readable < len(refused):

@@ -74,7 +74,11 @@ def one_in_three_command(
 
     With --solve: exit code 0 and the assignment (exactly one true variable per clause), 1 when there is none.
 
-    Example: pipscover reduce one-in-three formula.cnf -o puzzle.json --solve
+    Examples (the first writes a formula of two clauses):
+
+      printf 'p cnf 4 2\\n1 2 3 0\\n2 3 4 0\\n' > formula.cnf
+
+      pipscover reduce one-in-three formula.cnf -o puzzle.json --solve
     """
     instance = read_one_in_three(cnf_file)
     puzzle, mapping = reduce_one_in_three(instance, connected=connected)

@@ -62,7 +62,7 @@ def sample_command(
     Exit code 0 when every puzzle has solutions, 1 when one has none or a file did not read, 3 when a time or
     memory limit stopped it, 130 on Ctrl-C (the draws made so far printed).
 
-    Example: pipscover sample nyt/2025-09-15.json -d hard -n 5 --seed 7 --json
+    Example: pipscover sample 2025-09-15 -d hard -n 5 --seed 7 --json
     """
     from pipscover.counting.completions import draws
 

@@ -45,7 +45,7 @@ def serve_command(
     Days missing from the cache are fetched as `pipscover fetch` would. Ctrl-C stops the server. A new tab
     opens on PUZZLE when one is given, else on the last puzzle played, else on the newest day in the cache.
 
-    Example: pipscover serve first.txt --open
+    Example: pipscover serve examples/first.txt --open
     """
     from pipscover.serve.app import listen, make_app, run
     from pipscover.serve.play import view

@@ -5,6 +5,7 @@ Nothing of Dask is imported here: `pipscover.sweep` brings it in only when a swe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
@@ -32,7 +33,7 @@ from pipscover.cli.common import (
     worker_count,
 )
 from pipscover.engines import get_backend
-from pipscover.errors import PipsError, brief, is_written_whole_number
+from pipscover.errors import PipsError, brief
 from pipscover.generate.generator import Shape
 from pipscover.model import Difficulty
 from pipscover.model.results import checked_seed
@@ -184,15 +185,20 @@ MAX_SEEDS = 10**6  # seeds of one sweep: a job each, held at once (a rerun with 
 
 
 def parse_seeds(text: str) -> list[int]:
-    """`1-10000`, `7` or `1,5,9-12` as a list of seeds, at most `MAX_SEEDS` of them (`1-10000000000000`
-    filled the memory with jobs), each a seed `checked_seed` takes."""
+    """`1-10000`, `7`, `1,5,9-12` or `-3--1` as a list of seeds, at most `MAX_SEEDS` of them
+    (`1-10000000000000` filled the memory with jobs), each a seed `checked_seed` takes: negative ones too, as
+    generate's --seed takes them (`--seeds -1` was "not a seed").
+
+    >>> parse_seeds("-2-1"), parse_seeds("-3--2,7")
+    ([-2, -1, 0, 1], [-3, -2, 7])
+    """
     seeds: list[int] = []
     quoted = brief(text)
     for part in text.split(","):
-        first, _, last = part.strip().partition("-")
-        if not (is_written_whole_number(first) and is_written_whole_number(last or first)):  # int() took '３'
-            raise PipsError(f"--seeds {quoted}: not a seed or range such as 1-100 or 1,5,9-12")
-        low, high = int(first), int(last or first)
+        written = re.fullmatch(r"\s*(-?[0-9]+)(?:-(-?[0-9]+))?\s*", part)  # ASCII digits: int() took '３'
+        if written is None:
+            raise PipsError(f"--seeds {quoted}: not a seed or range such as 1-100, 1,5,9-12 or -3--1")
+        low, high = int(written[1]), int(written[2] or written[1])
         if high < low:
             raise PipsError(f"--seeds {quoted}: the range {brief(part)} is empty")
         checked_seed(low), checked_seed(high)

@@ -212,7 +212,7 @@ def _download(client: httpx.Client, day: date, server: str, timeout: float, back
             response = client.get(url)
         except httpx.TimeoutException:
             raise PipsError(f"{day}: no answer from {url} within {timeout:g} s") from None
-        except httpx.HTTPError as error:
+        except (httpx.HTTPError, httpx.InvalidURL) as error:  # (a malformed address, "http://[::1", is no HTTPError)
             raise Unreachable(f"{day}: cannot reach {server} ({error or type(error).__name__})") from None
         if response.status_code not in RETRIED_STATUSES or attempt == RETRIES:
             break
@@ -231,5 +231,6 @@ def _write_atomically(folder: Path, path: Path, text: str) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         write_whole(path, text)
-    except OSError as error:
-        raise PipsError(f"{folder}: cannot write to the cache ({error.strerror})") from None
+    except OSError as error:  # (a file where the folder should be: mkdir's "File exists" said nothing of it)
+        why = "it is a file, not a folder" if folder.is_file() else error.strerror
+        raise PipsError(f"{folder}: cannot write to the cache ({why})") from None

@@ -38,7 +38,9 @@ Difficulty is the rating a person would give (`pipscover.hints.rating`: the leng
 solves it, followed only as far as the band needs), which agrees with the NYT's labels on 83% of its
 puzzles where the Dancing Links search nodes beyond one path to the solution (`extra_nodes`, still
 reported) agree on 68%. With a difficulty, a unique
-puzzle whose rating is another is drawn again.
+puzzle whose rating is another is drawn again. The puzzle's origin names the difficulty asked (None: any), as a
+day's names the NYT's label; `GeneratedPuzzle.difficulty` is its rating: named by the origin, a rating that
+nobody asked for read as chosen (`show` said "(medium)" of a puzzle made with any difficulty).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from math import isqrt
 
 from pysat.solvers import Solver
@@ -121,7 +123,7 @@ class GeneratedPuzzle:
     restarts: int
     seconds: float
     extra_nodes: int | None = None  # of a unique puzzle, when at most NODE_BUDGET (else None)
-    difficulty: Difficulty | None = None  # the rating of a unique puzzle
+    difficulty: Difficulty | None = None  # the rating of a unique puzzle (its origin names the one asked)
 
     @property
     def constrained_regions(self) -> int:
@@ -262,7 +264,7 @@ def generate(
         tiling = _tiling(shape, dominoes, rng)
         drawn = _draw_dominoes(dominoes, max_pip, rng)
         grid = _hidden_grid(tiling, drawn, rng)
-        origin = Origin(file=f"generated ({shape}, {dominoes} dominoes, seed {seed})")
+        origin = Origin(file=f"generated ({shape}, {dominoes} dominoes, seed {seed})", difficulty=difficulty)
         if not unique:
             hidden = solution_from_grid(tiling, grid)
             regions = _partition(sorted(grid), rng)
@@ -280,7 +282,6 @@ def generate(
                 raise SearchTimeout
             puzzle, hidden = made
             rated = rated_difficulty(puzzle, hidden)
-            puzzle = replace(puzzle, origin=replace(origin, difficulty=rated))
             if difficulty in (None, rated):
                 return GeneratedPuzzle(puzzle, hidden, True, calls, restart, time.monotonic() - start,
                                        extra_nodes(puzzle, NODE_BUDGET), rated)

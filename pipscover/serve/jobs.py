@@ -10,8 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pipscover.errors import PipsError, shown
-from pipscover.generate.generator import generate
-from pipscover.model import Puzzle
+from pipscover.generate.generator import GeneratedPuzzle, generate
 from pipscover.model.results import SearchTimeout
 from pipscover.serve.play import view
 
@@ -75,7 +74,7 @@ class Jobs:
     def _run(job: Job) -> None:
         try:
             made = generate(dominoes=job.dominoes, seed=job.seed, difficulty=job.difficulty, timeout=SECONDS)
-            job.result = made_view(made.puzzle, job.difficulty)
+            job.result = made_view(made)
         except SearchTimeout:
             job.error = f"No puzzle was found within {SECONDS:g} s; try fewer dominoes or another difficulty."
         except PipsError as error:  # the page's words: no command's name before it, a full stop after it
@@ -85,14 +84,15 @@ class Jobs:
             job.finished = time.monotonic()
 
 
-def made_view(puzzle: Puzzle, asked: str | None) -> dict[str, Any]:
-    """A new puzzle for the page: the difficulty `asked` (None: any) beside the one it rated (its origin's), in
-    its title and its fields. Titled "(easy)" alone, as a day is, it read as the player's choice when any had
-    been asked, and the page moved its day's difficulty buttons to it."""
+def made_view(made: GeneratedPuzzle) -> dict[str, Any]:
+    """A new puzzle for the page: the difficulty asked (its origin's; None: any) beside the one it rated, in its
+    title and its fields. Titled "(easy)" alone, as a day is, it read as the player's choice when any had been
+    asked, and the page moved its day's difficulty buttons to it."""
+    puzzle, rated = made.puzzle, made.difficulty
+    asked = puzzle.origin.difficulty
     name = replace(puzzle.origin, difficulty=None).describe()
-    rated = puzzle.origin.difficulty
     title = f"{name} (rated {rated}, as asked)" if asked else f"{name} (rated {rated}; any difficulty asked)"
-    return {**view(puzzle), "title": title, "asked": asked}
+    return {**view(puzzle), "title": title, "asked": asked, "rating": rated}
 
 
 class Busy(PipsError):

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from pipscover.errors import on_one_line, printable_path
 from pipscover.model import Puzzle
 from pipscover.sweep.jobs import TASKS, Job, Row, Settings, columns, default_backends, stubs
 from pipscover.sweep.table import Key, ResultTable, cell
@@ -63,12 +64,13 @@ class Summary:
                 "workers": self.workers, "interrupted": self.interrupted, "repeated": self.repeated}
 
     def describe(self) -> str:
-        statuses = ", ".join(f"{n} {status}" for status, n in sorted(self.statuses.items())) or "no rows"
+        """One line, whatever the table's name holds (a line break in it made two), counts as people read them."""
+        statuses = ", ".join(f"{n:,} {status}" for status, n in sorted(self.statuses.items())) or "no rows"
         stopped = ", stopped by Ctrl-C" if self.interrupted else ""
-        workers = f"{self.workers} worker{'s' if self.workers != 1 else ''}"
-        repeated = f", {self.repeated} repeated (run once)" if self.repeated else ""
-        return (f"sweep {self.task}: {self.done} of {self.jobs} jobs done{stopped} ({statuses}), {self.skipped} "
-                f"already in {self.out}{repeated}; {self.seconds:.1f} s on {workers}")
+        workers = f"{self.workers:,} worker{'s' if self.workers != 1 else ''}"
+        repeated = f", {self.repeated:,} repeated (run once)" if self.repeated else ""
+        return (f"sweep {self.task}: {self.done:,} of {self.jobs:,} jobs done{stopped} ({statuses}), {self.skipped:,} "
+                f"already in {on_one_line(printable_path(self.out))}{repeated}; {self.seconds:.1f} s on {workers}")
 
 
 class SweepInterrupted(Exception):

@@ -39,6 +39,7 @@ Imported only when a sweep runs on Dask, so that `pipscover --help` does not pay
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import signal
@@ -63,6 +64,7 @@ from pipscover.errors import PipsError
 from pipscover.sweep.jobs import Job, Row, Settings, run_job, stubs
 
 CONNECT_SECONDS = 10  # how long to try to reach a --scheduler
+HANDSHAKE_SECONDS = 5  # and then how long to wait for its first answer
 ABORT_SECONDS = 10  # how long a LocalCluster interrupted while it starts may take to fail
 POLL_SECONDS = 0.5  # how often the running tasks and the workers are counted for the progress bar
 
@@ -361,8 +363,31 @@ class CoreShares(NamedTuple):
         return cls(slots, shares, slots + sum(threads[address] > share for address, share in shares.items()))
 
 
+def _handshake(address: str) -> None:
+    """Dask's handshake with `address`, bounded, or `PipsError`. Dask's client bounds the connection alone: it
+    waited for ever on a server that takes the connection and says nothing (a web server waiting for a line),
+    and read whatever another server said as Dask's (an HTTP answer's first bytes as a length, 3 EiB: a
+    MemoryError's traceback)."""
+    from distributed.comm import connect
+
+    async def shake() -> None:
+        comm = await connect(address, timeout=CONNECT_SECONDS)
+        await comm.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(shake(), CONNECT_SECONDS + HANDSHAKE_SECONDS))
+    except TimeoutError:  # (an OSError too, so first)
+        raise PipsError(f"--scheduler {address}: no answer from a Dask scheduler within "
+                        f"{CONNECT_SECONDS + HANDSHAKE_SECONDS} s") from None
+    except (OSError, ValueError) as error:
+        raise PipsError(f"--scheduler {address}: cannot connect ({error})") from None
+    except Exception:  # noqa: BLE001 - whatever a server that is not Dask's makes the reader raise
+        raise PipsError(f"--scheduler {address}: what answers there is not a Dask scheduler") from None
+
+
 def _connect(address: str) -> Client:
     """A client of the scheduler at `address`, whose workers run this pipscover."""
+    _handshake(address)
     try:
         client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:

@@ -187,6 +187,8 @@ def _histogram(axes, rows: Sequence[Row], x: str, by: str) -> None:
         _bars(axes, groups, x, by)
         return
     numbers = {group: [value for value in group_values if value is not None] for group, group_values in values.items()}
+    missing = sum(len(group_values) - len(numbers[group]) for group, group_values in values.items())
+    numbers = {group: group_values for group, group_values in numbers.items() if group_values}  # no "(none) (0)"
     everything = [value for group in numbers.values() for value in group]
     zeros = sum(value == 0 for value in everything)
     import numpy
@@ -204,10 +206,14 @@ def _histogram(axes, rows: Sequence[Row], x: str, by: str) -> None:
         numbers = {group: [value for value in group_values if value > 0] for group, group_values in numbers.items()}
     else:
         bins = numpy.histogram_bin_edges(everything, bins=min(30, max(1, len(set(everything)))))
+        from matplotlib.ticker import MaxNLocator
+
+        axes.yaxis.set_major_locator(MaxNLocator(integer=True))  # rows are whole: no 1.25 rows on the axis
     for index, (group, group_values) in enumerate(numbers.items()):  # outlines, so that groups stay readable
         axes.hist(group_values, bins=bins, histtype="step", linewidth=WIDEST * NARROWING**index,
                   linestyle=DASHES[index % len(DASHES)], label=f"{group} ({len(group_values)})")
-    note = f" ({zeros} zero, not shown)" if zeros and axes.get_xscale() == "log" else ""
+    note = f" ({zeros:,} zero, not shown)" if zeros and axes.get_xscale() == "log" else ""
+    note += f" ({missing:,} rows without one, not shown)" if missing else ""  # generate's rows that timed out
     axes.set_xlabel(f"{x}{' (log scale)' if axes.get_xscale() == 'log' else ''}{note}")
     axes.set_ylabel(f"rows{' (log scale)' if axes.get_yscale() == 'log' else ''}")
     axes.set_title(f"distribution of {x}, by {by}")

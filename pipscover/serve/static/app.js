@@ -122,8 +122,8 @@ function start(view) {
   finishedByReveal = saved.finishedByReveal === true;
   solvedClosed = saved.solvedClosed === true;
   hand = null; marked = null; cursor = null;
-  // (the difficulty of a day or a file is the one its buttons choose; a made puzzle's, no choice of theirs, is
-  // its rating, which its title says beside the one asked)
+  // (the difficulty of a day or a file is the one its buttons choose; a made puzzle's is the one asked of the
+  // generator, no choice of theirs, which its title says beside its rating)
   if (view.origin && view.origin.difficulty && !("asked" in view)) chooseDifficulty(view.origin.difficulty);
   if (view.origin && view.origin.date) $("day").value = view.origin.date;
   sessionStorage.setItem("pipscover:view", JSON.stringify(view));
