@@ -41,6 +41,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import islice, product
 from math import comb, factorial, prod
+from types import ModuleType
 from typing import NamedTuple
 
 from pipscover.counting.budget import UNLIMITED, Budget
@@ -228,19 +229,19 @@ def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int |
     return best[0]
 
 
-def _built(puzzle: Puzzle, board: _Board, tables: list[list[int]], core: object, deadline: float | None,
+def _built(puzzle: Puzzle, board: _Board, tables: list[list[int]], core: ModuleType | None, deadline: float | None,
            memory_cap: int | None, layings_limit: int) -> tuple[Sweep, int]:
     """The graph over the board's order and the layings its build met, by the core or (without one) the twin;
     `TooBig` past `layings_limit` or the indices."""
     if core is None:
         return _built_here(puzzle, board, deadline, memory_cap, layings_limit)
-    made = core.build(  # type: ignore[attr-defined]  # the compiled module
+    made = core.build(
         board.region_of, [[other - cell for other in others] for cell, others in enumerate(board.later)],
         tables, len(pip_values(puzzle.dominoes)), board.kinds, _flat(board.partners),
         lambda: check_search(0, deadline, memory_cap, None), CHECK_EVERY, layings_limit, INDEX_LIMIT)
-    if made == core.TOO_MANY_LAYINGS:  # type: ignore[attr-defined]
+    if made == core.TOO_MANY_LAYINGS:
         raise _too_many_layings(puzzle, layings_limit)
-    if made == core.TOO_MANY_INDICES:  # type: ignore[attr-defined]
+    if made == core.TOO_MANY_INDICES:
         raise _too_many_indices(puzzle)
     forms, first, sources, edge_forms, final, laid = made
     return Sweep(points_for(puzzle), forms, array("i", first), array("i", sources), array("i", edge_forms),
