@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from pipscover.bench.tasks import TASKS
-from pipscover.bench.timing import BenchResult, benchmark, puzzles_timed
+from pipscover.bench.timing import BenchResult, benchmark, counted
 from pipscover.cnf import Encodings, encode
 from pipscover.engines import get_backend
 from pipscover.errors import PipsError
@@ -115,8 +115,7 @@ def compare(
 
 def table_heading(puzzles: int, task: str, clock: str, repeat: int) -> str:
     """The line above a table: what was timed, on how many puzzles, how often."""
-    runs = f"{repeat:,} run{'' if repeat == 1 else 's'}"
-    return f"{puzzles_timed(puzzles)}, {TASKS[task].description}, {clock} clock, {runs}"
+    return f"{counted(puzzles, 'puzzle')}, {TASKS[task].description}, {clock} clock, {counted(repeat, 'run')}"
 
 
 def stopped_note(rows: Sequence[ComparisonRow], configurations: int, puzzles: int) -> str:

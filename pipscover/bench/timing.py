@@ -32,9 +32,9 @@ def cpu_seconds() -> float:
     return time.process_time() + children.children_user + children.children_system
 
 
-def puzzles_timed(number: int) -> str:
-    """How many puzzles a summary covers, as every count is written for people: `1 puzzle`, `1,200 puzzles`."""
-    return f"{number:,} puzzle{'' if number == 1 else 's'}"
+def counted(number: int, noun: str) -> str:
+    """A number of things as every count is written for people: `1 puzzle`, `1,200 puzzles`."""
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": cpu_seconds}
@@ -111,8 +111,8 @@ class BenchResult:
         outcomes = ", ".join(f"{count:,} {outcome}" for outcome, count in sorted(self.outcomes.items()))
         stopped = " (stopped by Ctrl-C: the puzzles timed until then)" if self.interrupted else ""
         return "\n".join([
-            f"{puzzles_timed(len(self.times))}, {TASKS[self.task].description} by {self.backend} ({self.clock} clock)"
-            + stopped,
+            (f"{counted(len(self.times), 'puzzle')}, {TASKS[self.task].description} by {self.backend} "
+             f"({self.clock} clock){stopped}"),
             total,
             f"median  {self.median * 1000:.2f} ms per puzzle",
             f"worst   {self.worst.seconds * 1000:.2f} ms  {self.worst.puzzle.describe()}",

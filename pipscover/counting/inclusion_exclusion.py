@@ -64,7 +64,7 @@ _core = load_core("pipscover.counting._inclusion_exclusion", "the Python sweeps 
 # prime); a count takes the first few whose product passes its bound.
 PRIMES = tuple((1 << 30) - c for c in (35, 41, 83, 101, 105, 107))
 # The most points it takes on: no-unique-24's 2^23 (Glynn's form) of 69,715 edges took about 180 s of CPU in the
-# core's passes of sixteen, in the order of the cells its build chose; planted 8 x 8's 44.8 million are past it.
+# core's passes of sixteen, in the order of the cells its build chose; planted 8 x 8's 22.4 million are past it.
 POINTS_LIMIT = 1 << 24
 # Layings the build may meet (planted 6 x 6: 2.8 million, merged into 650,795 edges; the Python build's dicts
 # then held 449 MB, so the memory cap stops it well before this refuses it; the compiled build holds a tenth).
@@ -73,8 +73,9 @@ LAYINGS_LIMIT = 20_000_000
 # less to read on every pass); the layings limit keeps real builds far below this.
 INDEX_LIMIT = 2**31 - 1
 # The orders of the cells whose graphs are built, of `sweep_order.ranked`'s: its estimate put the best of all
-# sixteen among its first three on every puzzle of the counting benchmark but two small ones (edges 1.65 and
-# 1.8 times the best's there); each build past the first stops at twice the best layings so far.
+# sixteen among its first three on 26 of the counting benchmark's 31 puzzles that some order builds, and the
+# first three's best within 1.07-1.8 times its edges on the other five (no-unique-12, -14, -16, planted 4 x 4,
+# unique-30-nyt); each build past the first stops at twice the best layings so far.
 ORDERS_TRIED = 3
 CHECK_EVERY = 4096  # states built between two looks at the clock and the memory
 COMPILED_CHECK_EVERY = 16  # points the core sweeps between two looks at the clock (one or two of its passes)

@@ -10,7 +10,7 @@ from the other corner (encodings/counting.md).
 The candidates are the board's lines (rows, columns) and diagonals, from each of its four corners: in each,
 a cell's neighbours later in the order are at most two, which is what the builds lay a domino on.
 `ranked` sorts them by an estimate made without building (`estimated_states`); `build_sweep` builds the
-first few and keeps the graph of fewest edges.
+first few and the order along the longer side, and keeps the graph of fewest edges.
 """
 
 from __future__ import annotations

@@ -53,11 +53,12 @@ if TYPE_CHECKING:
 
 SPLIT_METHODS = ("auto", "inclusion-exclusion", "structural")
 METHOD = "inclusion-exclusion"
-# Sweep work (points x edges) that one process does in about two seconds (0.4-0.5 ns an edge and a point in
-# the core's passes of sixteen): no more than a split's own cost (Dask's import and connection, the tasks'
-# round trips), so `auto` does it here. Measured (2026-11-29, the counting benchmark's three configurations):
-# no-unique-20 (524,288 x 4,622) took 1.4 s in one process and on a stock cluster alike, 1.7 s with --jobs 2,
-# so it stays here; planted 6 x 6 (41,472 x 153,161) 2.5 s against 2.0 on the cluster, so it is split.
+# Sweep work (points x edges) that one process does in about one and a half seconds (0.3-0.4 ns an edge and a
+# point in the core's passes of sixteen: no-unique-24, planted 6 x 6 and no-unique-22 measured): no more than
+# a split's own cost (Dask's import and connection, the tasks' round trips), so `auto` does it here. Measured
+# (2026-11-29, the counting benchmark's three configurations): no-unique-20 (524,288 x 4,622) took 1.4 s in
+# one process and on a stock cluster alike, 1.7 s with --jobs 2, so it stays here; planted 6 x 6
+# (41,472 x 153,161) 2.5 s against 2.0 on the cluster, so it is split.
 LOCAL_SWEEP_WORK = 1 << 32
 # How long `auto` builds the graph here to weigh its sweep: a graph not built by then makes a long count.
 LOCAL_BUILD_SECONDS = 5.0
