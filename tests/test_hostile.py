@@ -1394,10 +1394,11 @@ def test_ctrl_c_during_a_blocking_count_prints_a_lower_bound(open_board):
 
 
 def test_ctrl_c_during_the_counting_race_leaves_no_racer():
-    """The unique 50-domino puzzle reaches auto's race of two worker processes in about a second (which the
-    race then answers in a few tenths): Ctrl-C is pressed once both racers are alive."""
-    code, out, err = interrupt(["count", EXAMPLES / "generated" / "unique-50-rect-seed1.json", "--json"], after=0,
-                               processes=3)
+    """The unique 100-domino puzzle reaches auto's race of two worker processes in half a second, and the race
+    takes about ten more (the unique 50-domino one answered in a third of a second, sometimes before the
+    Ctrl-C): Ctrl-C is pressed once both racers are alive."""
+    unique = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles" / "unique-100-rect-s1.json"
+    code, out, err = interrupt(["count", unique, "--json"], after=0, processes=3)
     assert code == 130 and err == "" and json.loads(out)["exact"] is False
 
 
