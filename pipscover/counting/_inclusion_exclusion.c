@@ -60,11 +60,13 @@ static inline int32_t folded(i64 x, int lane) {
 
 /* The sweep's graph: the edges into state s are starts[s] to starts[s + 1], from from[e], of form by[e].
    A pass keeps state s's values at slot s & ring (`ring_of`), and asks for them ahead when they are past
-   the L2 (`ask_ahead`, `past_the_l2`). */
+   the L2 (`ask_ahead`, `past_the_l2`). The sums are taken at the last `outputs` states (the covered board
+   alone, for a count; a sample's choices, `sweep_sample.py`). */
 typedef struct {
     Py_ssize_t final, ring;
     const int *starts, *from, *by;
     int ask_ahead;
+    Py_ssize_t outputs;
 } Graph;
 
 /* How many edges on a pass asks for a source's values before it reads them (_sweep_pass.h): about as many
@@ -211,19 +213,22 @@ static int reordered(Graph graph, Graph *ordered) {
     int *level = calloc(states, sizeof(int)), *new_of = calloc(states, sizeof(int)), *starts = calloc(states + 1, sizeof(int));
     int *from = calloc(edges + PREFETCH_AHEAD, sizeof(int)), *by = calloc(edges + 1, sizeof(int)), *at = calloc(states + 2, sizeof(int));
     Placing *order = calloc(states, sizeof(Placing));
-    *ordered = (Graph){graph.final, 0, starts, from, by};
+    *ordered = (Graph){graph.final, 0, starts, from, by, 0, graph.outputs};
     int made = level && new_of && starts && from && by && at && order;
     if (!made) {
         free(level); free(new_of); free(at); free(order);
         return 0;
     }
-    int top = 0;  /* the highest level before the covered board's: it goes alone past it, last, as `swept` reads it */
+    /* The highest level before the outputs' (the covered board's, for a count): they go past it, each alone on
+       a level of its own and in their order, last, where `swept` reads them. */
+    int top = 0;
+    Py_ssize_t tail = graph.final - graph.outputs + 1;
     for (Py_ssize_t state = 0; state < states; state++) {
         for (int e = graph.starts[state]; e < graph.starts[state + 1]; e++)
             if (level[graph.from[e]] + 1 > level[state]) level[state] = level[graph.from[e]] + 1;
-        if (state < graph.final && level[state] > top) top = level[state];
+        if (state < tail && level[state] > top) top = level[state];
     }
-    if (graph.final > 0) level[graph.final] = top + 1;
+    for (Py_ssize_t state = tail; graph.final > 0 && state <= graph.final; state++) level[state] = top + 1 + (int)(state - tail);
     for (Py_ssize_t state = 0; state < states; state++) at[level[state] + 1]++;
     for (Py_ssize_t l = 0; l < states; l++) at[l + 1] += at[l];  /* at[l]: where level l starts */
     for (Py_ssize_t state = 0; state < states; state++) order[at[level[state]]++].old = (int)state;
@@ -290,18 +295,32 @@ static int batch_weights(i64 *weights, const long long *point, int count, int wi
     return fits;
 }
 
-/* The batch's `count` points' terms added to `sums` (one a lane): in each lane, the product of the point's
-   digits' signs times the covered board's value (`covered[lane * width + point]`), modulo the lane's prime. */
-static void add_terms(u64 *sums, int lanes, const long long *point, int count, int width, Points points,
-                      const int32_t *covered) {
+/* The batch's `count` points' signs in each lane (`signs[lane * WIDEST + point]`): the product of the point's
+   digits' signs, modulo the lane's prime. */
+static void batch_signs(u64 *signs, int lanes, const long long *point, int count, Points points) {
     for (int lane = 0; lane < lanes; lane++) {
         u64 p = (u64)prime(lane);
         for (int b = 0; b < count; b++) {
-            u64 term = (u64)covered[lane * width + b] % p;
+            u64 sign = 1;
             for (Py_ssize_t t = 0; t < points.types; t++)
-                term = term * points.signs[(points.digit_start[t] + point[b * points.types + t]) * lanes + lane] % p;
-            sums[lane] = (sums[lane] + term) % p;
+                sign = sign * points.signs[(points.digit_start[t] + point[b * points.types + t]) * lanes + lane] % p;
+            signs[lane * WIDEST + b] = sign;
         }
+    }
+}
+
+/* The batch's `count` points' terms added to `sums` (one a lane): in each lane, the point's sign times the
+   state's value (`value[lane * width + point]`), modulo the lane's prime. A term is below 2^61 (a value below
+   2^31, a sign below 2^30), so four add up within 64 bits: one reduction for four (a sample's sweeps take
+   their sums at a hundred states, `sweep_sample.py`). */
+static void add_terms(u64 *sums, int lanes, const u64 *signs, int count, int width, const int32_t *value) {
+    for (int lane = 0; lane < lanes; lane++) {
+        u64 p = (u64)prime(lane), sum = sums[lane];
+        for (int b = 0; b < count; b++) {
+            sum += (u64)value[lane * width + b] * signs[lane * WIDEST + b];
+            if (b % 4 == 3) sum %= p;
+        }
+        sums[lane] = sum % p;
     }
 }
 
@@ -367,8 +386,9 @@ static PyObject *swept(Points points, Graph graph, int lanes, PyObject *check, P
     int32_t *values = lines_of(bytes);
     graph.ask_ahead = past_the_l2(bytes);
     long long *point = calloc(width * points.types + 1, sizeof(long long));
-    u64 sums[MOST_LANES] = {0};
-    if (!weights || !values || !point) { PyErr_NoMemory(); goto done; }
+    u64 *sums = calloc(graph.outputs * MOST_LANES, sizeof(u64));  /* output after output, a sum a lane */
+    u64 signs[MOST_LANES * WIDEST];
+    if (!weights || !values || !point || !sums) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t done = 0; done < end - begin; done += width) {
         if (done % every < width) {
             PyObject *so_far = PyLong_FromSsize_t(done);
@@ -384,21 +404,23 @@ static PyObject *swept(Points points, Graph graph, int lanes, PyObject *check, P
         if (fits && vectors == 512) pass_avx512(values, lanes, graph, weights);
         else if (fits && vectors == 256) pass_avx2(values, lanes, graph, weights);
         else if (fits) pass(values, lanes, graph, weights, width);
-        if (fits) add_terms(sums, lanes, point, count, width, points, values + (graph.final & graph.ring) * lanes * width);
+        if (fits) batch_signs(signs, lanes, point, count, points);
+        for (Py_ssize_t o = 0, first = graph.final - graph.outputs + 1; fits && o < graph.outputs; o++)
+            add_terms(sums + o * MOST_LANES, lanes, signs, count, width, values + ((first + o) & graph.ring) * lanes * width);
         Py_END_ALLOW_THREADS
         if (!fits) {
             PyErr_SetString(PyExc_OverflowError, "total: a form's weight times a state's sources passes 2^29");
             goto done;
         }
     }
-    result = PyTuple_New(lanes);
-    for (int lane = 0; result && lane < lanes; lane++) {
-        PyObject *residue = PyLong_FromUnsignedLongLong(sums[lane]);
+    result = PyTuple_New(graph.outputs * lanes);
+    for (Py_ssize_t i = 0; result && i < graph.outputs * lanes; i++) {
+        PyObject *residue = PyLong_FromUnsignedLongLong(sums[i / lanes * MOST_LANES + i % lanes]);
         if (!residue) { Py_CLEAR(result); break; }
-        PyTuple_SET_ITEM(result, lane, residue);
+        PyTuple_SET_ITEM(result, i, residue);
     }
 done:
-    free(weights); free(values); free(point);
+    free(weights); free(values); free(point); free(sums);
     return result;
 }
 
@@ -420,18 +442,20 @@ static void free_ordered(PyObject *capsule) {
     free(graph);
 }
 
-/* ordered(first, sources, edge_forms, final) -> the graph in the passes' order (`reordered`, `ring_of`), for
-   `total`: made once per graph, since a split count's worker sweeps one graph chunk after chunk and the
-   renumbering cost 8 ms a chunk on planted 6 x 6, 51 ms on 6 x 8. `first`, `sources` and `edge_forms` are
-   buffers of C ints (array "i"). */
+/* ordered(first, sources, edge_forms, final, outputs=1) -> the graph in the passes' order (`reordered`,
+   `ring_of`), for `total`, which sums at its last `outputs` states: made once per graph, since a split
+   count's worker sweeps one graph chunk after chunk and the renumbering cost 8 ms a chunk on planted 6 x 6,
+   51 ms on 6 x 8. `first`, `sources` and `edge_forms` are buffers of C ints (array "i"). */
 static PyObject *ordered_graph(PyObject *self, PyObject *args) {
     Py_buffer first = {0}, sources = {0}, edge_forms = {0};
-    Py_ssize_t final;
+    Py_ssize_t final, outputs = 1;
     PyObject *result = NULL;
-    if (!PyArg_ParseTuple(args, "y*y*y*n:ordered", &first, &sources, &edge_forms, &final)) return NULL;
-    if (graph_fits(&first, &sources, &edge_forms, final)) {
+    if (!PyArg_ParseTuple(args, "y*y*y*n|n:ordered", &first, &sources, &edge_forms, &final, &outputs)) return NULL;
+    if (outputs < 1 || (final > 0 && outputs > final))
+        PyErr_SetString(PyExc_ValueError, "ordered: 1 to `final` outputs");
+    else if (graph_fits(&first, &sources, &edge_forms, final)) {
         Graph *graph = malloc(sizeof(Graph));
-        if (graph && reordered((Graph){final, 0, first.buf, sources.buf, edge_forms.buf, 0}, graph)) {
+        if (graph && reordered((Graph){final, 0, first.buf, sources.buf, edge_forms.buf, 0, outputs}, graph)) {
             graph->ring = ring_of(*graph);
             result = PyCapsule_New(graph, ORDERED_GRAPH, free_ordered);
         } else
@@ -443,8 +467,8 @@ static PyObject *ordered_graph(PyObject *self, PyObject *args) {
 }
 
 /* total(digits, weights, signs, primes, forms, graph, check, every, begin, end, vectors) -> the residues modulo
-   `primes`: the twin's `sweep_total` over the points numbered begin to end - 1 (a chunk, for a task of a
-   split count), on `graph` (what `ordered` made).
+   `primes`: the twin's `sweep_totals` over the points numbered begin to end - 1 (a chunk, for a task of a
+   split count), on `graph` (what `ordered` made), at each of its outputs, output after output.
    A point is one digit per type, the first type fastest: type t has `digits[t]` of them; `weights` holds,
    type after type, the weight each digit gives the type (k in Ryser's form, m - 2j in Glynn's: it may be
    negative) and `signs` its sign's residue modulo each of `primes` (the first few of this core's); `forms`

@@ -128,6 +128,7 @@ typedef struct {
     long long **tables;
     PyObject *check;
     long long every, layings_limit, index_limit;
+    int keys;  /* whether the kept states' keys are given too (a sample's decoding reads them) */
 } Board;
 
 /* The edges between two lines: source, target (each numbered in its line) and form. */
@@ -294,15 +295,17 @@ static PyObject *bytes_of(const Ints *v) {  /* NULL, an error set, is what Py_Bu
 /* The twin's `_pruned`: the states that reach the covered board numbered in sweep order, their incoming edges
    (each state's sources in the order of their numbers), the skips folded; the graph as the Python side's
    `Sweep` holds it: (forms, first, sources, edge_forms, final), the arrays as bytes of C ints, and the
-   layings the build met (`laid`), by which `build_sweep` bounds its next order's build. */
+   layings the build met (`laid`), by which `build_sweep` bounds its next order's build. With `keys` (each
+   line's keys, `width` ints a state), each kept state's line and key follow, as bytes of C ints. */
 static PyObject *pruned(Py_ssize_t cells, Edges *edges, const size_t *counts, Forms *forms, int32_t *pairs,
-                        long long laid) {
+                        long long laid, const Ints *keys, size_t width) {
     PyObject *result = NULL;
     int32_t **number = calloc(cells + 1, sizeof(int32_t *));
     int32_t skip_pair[2] = {SKIP, 1}, skip = form_of(forms, skip_pair, 1), *start = NULL, *from = NULL, *by = NULL;
     int32_t *kept_start = NULL, *kept_count = NULL, *renumber = NULL;
     uint8_t *folded = NULL;
     Ints kept_from = {0}, kept_by = {0}, first = {0}, sources = {0}, edge_forms = {0}, form_number = {0}, shown = {0};
+    Ints kept_keys = {0};
     size_t states = 0;
     if (!number || skip < 0) goto memory;
     for (Py_ssize_t d = cells; d >= 0; d--) {
@@ -346,6 +349,12 @@ static PyObject *pruned(Py_ssize_t cells, Edges *edges, const size_t *counts, Fo
         }
         if (push(&first, (int32_t)sources.len) < 0) goto memory;
     }
+    for (Py_ssize_t d = 0; keys && d <= cells; d++)  /* the kept states in their numbers' order */
+        for (size_t s = 0; s < counts[d]; s++) {
+            if (number[d][s] < 0 || folded[number[d][s]]) continue;
+            if (push(&kept_keys, (int32_t)d) < 0) goto memory;
+            for (size_t i = 0; i < width; i++) if (push(&kept_keys, keys[d].at[s * width + i]) < 0) goto memory;
+        }
     PyObject *listed = PyTuple_New((Py_ssize_t)shown.len);
     for (size_t f = 0; listed && f < shown.len; f++) {
         const int32_t *pair;
@@ -354,9 +363,13 @@ static PyObject *pruned(Py_ssize_t cells, Edges *edges, const size_t *counts, Fo
         for (size_t i = 0; form && i < n; i++) PyTuple_SET_ITEM(form, i, Py_BuildValue("(ii)", pair[2 * i], pair[2 * i + 1]));
         if (!form) Py_CLEAR(listed); else PyTuple_SET_ITEM(listed, f, form);
     }
-    if (listed)
-        result = Py_BuildValue("(NNNNnL)", listed, bytes_of(&first), bytes_of(&sources), bytes_of(&edge_forms),
-                               (Py_ssize_t)(any_start && counts[cells] ? kept - 1 : -1), laid);
+    Py_ssize_t final = any_start && counts[cells] ? kept - 1 : -1;
+    if (listed && keys)
+        result = Py_BuildValue("(NNNNnLN)", listed, bytes_of(&first), bytes_of(&sources), bytes_of(&edge_forms), final,
+                               laid, bytes_of(&kept_keys));
+    else if (listed)
+        result = Py_BuildValue("(NNNNnL)", listed, bytes_of(&first), bytes_of(&sources), bytes_of(&edge_forms), final,
+                               laid);
     goto done;
 memory:
     PyErr_NoMemory();
@@ -364,7 +377,7 @@ done:
     for (Py_ssize_t d = 0; number && d <= cells; d++) free(number[d]);
     free(number); free(start); free(from); free(by); free(kept_start); free(kept_count); free(folded); free(renumber);
     free(kept_from.at); free(kept_by.at); free(first.at); free(sources.at); free(edge_forms.at); free(form_number.at);
-    free(shown.at);
+    free(shown.at); free(kept_keys.at);
     return result;
 }
 
@@ -388,6 +401,7 @@ static PyObject *built(Board *b) {
     PyObject *result = NULL;
     Numbering now, next;
     Edges *edges = calloc(b->cells + 1, sizeof(Edges));
+    Ints *keys = b->keys ? calloc(b->cells + 1, sizeof(Ints)) : NULL;  /* each line's keys, when asked */
     size_t *counts = calloc(b->cells + 1, sizeof(size_t)), width = (size_t)(b->words + b->regions);
     int32_t *key = calloc(width, sizeof(int32_t)), *pairs = malloc(2 * (b->kinds + 1) * sizeof(int32_t));
     Out out = {0};
@@ -395,7 +409,7 @@ static PyObject *built(Board *b) {
     long long built_states = 0, laid = 0, total_edges = 0, total_states = 1;
     int status = FAILED;
     if (numbering_init(&now, width) < 0 || numbering_init(&next, width) < 0 ||
-        numbering_init(&forms.known, 2 * forms.pairs) < 0 || !edges || !counts || !key || !pairs) {
+        numbering_init(&forms.known, 2 * forms.pairs) < 0 || !edges || !counts || !key || !pairs || (b->keys && !keys)) {
         PyErr_NoMemory();
         goto done;
     }
@@ -405,25 +419,28 @@ static PyObject *built(Board *b) {
         status = line(b, cell, &now, &next, &edges[cell], &forms, &out, &built_states, &laid, key, pairs);
         if (status != BUILT) break;
         counts[cell + 1] = next.count, total_states += (long long)next.count, total_edges += (long long)edges[cell].source.len;
+        if (keys) keys[cell] = now.keys, now.keys = (Ints){0};
         numbering_free(&now);
         now = next;
         if (numbering_init(&next, width) < 0) { PyErr_NoMemory(); status = FAILED; break; }
     }
     if (status == BUILT && (total_states > b->index_limit || total_edges > b->index_limit)) status = TOO_MANY_INDICES;
     if (status == FAILED && !PyErr_Occurred()) PyErr_NoMemory();
-    if (status == BUILT) result = pruned(b->cells, edges, counts, &forms, pairs, laid);
+    if (status == BUILT && keys) keys[b->cells] = now.keys, now.keys = (Ints){0};
+    if (status == BUILT) result = pruned(b->cells, edges, counts, &forms, pairs, laid, keys, width);
     else if (status != FAILED) result = PyLong_FromLong(status);
 done:
     numbering_free(&now); numbering_free(&next); numbering_free(&forms.known);
     for (Py_ssize_t d = 0; edges && d <= b->cells; d++) { free(edges[d].source.at); free(edges[d].target.at); free(edges[d].form.at); }
-    free(edges); free(counts); free(key); free(pairs);
+    for (Py_ssize_t d = 0; keys && d <= b->cells; d++) free(keys[d].at);
+    free(edges); free(keys); free(counts); free(key); free(pairs);
     free(out.targets.at); free(out.times); free(out.slot_of.at); free(out.seen_by.at);
     return result;
 }
 
-/* build(region_of, later, tables, pips, kinds, partners, check, every, layings_limit, index_limit): the graph
-   of the twin's `build_sweep` as (forms, first, sources, edge_forms, final, layings), or TOO_MANY_LAYINGS or
-   TOO_MANY_INDICES when it passes a limit. `region_of[cell]` and `later[cell]` (the cells a domino from it
+/* build(region_of, later, tables, pips, kinds, partners, check, every, layings_limit, index_limit, keys=0): the
+   graph of the twin's `build_sweep` as (forms, first, sources, edge_forms, final, layings), and with `keys` its
+   kept states' lines and keys (`pruned`), or TOO_MANY_LAYINGS or TOO_MANY_INDICES when it passes a limit. `region_of[cell]` and `later[cell]` (the cells a domino from it
    reaches, as offsets ahead) along the sweep's order; `tables[r]` region r's step table (`pips` entries per
    (cells left, state) pair, pair 0 the empty region); `kinds` the domino types; `partners` the layings, as the
    twin's dict: a first pip, how many second ones, then each second pip and its type; `check()` is called
@@ -431,9 +448,9 @@ done:
 PyObject *build_sweep_graph(PyObject *self, PyObject *args) {
     PyObject *region_list, *later_list, *table_list, *partner_list, *result = NULL;
     Board b = {.words = 1};
-    if (!PyArg_ParseTuple(args, "O!O!O!nnO!OLLL:build", &PyList_Type, &region_list, &PyList_Type, &later_list,
+    if (!PyArg_ParseTuple(args, "O!O!O!nnO!OLLL|p:build", &PyList_Type, &region_list, &PyList_Type, &later_list,
                           &PyList_Type, &table_list, &b.pips, &b.kinds, &PyList_Type, &partner_list, &b.check, &b.every,
-                          &b.layings_limit, &b.index_limit))
+                          &b.layings_limit, &b.index_limit, &b.keys))
         return NULL;
     b.cells = PyList_GET_SIZE(region_list), b.regions = PyList_GET_SIZE(table_list);
     if (PyList_GET_SIZE(later_list) != b.cells || b.every < 1) {

@@ -77,6 +77,7 @@ INDEX_LIMIT = 2**31 - 1
 # first three's best within 1.07-1.8 times its edges on the other five (no-unique-12, -14, -16, planted 4 x 4,
 # unique-30-nyt); each build past the first stops at twice the best layings so far.
 ORDERS_TRIED = 3
+AHEAD_BITS = 30  # the cells ahead a key's int holds (the core's keys: a line may be longer than one int)
 CHECK_EVERY = 4096  # states built between two looks at the clock and the memory
 COMPILED_CHECK_EVERY = 16  # points the core sweeps between two looks at the clock (one or two of its passes)
 
@@ -149,7 +150,7 @@ def points_of(puzzle: Puzzle) -> int:
     form. From the copies alone: neither the count's bound (a tiling count of the board, minutes on a wide
     one) nor the points' signs (a binomial per digit) are needed for it."""
     copies = copies_of(puzzle)
-    return prod(_digits(copies, _paired(copies)))
+    return prod(_digits(copies, paired(copies)))
 
 
 def _digits(copies: Sequence[int], paired: bool) -> list[int]:
@@ -164,10 +165,10 @@ def points_for(puzzle: Puzzle) -> Points:
     product passes the count's bound before the build (all of them when none does: `Modulus.of` then refuses;
     `with_fewest_primes` may take fewer once the graph is built)."""
     copies = copies_of(puzzle)
-    return Points.of(copies, _paired(copies), _lanes_above(_bound(puzzle)))
+    return Points.of(copies, paired(copies), _lanes_above(_bound(puzzle)))
 
 
-def _paired(copies: Sequence[int]) -> bool:
+def paired(copies: Sequence[int]) -> bool:
     """Whether the count takes Glynn's half sum: a type has odd copies."""
     return any(m % 2 for m in copies)
 
@@ -203,50 +204,76 @@ def build_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int |
     a state is the cells ahead already covered (within one line of the order) and the regions' states; only
     states that reach the covered board are kept. Built by the compiled core (its `_sweep_graph.c`) unless
     `compiled` is false or it is not built, else by its Python twin: the same graph."""
+    return _best_built(puzzle, deadline, memory_cap, compiled, order, keys=False).sweep
+
+
+def build_keyed_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None,
+                      compiled: bool | None = None, order: Sequence[Cell] | None = None) -> BuiltSweep:
+    """`build_sweep`'s graph (the same one), with its states' keys (`BuiltSweep`)."""
+    return _best_built(puzzle, deadline, memory_cap, compiled, order, keys=True)
+
+
+class BuiltSweep(NamedTuple):
+    """One order's build: its graph, the layings it met, the board and the regions' step tables it was built
+    over, and, when asked, what its paths are read back by (`sweep_sample.py`): each kept state's line and
+    key, `1 + words + regions` ints a state in `keys` (the line; the cells ahead covered, `AHEAD_BITS` to an
+    int; each region's pair of its step table)."""
+
+    sweep: Sweep
+    laid: int
+    board: _Board
+    tables: list[list[int]]
+    keys: array
+    words: int
+
+
+def _best_built(puzzle: Puzzle, deadline: float | None, memory_cap: int | None, compiled: bool | None,
+                order: Sequence[Cell] | None, keys: bool) -> BuiltSweep:
+    """`build_sweep`'s build over `order`, or its choice of order."""
     core = _core if compiled or (compiled is None and compiled_by_default()) else None
     rules = RegionRules(puzzle)
     pips = len(pip_values(puzzle.dominoes))
     tables = _step_tables(rules, pips)
     if order is not None:
-        return _built(puzzle, _Board.of(puzzle, order, rules), tables, core, deadline, memory_cap, LAYINGS_LIMIT)[0]
+        return _built(puzzle, _Board.of(puzzle, order, rules), tables, core, deadline, memory_cap, LAYINGS_LIMIT, keys)
     pairs = [pairs_filled(table, pips, size) for table, size in zip(tables, rules.sizes)]
-    best: tuple[Sweep, int] | None = None
+    best: BuiltSweep | None = None
     refused: TooBig | None = None
     tried = ranked(puzzle.cells, puzzle.region_index, pairs)[:ORDERS_TRIED]
     longer = longer_side_order(puzzle.cells)  # the only order before: tried too, so that few graphs grow
     for cells in tried if longer in tried else [*tried, longer]:
         # An order whose build passes twice the best's layings is not kept: its graph would hardly be smaller.
-        limit = LAYINGS_LIMIT if best is None else min(LAYINGS_LIMIT, 2 * best[1])
+        limit = LAYINGS_LIMIT if best is None else min(LAYINGS_LIMIT, 2 * best.laid)
         try:
-            made = _built(puzzle, _Board.of(puzzle, cells, rules), tables, core, deadline, memory_cap, limit)
+            made = _built(puzzle, _Board.of(puzzle, cells, rules), tables, core, deadline, memory_cap, limit, keys)
         except TooBig as too_big:
             refused = refused or too_big
             continue
-        if best is None or len(made[0].sources) < len(best[0].sources):
+        if best is None or len(made.sweep.sources) < len(best.sweep.sources):
             best = made
     if best is None:
         assert refused is not None  # every order was built with the whole limit, and each refused
         raise refused
-    return best[0]
+    return best
 
 
 def _built(puzzle: Puzzle, board: _Board, tables: list[list[int]], core: ModuleType | None, deadline: float | None,
-           memory_cap: int | None, layings_limit: int) -> tuple[Sweep, int]:
+           memory_cap: int | None, layings_limit: int, keys: bool) -> BuiltSweep:
     """The graph over the board's order and the layings its build met, by the core or (without one) the twin;
     `TooBig` past `layings_limit` or the indices."""
     if core is None:
-        return _built_here(puzzle, board, deadline, memory_cap, layings_limit)
+        return _built_here(puzzle, board, tables, deadline, memory_cap, layings_limit, keys)
     made = core.build(
         board.region_of, [[other - cell for other in others] for cell, others in enumerate(board.later)],
         tables, len(pip_values(puzzle.dominoes)), board.kinds, _flat(board.partners),
-        lambda: check_search(0, deadline, memory_cap, None), CHECK_EVERY, layings_limit, INDEX_LIMIT)
+        lambda: check_search(0, deadline, memory_cap, None), CHECK_EVERY, layings_limit, INDEX_LIMIT, keys)
     if made == core.TOO_MANY_LAYINGS:
         raise _too_many_layings(puzzle, layings_limit)
     if made == core.TOO_MANY_INDICES:
         raise _too_many_indices(puzzle)
-    forms, first, sources, edge_forms, final, laid = made
-    return Sweep(points_for(puzzle), forms, array("i", first), array("i", sources), array("i", edge_forms),
-                 final), laid
+    forms, first, sources, edge_forms, final, laid, *keyed = made
+    sweep = Sweep(points_for(puzzle), forms, array("i", first), array("i", sources), array("i", edge_forms), final)
+    return BuiltSweep(sweep, laid, board, tables, array("i", keyed[0] if keyed else b""), board.words)
 
 
 @dataclass(frozen=True)
@@ -256,6 +283,7 @@ class _Board:
     layings (`partners`: pip a -> (pip b, type) of each domino type that puts a there and b on the next cell,
     of `kinds` types)."""
 
+    cells: list[Cell]
     region_of: list[int]
     later: list[list[int]]
     rules: RegionRules
@@ -274,7 +302,14 @@ class _Board:
         # the orders were several (the same graphs to the bit).
         later = [[place[other] for other in reversed(neighbours(cell)) if place.get(other, -1) > index]
                  for index, cell in enumerate(cells)]
-        return cls([puzzle.region_index[cell] for cell in cells], later, rules, dict(partners), len(distinct))
+        return cls(list(cells), [puzzle.region_index[cell] for cell in cells], later, rules, dict(partners),
+                   len(distinct))
+
+    @property
+    def words(self) -> int:
+        """The ints of a state's key that hold the cells ahead, `AHEAD_BITS` to an int, as the core keys them."""
+        return max(((other - cell) // AHEAD_BITS + 1 for cell, others in enumerate(self.later) for other in others),
+                   default=1)
 
 
 def _flat(partners: dict[int, list[tuple[int, int]]]) -> list[int]:
@@ -287,7 +322,12 @@ def _step_tables(rules: RegionRules, pips: int) -> list[list[int]]:
     """Each region's step as a table for the core: its (cells left, state) pairs numbered as met from the empty
     region's (pair 0), and at pair * pips + pip the pair that pip leads to, -1 where the rule fails (as the
     twin keys a state by its `states` and `left` tuples, the core keys it by these pairs)."""
-    tables = []
+    return [table for _, table in _region_pairs(rules, pips)]
+
+
+def _region_pairs(rules: RegionRules, pips: int) -> list[tuple[dict[tuple[int, int], int], list[int]]]:
+    """Each region's (cells left, state) pairs with their numbers, and its step table (`_step_tables`)."""
+    made = []
     for step, size, initial in zip(rules.steps, rules.sizes, rules.initial_states()):
         order = [(size, initial)]
         number = {order[0]: 0}
@@ -302,8 +342,8 @@ def _step_tables(rules: RegionRules, pips: int) -> list[list[int]]:
                     number[left - 1, after] = len(order)
                     order.append((left - 1, after))
                 table.append(number[left - 1, after])
-        tables.append(table)
-    return tables
+        made.append((number, table))
+    return made
 
 
 def _too_many_layings(puzzle: Puzzle, limit: int) -> TooBig:
@@ -315,8 +355,8 @@ def _too_many_indices(puzzle: Puzzle) -> TooBig:
                   "edges")
 
 
-def _built_here(puzzle: Puzzle, board: _Board, deadline: float | None, memory_cap: int | None,
-                layings_limit: int) -> tuple[Sweep, int]:
+def _built_here(puzzle: Puzzle, board: _Board, tables: list[list[int]], deadline: float | None,
+                memory_cap: int | None, layings_limit: int, keys: bool) -> BuiltSweep:
     """The Python twin of the core's build: the states line by line (cell by cell), then `_pruned`; and the
     layings it met."""
     rules = board.rules
@@ -348,7 +388,23 @@ def _built_here(puzzle: Puzzle, board: _Board, deadline: float | None, memory_ca
         steps_between.append(between)
     if max(sum(map(len, levels)), sum(map(len, steps_between))) > INDEX_LIMIT:
         raise _too_many_indices(puzzle)
-    return _pruned(levels, steps_between, points_for(puzzle)), laid
+    sweep, kept = _pruned(levels, steps_between, points_for(puzzle))
+    made = _keys_of(kept, levels, board, len(pip_values(puzzle.dominoes))) if keys else array("i")
+    return BuiltSweep(sweep, laid, board, tables, made, board.words)
+
+
+def _keys_of(kept: list[tuple[int, int]], levels: list[dict[tuple, int]], board: _Board, pips: int) -> array:
+    """The twin's kept states (each its line and its number there) keyed as the core keys them (`KeyedSweep`)."""
+    numbers = [number for number, _ in _region_pairs(board.rules, pips)]
+    by_number = [{number: key for key, number in level.items()} for level in levels]
+    words, mask = board.words, (1 << AHEAD_BITS) - 1
+    keys = array("i")
+    for line, state in kept:
+        ahead, states, left = by_number[line][state]
+        keys.append(line)
+        keys.extend(ahead >> (AHEAD_BITS * word) & mask for word in range(words))
+        keys.extend(number[size, state] for number, state, size in zip(numbers, states, left))
+    return keys
 
 
 def _lay(steps: list, region: int, other_region: int, ahead: int, states: tuple, left: tuple,
@@ -379,17 +435,19 @@ def _lay(steps: list, region: int, other_region: int, ahead: int, states: tuple,
 
 
 def _pruned(levels: list[dict[tuple, int]], steps_between: list[dict[tuple[int, int], dict[int, int]]],
-            points: Points) -> Sweep:
+            points: Points) -> tuple[Sweep, list[tuple[int, int]]]:
     """The states that reach the covered board, numbered in sweep order, and their incoming edges, with the
-    steps that lay nothing folded away (`_skips_folded`)."""
+    steps that lay nothing folded away (`_skips_folded`); and the states kept, each as its line and its number
+    there."""
     alive = [set(level.values()) for level in levels]  # the last level: the covered board, or nothing
     for depth in range(len(steps_between) - 1, -1, -1):
         alive[depth] = {source for source, target in steps_between[depth] if target in alive[depth + 1]}
     number: list[dict[int, int]] = []
-    counted = 0
-    for states in alive:
-        number.append({state: counted + i for i, state in enumerate(sorted(states))})
-        counted += len(states)
+    line_of: list[tuple[int, int]] = []
+    for depth, states in enumerate(alive):
+        number.append({state: len(line_of) + i for i, state in enumerate(sorted(states))})
+        line_of.extend((depth, state) for state in sorted(states))
+    counted = len(line_of)
     incoming: list[dict[int, dict[int, int]]] = [{} for _ in range(counted)]
     for depth, between in enumerate(steps_between):
         for (source, target), kinds in between.items():
@@ -405,7 +463,7 @@ def _pruned(levels: list[dict[tuple, int]], steps_between: list[dict[tuple[int, 
             edge_forms.append(forms.setdefault(tuple(sorted(kinds.items())), len(forms)))
         first.append(len(sources))
     final = len(kept) - 1 if alive[-1] and alive[0] else -1
-    return Sweep(points, tuple(forms), first, sources, edge_forms, final)
+    return Sweep(points, tuple(forms), first, sources, edge_forms, final), [line_of[state] for state in kept]
 
 
 def _skips_folded(incoming: list[dict[int, dict[int, int]]]) -> list[bool]:
@@ -441,9 +499,17 @@ def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | No
     hears the share of the chunk swept (with 0 found: no count is known before the last). `vectors`: the
     widest registers the core's passes may take, where the processor has them: 512 (AVX-512, sixteen points a
     pass), 256 (AVX2, eight) or 0 (its plain loop; the tests compare all three)."""
+    return sweep_totals(sweep, 1, deadline, compiled, on_progress, chunk, vectors)[0]
+
+
+def sweep_totals(sweep: Sweep, outputs: int, deadline: float | None = None, compiled: bool | None = None,
+                 on_progress: ProgressCallback | None = None, chunk: range | None = None,
+                 vectors: int = 512) -> list[int]:
+    """`sweep_total`'s sum taken at each of the graph's last `outputs` states (the covered board is the last),
+    in their order, in one sweep: a sample's choices, each a state of its own (`sweep_sample.py`)."""
     points = range(sweep.points.count) if chunk is None else chunk
     if sweep.final < 0 or not points:
-        return 0
+        return [0] * outputs
     if compiled is None:
         compiled = _core is not None and compiled_by_default()
     primes = sweep.points.primes
@@ -460,59 +526,65 @@ def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | No
         forms = [[number for pair in form for number in pair] for form in sweep.forms]
         totals = _core.total([len(row) for row in sweep.points.weights],  # type: ignore[union-attr]  # compiled is only true with a core
                              [weight for row in sweep.points.weights for weight in row], residues,
-                             list(primes), forms, _ordered_graph(sweep), check, COMPILED_CHECK_EVERY,
+                             list(primes), forms, _ordered_graph(sweep, outputs), check, COMPILED_CHECK_EVERY,
                              points.start, points.stop, vectors)
-        return _combined(totals, primes)
-    totals = [0] * len(primes)
+        lanes = len(primes)
+        return [_combined(totals[lanes * output:lanes * (output + 1)], primes) for output in range(outputs)]
+    totals = [[0] * len(primes) for _ in range(outputs)]
     weights, signs = sweep.points.weights, sweep.points.signs
     for done, point in enumerate(islice(sweep.points, points.start, points.stop)):
         check(done)
-        value = polynomial_at(sweep, [row[digit] for row, digit in zip(weights, point)])
+        values = _values_at(sweep, [row[digit] for row, digit in zip(weights, point)])[-outputs:]
         sign = prod(row[digit] for row, digit in zip(signs, point))
-        totals = [(total + sign * value) % prime for total, prime in zip(totals, primes)]
-    return _combined(totals, primes)
+        totals = [[(total + sign * value) % prime for total, prime in zip(sums, primes)]
+                  for sums, value in zip(totals, values)]
+    return [_combined(sums, primes) for sums in totals]
 
 
 class _Ordered(NamedTuple):
     """The core's copy of a graph in its passes' order, and weak references to the arrays it was made from."""
 
     arrays: tuple[weakref.ref, ...]
+    outputs: int
     graph: object
 
 
 _last_ordered: list[_Ordered] = []  # the last graph's, while its arrays live
 
 
-def _ordered_graph(sweep: Sweep) -> object:
-    """The core's copy of the sweep's graph in its passes' order, made once for the graph and kept (only the
-    last, and only while its arrays live): a split count's worker sweeps one graph chunk after chunk, and the
-    renumbering took 8 ms a chunk on planted 6 x 6, 51 ms on 6 x 8."""
+def _ordered_graph(sweep: Sweep, outputs: int) -> object:
+    """The core's copy of the sweep's graph in its passes' order (its last `outputs` states last), made once
+    for the graph and kept (only the last, and only while its arrays live): a split count's worker sweeps one
+    graph chunk after chunk, and the renumbering took 8 ms a chunk on planted 6 x 6, 51 ms on 6 x 8."""
     arrays = (sweep.first, sweep.sources, sweep.edge_forms)
     for kept in _last_ordered[:]:  # a copy: another thread may replace it meanwhile
-        if all(ref() is part for ref, part in zip(kept.arrays, arrays)):
+        if kept.outputs == outputs and all(ref() is part for ref, part in zip(kept.arrays, arrays)):
             return kept.graph
 
     def forget(dead: weakref.ref) -> None:
         if _last_ordered and dead in _last_ordered[0].arrays:
             _last_ordered.clear()
 
-    graph = _core.ordered(*arrays, sweep.final)  # type: ignore[union-attr]  # only called with a core
-    _last_ordered[:] = [_Ordered(tuple(weakref.ref(part, forget) for part in arrays), graph)]
+    graph = _core.ordered(*arrays, sweep.final, outputs)  # type: ignore[union-attr]  # only called with a core
+    _last_ordered[:] = [_Ordered(tuple(weakref.ref(part, forget) for part in arrays), outputs, graph)]
     return graph
 
 
 def polynomial_at(sweep: Sweep, weights: Sequence[int]) -> int:
     """P at one point, exactly (Python's integers): each domino type weighted by `weights`, the sum over the
-    graph's paths from the empty board to the covered one of their edges' weights' product (the Python
-    sweep, and `graph_bound`'s)."""
-    if sweep.final < 0:
-        return 0
+    graph's paths from the empty board to the covered one of their edges' weights' product (`graph_bound`'s)."""
+    return _values_at(sweep, weights)[-1] if sweep.final >= 0 else 0
+
+
+def _values_at(sweep: Sweep, weights: Sequence[int]) -> list[int]:
+    """Every state's value at one point, exactly: the sum over the paths from the empty board to it of their
+    edges' weights' product (the Python sweep)."""
     weight = [sum(times * (weights[kind] if kind >= 0 else 1) for kind, times in form) for form in sweep.forms]
     first, sources, edge_forms = sweep.first, sweep.sources, sweep.edge_forms
     values = [1] + [0] * sweep.final
     for state in range(1, sweep.final + 1):
         values[state] = sum(values[sources[e]] * weight[edge_forms[e]] for e in range(first[state], first[state + 1]))
-    return values[sweep.final]
+    return values
 
 
 def graph_bound(puzzle: Puzzle, sweep: Sweep) -> int:
