@@ -29,13 +29,15 @@ from typing import TypeVar
 
 from pipscover.counting.progress import ProgressCallback
 from pipscover.counting.region_states import DECIDED, FAIL
+from pipscover.counting.search import NodeBudgetSpent
 from pipscover.counting.structural import CHECK_EVERY, StructuralCounter, check_search
+from pipscover.counting.sweep_sample import SweepSampler
 from pipscover.counting.tilings import longer_side_order, set_bits
 from pipscover.errors import PipsError, is_whole_number, shown
 from pipscover.model import Cell, Placement, Puzzle, Solution
 from pipscover.model.results import Distinct, Marginals, reachable
 from pipscover.runtime.deadlines import deadline_of
-from pipscover.runtime.limits import MEMORY_LIMIT, checked_memory
+from pipscover.runtime.limits import MEMORY_LIMIT, TooBig, checked_memory
 from pipscover.runtime.recursion import room_for
 
 # A subproblem: the uncovered cells (a bit set), the dominoes left (one bit per copy), each region's state
@@ -44,13 +46,17 @@ Node = tuple[int, int, tuple[int, ...], tuple[int, ...]]
 # A branch: the child and what it lays, (cell index, pip index, other cell index, other pip index).
 Branch = tuple[Node, tuple[int, int, int, int]]
 Chosen = TypeVar("Chosen")
+# The subproblems `draws` walks at most before it draws from the sweep's graph instead (`_walk`): about half a
+# second of their count (no-unique-12 has 47,368, planted 4 x 6 167,911 in 2.8 s, where the sweep's first draw
+# takes a hundredth of a second and each next one a hundredth).
+WALK_BUDGET = 50_000
 
 
 class Completions:
     """The counts N(U, L, σ) of one puzzle's subproblems, kept with the branching that sums them."""
 
     def __init__(self, puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None,
-                 on_progress: ProgressCallback | None = None) -> None:
+                 on_progress: ProgressCallback | None = None, budget: int | None = None) -> None:
         self.counter = StructuralCounter(puzzle, order="sweep", compiled=False)  # its rules and closed forms
         self.deadline, self.memory_cap, self.on_progress = deadline, memory_cap, on_progress
         self.neighbours, _ = self.counter.cell_tables(deadline)
@@ -60,6 +66,7 @@ class Completions:
         self.root: Node = ((1 << len(puzzle.cells)) - 1, self.counter.dominoes.full, tuple(rules.initial_states()),
                            tuple(rules.sizes))
         self.counts: dict[tuple[int, int, tuple[int, ...]], int] = {}
+        self.budget = budget  # the most subproblems it keeps (`NodeBudgetSpent` past it); None: no limit
 
     def completions(self, node: Node) -> int:
         """N(node): the solutions below it (memoised; the deadline and memory cap are checked as it grows)."""
@@ -68,6 +75,8 @@ class Completions:
         if known is None:
             if len(self.counts) % CHECK_EVERY == 0:
                 check_search(0, self.deadline, self.memory_cap, None)
+                if self.budget is not None and len(self.counts) > self.budget:
+                    raise NodeBudgetSpent
                 if self.on_progress is not None:  # the count is known at the root only: nothing found yet
                     self.on_progress(0, None)
             free = self.closed_form(node)
@@ -249,7 +258,7 @@ def draws(puzzle: Puzzle, seed: int, distinct: Distinct | str = Distinct.PLACEME
     them (`pipscover sample -n N` for any N). `SearchTimeout` or `MemoryCapReached` past the limits, looked at
     while counting and every `CHECK_EVERY` draws; `ValueError` at the first draw when there is no solution."""
     rng = Random(seed)
-    walk = Completions(puzzle, deadline, memory_cap)
+    walk = _walk(puzzle, deadline, memory_cap)
     carried: dict[tuple[tuple[Cell, int], ...], int] = {}  # by grid: the solutions that carry it
     attempts = 0
     while True:
@@ -264,6 +273,24 @@ def draws(puzzle: Puzzle, seed: int, distinct: Distinct | str = Distinct.PLACEME
             if rng.randrange(carried[grid]):
                 continue
         yield solution
+
+
+def _walk(puzzle: Puzzle, deadline: float | None, memory_cap: int | None) -> Completions | SweepSampler:
+    """What the draws walk: these subproblems when they are few (`WALK_BUDGET`: after their count, a draw
+    takes a fraction of a millisecond), else the sweep's graph (`sweep_sample.py`: a draw takes a few sweeps,
+    but where these subproblems run to millions, the sweep counts in seconds), else these all the same
+    (inclusion-exclusion refuses the puzzle). Chosen by the subproblems' number, not the clock, so that a seed
+    draws the same solutions on any machine."""
+    walk = Completions(puzzle, deadline, memory_cap, budget=WALK_BUDGET)
+    try:
+        walk.total()
+    except NodeBudgetSpent:
+        try:
+            return SweepSampler(puzzle, deadline, memory_cap)
+        except TooBig:
+            pass
+    walk.budget = None
+    return walk
 
 
 def carrying(puzzle: Puzzle, solution: Solution) -> int:

@@ -1,0 +1,216 @@
+"""Uniform samples by inclusion-exclusion: a path of the sweep's graph drawn backwards, each step weighted by
+its exact count of ways back to the empty board.
+
+`inclusion_exclusion.py` counts the solutions as the coefficient of prod x_t^m_t in P(x), the sum over the
+graph's paths from the empty board to the covered one. Write F_s(x) for the same sum over the paths to a
+state s, and r for the dominoes a path to s must still use (m less what the path on from s lays). The paths
+through s's incoming edge e, of form {t: times}, number times * [x^(r - e_t)] F_src(x); F_src is homogeneous
+of degree |r| - 1 (every path to a state covers the same cells), so x_t F_src has degree |r| and its
+coefficient of x^r is inclusion-exclusion's sum over r's points (Ryser's or Glynn's, as for a count), with
+the point's weight of t as one more factor (a step that lays nothing: none). One sweep over the states
+before s, with one extra state per choice (`sweep_totals`), gives every choice's count; the choice is drawn
+with probability its count over s's (`randrange` on exact integers, the counts checked to add up), and the
+walk goes on from its source with r less its domino, until the empty board. A path is then drawn with
+probability 1 / count: uniform. Each step sweeps over r's points, prod (r_t + 1), which shrink by a factor
+r_t / (r_t + 1) with every domino laid, and over the states before s, so a draw costs a few counts' sweeps,
+on every puzzle that inclusion-exclusion counts: where the structural counter's subproblems do not fit
+(`completions.py`), this still draws.
+
+An edge merges the layings that lead from one state to the next (a domino's two orientations, say), so the
+path is read back cell by cell: from the empty board's key, each edge's layings are tried on its source's
+key (the region tables, as the build steps) and those that reach the target's key are the edge's `times`,
+one drawn uniformly.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from random import Random
+
+from pipscover.counting.inclusion_exclusion import (
+    AHEAD_BITS,
+    Modulus,
+    Points,
+    Sweep,
+    build_keyed_sweep,
+    copies_of,
+    paired,
+    sweep_total,
+    sweep_totals,
+    with_fewest_primes,
+)
+from pipscover.counting.search import check_search
+from pipscover.model import Cell, Placement, Puzzle, Solution
+from pipscover.regions import pip_values
+
+SKIP = -1  # the kind of the step that lays nothing
+# The steps whose choices are kept for the next draws (the first, at the covered board, is every draw's).
+CHOICES_KEPT = 256
+Choice = tuple[int, int, int, int]  # (source, kind, times, the count through that source and kind)
+
+
+class SweepSampler:
+    """Uniform draws from one puzzle's solutions, by its sweep's graph (built once)."""
+
+    def __init__(self, puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None,
+                 compiled: bool | None = None, order: Sequence[Cell] | None = None) -> None:
+        """`compiled` and `order` as `build_sweep` takes them (the twin's graph is the core's, and so are the
+        draws)."""
+        Modulus.of(puzzle)  # what the count refuses (`TooBig`), this refuses before the build
+        built = build_keyed_sweep(puzzle, deadline, memory_cap, compiled, order)
+        self.built = built._replace(sweep=with_fewest_primes(puzzle, built.sweep))
+        self.puzzle, self.deadline, self.memory_cap, self.compiled = puzzle, deadline, memory_cap, compiled
+        self.copies = tuple(copies_of(puzzle))
+        self.width = 1 + built.words + len(built.tables)
+        self.kept: OrderedDict[tuple[int, tuple[int, ...]], list[Choice]] = OrderedDict()
+        self._total: int | None = None
+
+    def total(self) -> int:
+        """The number of solutions (placements)."""
+        if self._total is None:
+            sweep = self.built.sweep
+            self._total = Modulus.of_points(sweep.points).count(sweep_total(sweep, self.deadline, self.compiled))
+        return self._total
+
+    def sample(self, rng: Random) -> Solution:
+        """One solution drawn uniformly at random (`rng` decides, by `randrange` on exact counts only)."""
+        known = self.total()
+        if known == 0:
+            raise ValueError("no solution to sample")
+        path: list[tuple[int, int, int, int]] = []  # (source, target, kind, times), from the covered board back
+        state, left = self.built.sweep.final, self.copies
+        while state:
+            choices = self._choices(state, left)
+            if sum(times * count for _, _, times, count in choices) != known:
+                raise AssertionError("the choices' counts do not add up to the state's")
+            source, kind, times, known = _pick(rng, choices, known)
+            path.append((source, state, kind, times))
+            state, left = source, _less(left, kind)
+        return self._solution(reversed(path), rng)
+
+    def _choices(self, state: int, left: tuple[int, ...]) -> list[Choice]:
+        """Every (source, kind) by which a path with `left` still to lay reaches `state`, with its count."""
+        key = (state, left)
+        if key in self.kept:
+            self.kept.move_to_end(key)
+            return self.kept[key]
+        check_search(0, self.deadline, self.memory_cap, None)
+        sweep = self.built.sweep
+        options = [(sweep.sources[e], kind, times) for e in range(sweep.first[state], sweep.first[state + 1])
+                   for kind, times in sweep.forms[sweep.edge_forms[e]] if kind == SKIP or left[kind]]
+        points = Points.of(left, paired(left), sweep.points.lanes)
+        totals = sweep_totals(_with_choices(sweep, state, points, [(source, kind) for source, kind, _ in options]),
+                              len(options), self.deadline, self.compiled)
+        modulus = Modulus.of_points(points)
+        choices = [(source, kind, times, modulus.count(total)) for (source, kind, times), total in zip(options, totals)]
+        self.kept[key] = choices
+        if len(self.kept) > CHOICES_KEPT:
+            self.kept.popitem(last=False)
+        return choices
+
+    def _solution(self, path: Iterator[tuple[int, int, int, int]], rng: Random) -> Solution:
+        """The layings of a path of the graph, each edge's drawn uniformly among those it merges."""
+        cells, values = self.built.board.cells, pip_values(self.puzzle.dominoes)
+        placements = []
+        for source, target, kind, times in path:
+            layings = list(self._layings(source, target, kind))
+            if len(layings) != times:
+                raise AssertionError("an edge's layings are not its form's times")
+            if kind != SKIP:
+                cell, a, other, b = layings[rng.randrange(times)]
+                placements.append(Placement((values[a], values[b]), (cells[cell], cells[other])))
+        return Solution(tuple(placements))
+
+    def _key(self, state: int) -> tuple[int, list[int]]:
+        """A state's line and key (the cells ahead, then each region's pair)."""
+        at = state * self.width
+        return self.built.keys[at], list(self.built.keys[at + 1:at + self.width])
+
+    def _layings(self, source: int, target: int, kind: int) -> Iterator[tuple[int, int, int, int]]:
+        """The layings of `kind` (cell, pip, other cell, other pip; nothing for a skip) that lead from `source`
+        to `target`: one step at the source's cell, then the steps that lay nothing (folded into the edge)."""
+        line, key = self._key(source)
+        end, wanted = self._key(target)
+        board, words = self.built.board, self.built.words
+        if kind == SKIP:
+            if _covered(key, 0) and _skipped_to(_moved_on(key, words), line + 1, end, words) == wanted:
+                yield (-1, -1, -1, -1)
+            return
+        region, pips, tables = board.region_of[line], len(pip_values(self.puzzle.dominoes)), self.built.tables
+        for other in board.later[line]:
+            if _covered(key, other - line):
+                continue
+            for a, seconds in board.partners.items():
+                for b, of_kind in seconds:
+                    if of_kind != kind:
+                        continue
+                    after = list(key)
+                    first = tables[region][after[words + region] * pips + a]
+                    if first < 0:
+                        continue
+                    after[words + region] = first
+                    second = tables[board.region_of[other]][after[words + board.region_of[other]] * pips + b]
+                    if second < 0:
+                        continue
+                    after[words + board.region_of[other]] = second
+                    after[(other - line) // AHEAD_BITS] |= 1 << (other - line) % AHEAD_BITS
+                    if _skipped_to(_moved_on(after, words), line + 1, end, words) == wanted:
+                        yield line, a, other, b
+
+
+def _with_choices(sweep: Sweep, state: int, points: Points, choices: list[tuple[int, int]]) -> Sweep:
+    """The graph of the states before `state`, then one state per choice (source, kind), its one edge from
+    that source weighted by that kind alone: swept at `points`, each choice's state sums its count."""
+    forms = list(sweep.forms)
+    number = {form: at for at, form in enumerate(forms)}
+    first = array("i", sweep.first[:state + 1])
+    sources, edge_forms = array("i", sweep.sources[:first[-1]]), array("i", sweep.edge_forms[:first[-1]])
+    for source, kind in choices:
+        form = ((kind, 1),)
+        if form not in number:
+            number[form] = len(forms)
+            forms.append(form)
+        sources.append(source)
+        edge_forms.append(number[form])
+        first.append(len(sources))
+    return Sweep(points, tuple(forms), first, sources, edge_forms, state - 1 + len(choices))
+
+
+def _pick(rng: Random, choices: list[Choice], total: int) -> Choice:
+    """The choice whose range of `rng.randrange(total)` holds the draw, each as wide as times x its count."""
+    pick = rng.randrange(total)
+    for choice in choices:
+        pick -= choice[2] * choice[3]
+        if pick < 0:
+            return choice
+    raise AssertionError("the choices' counts add up to less than their total")
+
+
+def _less(left: tuple[int, ...], kind: int) -> tuple[int, ...]:
+    """The dominoes left once one of `kind` is laid (a skip lays none)."""
+    return left if kind == SKIP else left[:kind] + (left[kind] - 1,) + left[kind + 1:]
+
+
+def _covered(key: list[int], ahead: int) -> bool:
+    return bool(key[ahead // AHEAD_BITS] >> ahead % AHEAD_BITS & 1)
+
+
+def _moved_on(key: list[int], words: int) -> list[int]:
+    """The key at the next cell: every bit of the cells ahead one lower (the core's `moved_on`)."""
+    moved = list(key)
+    for word in range(words):
+        carried = key[word + 1] & 1 if word + 1 < words else 0
+        moved[word] = key[word] >> 1 | carried << (AHEAD_BITS - 1)
+    return moved
+
+
+def _skipped_to(key: list[int], line: int, end: int, words: int) -> list[int] | None:
+    """The key at line `end` from `key` at `line` by steps that lay nothing (each cell covered already); None
+    where a cell on the way is not."""
+    for _ in range(line, end):
+        if not _covered(key, 0):
+            return None
+        key = _moved_on(key, words)
+    return key

@@ -1,0 +1,161 @@
+"""Uniform samples from the inclusion-exclusion sweep's graph (`pipscover.counting.sweep_sample`), judged by
+full enumeration (brute force), the independent checker, and the compiled core against its Python twin."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+from random import Random
+
+import pytest
+from brute_force import brute_force_solutions
+from hypothesis import given, settings
+from puzzle_factory import puzzles
+from test_sampling import P_VALUE_FLOOR, SMALL, chisquare_pvalue
+
+from pipscover import load_one, sample
+from pipscover.counting.completions import WALK_BUDGET, Completions, draws
+from pipscover.counting.inclusion_exclusion import (
+    Modulus,
+    Points,
+    build_keyed_sweep,
+    build_sweep,
+    copies_of,
+    paired,
+    sweep_total,
+    sweep_totals,
+)
+from pipscover.counting.search import NodeBudgetSpent
+from pipscover.counting.structural import StructuralCounter
+from pipscover.counting.sweep_sample import SweepSampler
+from pipscover.model import Puzzle
+from pipscover.model.check import is_valid
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles"
+
+
+@pytest.mark.parametrize("puzzle", SMALL[:4], ids=lambda puzzle: f"{len(puzzle.dominoes)} dominoes")
+def test_its_draws_are_uniform_over_the_solutions(puzzle):
+    solutions = brute_force_solutions(puzzle)
+    sampler, rng = SweepSampler(puzzle), Random(11)
+    drawn = Counter(sampler.sample(rng) for _ in range(30 * len(solutions)))
+    assert set(drawn) <= solutions and sampler.total() == len(solutions)
+    assert chisquare_pvalue([drawn[solution] for solution in sorted(solutions, key=lambda s: s.placements)]) \
+        > P_VALUE_FLOOR
+
+
+def test_the_chi_square_test_sees_a_walk_that_ignores_the_counts():
+    """Its power here: the same draws, but each step's choice taken uniformly among those with any count, fail
+    the test that the weighted ones pass."""
+    puzzle = SMALL[1]
+    solutions = sorted(brute_force_solutions(puzzle), key=lambda s: s.placements)
+    sampler = SweepSampler(puzzle)
+    naive = SweepSampler(puzzle)
+    naive._choices = lambda state, left: [(source, kind, times, 1) for source, kind, times, count  # type: ignore[method-assign]  # the walk made naive
+                                          in SweepSampler._choices(naive, state, left) if count]
+    naive.total = lambda: 0  # type: ignore[method-assign]  # (so that `sample` takes the choices' own sum)
+    rng = Random(2)
+    weighted = Counter(sampler.sample(rng) for _ in range(3000))
+    assert chisquare_pvalue([weighted[solution] for solution in solutions]) > P_VALUE_FLOOR
+    unweighted = Counter(_naive_draw(naive, rng) for _ in range(3000))
+    assert chisquare_pvalue([unweighted[solution] for solution in solutions]) < P_VALUE_FLOOR
+
+
+def _naive_draw(naive: SweepSampler, rng: Random):
+    """A draw that picks each step's choice uniformly (what a walk that ignores the counts does)."""
+    path, state, left = [], naive.built.sweep.final, naive.copies
+    while state:
+        source, kind, times, _ = rng.choice(naive._choices(state, left))
+        path.append((source, state, kind, times))
+        state, left = source, left if kind < 0 else left[:kind] + (left[kind] - 1,) + left[kind + 1:]
+    return naive._solution(reversed(path), rng)
+
+
+@settings(max_examples=40, deadline=None)
+@given(puzzles(max_dominoes=6))
+def test_it_counts_and_draws_valid_solutions_of_random_puzzles(puzzle):
+    solutions = StructuralCounter(puzzle).count()
+    sampler = SweepSampler(puzzle)
+    assert sampler.total() == solutions
+    if solutions:
+        rng = Random(0)
+        assert all(is_valid(puzzle, sampler.sample(rng)) for _ in range(5))
+
+
+@pytest.mark.parametrize("name", ["no-unique-14-s1", "planted-4x6-s1"])
+def test_sample_draws_from_the_sweep_past_the_walk_budget_and_every_draw_is_valid(name):
+    """These have more subproblems than `WALK_BUDGET` (planted 4 x 6: 167,911, 2.8 s to count them), so
+    `sample` draws from the sweep's graph."""
+    puzzle = load_one(BENCHMARKS / f"{name}.json")
+    walk = Completions(puzzle, budget=WALK_BUDGET)
+    with pytest.raises(NodeBudgetSpent):
+        walk.total()
+    drawn = sample(puzzle, 6, seed=4)
+    assert all(is_valid(puzzle, solution) for solution in drawn) and len(drawn) == 6
+
+
+def test_small_puzzles_are_still_drawn_from_their_subproblems():
+    """Below the budget the walk's draws are a fraction of a millisecond each: the same draws as before."""
+    puzzle = SMALL[-1]
+    rng = Random(42)
+    walk = Completions(puzzle)
+    assert sample(puzzle, 5, seed=42) == [walk.sample(rng) for _ in range(5)]
+    assert next(draws(puzzle, 42)) == sample(puzzle, 1, seed=42)[0]
+
+
+@pytest.mark.parametrize("puzzle", [SMALL[-1], load_one(BENCHMARKS / "planted-4x4-s1.json")],
+                         ids=["6 dominoes", "planted 4 x 4"])
+def test_the_core_and_its_twin_draw_the_same_solutions(puzzle):
+    """The same seed draws the same solutions on any machine, a compiled core or none."""
+    draws_of = [[sampler.sample(rng) for _ in range(4)]
+                for sampler, rng in ((SweepSampler(puzzle, compiled=True), Random(7)),
+                                     (SweepSampler(puzzle, compiled=False), Random(7)))]
+    assert draws_of[0] == draws_of[1]
+
+
+@pytest.mark.parametrize("name", ["planted-4x4-s1", "no-unique-10-s1", "one-in-three-sat-9v"])
+def test_the_keyed_build_is_the_build_and_both_builds_key_alike(name):
+    puzzle = load_one(BENCHMARKS / f"{name}.json")
+    compiled, twin = build_keyed_sweep(puzzle, compiled=True), build_keyed_sweep(puzzle, compiled=False)
+    assert compiled.sweep == twin.sweep == build_sweep(puzzle)
+    assert compiled.keys == twin.keys
+    width = 1 + compiled.words + len(compiled.tables)
+    assert len(compiled.keys) == width * (compiled.sweep.final + 1)
+    assert compiled.keys[:width].tolist() == [0] * width  # the empty board: line 0, nothing ahead, every pair 0
+    assert compiled.keys[-width] == len(puzzle.cells)  # the covered board, on the last line
+
+
+@pytest.mark.parametrize("vectors", [512, 256, 0])
+def test_sums_at_the_last_states_are_each_one_sums(vectors):
+    """`sweep_totals` at the last k states, in one sweep, against a sweep of the graph cut after each."""
+    puzzle = load_one(BENCHMARKS / "planted-4x6-s1.json")
+    sweep = build_sweep(puzzle)
+    points = Points.of(copies_of(puzzle), paired(copies_of(puzzle)), 2)
+    sweep = replace(sweep, points=points)
+    outputs = 5
+    together = sweep_totals(sweep, outputs, vectors=vectors)
+    twin = sweep_totals(sweep, outputs, compiled=False, chunk=range(40))
+    assert twin == sweep_totals(sweep, outputs, chunk=range(40), vectors=vectors)
+    for index, state in enumerate(range(sweep.final - outputs + 1, sweep.final + 1)):
+        cut = type(sweep)(points, sweep.forms, sweep.first[:state + 2], sweep.sources[:sweep.first[state + 1]],
+                          sweep.edge_forms[:sweep.first[state + 1]], state)
+        assert together[index] == sweep_total(cut, vectors=vectors)
+    assert Modulus.of_points(points).count(together[-1]) == StructuralCounter(puzzle).count()
+
+
+def test_a_line_longer_than_one_int_of_a_key_is_read_back():
+    """A row of 31 cells with one below its first, swept row by row: that cell is 31 ahead of the first, past
+    the 30 cells one int of a key holds (`AHEAD_BITS`), so the keys take two ints, and the layings that reach
+    it are read back across them."""
+    row = [(0, column) for column in range(31)]
+    dominoes = [(a, b) for a in range(7) for b in range(a, 7)][:16]
+    puzzle = Puzzle.build([("empty", row[:16], None), ("sum", [*row[16:], (1, 0)], 20)], dominoes)
+    sampler = SweepSampler(puzzle, order=[*row, (1, 0)])
+    assert sampler.built.words == 2
+    assert sampler.built.keys == SweepSampler(puzzle, order=[*row, (1, 0)], compiled=False).built.keys
+    assert sampler.total() == StructuralCounter(puzzle).count()
+    rng = Random(1)
+    drawn = [sampler.sample(rng) for _ in range(20)]
+    assert all(is_valid(puzzle, solution) for solution in drawn)
+    assert any({(0, 0), (1, 0)} == set(placement.cells) for solution in drawn for placement in solution.placements)
