@@ -1825,6 +1825,23 @@ def test_a_scheduler_address_where_no_dask_scheduler_answers_is_one_line(run_cli
     assert not (tmp_path / "rows.csv").exists()
 
 
+@pytest.mark.parametrize("command", [["count", FIRST], ["sweep", "count", FIRST, "-o", "rows.csv"]],
+                         ids=["count", "sweep"])
+@pytest.mark.parametrize(("address", "says"), [
+    ("tcp://127.0.0.1:notaport", "must end in :PORT, a port from 1 to 65535"),
+    ("tcp://127.0.0.1:99999", "must end in :PORT"), ("tcp://127.0.0.1", "must end in :PORT"),
+    ("tcp://:8786", "must name a host before :PORT"), ("tcp://::1:8786", "an IPv6 one in brackets"),
+])
+def test_a_scheduler_address_that_is_no_host_and_port_is_refused_as_an_option_value(run_cli, tmp_path, monkeypatch,
+                                                                                     command, address, says):
+    """A port that is no number was "cannot connect (invalid literal for int() with base 10: 'notaport')",
+    and `count` of a short puzzle took any address; port 99999 or no host was dialled for ten seconds."""
+    monkeypatch.chdir(tmp_path)
+    assert_one_line_error(run_cli(*command, "--scheduler", address), f"error: {command[0]}: --scheduler {address}: ",
+                          says)
+    assert list(tmp_path.iterdir()) == []
+
+
 LONG_NAME = "a" * 300  # past the 255 bytes a file's name may have on Linux's file systems
 TOO_LONG = {
     "solve": ["solve", f"{LONG_NAME}.txt"],
