@@ -1377,6 +1377,7 @@ def test_ctrl_c_during_sample_prints_the_draws_made_so_far_and_exits_130(tmp_pat
     code, out, err = interrupt(["sample", FIRST, "-n", str(10**12), "--json"], 0.5, out_file=tmp_path / "out")
     document = json.loads(out)
     assert code == 130 and err == "" and document["status"] == "interrupted" and document["solutions"]
+    assert document["stopped_by"] == "Ctrl-C"
     code, out, err = interrupt(["sample", FIRST, "-n", str(10**12)], 0.5, out_file=tmp_path / "out")
     assert code == 130 and err == "" and re.search(r"first.txt: stopped by Ctrl-C after [1-9][0-9,]* of", out)
 
