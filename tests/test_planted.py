@@ -75,3 +75,9 @@ def test_a_board_dominoes_cannot_tile_is_bad_input(run_cli):
         planted(PlantedSpec(3, 3))
     done = run_cli("planted", "2x10", "--pips", "distinct", "--max-pip", "2")  # (an exception would escape)
     assert done.code == 2 and "larger --max-pip" in done.err and "Traceback" not in done.err
+
+
+def test_too_few_distinct_dominoes_are_counted_as_people_write_them(run_cli):
+    """It said "5000 distinct dominoes" where every count is written 5,000."""
+    done = run_cli("planted", "100x100", "--pips", "distinct", "--max-pip", "10", "--seed", "1")
+    assert done.code == 2 and "5,000 distinct dominoes need a larger --max-pip (pips up to 10 make 66)" in done.err

@@ -26,7 +26,7 @@ from pipscover.cli.common import (
     seed_value,
     write_output,
 )
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, counted
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.generator import MAX_RESTARTS, GeneratedPuzzle, Shape, generate
 from pipscover.model import Difficulty, Puzzle
@@ -173,12 +173,13 @@ def _report(made: GeneratedPuzzle, request: Request, output: str,
 def _summary(made: GeneratedPuzzle, seed: int, certificate: dict[str, str | None] | None) -> str:
     """The report as one line for people."""
     return (
-        f"seed {seed}: {len(made.puzzle.dominoes):,} dominoes, {len(made.puzzle.regions):,} regions "
+        f"seed {seed}: "
+        f"{counted(len(made.puzzle.dominoes), 'domino', 'dominoes')}, {counted(len(made.puzzle.regions), 'region')} "
         f"({made.constrained_regions:,} with a rule), "
         f"{'unique' if made.unique else 'uniqueness not checked'}"
         + (f", rated {made.difficulty} (pipscover rate)" if made.unique else "")
-        + f"; {made.counter_calls:,} counter calls, "
-        f"{made.restarts:,} restarts, {made.seconds:.3f} s"
+        + f"; {counted(made.counter_calls, 'counter call')}, "
+        f"{counted(made.restarts, 'restart')}, {made.seconds:.3f} s"
         + (f"; certificate: {certificate['claim']}, in {certificate['cnf']}" if certificate else "")
     )
 
