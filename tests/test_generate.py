@@ -186,9 +186,12 @@ def test_a_refused_size_counts_its_dominoes_as_people_write_them(run_cli, args, 
     assert done.code == 2 and says in done.err, done.err
 
 
-
-def test_the_report_counts_in_words(run_cli):
-    """`generate -n 1` said "1 dominoes"."""
-    done = run_cli("generate", "-n", "1", "--seed", "1")
-    assert done.code == 0 and done.err.startswith("seed 1: 1 domino, 2 regions (1 with a rule)")
-    assert ", 0 restarts, " in done.err and "counter call" in done.err
+def test_the_report_counts_in_words_and_names_the_file_written(run_cli, tmp_path, monkeypatch):
+    """`generate -n 1 -o p.json` said "1 dominoes" and did not say where the puzzle went; `encode -o` says
+    "wrote p.cnf". Under -o - the report is on stderr, the puzzle on stdout: no file to name."""
+    monkeypatch.chdir(tmp_path)
+    done = run_cli("generate", "-n", "1", "--seed", "1", "-o", "p.json")
+    assert done.code == 0 and done.out.startswith("seed 1: wrote p.json: 1 domino, 2 regions (1 with a rule)")
+    assert ", 0 restarts, " in done.out and "counter call" in done.out
+    on_stdout = run_cli("generate", "-n", "1", "--seed", "1")
+    assert on_stdout.err.startswith("seed 1: 1 domino, 2 regions") and json.loads(on_stdout.out)["dominoes"]

@@ -326,6 +326,16 @@ def write_output(path: str, text: str) -> None:
         raise cannot_write(path, error) from None
 
 
+def wrote(subject: str, path: str, details: str = "") -> str:
+    """The line that says where a file went, as every command that writes one says it on stdout: `SUBJECT: wrote
+    PATH: DETAILS`, the name on one line (`show -o` and `planted -o` said nothing).
+
+    >>> wrote("first.txt", "first.svg")
+    'first.txt: wrote first.svg'
+    """
+    return f"{subject}: wrote {on_one_line(printable_path(path))}" + (f": {details}" if details else "")
+
+
 def show_progress() -> bool:
     """Progress bars go to a terminal only: piped or redirected output stays quiet."""
     return sys.stderr.isatty() and os.environ.get("CI") is None

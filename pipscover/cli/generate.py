@@ -25,6 +25,7 @@ from pipscover.cli.common import (
     seconds,
     seed_value,
     write_output,
+    wrote,
 )
 from pipscover.errors import PipsError, counted
 from pipscover.formats import puzzle_to_nyt
@@ -95,7 +96,7 @@ def generate_command(
     write_output(output, json.dumps(puzzle_to_nyt(made.puzzle, made.solution), separators=(",", ":")) + "\n")
     certificate = _certificate(made.puzzle, output) if certified else None
     report = _report(made, request, output, certificate)
-    _tell(json_text(report) if as_json else _summary(made, request.seed, certificate), output)
+    _tell(json_text(report) if as_json else _summary(made, request.seed, output, certificate), output)
 
 
 def _tell(report: str, output: str) -> None:
@@ -170,10 +171,9 @@ def _report(made: GeneratedPuzzle, request: Request, output: str,
     return report if certificate is None else report | {"certificate": certificate}
 
 
-def _summary(made: GeneratedPuzzle, seed: int, certificate: dict[str, str | None] | None) -> str:
-    """The report as one line for people."""
-    return (
-        f"seed {seed}: "
+def _summary(made: GeneratedPuzzle, seed: int, output: str, certificate: dict[str, str | None] | None) -> str:
+    """The report as one line for people, naming the file written as `encode` does (none on stdout, -o -)."""
+    details = (
         f"{counted(len(made.puzzle.dominoes), 'domino', 'dominoes')}, {counted(len(made.puzzle.regions), 'region')} "
         f"({made.constrained_regions:,} with a rule), "
         f"{'unique' if made.unique else 'uniqueness not checked'}"
@@ -182,6 +182,7 @@ def _summary(made: GeneratedPuzzle, seed: int, certificate: dict[str, str | None
         f"{counted(made.restarts, 'restart')}, {made.seconds:.3f} s"
         + (f"; certificate: {certificate['claim']}, in {certificate['cnf']}" if certificate else "")
     )
+    return f"seed {seed}: {details}" if output == "-" else wrote(f"seed {seed}", output, details)
 
 
 def _certificate(puzzle: Puzzle, output: str) -> dict[str, str | None]:
