@@ -195,3 +195,13 @@ def test_the_report_counts_in_words_and_names_the_file_written(run_cli, tmp_path
     assert ", 0 restarts, " in done.out and "counter call" in done.out
     on_stdout = run_cli("generate", "-n", "1", "--seed", "1")
     assert on_stdout.err.startswith("seed 1: 1 domino, 2 regions") and json.loads(on_stdout.out)["dominoes"]
+
+
+def test_the_json_report_names_the_rating_rating_beside_the_difficulty_asked(run_cli):
+    """Its `difficulty` was the rating and `puzzle.difficulty` the one asked for (null: any): `rating` says
+    which is which, as the page's API does; `difficulty` stays, for the scripts that read it."""
+    report = json.loads(run_cli("generate", "-n", "5", "--seed", "3", "--json").err)
+    rated = str(generate(dominoes=5, seed=3).difficulty)
+    assert (report["rating"], report["difficulty"], report["puzzle"]["difficulty"]) == (rated, rated, None)
+    loose = json.loads(run_cli("generate", "-n", "5", "--seed", "3", "--no-unique", "--json").err)
+    assert (loose["unique"], loose["rating"]) == (False, None)

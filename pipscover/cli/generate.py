@@ -152,7 +152,10 @@ def _generate_or_stop(request: Request, as_json: bool, output: str) -> Generated
 
 def _report(made: GeneratedPuzzle, request: Request, output: str,
             certificate: dict[str, str | None] | None) -> dict[str, Any]:
-    """The JSON report of a puzzle made."""
+    """The JSON report of a puzzle made: `rating` is what `pipscover rate` rates it (null when not unique), as
+    the page's API names it; `difficulty` holds it too, its name before `rating`, beside `puzzle`'s difficulty,
+    the one asked for."""
+    rating = None if made.difficulty is None else str(made.difficulty)
     report = {
         "status": "generated",
         "puzzle": made.puzzle.origin.as_json() | {"file": None if output == "-" else output},
@@ -163,7 +166,8 @@ def _report(made: GeneratedPuzzle, request: Request, output: str,
         "region_count": len(made.puzzle.regions),
         "constrained_regions": made.constrained_regions,
         "extra_nodes": made.extra_nodes,
-        "difficulty": None if made.difficulty is None else str(made.difficulty),
+        "difficulty": rating,
+        "rating": rating,
         "counter_calls": made.counter_calls,
         "restarts": made.restarts,
         "seconds": round(made.seconds, 6),
