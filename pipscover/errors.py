@@ -4,6 +4,7 @@ Readers, the model and the decoders raise `PipsError` with a message that names 
 and the problem; the command line alone turns it into one line on stderr and exit code 2.
 """
 
+import math
 import reprlib
 from enum import StrEnum
 from typing import NoReturn
@@ -90,6 +91,18 @@ def brief(value: object, longest: int = 40) -> str:
     """
     text = str(value)
     return text if len(text) <= longest else f"{text[:18]}...{text[-18:]} ({len(text)} characters)"
+
+
+def counted(number: int, noun: str, plural: str = "") -> str:
+    """A number of things as every count is written for people: `1 domino`, `1,500 dominoes` (`plural` where the
+    noun does not take an s); a number past 10^18 as `more than 10^N`, read from its bits, since one of
+    4,300 digits has no str().
+
+    >>> counted(1, "puzzle"), counted(1500, "domino", "dominoes"), counted(3 * 10**30, "cell")
+    ('1 puzzle', '1,500 dominoes', 'more than 10^30 cells')
+    """
+    written = f"{number:,}" if number < 10**18 else f"more than 10^{int((number.bit_length() - 1) * math.log10(2))}"
+    return f"{written} {noun if number == 1 else plural or noun + 's'}"
 
 
 def printable_path(path: object) -> str:

@@ -38,6 +38,18 @@ def test_show_writes_the_text_format_and_json(run_cli):
     assert document["puzzle"]["file"].endswith("first.txt") and len(document["dominoes"]) == 8
 
 
+def test_show_names_each_file_it_writes(run_cli, tmp_path, monkeypatch):
+    """`show -o first.svg` said nothing, where `encode -o` says "wrote"; --json names the file by "file", as
+    encode's does, and stays one JSON object a line."""
+    monkeypatch.chdir(tmp_path)
+    first = EXAMPLES / "first.txt"
+    assert run_cli("show", first, "-o", "first.svg").out == f"{first}: wrote first.svg\n"
+    assert run_cli("show", first, "-f", "text", "-o", "first.txt").out == f"{first}: wrote first.txt\n"
+    printed = run_cli("show", first, "--json", "-o", "first.json")
+    assert json.loads(printed.out)["file"] == "first.json" and json.loads(printed.out)["dominoes"]
+    assert "file" not in json.loads(run_cli("show", first, "--json").out)
+
+
 def test_a_failed_write_leaves_no_file(run_cli, tmp_path):
     result = run_cli("show", EXAMPLES / "first.txt", "-o", tmp_path / "missing-folder" / "out.txt")
     assert result.code == 2 and f"no such folder {tmp_path / 'missing-folder'}" in result.err

@@ -173,3 +173,35 @@ def test_under_o_dash_stdout_holds_the_puzzle_alone_and_help_says_where_the_repo
     monkeypatch.setenv("COLUMNS", "200")
     shown = " ".join(run_cli("generate", "--help").out.split())
     assert "on stderr under -o -" in shown and "sends the report to stderr" in shown
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["-n", "1", "--difficulty", "easy"], "generate: 1 domino is out of reach for an easy puzzle"),
+    (["-n", "1500"], "generate: 1,500 dominoes is too many to prove a single solution (the limit is 1,000: "),
+    (["-n", "2500", "--no-unique"], "generate: 2,500 dominoes is too many for --shape nyt (the limit is 2,000: "),
+])
+def test_a_refused_size_counts_its_dominoes_as_people_write_them(run_cli, args, says):
+    """It said "1 dominoes", and "1500 dominoes ... the limit is 1000", where every count is written 1,500."""
+    done = run_cli("generate", *args)
+    assert done.code == 2 and says in done.err, done.err
+
+
+def test_the_report_counts_in_words_and_names_the_file_written(run_cli, tmp_path, monkeypatch):
+    """`generate -n 1 -o p.json` said "1 dominoes" and did not say where the puzzle went; `encode -o` says
+    "wrote p.cnf". Under -o - the report is on stderr, the puzzle on stdout: no file to name."""
+    monkeypatch.chdir(tmp_path)
+    done = run_cli("generate", "-n", "1", "--seed", "1", "-o", "p.json")
+    assert done.code == 0 and done.out.startswith("seed 1: wrote p.json: 1 domino, 2 regions (1 with a rule)")
+    assert ", 0 restarts, " in done.out and "counter call" in done.out
+    on_stdout = run_cli("generate", "-n", "1", "--seed", "1")
+    assert on_stdout.err.startswith("seed 1: 1 domino, 2 regions") and json.loads(on_stdout.out)["dominoes"]
+
+
+def test_the_json_report_names_the_rating_rating_beside_the_difficulty_asked(run_cli):
+    """Its `difficulty` was the rating and `puzzle.difficulty` the one asked for (null: any): `rating` says
+    which is which, as the page's API does; `difficulty` stays, for the scripts that read it."""
+    report = json.loads(run_cli("generate", "-n", "5", "--seed", "3", "--json").err)
+    rated = str(generate(dominoes=5, seed=3).difficulty)
+    assert (report["rating"], report["difficulty"], report["puzzle"]["difficulty"]) == (rated, rated, None)
+    loose = json.loads(run_cli("generate", "-n", "5", "--seed", "3", "--no-unique", "--json").err)
+    assert (loose["unique"], loose["rating"]) == (False, None)

@@ -75,3 +75,19 @@ def test_a_board_dominoes_cannot_tile_is_bad_input(run_cli):
         planted(PlantedSpec(3, 3))
     done = run_cli("planted", "2x10", "--pips", "distinct", "--max-pip", "2")  # (an exception would escape)
     assert done.code == 2 and "larger --max-pip" in done.err and "Traceback" not in done.err
+
+
+def test_a_file_written_is_named_as_encode_names_its_own(run_cli, tmp_path, monkeypatch):
+    """`planted 1x2 -o p.json` wrote it without a word (its --json names it by "file"); stdout takes no line
+    when the puzzle itself goes there."""
+    monkeypatch.chdir(tmp_path)
+    done = run_cli("planted", "1x2", "--seed", "1", "-o", "p.json")
+    assert (done.code, done.out) == (0, "planted-1x2-repeated-p6-s1: wrote p.json: 1 domino, 1 region\n")
+    assert json.loads(run_cli("planted", "1x2", "--seed", "1", "-o", "q.json", "--json").out)["file"] == "q.json"
+    assert json.loads(run_cli("planted", "1x2", "--seed", "1").out)["dominoes"]
+
+
+def test_too_few_distinct_dominoes_are_counted_as_people_write_them(run_cli):
+    """It said "5000 distinct dominoes" where every count is written 5,000."""
+    done = run_cli("planted", "100x100", "--pips", "distinct", "--max-pip", "10", "--seed", "1")
+    assert done.code == 2 and "5,000 distinct dominoes need a larger --max-pip (pips up to 10 make 66)" in done.err

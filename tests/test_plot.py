@@ -147,3 +147,14 @@ def test_a_histogram_says_how_many_rows_had_no_number_and_draws_no_empty_group()
     assert [text.get_text() for text in axes.get_legend().get_texts()] == ["hard (3)"]
     assert axes.get_xlabel() == "extra_nodes (4 rows without one, not shown)"
     assert all(tick == int(tick) for tick in axes.get_yticks())
+
+
+def test_a_table_of_one_row_is_said_so(run_cli, tmp_path):
+    """`plot` said "time plot of 1 rows"."""
+    path = tmp_path / "one.csv"
+    with path.open("w", newline="") as stream:
+        writer = csv.DictWriter(stream, columns("count"), extrasaction="ignore")
+        writer.writeheader()
+        writer.writerow(ROWS[0])
+    done = run_cli("plot", path, "-o", tmp_path / "one.svg")
+    assert (done.code, done.out) == (0, f"{tmp_path / 'one.svg'}: time plot of 1 row\n")

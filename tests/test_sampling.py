@@ -241,9 +241,16 @@ def test_marginals_say_why_they_are_missing_after_a_lower_bound_or_no_solution(r
 
 
 def test_sample_names_the_limit_that_stopped_it(run_cli):
-    """It said "stopped by --timeout or --memory" whichever it was."""
+    """It said "stopped by --timeout or --memory" whichever it was; its --json said status "timeout" of either,
+    and says which in `stopped_by`, as `count --json` does (null when every draw was made)."""
     done = run_cli("sample", QUICK_COUNT_SLOW_MARGINALS, "--memory", "1M")
     assert done.code == 3 and "stopped by --memory before the draws were done" in done.out
+    stopped = json.loads(run_cli("sample", QUICK_COUNT_SLOW_MARGINALS, "--memory", "1M", "--json").out)
+    assert (stopped["status"], stopped["stopped_by"], stopped["solutions"]) == ("timeout", "--memory", [])
+    timed = json.loads(run_cli("sample", EXAMPLES / "first.txt", "-n", str(10**12), "--timeout", "0.3", "--json").out)
+    assert (timed["status"], timed["stopped_by"]) == ("timeout", "--timeout") and timed["solutions"]
+    drawn = json.loads(run_cli("sample", EXAMPLES / "first.txt", "--json").out)
+    assert (drawn["status"], drawn["stopped_by"], len(drawn["solutions"])) == ("solved", None, 1)
 
 
 def test_marginals_report_their_progress_and_time(run_cli):

@@ -250,6 +250,17 @@ def test_a_job_that_ignores_its_time_limit_is_stopped(sweep_here, tmp_path):
     assert (row["status"], row["seed"], row["dominoes"]) == ("timeout", "1", "150")
 
 
+def test_a_generated_rows_rating_is_named_rating_as_rates_rows_name_it(sweep_here, tmp_path):
+    """Its `difficulty` column held the rating, where a rate row's `difficulty` is the puzzle's own label and
+    `rating` what `rate` gives: now `rating` holds it, and `difficulty` still does (plot --kind difficulty reads
+    it, as the README shows on generated.csv)."""
+    out = tmp_path / "generated.csv"
+    assert sweep_here("generate", "--seeds", "1-2", "-n", "5", "--jobs", "1", "--output", out).code == 0
+    rows = _rows(out)
+    assert [row["rating"] for row in rows] == [row["difficulty"] for row in rows] == [
+        str(generate(dominoes=5, seed=seed).difficulty) for seed in (1, 2)]
+
+
 def test_seeds_may_be_negative_as_generates_seed_may(sweep_here, tmp_path):
     """`generate --seed -1` makes a puzzle, and `sweep generate --seeds -1` said "not a seed or range"."""
     out = tmp_path / "negative.csv"

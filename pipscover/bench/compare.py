@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from pipscover.bench.tasks import TASKS
-from pipscover.bench.timing import BenchResult, benchmark, counted
+from pipscover.bench.timing import BenchResult, benchmark
 from pipscover.cnf import Encodings, encode
 from pipscover.engines import get_backend
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, counted
 from pipscover.model import Puzzle
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from pipscover.bench.tasks import TASKS
 from pipscover.counting import CountInterrupted
 from pipscover.engines import DEFAULT_BACKEND, Backend, BackendName, get_backend
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, counted
 from pipscover.model import Puzzle
 from pipscover.model.results import SearchGaveUp, SearchTimeout
 from pipscover.runtime.deadlines import deadline_after
@@ -30,11 +30,6 @@ def cpu_seconds() -> float:
     in a worker process; the kernel counts those in clock ticks only)."""
     children = os.times()
     return time.process_time() + children.children_user + children.children_system
-
-
-def counted(number: int, noun: str) -> str:
-    """A number of things as every count is written for people: `1 puzzle`, `1,200 puzzles`."""
-    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": cpu_seconds}

@@ -28,6 +28,7 @@ from pipscover.cli.common import (
     memory_size,
     print_json,
     progress_bar,
+    scheduler_address,
     worker_count,
 )
 from pipscover.counting import INTERRUPT, METHODS, CountInterrupted, ProgressCallback, count, counting_method
@@ -87,7 +88,8 @@ def count_command(
         "workers on this machine.",
     )] = 1,
     scheduler: Annotated[str | None, typer.Option(
-        "--scheduler", help="Split the count of one puzzle over the Dask cluster at this address "
+        "--scheduler", callback=scheduler_address,
+        help="Split the count of one puzzle over the Dask cluster at this address "
         "(tcp://HOST:PORT): inclusion-exclusion's points, a chunk per task, or with -m structural the "
         "structural counter's positions below a cut; short counts stay here.",
     )] = None,

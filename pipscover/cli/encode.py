@@ -22,6 +22,7 @@ from pipscover.cli.common import (
     output_paths,
     print_json,
     write_output,
+    wrote,
 )
 from pipscover.cnf import DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, AnyEncoding, encode
 from pipscover.cnf.dimacs import write_dimacs
@@ -143,5 +144,5 @@ def encode_command(
                 size = f"{len(encoding.constraints):,} linear constraints (OPB)"
             else:
                 size = f"{encoding.num_clauses:,} clauses ({encoding.describe()}; projection on {project})"
-            typer.echo(f"{puzzle.describe()}: wrote {path}: {encoding.num_vars:,} variables ({blocks}), {size}")
+            typer.echo(wrote(puzzle.describe(), path, f"{encoding.num_vars:,} variables ({blocks}), {size}"))
     exit_after(EXIT_OK, unread)

@@ -25,8 +25,9 @@ from pipscover.cli.common import (
     seconds,
     seed_value,
     write_output,
+    wrote,
 )
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, counted
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.generator import MAX_RESTARTS, GeneratedPuzzle, Shape, generate
 from pipscover.model import Difficulty, Puzzle
@@ -95,7 +96,7 @@ def generate_command(
     write_output(output, json.dumps(puzzle_to_nyt(made.puzzle, made.solution), separators=(",", ":")) + "\n")
     certificate = _certificate(made.puzzle, output) if certified else None
     report = _report(made, request, output, certificate)
-    _tell(json_text(report) if as_json else _summary(made, request.seed, certificate), output)
+    _tell(json_text(report) if as_json else _summary(made, request.seed, output, certificate), output)
 
 
 def _tell(report: str, output: str) -> None:
@@ -151,7 +152,10 @@ def _generate_or_stop(request: Request, as_json: bool, output: str) -> Generated
 
 def _report(made: GeneratedPuzzle, request: Request, output: str,
             certificate: dict[str, str | None] | None) -> dict[str, Any]:
-    """The JSON report of a puzzle made."""
+    """The JSON report of a puzzle made: `rating` is what `pipscover rate` rates it (null when not unique), as
+    the page's API names it; `difficulty` holds it too, its name before `rating`, beside `puzzle`'s difficulty,
+    the one asked for."""
+    rating = None if made.difficulty is None else str(made.difficulty)
     report = {
         "status": "generated",
         "puzzle": made.puzzle.origin.as_json() | {"file": None if output == "-" else output},
@@ -162,7 +166,8 @@ def _report(made: GeneratedPuzzle, request: Request, output: str,
         "region_count": len(made.puzzle.regions),
         "constrained_regions": made.constrained_regions,
         "extra_nodes": made.extra_nodes,
-        "difficulty": None if made.difficulty is None else str(made.difficulty),
+        "difficulty": rating,
+        "rating": rating,
         "counter_calls": made.counter_calls,
         "restarts": made.restarts,
         "seconds": round(made.seconds, 6),
@@ -170,17 +175,18 @@ def _report(made: GeneratedPuzzle, request: Request, output: str,
     return report if certificate is None else report | {"certificate": certificate}
 
 
-def _summary(made: GeneratedPuzzle, seed: int, certificate: dict[str, str | None] | None) -> str:
-    """The report as one line for people."""
-    return (
-        f"seed {seed}: {len(made.puzzle.dominoes):,} dominoes, {len(made.puzzle.regions):,} regions "
+def _summary(made: GeneratedPuzzle, seed: int, output: str, certificate: dict[str, str | None] | None) -> str:
+    """The report as one line for people, naming the file written as `encode` does (none on stdout, -o -)."""
+    details = (
+        f"{counted(len(made.puzzle.dominoes), 'domino', 'dominoes')}, {counted(len(made.puzzle.regions), 'region')} "
         f"({made.constrained_regions:,} with a rule), "
         f"{'unique' if made.unique else 'uniqueness not checked'}"
         + (f", rated {made.difficulty} (pipscover rate)" if made.unique else "")
-        + f"; {made.counter_calls:,} counter calls, "
-        f"{made.restarts:,} restarts, {made.seconds:.3f} s"
+        + f"; {counted(made.counter_calls, 'counter call')}, "
+        f"{counted(made.restarts, 'restart')}, {made.seconds:.3f} s"
         + (f"; certificate: {certificate['claim']}, in {certificate['cnf']}" if certificate else "")
     )
+    return f"seed {seed}: {details}" if output == "-" else wrote(f"seed {seed}", output, details)
 
 
 def _certificate(puzzle: Puzzle, output: str) -> dict[str, str | None]:

@@ -10,8 +10,16 @@ from typing import Annotated
 import typer
 
 from pipscover.cli.app import app
-from pipscover.cli.common import PUZZLE_JSON, max_pip_option, output_format, print_json, seed_value, write_output
-from pipscover.errors import PipsError, is_written_whole_number
+from pipscover.cli.common import (
+    PUZZLE_JSON,
+    max_pip_option,
+    output_format,
+    print_json,
+    seed_value,
+    write_output,
+    wrote,
+)
+from pipscover.errors import PipsError, counted, is_written_whole_number
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.planted import SCALE_SUITE, Pips, PlantedSpec, planted
 
@@ -73,8 +81,14 @@ def planted_command(
 
 
 def _write(spec: PlantedSpec, path: str, as_json: bool) -> None:
+    """The puzzle `spec` makes to `path`; a file written is named, in a line or (--json) by "file"."""
     puzzle, solution = planted(spec)
     write_output(path, json.dumps(puzzle_to_nyt(puzzle, solution), separators=(",", ":")) + "\n")
-    if as_json and path != "-":
+    if path == "-":
+        return
+    if as_json:
         print_json({"name": spec.name, "file": path, "seed": spec.seed, "dominoes": len(puzzle.dominoes),
                     "regions": len(puzzle.regions)})
+    else:
+        typer.echo(wrote(spec.name, path, f"{counted(len(puzzle.dominoes), 'domino', 'dominoes')}, "
+                                          f"{counted(len(puzzle.regions), 'region')}"))

@@ -9,6 +9,7 @@ import typer
 
 from pipscover.cli.app import app
 from pipscover.cli.common import output_folder, print_json
+from pipscover.errors import counted
 
 
 @app.command("plot")
@@ -51,4 +52,4 @@ def plot_command(
         print_json({"output": output, "kind": kind, "rows": len(rows), "x": x or chosen.x, "y": y or chosen.y,
                     "by": by or chosen.by})
     else:
-        typer.echo(f"{output}: {kind} plot of {len(rows):,} rows")
+        typer.echo(f"{output}: {kind} plot of {counted(len(rows), 'row')}")

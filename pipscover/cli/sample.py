@@ -1,8 +1,10 @@
 """`pipscover sample`: solutions drawn uniformly at random from the exact counts, reproducibly by seed.
 
 The draws are printed as they come, never held: `-n` may be any number. `--json` prints the `solve --json`
-object of each puzzle on one line, its `solutions` array written a draw at a time, and its `status` and
-`seconds` after it (a run stopped by a limit or Ctrl-C keeps the draws made before, as `solve` does)."""
+object of each puzzle on one line, its `solutions` array written a draw at a time, then its `status`,
+`seconds` and `stopped_by`: what stopped the draws, as `count --json` names it (--timeout, --memory, Ctrl-C; null
+when all were drawn), since the status `timeout` is --memory's too. A run stopped by a limit or Ctrl-C keeps
+the draws made before, as `solve` does."""
 
 from __future__ import annotations
 
@@ -56,7 +58,8 @@ def sample_command(
     """Draw solutions uniformly at random (with replacement), each choice weighted by the exact number of
     solutions below it; the same --seed draws the same solutions on any machine.
 
-    Each is printed as it is drawn (--json: the solve --json object, its solutions written as they come).
+    Each is printed as it is drawn (--json: the solve --json object, its solutions written as they come, and
+    stopped_by: the limit that stopped the draws, or null).
     A puzzle file that does not read, among several or in a folder, is reported in one line and the others
     are sampled.
     Exit code 0 when every puzzle has solutions, 1 when one has none or a file did not read, 3 when a time or
@@ -90,7 +93,7 @@ class _Draws(ABC):
     def __init__(self, item: Loaded) -> None:
         self.puzzle = item.puzzle
         self.printed = 0
-        self.limit = ""  # the limit that stopped the draws, as the command line names it
+        self.stopped_by: str | None = None  # what stopped the draws, as the command line names it
 
     def print_all(self, drawn: Iterator[Solution]) -> Status:
         """Print every draw; how the drawing ended."""
@@ -103,11 +106,12 @@ class _Draws(ABC):
                 except ValueError:  # (from the first draw) the puzzle has no solution
                     return Status.UNSATISFIABLE
                 except (SearchTimeout, MemoryCapReached) as stop:
-                    self.limit = "--memory" if isinstance(stop, MemoryCapReached) else "--timeout"
+                    self.stopped_by = "--memory" if isinstance(stop, MemoryCapReached) else "--timeout"
                     return Status.TIMEOUT
                 self.show(solution)
                 self.printed += 1
         except KeyboardInterrupt:
+            self.stopped_by = "Ctrl-C"
             return Status.INTERRUPTED
 
     @abstractmethod
@@ -131,7 +135,8 @@ class _JsonDraws(_Draws):
         sys.stdout.write((", " if self.printed else "") + json_text(solution.as_json()))
 
     def close(self, status: Status, seconds: float) -> None:
-        sys.stdout.write(f'], "status": {json_text(str(status))}, "seconds": {round(seconds, 6)}}}\n')
+        sys.stdout.write(f'], "status": {json_text(str(status))}, "seconds": {round(seconds, 6)}, '
+                         f'"stopped_by": {json_text(self.stopped_by)}}}\n')
         sys.stdout.flush()
 
 
@@ -156,9 +161,8 @@ class _TextDraws(_Draws):
         if status is Status.UNSATISFIABLE:
             typer.echo(f"{self.puzzle.describe()}: no solution to draw")
             return
-        why = "by Ctrl-C" if status is Status.INTERRUPTED else f"by {self.limit}"
         done = (f"after {self.printed:,} of {self.number:,} draws" if self.printed
                 else "before the draws were done (nothing drawn)")
-        typer.echo(f"{self.puzzle.describe()}: stopped {why} {done}")
+        typer.echo(f"{self.puzzle.describe()}: stopped by {self.stopped_by} {done}")
 
 

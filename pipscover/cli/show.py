@@ -21,6 +21,7 @@ from pipscover.cli.common import (
     output_paths,
     print_json,
     write_output,
+    wrote,
 )
 from pipscover.errors import PipsError
 from pipscover.formats import puzzle_to_nyt, write_texts
@@ -80,31 +81,37 @@ def show_command(
     timed, unread = load_reported(puzzles, difficulty, as_json, err=text_on_stdout)
     loaded = [item.puzzle for item in timed]
     # --json alone prints the puzzles; with -o the file is written too, but never empty when none read
-    if loaded and (not as_json or output != "-"):
-        _write(loaded, chosen, output, solution)
-    if as_json:
-        for puzzle in loaded:
-            print_json({"puzzle": puzzle.origin.as_json(), **puzzle_to_nyt(puzzle, puzzle.published_solution)})
+    written = loaded and (not as_json or output != "-")
+    paths = _write(loaded, chosen, output, solution) if written else ["-"] * len(loaded)
+    for puzzle, path in zip(loaded, paths):  # each file written is named: in --json as encode's are, by "file"
+        if as_json:
+            print_json({"puzzle": puzzle.origin.as_json(), **puzzle_to_nyt(puzzle, puzzle.published_solution),
+                        **({} if path == "-" else {"file": path})})
+        elif path != "-":
+            typer.echo(wrote(puzzle.describe(), path))
     exit_after(EXIT_OK, unread)
 
 
-def _write(loaded: list[Puzzle], chosen: str, output: str, solution: bool) -> None:
-    """The puzzles to `output` in the `chosen` format (one file each for pictures and JSON: NAME-easy.svg...)."""
+def _write(loaded: list[Puzzle], chosen: str, output: str, solution: bool) -> list[str]:
+    """The puzzles to `output` in the `chosen` format (one file each for pictures and JSON: NAME-easy.svg...);
+    the file each went to."""
     if chosen in ("svg", "json"):
-        for puzzle, path in zip(loaded, output_paths(output, loaded)):
+        paths = output_paths(output, loaded)
+        for puzzle, path in zip(loaded, paths):
             shown = _published(puzzle, solution)
             write_output(path, draw_svg(puzzle, shown) if chosen == "svg"
                          else json.dumps(puzzle_to_nyt(puzzle, shown or puzzle.published_solution)) + "\n")
-        return
+        return paths
     if chosen == Format.TEXT:
         write_output(output, write_texts(loaded))
-        return
+        return [output] * len(loaded)
     parts = []
     for puzzle in loaded:
         shown = _published(puzzle, solution)
         drawing_text = draw_solution(puzzle, shown) if shown else draw_puzzle(puzzle)
         parts.append(f"{puzzle.describe()}\n{drawing_text}\n")
     write_output(output, "\n".join(parts))
+    return [output] * len(loaded)
 
 
 def _published(puzzle: Puzzle, wanted: bool) -> Solution | None:

@@ -28,6 +28,7 @@ from pipscover.cli.common import (
     output_format,
     print_json,
     progress_bar,
+    scheduler_address,
     seconds,
     solutions_wanted,
     worker_count,
@@ -62,7 +63,7 @@ def sweep_command(
     output: Annotated[Path, typer.Option(
         "--output", "-o", help="The CSV table; a rerun skips the rows it holds.")] = Path("results.csv"),
     scheduler: Annotated[str | None, typer.Option(
-        "--scheduler",
+        "--scheduler", callback=scheduler_address,
         help="Run on the Dask cluster at this address (tcp://HOST:PORT) instead of this machine.")] = None,
     jobs: Annotated[int | None, typer.Option(
         "--jobs", "-j", min=1, callback=worker_count,

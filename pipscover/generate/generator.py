@@ -57,7 +57,7 @@ from pipscover.cnf.placements import encode_placements
 from pipscover.engines.dancing_links import NodeBudgetExceeded
 from pipscover.engines.dlx import counted_solutions
 from pipscover.engines.sat_enumeration import Undecided, ask_by_deadline
-from pipscover.errors import Choice, PipsError, is_whole_number, shown
+from pipscover.errors import Choice, PipsError, counted, is_whole_number, shown
 from pipscover.generate.incremental import PuzzleSession, hidden_phases
 from pipscover.generate.planted import domino_at, guard_board, rectangle_tiling
 from pipscover.generate.single_tiling import lay_single_tiling
@@ -258,13 +258,14 @@ def generate(
     start = time.monotonic()
     deadline = deadline_after(timeout, start)
     calls = 0
+    size = counted(dominoes, "domino", "dominoes")
     for restart in range(MAX_RESTARTS):
         if has_passed(deadline):
             raise SearchTimeout
         tiling = _tiling(shape, dominoes, rng)
         drawn = _draw_dominoes(dominoes, max_pip, rng)
         grid = _hidden_grid(tiling, drawn, rng)
-        origin = Origin(file=f"generated ({shape}, {dominoes} dominoes, seed {seed})", difficulty=difficulty)
+        origin = Origin(file=f"generated ({shape}, {size}, seed {seed})", difficulty=difficulty)
         if not unique:
             hidden = solution_from_grid(tiling, grid)
             regions = _partition(sorted(grid), rng)
@@ -297,10 +298,11 @@ def gave_up(dominoes: int, difficulty: Difficulty | None, seed: int) -> str:
     ['generate: no unique easy puzzle of 10 dominoes after 200 hidden solutions (seed 1)',
      'NYT easy puzzles have 3-10 dominoes, 5 as a rule: try --dominoes 5']
     """
+    asked = counted(dominoes, "domino", "dominoes")
     if difficulty is None:
-        return f"generate: no unique puzzle of {dominoes} dominoes after {MAX_RESTARTS} hidden solutions (seed {seed})"
+        return f"generate: no unique puzzle of {asked} after {MAX_RESTARTS} hidden solutions (seed {seed})"
     low, high, usual = NYT_DOMINOES[difficulty]
-    return (f"generate: no unique {difficulty} puzzle of {dominoes} dominoes after {MAX_RESTARTS} hidden solutions "
+    return (f"generate: no unique {difficulty} puzzle of {asked} after {MAX_RESTARTS} hidden solutions "
             f"(seed {seed}); NYT {difficulty} puzzles have {low}-{high} dominoes, {usual} as a rule: "
             f"try --dominoes {usual}")
 
@@ -319,19 +321,21 @@ def _check_reach(dominoes: int, difficulty: Difficulty | None) -> None:
     low, high, usual = NYT_DOMINOES[difficulty]
     if dominoes < low or (dominoes > high and difficulty is not Difficulty.HARD):
         article = "an" if difficulty is Difficulty.EASY else "a"
-        raise PipsError(f"generate: {dominoes} dominoes is out of reach for {article} {difficulty} puzzle: NYT "
-                        f"{difficulty} puzzles have {low}-{high} dominoes, {usual} as a rule (try {usual} dominoes)")
+        raise PipsError(f"generate: {counted(dominoes, 'domino', 'dominoes')} is out of reach for {article} "
+                        f"{difficulty} puzzle: NYT {difficulty} puzzles have {low}-{high} dominoes, {usual} as a rule "
+                        f"(try {usual} dominoes)")
 
 
 def _check_size(dominoes: int, shape: Shape, unique: bool) -> None:
     """Refuse at once, saying why, a size that would run for hours rather than start and never end."""
+    asked = counted(dominoes, "domino", "dominoes")
     if unique and dominoes > MAX_UNIQUE_DOMINOES:
-        raise PipsError(f"generate: {shown(dominoes)} dominoes is too many to prove a single solution (the limit is "
-                        f"{MAX_UNIQUE_DOMINOES}: the proof's SAT questions grow fast with the board); --no-unique "
+        raise PipsError(f"generate: {asked} is too many to prove a single solution (the limit is "
+                        f"{MAX_UNIQUE_DOMINOES:,}: the proof's SAT questions grow fast with the board); --no-unique "
                         "--shape rect makes a puzzle of any size that fits in memory, without the proof")
     if shape is not Shape.RECT and dominoes > MAX_GROWN_DOMINOES:
-        raise PipsError(f"generate: {shown(dominoes)} dominoes is too many for --shape {shape} (the limit is "
-                        f"{MAX_GROWN_DOMINOES}: growing the board takes time quadratic in the dominoes); "
+        raise PipsError(f"generate: {asked} is too many for --shape {shape} (the limit is "
+                        f"{MAX_GROWN_DOMINOES:,}: growing the board takes time quadratic in the dominoes); "
                         "--shape rect makes a board of any size that fits in memory")
     guard_board("generate", 2 * dominoes)
 

@@ -22,11 +22,10 @@ is refused) and the same seed gives the same puzzle on any machine (everything r
 from __future__ import annotations
 
 import bisect
-import math
 import random
 from dataclasses import dataclass
 
-from pipscover.errors import Choice, PipsError, brief
+from pipscover.errors import Choice, PipsError, brief, counted
 from pipscover.model import Cell, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
 from pipscover.model.geometry import neighbours
 from pipscover.runtime.limits import guard
@@ -115,9 +114,7 @@ def guard_board(name: str, cells: int) -> None:
     pipscover.runtime.limits.TooBig: planted-100000x100000: a board of 10,000,000,000 cells would need about \
 9,537 GiB of memory (the limit is 2 GiB)
     """
-    # (read from its bits: a number past 4,300 digits has no str())
-    counted = f"{cells:,}" if cells < 10**18 else f"more than 10^{int((cells.bit_length() - 1) * math.log10(2))}"
-    guard(Origin(file=name), f"a board of {counted} cells", needs_bytes=cells * BYTES_PER_CELL)
+    guard(Origin(file=name), f"a board of {counted(cells, 'cell')}", needs_bytes=cells * BYTES_PER_CELL)
 
 
 def rectangle_tiling(rows: int, columns: int, rng: random.Random) -> list[Pair]:
@@ -145,8 +142,8 @@ def _draw_dominoes(spec: PlantedSpec, rng: random.Random) -> list[Domino]:
     every = (spec.max_pip + 1) * (spec.max_pip + 2) // 2  # drawn by index: a list of them all filled the memory
     if every < spec.dominoes:
         raise PipsError(
-            f"{spec.name}: {spec.dominoes} distinct dominoes need a larger --max-pip "
-            f"(pips up to {spec.max_pip} make {every})"
+            f"{spec.name}: {counted(spec.dominoes, 'distinct domino', 'distinct dominoes')} need a larger "
+            f"--max-pip (pips up to {spec.max_pip:,} make {every:,})"
         )
     return [domino_at(index, spec.max_pip) for index in rng.sample(range(every), spec.dominoes)]
 

@@ -131,8 +131,11 @@ def _generate(job: Job, backend: str, settings: Settings) -> Row:
                         settings.difficulty)
     except SearchGaveUp as stop:  # no puzzle of this seed: the search's own answer, not a failure of the job
         return {"status": "unknown", "error": str(stop)}
+    # `rating` is what `rate` rates it, as in rate's rows; `difficulty` holds it too, as it did before `rating`
+    # (README's `plot generated.csv --kind difficulty` reads it), though in other rows it is the puzzle's label.
     return {
-        "status": "generated", "difficulty": made.difficulty, "count": 1 if made.unique else None,
+        "status": "generated", "difficulty": made.difficulty, "rating": made.difficulty,
+        "count": 1 if made.unique else None,
         "exact": made.unique, "seconds": made.seconds, "regions": len(made.puzzle.regions),
         "constrained_regions": made.constrained_regions, "extra_nodes": made.extra_nodes,
         "counter_calls": made.counter_calls, "restarts": made.restarts,
@@ -152,7 +155,7 @@ TASKS: dict[str, Task] = {task.name: task for task in (
          (*PUZZLE_COLUMNS, "rating", "steps", "guesses", "hardest_rule", "level")),
     Task("generate", "generate one puzzle per seed", _generate,
          ("seed", "dominoes", "max_pip", "shape", "unique", "regions", "constrained_regions", "extra_nodes",
-          "counter_calls", "restarts"), key=("task", "seed", "dominoes", "max_pip", "shape")),
+          "counter_calls", "restarts", "rating"), key=("task", "seed", "dominoes", "max_pip", "shape")),
 )}
 
 
