@@ -16,7 +16,9 @@ order) in every way the dominoes left and the rules allow, and the children's co
   a closed form every tile end shows each pip equally often, N · h_v / 2|L| times for the h_v halves of pip
   v among the dominoes left.
 
-It runs in Python beside the compiled search (whose cache lives in C and may forget) and keeps every count.
+It runs in Python beside the compiled search (whose cache lives in C and may forget) and keeps every count;
+so `sample` walks it only while its subproblems are few (`WALK_BUDGET`), and past that draws from the
+inclusion-exclusion sweep's graph (`sweep_sample.py`), which reaches every puzzle that method counts.
 """
 
 from __future__ import annotations
