@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -87,8 +88,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog="example:\n" + __doc__.split("\n\n")[-1])
-    parser.add_argument("old", help="the old checkout's python")
-    parser.add_argument("new", help="the new checkout's python")
+    # Made absolute, not resolved: the counts run in the temporary folder, and a virtualenv's python is a link
+    # that must stay its own (resolved, it is the base interpreter, without the checkout).
+    parser.add_argument("old", type=os.path.abspath, help="the old checkout's python")
+    parser.add_argument("new", type=os.path.abspath, help="the new checkout's python")
     parser.add_argument("folder", type=Path, help="the NYT puzzles (*.json)")
     parser.add_argument("--rounds", type=int, default=3, help="alternated rounds over the whole archive (0: none)")
     parser.add_argument("--callgrind", type=int, default=0, metavar="N", help="callgrind on the N slowest puzzles")

@@ -1382,6 +1382,17 @@ def test_ctrl_c_during_sample_prints_the_draws_made_so_far_and_exits_130(tmp_pat
     assert code == 130 and err == "" and re.search(r"first.txt: stopped by Ctrl-C after [1-9][0-9,]* of", out)
 
 
+def test_ctrl_c_while_sample_draws_from_the_sweep_prints_the_draws_made_so_far(tmp_path):
+    """no-unique-20 passes the walk's budget within a second and draws from the sweep's graph, a draw every
+    second or two (the core's sweeps look for signals between their passes): pressed after 5 s of CPU, the
+    draws made are printed and the run ends with 130."""
+    puzzle = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles" / "no-unique-20-s1.json"
+    code, out, err = interrupt(["sample", puzzle, "-n", "1000", "--json"], 5.0, out_file=tmp_path / "out")
+    document = json.loads(out)
+    assert code == 130 and err == "" and document["status"] == "interrupted" and document["solutions"]
+    assert document["stopped_by"] == "Ctrl-C"
+
+
 def test_ctrl_c_stops_a_sat_worker_with_a_deadline(open_board):
     code, out, err = interrupt(["solve", open_board, "--all", "--json", "-b", "cadical195", "--timeout", "100"], 1.0,
                                  processes=2)
