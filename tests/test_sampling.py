@@ -214,24 +214,30 @@ def test_count_marginals_in_json_and_on_the_board(run_cli):
     assert "backbone: 16 of 16 cells fixed by every solution" in text
 
 
-# Counted in a tenth of a second by inclusion-exclusion; its marginals take seconds (the Python walk).
-QUICK_COUNT_SLOW_MARGINALS = Path(__file__).resolve().parents[1] / "benchmarks/count_puzzles/planted-4x6-s1.json"
+# Counted in a tenth of a second by inclusion-exclusion.
+QUICK_COUNT = Path(__file__).resolve().parents[1] / "benchmarks/count_puzzles/planted-4x6-s1.json"
+
+
+# Counted in about 1.5 s of CPU; its marginals take about 20 s more (the sweep's graph, forward and backward).
+# (planted 4 x 6's took 7 s by the walk, and now a second.)
+QUICK_COUNT_LONG_MARGINALS = Path(__file__).resolve().parents[1] / "benchmarks/count_puzzles/no-unique-20-s1.json"
 
 
 def test_marginals_stopped_by_the_timeout_leave_the_count_and_say_so(run_cli):
     """The timeout is the puzzle's: marginals past it were dropped without a word, exit 0."""
-    done = run_cli("count", QUICK_COUNT_SLOW_MARGINALS, "--marginals", "--timeout", "1")
+    done = run_cli("count", QUICK_COUNT_LONG_MARGINALS, "--marginals", "--timeout", "8")
     assert done.code == 3
-    assert "58,725,029,952 solutions (exact" in done.out and "marginals: not counted (stopped by --timeout" in done.out
-    answer = json.loads(run_cli("count", QUICK_COUNT_SLOW_MARGINALS, "--marginals", "--timeout", "1", "--json").out)
-    assert answer["exact"] and answer["count"] == 58_725_029_952
+    assert "473,478,884,769,792 solutions (exact" in done.out
+    assert "marginals: not counted (stopped by --timeout" in done.out
+    answer = json.loads(run_cli("count", QUICK_COUNT_LONG_MARGINALS, "--marginals", "--timeout", "8", "--json").out)
+    assert answer["exact"] and answer["count"] == 473_478_884_769_792
     assert answer["marginals"] is None and answer["backbone"] is None and answer["marginals_stopped_by"] == "--timeout"
 
 
 def test_marginals_say_why_they_are_missing_after_a_lower_bound_or_no_solution(run_cli, tmp_path):
     """Beside a count stopped short, --marginals said nothing at all; beside a puzzle with no solution, "backbone:
     0 of 2 cells fixed by every solution" and a board of dots."""
-    stopped = run_cli("count", QUICK_COUNT_SLOW_MARGINALS, "--marginals", "-m", "dlx", "--limit", "5")
+    stopped = run_cli("count", QUICK_COUNT, "--marginals", "-m", "dlx", "--limit", "5")
     assert stopped.code == 3
     assert stopped.out.splitlines()[-1] == "marginals: not counted (they need the exact count, and --limit stopped it)"
     none = tmp_path / "none.txt"
@@ -243,9 +249,9 @@ def test_marginals_say_why_they_are_missing_after_a_lower_bound_or_no_solution(r
 def test_sample_names_the_limit_that_stopped_it(run_cli):
     """It said "stopped by --timeout or --memory" whichever it was; its --json said status "timeout" of either,
     and says which in `stopped_by`, as `count --json` does (null when every draw was made)."""
-    done = run_cli("sample", QUICK_COUNT_SLOW_MARGINALS, "--memory", "1M")
+    done = run_cli("sample", QUICK_COUNT, "--memory", "1M")
     assert done.code == 3 and "stopped by --memory before the draws were done" in done.out
-    stopped = json.loads(run_cli("sample", QUICK_COUNT_SLOW_MARGINALS, "--memory", "1M", "--json").out)
+    stopped = json.loads(run_cli("sample", QUICK_COUNT, "--memory", "1M", "--json").out)
     assert (stopped["status"], stopped["stopped_by"], stopped["solutions"]) == ("timeout", "--memory", [])
     timed = json.loads(run_cli("sample", EXAMPLES / "first.txt", "-n", str(10**12), "--timeout", "0.3", "--json").out)
     assert (timed["status"], timed["stopped_by"]) == ("timeout", "--timeout") and timed["solutions"]

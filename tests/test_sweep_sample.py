@@ -1,5 +1,6 @@
-"""Uniform samples from the inclusion-exclusion sweep's graph (`pipscover.counting.sweep_sample`), judged by
-full enumeration (brute force), the independent checker, and the compiled core against its Python twin."""
+"""Uniform samples and per-cell marginals from the inclusion-exclusion sweep's graph
+(`pipscover.counting.sweep_sample`, `pipscover.counting.sweep_marginals`), judged by full enumeration (brute
+force), the structural walk, the independent checker, and the compiled core against its Python twin."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from puzzle_factory import puzzles
 from test_sampling import P_VALUE_FLOOR, SMALL, chisquare_pvalue
 
-from pipscover import load_one, sample
+from pipscover import load_one, marginals, sample
 from pipscover.counting.completions import WALK_BUDGET, Completions, draws
 from pipscover.counting.inclusion_exclusion import (
     Modulus,
@@ -28,6 +29,7 @@ from pipscover.counting.inclusion_exclusion import (
 )
 from pipscover.counting.search import NodeBudgetSpent
 from pipscover.counting.structural import StructuralCounter
+from pipscover.counting.sweep_marginals import marginals_by_sweep
 from pipscover.counting.sweep_sample import SweepSampler
 from pipscover.model import Puzzle
 from pipscover.model.check import is_valid
@@ -159,3 +161,26 @@ def test_a_line_longer_than_one_int_of_a_key_is_read_back():
     drawn = [sampler.sample(rng) for _ in range(20)]
     assert all(is_valid(puzzle, solution) for solution in drawn)
     assert any({(0, 0), (1, 0)} == set(placement.cells) for solution in drawn for placement in solution.placements)
+
+
+@pytest.mark.parametrize("puzzle", SMALL, ids=lambda puzzle: f"{len(puzzle.dominoes)} dominoes")
+def test_its_marginals_are_those_of_full_enumeration(puzzle):
+    expected = {cell: [0] * (max(pip for domino in puzzle.dominoes for pip in domino) + 1) for cell in puzzle.cells}
+    for solution in brute_force_solutions(puzzle):
+        for cell, pip in solution.grid.items():
+            expected[cell][pip] += 1
+    assert marginals_by_sweep(puzzle) == expected == marginals_by_sweep(puzzle, compiled=False)
+
+
+@settings(max_examples=40, deadline=None)
+@given(puzzles(max_dominoes=6))
+def test_its_marginals_of_random_puzzles_are_the_walks(puzzle):
+    assert marginals_by_sweep(puzzle) == Completions(puzzle).marginals()
+
+
+def test_marginals_past_the_walk_budget_come_from_the_sweep_and_agree_with_the_walk():
+    """no-unique-14 has 101,071 subproblems: `marginals` takes the sweep's graph, and gives the walk's."""
+    puzzle = load_one(BENCHMARKS / "no-unique-14-s1.json")
+    found = marginals(puzzle)
+    assert found.counts == Completions(puzzle).marginals()
+    assert all(sum(row) == found.total for row in found.counts.values())

@@ -17,8 +17,9 @@ order) in every way the dominoes left and the rules allow, and the children's co
   v among the dominoes left.
 
 It runs in Python beside the compiled search (whose cache lives in C and may forget) and keeps every count;
-so `sample` walks it only while its subproblems are few (`WALK_BUDGET`), and past that draws from the
-inclusion-exclusion sweep's graph (`sweep_sample.py`), which reaches every puzzle that method counts.
+so `sample` and `marginals` walk it only while its subproblems are few (`WALK_BUDGET`), and past that take
+the inclusion-exclusion sweep's graph (`sweep_sample.py`, `sweep_marginals.py`), which reaches every puzzle
+that method counts.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from pipscover.counting.progress import ProgressCallback
 from pipscover.counting.region_states import DECIDED, FAIL
 from pipscover.counting.search import NodeBudgetSpent
 from pipscover.counting.structural import CHECK_EVERY, StructuralCounter, check_search
+from pipscover.counting.sweep_marginals import marginals_by_sweep
 from pipscover.counting.sweep_sample import SweepSampler
 from pipscover.counting.tilings import longer_side_order, set_bits
 from pipscover.errors import PipsError, is_whole_number, shown
@@ -48,9 +50,9 @@ Node = tuple[int, int, tuple[int, ...], tuple[int, ...]]
 # A branch: the child and what it lays, (cell index, pip index, other cell index, other pip index).
 Branch = tuple[Node, tuple[int, int, int, int]]
 Chosen = TypeVar("Chosen")
-# The subproblems `draws` walks at most before it draws from the sweep's graph instead (`_walk`): about half a
-# second of their count (no-unique-12 has 47,368, planted 4 x 6 167,911 in 2.8 s, where the sweep's first draw
-# takes a hundredth of a second and each next one a hundredth).
+# The subproblems `draws` and `marginals` walk at most before they take the sweep's graph instead (`_walk`):
+# about half a second of their count (no-unique-12 has 47,368, planted 4 x 6 167,911 in 2.8 s, where the
+# sweep's first draw takes a hundredth of a second and each next one a hundredth).
 WALK_BUDGET = 50_000
 
 
@@ -317,5 +319,13 @@ def marginals(puzzle: Puzzle, timeout: float | None = None, memory: int | None =
     4
     """
     cap = checked_memory(memory if memory_cap is None else memory_cap)
-    walk = Completions(puzzle, deadline_of(timeout, deadline, "marginals"), cap, on_progress)
-    return Marginals(puzzle, walk.marginals())
+    until = deadline_of(timeout, deadline, "marginals")
+    walk = Completions(puzzle, until, cap, on_progress, budget=WALK_BUDGET)
+    try:
+        return Marginals(puzzle, walk.marginals())
+    except NodeBudgetSpent:
+        try:
+            return Marginals(puzzle, marginals_by_sweep(puzzle, until, cap, on_progress=on_progress))
+        except TooBig:
+            walk.budget = None
+            return Marginals(puzzle, walk.marginals())

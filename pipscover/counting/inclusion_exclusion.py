@@ -541,6 +541,66 @@ def sweep_totals(sweep: Sweep, outputs: int, deadline: float | None = None, comp
     return [_combined(sums, primes) for sums in totals]
 
 
+def edge_totals(sweep: Sweep, deadline: float | None = None, compiled: bool | None = None,
+                on_progress: ProgressCallback | None = None) -> list[int]:
+    """For each edge (in order) and each (type, times) pair of its form, the sum over the points of the terms
+    of the paths through that edge laying that type: the point's sign times F(source) times `times` and the
+    type's weight times B(target) (F the sweep's values, the ways to a state; B the reversed graph's, the
+    ways on from it), modulo the primes' product. Taken as a count's sum (`Modulus`), the solutions that lay
+    that type there: per-cell marginals (`sweep_marginals.py`). `on_progress` hears the share of the points
+    done (with 0 found)."""
+    if sweep.final < 1:
+        return [0] * sum(len(sweep.forms[form]) for form in sweep.edge_forms)
+    turned = reversed_sweep(sweep)
+    primes = sweep.points.primes
+    reported = [time.monotonic()]
+
+    def check(done: int) -> None:
+        check_search(0, deadline, None, None)
+        if on_progress is not None and time.monotonic() - reported[0] >= PROGRESS_EVERY:
+            reported[0] = time.monotonic()
+            on_progress(0, done / sweep.points.count)
+
+    if compiled or (compiled is None and _core is not None and compiled_by_default()):
+        residues = [sign % prime for row in sweep.points.signs for sign in row for prime in primes]
+        forms = [[number for pair in form for number in pair] for form in sweep.forms]
+        made = _core.through([len(row) for row in sweep.points.weights],  # type: ignore[union-attr]  # compiled is only true with a core
+                             [weight for row in sweep.points.weights for weight in row], residues, list(primes), forms,
+                             sweep.first, sweep.sources, sweep.edge_forms, turned.first, turned.sources,
+                             turned.edge_forms, sweep.final, check, COMPILED_CHECK_EVERY)
+        sums = array("Q", made)
+        lanes = len(primes)
+        return [_combined(sums[lanes * pair:lanes * (pair + 1)], primes) for pair in range(len(sums) // lanes)]
+    totals: list[int] = []
+    for done, point in enumerate(sweep.points):
+        check(done)
+        weights = [row[digit] for row, digit in zip(sweep.points.weights, point)]
+        sign = prod(row[digit] for row, digit in zip(sweep.points.signs, point))
+        ways_to, ways_on = _values_at(sweep, weights), _values_at(turned, weights)
+        terms = [sign * ways_to[sweep.sources[e]] * times * (weights[kind] if kind >= 0 else 1)
+                 * ways_on[sweep.final - state]
+                 for state in range(1, sweep.final + 1) for e in range(sweep.first[state], sweep.first[state + 1])
+                 for kind, times in sweep.forms[sweep.edge_forms[e]]]
+        totals = [total + term for total, term in zip(totals, terms)] if totals else terms
+    return [total % sweep.points.modulus for total in totals]
+
+
+def reversed_sweep(sweep: Sweep) -> Sweep:
+    """The graph with its edges turned round and state s numbered final - s (so that sources still come
+    first): its values are the ways on from each state to the covered board."""
+    leaving: list[list[tuple[int, int]]] = [[] for _ in range(sweep.final + 1)]
+    for state in range(1, sweep.final + 1):
+        for e in range(sweep.first[state], sweep.first[state + 1]):
+            leaving[sweep.sources[e]].append((state, sweep.edge_forms[e]))
+    first, sources, edge_forms = array("i", [0]), array("i"), array("i")
+    for state in range(sweep.final, -1, -1):
+        for target, form in leaving[state]:
+            sources.append(sweep.final - target)
+            edge_forms.append(form)
+        first.append(len(sources))
+    return Sweep(sweep.points, sweep.forms, first, sources, edge_forms, sweep.final)
+
+
 class _Ordered(NamedTuple):
     """The core's copy of a graph in its passes' order, and weak references to the arrays it was made from."""
 

@@ -31,6 +31,7 @@ from random import Random
 
 from pipscover.counting.inclusion_exclusion import (
     AHEAD_BITS,
+    BuiltSweep,
     Modulus,
     Points,
     Sweep,
@@ -63,7 +64,6 @@ class SweepSampler:
         self.built = built._replace(sweep=with_fewest_primes(puzzle, built.sweep))
         self.puzzle, self.deadline, self.memory_cap, self.compiled = puzzle, deadline, memory_cap, compiled
         self.copies = tuple(copies_of(puzzle))
-        self.width = 1 + built.words + len(built.tables)
         self.kept: OrderedDict[tuple[int, tuple[int, ...]], list[Choice]] = OrderedDict()
         self._total: int | None = None
 
@@ -115,49 +115,61 @@ class SweepSampler:
         cells, values = self.built.board.cells, pip_values(self.puzzle.dominoes)
         placements = []
         for source, target, kind, times in path:
-            layings = list(self._layings(source, target, kind))
-            if len(layings) != times:
-                raise AssertionError("an edge's layings are not its form's times")
+            laid = edge_layings(self.built, len(values), source, target, kind, times)
             if kind != SKIP:
-                cell, a, other, b = layings[rng.randrange(times)]
+                cell, a, other, b = laid[rng.randrange(times)]
                 placements.append(Placement((values[a], values[b]), (cells[cell], cells[other])))
         return Solution(tuple(placements))
 
-    def _key(self, state: int) -> tuple[int, list[int]]:
-        """A state's line and key (the cells ahead, then each region's pair)."""
-        at = state * self.width
-        return self.built.keys[at], list(self.built.keys[at + 1:at + self.width])
 
-    def _layings(self, source: int, target: int, kind: int) -> Iterator[tuple[int, int, int, int]]:
-        """The layings of `kind` (cell, pip, other cell, other pip; nothing for a skip) that lead from `source`
-        to `target`: one step at the source's cell, then the steps that lay nothing (folded into the edge)."""
-        line, key = self._key(source)
-        end, wanted = self._key(target)
-        board, words = self.built.board, self.built.words
-        if kind == SKIP:
-            if _covered(key, 0) and _skipped_to(_moved_on(key, words), line + 1, end, words) == wanted:
-                yield (-1, -1, -1, -1)
-            return
-        region, pips, tables = board.region_of[line], len(pip_values(self.puzzle.dominoes)), self.built.tables
-        for other in board.later[line]:
-            if _covered(key, other - line):
-                continue
-            for a, seconds in board.partners.items():
-                for b, of_kind in seconds:
-                    if of_kind != kind:
-                        continue
-                    after = list(key)
-                    first = tables[region][after[words + region] * pips + a]
-                    if first < 0:
-                        continue
-                    after[words + region] = first
-                    second = tables[board.region_of[other]][after[words + board.region_of[other]] * pips + b]
-                    if second < 0:
-                        continue
-                    after[words + board.region_of[other]] = second
-                    after[(other - line) // AHEAD_BITS] |= 1 << (other - line) % AHEAD_BITS
-                    if _skipped_to(_moved_on(after, words), line + 1, end, words) == wanted:
-                        yield line, a, other, b
+def edge_layings(built: BuiltSweep, pips: int, source: int, target: int, kind: int,
+                 times: int) -> list[tuple[int, int, int, int]]:
+    """The `times` layings of `kind` (line, pip, other line, other pip; a skip's is none) that an edge from
+    `source` to `target` merges: one step at the source's cell, then the steps that lay nothing (folded into
+    the edge); checked to be `times`."""
+    laid = list(_layings(built, pips, source, target, kind))
+    if len(laid) != times:
+        raise AssertionError("an edge's layings are not its form's times")
+    return laid
+
+
+def _key(built: BuiltSweep, state: int) -> tuple[int, list[int]]:
+    """A state's line and key (the cells ahead, then each region's pair)."""
+    width = 1 + built.words + len(built.tables)
+    at = state * width
+    return built.keys[at], list(built.keys[at + 1:at + width])
+
+
+def _layings(built: BuiltSweep, pips: int, source: int, target: int,
+             kind: int) -> Iterator[tuple[int, int, int, int]]:
+    """`edge_layings`, one at a time."""
+    line, key = _key(built, source)
+    end, wanted = _key(built, target)
+    board, words, tables = built.board, built.words, built.tables
+    if kind == SKIP:
+        if _covered(key, 0) and _skipped_to(_moved_on(key, words), line + 1, end, words) == wanted:
+            yield (-1, -1, -1, -1)
+        return
+    region = board.region_of[line]
+    for other in board.later[line]:
+        if _covered(key, other - line):
+            continue
+        for a, seconds in board.partners.items():
+            for b, of_kind in seconds:
+                if of_kind != kind:
+                    continue
+                after = list(key)
+                first = tables[region][after[words + region] * pips + a]
+                if first < 0:
+                    continue
+                after[words + region] = first
+                second = tables[board.region_of[other]][after[words + board.region_of[other]] * pips + b]
+                if second < 0:
+                    continue
+                after[words + board.region_of[other]] = second
+                after[(other - line) // AHEAD_BITS] |= 1 << (other - line) % AHEAD_BITS
+                if _skipped_to(_moved_on(after, words), line + 1, end, words) == wanted:
+                    yield line, a, other, b
 
 
 def _with_choices(sweep: Sweep, state: int, points: Points, choices: list[tuple[int, int]]) -> Sweep:

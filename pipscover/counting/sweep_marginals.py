@@ -1,0 +1,60 @@
+"""Per-cell marginals by inclusion-exclusion: for every edge of the sweep's graph and every domino type it
+lays, the solutions through it, forward-backward over each point.
+
+A solution is one path of the graph from the empty board to the covered one, and it lays each cell's pip on
+one edge of it: at the line of the first of the domino's two cells. So the solutions that put pip v on cell c
+add up, over the edges whose layings put v there, to the solutions through each such edge with that type.
+Those are a count: the paths through edge e (from u into s, form {t: times}) laying t are the terms of F_u
+times x_t times B_s, F_u the sum over the paths to u (the sweep's values) and B_s over those on from s (the
+values of the reversed graph, `reversed_sweep`), and their coefficient of prod x_t^m_t is inclusion-
+exclusion's sum over the count's points of the signed products `sign * F_u * times * weight_t * B_s`
+(`edge_totals`: both sweeps of a point, then every edge's term, in the compiled core). An edge merges its
+`times` layings (a domino's two orientations), which lead to the same state and so to as many solutions each:
+the edge's count, divided by `times`, goes to each laying's two cells and pips (read back from the states'
+keys, as a sample's draws are: `sweep_sample.edge_layings`). Every count is exact, as a count is.
+"""
+
+from __future__ import annotations
+
+from pipscover.counting.inclusion_exclusion import (
+    Modulus,
+    build_keyed_sweep,
+    edge_totals,
+    with_fewest_primes,
+)
+from pipscover.counting.progress import ProgressCallback
+from pipscover.counting.search import check_search
+from pipscover.counting.sweep_sample import SKIP, edge_layings
+from pipscover.model import Cell, Puzzle
+from pipscover.regions import pip_values
+
+CHECK_EVERY = 4096  # edges read back between two looks at the clock and the memory
+
+
+def marginals_by_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None,
+                       compiled: bool | None = None,
+                       on_progress: ProgressCallback | None = None) -> dict[Cell, list[int]]:
+    """For every cell, how many solutions put each pip value there (`[n_0, n_1, ...]`), as
+    `Completions.marginals` gives them; `TooBig` where inclusion-exclusion refuses the puzzle. `on_progress`
+    hears the share of the points swept."""
+    Modulus.of(puzzle)
+    built = build_keyed_sweep(puzzle, deadline, memory_cap, compiled)
+    sweep = with_fewest_primes(puzzle, built.sweep)
+    built = built._replace(sweep=sweep)
+    totals = iter(edge_totals(sweep, deadline, compiled, on_progress))
+    modulus, values = Modulus.of_points(sweep.points), pip_values(puzzle.dominoes)
+    found = [[0] * len(values) for _ in built.board.cells]  # by line, then pip index
+    for state in range(1, sweep.final + 1):
+        for e in range(sweep.first[state], sweep.first[state + 1]):
+            if e % CHECK_EVERY == 0:
+                check_search(0, deadline, memory_cap, None)
+            for kind, times in sweep.forms[sweep.edge_forms[e]]:
+                solutions = modulus.count(next(totals))
+                if not solutions or kind == SKIP:
+                    continue
+                for line, a, other, b in edge_layings(built, len(values), sweep.sources[e], state, kind, times):
+                    found[line][a] += solutions // times
+                    found[other][b] += solutions // times
+    most = max(values, default=0)
+    return {cell: [sum(n for index, n in enumerate(row) if values[index] == pip) for pip in range(most + 1)]
+            for cell, row in zip(built.board.cells, found)}
