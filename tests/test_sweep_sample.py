@@ -23,6 +23,7 @@ from pipscover.counting.inclusion_exclusion import (
     build_keyed_sweep,
     build_sweep,
     copies_of,
+    edge_totals,
     paired,
     sweep_total,
     sweep_totals,
@@ -184,3 +185,10 @@ def test_marginals_past_the_walk_budget_come_from_the_sweep_and_agree_with_the_w
     found = marginals(puzzle)
     assert found.counts == Completions(puzzle).marginals()
     assert all(sum(row) == found.total for row in found.counts.values())
+
+
+@pytest.mark.parametrize("name", ["planted-4x6-s1", "no-unique-14-s1"])
+def test_the_edges_sums_in_avx2_are_the_plain_loops(name):
+    puzzle = load_one(BENCHMARKS / f"{name}.json")
+    sweep = build_sweep(puzzle)
+    assert edge_totals(sweep, vectors=256) == edge_totals(sweep, vectors=0)

@@ -513,7 +513,7 @@ static Graph whole(const Py_buffer *first, const Py_buffer *sources, const Py_bu
    2^31 by folds. A term is below 2^61, so a batch's eight add up within 64 bits: two folds a batch, not a
    point (a third of the time on no-unique-20). */
 static void add_through(u64 *sums, const int32_t *forward, const int32_t *backward, Graph graph, const int *pair_start,
-                        const long long *form_start, const u64 *pair_weights, int lanes, int count, int width) {
+                        const long long *form_start, const uint32_t *pair_weights, int lanes, int count, int width) {
     u64 both[MOST_LANES * WIDEST];
     for (Py_ssize_t s = 1; s <= graph.final; s++) {
         const int32_t *b = backward + (graph.final - s) * lanes * width;
@@ -525,7 +525,8 @@ static void add_through(u64 *sums, const int32_t *forward, const int32_t *backwa
                     both[lane * WIDEST + point] = folded_u((u64)f[lane * width + point] * (u64)b[lane * width + point], lane);
             for (long long i = 0; i < pairs; i++)
                 for (int lane = 0; lane < lanes; lane++) {
-                    const u64 *w = pair_weights + ((at + i) * lanes + lane) * WIDEST, *x = both + lane * WIDEST;
+                    const uint32_t *w = pair_weights + ((at + i) * lanes + lane) * width;
+                    const u64 *x = both + lane * WIDEST;
                     u64 batch = 0;
                     for (int point = 0; point < count; point++) batch += x[point] * w[point];
                     u64 *sum = sums + (pair_start[e] + i) * lanes + lane;
@@ -535,30 +536,70 @@ static void add_through(u64 *sums, const int32_t *forward, const int32_t *backwa
     }
 }
 
+#ifdef VECTORS
+/* `add_through` in AVX2, a batch of eight points in one register a lane: the even points' products in the
+   64-bit parts of one, the odd points' in another, folded side by side; a pair's eight terms added in four
+   parts (each two terms below 2^62) and then across (below 2^64). */
+__attribute__((target("avx2"))) static void add_through_avx2(u64 *sums, const int32_t *forward, const int32_t *backward,
+                                                             Graph graph, const int *pair_start,
+                                                             const long long *form_start, const uint32_t *pair_weights,
+                                                             int lanes) {
+    const __m256i low = _mm256_set1_epi64x(LOW_30);
+    for (Py_ssize_t s = 1; s <= graph.final; s++) {
+        const int32_t *b = backward + (graph.final - s) * lanes * 8;
+        for (int e = graph.starts[s]; e < graph.starts[s + 1]; e++) {
+            const int32_t *f = forward + (Py_ssize_t)graph.from[e] * lanes * 8;
+            long long pairs = (form_start[graph.by[e] + 1] - form_start[graph.by[e]]) / 2, at = form_start[graph.by[e]] / 2;
+            for (int lane = 0; lane < lanes; lane++) {
+                const __m256i cut = _mm256_set1_epi64x(CUTS[lane]);
+                __m256i x = _mm256_loadu_si256((const __m256i *)(f + lane * 8));
+                __m256i y = _mm256_loadu_si256((const __m256i *)(b + lane * 8));
+                __m256i halves[2] = {_mm256_mul_epu32(x, y),
+                                     _mm256_mul_epu32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(y, 32))};
+                for (int h = 0; h < 2; h++)
+                    for (int fold = 0; fold < 2; fold++)
+                        halves[h] = _mm256_add_epi64(_mm256_and_si256(halves[h], low),
+                                                     _mm256_mul_epu32(_mm256_srli_epi64(halves[h], 30), cut));
+                for (long long i = 0; i < pairs; i++) {
+                    __m256i w = _mm256_loadu_si256((const __m256i *)(pair_weights + ((at + i) * lanes + lane) * 8));
+                    __m256i terms = _mm256_add_epi64(_mm256_mul_epu32(halves[0], w),
+                                                     _mm256_mul_epu32(halves[1], _mm256_srli_epi64(w, 32)));
+                    u64 part[4];
+                    _mm256_storeu_si256((__m256i *)part, terms);
+                    u64 *sum = sums + (pair_start[e] + i) * lanes + lane;
+                    *sum = folded_u(*sum + folded_u(part[0] + part[1] + part[2] + part[3], lane), lane);
+                }
+            }
+        }
+    }
+}
+#endif
+
 /* Each form pair's weight at the batch's points in each lane, times the point's sign: `times` and the type's
-   weight (a skip's, 1), modulo the lane's prime (`pair_weights[(pair * lanes + lane) * WIDEST + point]`). */
-static void batch_pair_weights(u64 *pair_weights, const u64 *signs, const long long *point, int count, int lanes,
-                               Points points) {
+   weight (a skip's, 1), modulo the lane's prime (`pair_weights[(pair * lanes + lane) * width + point]`; 0 at
+   the points past `count`). */
+static void batch_pair_weights(uint32_t *pair_weights, const u64 *signs, const long long *point, int count, int width,
+                               int lanes, Points points) {
     for (long long i = 0; i < points.form_start[points.forms]; i += 2)
         for (int lane = 0; lane < lanes; lane++) {
             i64 p = prime(lane);
-            for (int b = 0; b < count; b++) {
+            for (int b = 0; b < width; b++) {
                 long long type = points.pairs[i];
-                i64 w = points.pairs[i + 1] * (type < 0 ? 1 : points.weight[points.digit_start[type] + point[b * points.types + type]]);
+                i64 w = b >= count ? 0 : points.pairs[i + 1] * (type < 0 ? 1 : points.weight[points.digit_start[type] + point[b * points.types + type]]);
                 w = ((w % p) + p) % p;
-                pair_weights[(i / 2 * lanes + lane) * WIDEST + b] = (u64)w * signs[lane * WIDEST + b] % (u64)p;
+                pair_weights[(i / 2 * lanes + lane) * width + b] = (uint32_t)((u64)w * signs[lane * WIDEST + b] % (u64)p);
             }
         }
 }
 
 /* through(digits, weights, signs, primes, forms, first, sources, edge_forms, reversed_first, reversed_sources,
-   reversed_edge_forms, final, check, every) -> bytes: for each edge (in order) and each pair (type, times) of
+   reversed_edge_forms, final, check, every, vectors=256) -> bytes: for each edge (in order) and each pair (type, times) of
    its form, lane after lane, the residue (a C uint64) of the sum over the points of the point's sign times
    F(its source) times times and the type's weight times B(its target): the sums of a count's terms over the
    paths through that edge laying that type, the twin's `edge_totals`. F is the sweep's values (forward), B the
    values of the reversed graph (the edges turned round, state s numbered final - s: the ways on to the covered
-   board), each kept for every state (no ring to forget them). Eight points a batch in AVX2's pass (or the
-   plain loop's), the through-sums in plain C. */
+   board), each kept for every state (no ring to forget them). Eight points a batch, in AVX2's pass and terms
+   (`add_through_avx2`) where the processor has them and `vectors` is 256, else in the plain loops. */
 static PyObject *through(PyObject *self, PyObject *args) {
     PyObject *digits, *weights, *signs, *primes, *forms, *check, *result = NULL;
     Py_buffer first = {0}, sources = {0}, edge_forms = {0}, rfirst = {0}, rsources = {0}, redge_forms = {0};
@@ -567,12 +608,14 @@ static PyObject *through(PyObject *self, PyObject *args) {
     Points points = {0};
     int32_t *forward = NULL, *backward = NULL;
     i64 *batch = NULL;
-    u64 *sums = NULL, *pair_weights = NULL;
+    u64 *sums = NULL;
+    uint32_t *pair_weights = NULL;
     int *pair_start = NULL;
     long long *point = NULL;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!y*y*y*y*y*y*nOn:through", &PyList_Type, &digits, &PyList_Type, &weights,
+    int vectors_asked = 256;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!y*y*y*y*y*y*nOn|i:through", &PyList_Type, &digits, &PyList_Type, &weights,
                           &PyList_Type, &signs, &PyList_Type, &primes, &PyList_Type, &forms, &first, &sources,
-                          &edge_forms, &rfirst, &rsources, &redge_forms, &final, &check, &every))
+                          &edge_forms, &rfirst, &rsources, &redge_forms, &final, &check, &every, &vectors_asked))
         return NULL;
     if (final < 1 || !graph_fits(&first, &sources, &edge_forms, final) || !graph_fits(&rfirst, &rsources, &redge_forms, final) ||
         (lanes = lanes_of(primes)) < 0 || read_points(&points, digits, weights, signs, forms, lanes) < 0)
@@ -589,7 +632,7 @@ static PyObject *through(PyObject *self, PyObject *args) {
     backward = lines_of((turned.ring + 1) * lanes * width * sizeof(int32_t));
     batch = lines_of((points.forms + 1) * width * sizeof(i64));
     sums = calloc(paired * lanes + 1, sizeof(u64));
-    pair_weights = calloc((points.form_start[points.forms] / 2 + 1) * lanes * WIDEST, sizeof(u64));
+    pair_weights = calloc((points.form_start[points.forms] / 2 + 1) * lanes * width, sizeof(uint32_t));
     point = calloc(width * points.types + 1, sizeof(long long));
     u64 point_signs[MOST_LANES * WIDEST];
     if (!pair_start || !forward || !backward || !batch || !sums || !pair_weights || !point) { PyErr_NoMemory(); goto done; }
@@ -606,11 +649,16 @@ static PyObject *through(PyObject *self, PyObject *args) {
         Py_BEGIN_ALLOW_THREADS
         batch_points(point, done, width, points);
         fits = batch_weights(batch, point, count, width, points, widest);
-        if (fits && widest_vectors(256) == 256) { pass_avx2(forward, lanes, graph, batch); pass_avx2(backward, lanes, turned, batch); }
+        int vectors = widest_vectors(vectors_asked) >= 256;
+        if (fits && vectors) { pass_avx2(forward, lanes, graph, batch); pass_avx2(backward, lanes, turned, batch); }
         else if (fits) { pass(forward, lanes, graph, batch, width); pass(backward, lanes, turned, batch, width); }
         if (fits) {
             batch_signs(point_signs, lanes, point, count, points);
-            batch_pair_weights(pair_weights, point_signs, point, count, lanes, points);
+            batch_pair_weights(pair_weights, point_signs, point, count, width, lanes, points);
+#ifdef VECTORS
+            if (vectors) add_through_avx2(sums, forward, backward, graph, pair_start, points.form_start, pair_weights, lanes);
+            else
+#endif
             add_through(sums, forward, backward, graph, pair_start, points.form_start, pair_weights, lanes, count, width);
         }
         Py_END_ALLOW_THREADS

@@ -542,13 +542,14 @@ def sweep_totals(sweep: Sweep, outputs: int, deadline: float | None = None, comp
 
 
 def edge_totals(sweep: Sweep, deadline: float | None = None, compiled: bool | None = None,
-                on_progress: ProgressCallback | None = None) -> list[int]:
+                on_progress: ProgressCallback | None = None, vectors: int = 256) -> list[int]:
     """For each edge (in order) and each (type, times) pair of its form, the sum over the points of the terms
     of the paths through that edge laying that type: the point's sign times F(source) times `times` and the
     type's weight times B(target) (F the sweep's values, the ways to a state; B the reversed graph's, the
     ways on from it), modulo the primes' product. Taken as a count's sum (`Modulus`), the solutions that lay
     that type there: per-cell marginals (`sweep_marginals.py`). `on_progress` hears the share of the points
-    done (with 0 found)."""
+    done (with 0 found); `vectors`: 256 takes AVX2's registers where the processor has them, 0 the core's plain
+    loops (the tests compare both)."""
     if sweep.final < 1:
         return [0] * sum(len(sweep.forms[form]) for form in sweep.edge_forms)
     turned = reversed_sweep(sweep)
@@ -567,7 +568,7 @@ def edge_totals(sweep: Sweep, deadline: float | None = None, compiled: bool | No
         made = _core.through([len(row) for row in sweep.points.weights],  # type: ignore[union-attr]  # compiled is only true with a core
                              [weight for row in sweep.points.weights for weight in row], residues, list(primes), forms,
                              sweep.first, sweep.sources, sweep.edge_forms, turned.first, turned.sources,
-                             turned.edge_forms, sweep.final, check, COMPILED_CHECK_EVERY)
+                             turned.edge_forms, sweep.final, check, COMPILED_CHECK_EVERY, vectors)
         sums = array("Q", made)
         lanes = len(primes)
         return [_combined(sums[lanes * pair:lanes * (pair + 1)], primes) for pair in range(len(sums) // lanes)]
