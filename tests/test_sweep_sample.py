@@ -27,6 +27,7 @@ from pipscover.counting.inclusion_exclusion import (
     paired,
     sweep_total,
     sweep_totals,
+    with_fewest_primes,
 )
 from pipscover.counting.search import NodeBudgetSpent
 from pipscover.counting.structural import StructuralCounter
@@ -192,3 +193,16 @@ def test_the_edges_sums_in_avx2_are_the_plain_loops(name):
     puzzle = load_one(BENCHMARKS / f"{name}.json")
     sweep = build_sweep(puzzle)
     assert edge_totals(sweep, vectors=256) == edge_totals(sweep, vectors=0)
+
+
+def test_the_marginals_refuse_what_their_sums_would_pass_the_cap_with_before_they_make_them():
+    """The edges' sums are estimated before the core allocates them: a cap with room for half of them refuses
+    (planted 6 x 6: its 153,161 edges' sums and every state's values, about 31 MB; its build takes less)."""
+    from pipscover.counting import sweep_marginals
+    from pipscover.runtime.limits import MemoryCapReached, resident_bytes
+
+    puzzle = load_one(BENCHMARKS / "planted-6x6-s1.json")
+    needed = sweep_marginals._bytes_needed(with_fewest_primes(puzzle, build_sweep(puzzle)))
+    assert needed > 8 << 20
+    with pytest.raises(MemoryCapReached):
+        marginals_by_sweep(puzzle, memory_cap=resident_bytes() + needed // 2)

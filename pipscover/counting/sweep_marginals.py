@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from pipscover.counting.inclusion_exclusion import (
     Modulus,
+    Sweep,
     build_keyed_sweep,
     edge_totals,
     with_fewest_primes,
@@ -27,8 +28,10 @@ from pipscover.counting.search import check_search
 from pipscover.counting.sweep_sample import SKIP, edge_layings
 from pipscover.model import Cell, Puzzle
 from pipscover.regions import pip_values
+from pipscover.runtime.limits import MemoryCapReached, resident_bytes
 
 CHECK_EVERY = 4096  # edges read back between two looks at the clock and the memory
+INT_BYTES = 48  # a combined sum (about 2^90) as a Python int, with its place in the list
 
 
 def marginals_by_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None,
@@ -41,6 +44,8 @@ def marginals_by_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap
     built = build_keyed_sweep(puzzle, deadline, memory_cap, compiled)
     sweep = with_fewest_primes(puzzle, built.sweep)
     built = built._replace(sweep=sweep)
+    if memory_cap is not None and resident_bytes() + _bytes_needed(sweep) > memory_cap:
+        raise MemoryCapReached
     totals = iter(edge_totals(sweep, deadline, compiled, on_progress))
     modulus, values = Modulus.of_points(sweep.points), pip_values(puzzle.dominoes)
     found = [[0] * len(values) for _ in built.board.cells]  # by line, then pip index
@@ -58,3 +63,12 @@ def marginals_by_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap
     most = max(values, default=0)
     return {cell: [sum(n for index, n in enumerate(row) if values[index] == pip) for pip in range(most + 1)]
             for cell, row in zip(built.board.cells, found)}
+
+
+def _bytes_needed(sweep: Sweep) -> int:
+    """What the edges' sums take besides the graph, estimated before they are made: each (edge, type) pair's
+    residues in the core and its combined sum here (a Python int), and every state's values at a batch's eight
+    points, forward and backward."""
+    pairs = sum(len(sweep.forms[form]) for form in sweep.edge_forms)
+    lanes = sweep.points.lanes
+    return pairs * (8 * lanes + INT_BYTES) + 2 * 4 * 8 * lanes * (1 << sweep.final.bit_length())
