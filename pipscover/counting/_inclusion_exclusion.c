@@ -375,6 +375,16 @@ static void *lines_of(size_t bytes) {
     return made ? memset(made, 0, size) : NULL;
 }
 
+/* `check(done)` (the clock, the progress) and Python's signals (Ctrl-C): -1, an error set, to stop. */
+static int checked_at(PyObject *check, Py_ssize_t done) {
+    PyObject *so_far = PyLong_FromSsize_t(done);
+    PyObject *checked = so_far ? PyObject_CallOneArg(check, so_far) : NULL;
+    Py_XDECREF(so_far);
+    if (!checked || PyErr_CheckSignals() < 0) { Py_XDECREF(checked); return -1; }
+    Py_DECREF(checked);
+    return 0;
+}
+
 /* The residues of the sum over the points numbered begin to end - 1, a batch a pass (`vectors`: the pass,
    512 AVX-512's of sixteen points, 256 AVX2's of eight, 0 the plain loop's of eight); NULL on an error. */
 static PyObject *swept(Points points, Graph graph, int lanes, PyObject *check, Py_ssize_t every, Py_ssize_t begin,
@@ -390,13 +400,7 @@ static PyObject *swept(Points points, Graph graph, int lanes, PyObject *check, P
     u64 signs[MOST_LANES * WIDEST];
     if (!weights || !values || !point || !sums) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t done = 0; done < end - begin; done += width) {
-        if (done % every < width) {
-            PyObject *so_far = PyLong_FromSsize_t(done);
-            PyObject *checked = so_far ? PyObject_CallOneArg(check, so_far) : NULL;
-            Py_XDECREF(so_far);
-            if (!checked || PyErr_CheckSignals() < 0) { Py_XDECREF(checked); goto done; }
-            Py_DECREF(checked);
-        }
+        if (done % every < width && checked_at(check, done) < 0) goto done;
         int count = end - begin - done < width ? (int)(end - begin - done) : width, fits;
         Py_BEGIN_ALLOW_THREADS
         batch_points(point, begin + done, width, points);
@@ -638,13 +642,7 @@ static PyObject *through(PyObject *self, PyObject *args) {
     if (!pair_start || !forward || !backward || !batch || !sums || !pair_weights || !point) { PyErr_NoMemory(); goto done; }
     i64 widest = widest_weight(graph) < widest_weight(turned) ? widest_weight(graph) : widest_weight(turned);
     for (Py_ssize_t done = 0; done < count_of; done += width) {
-        if (done % every < width) {
-            PyObject *so_far = PyLong_FromSsize_t(done);
-            PyObject *checked = so_far ? PyObject_CallOneArg(check, so_far) : NULL;
-            Py_XDECREF(so_far);
-            if (!checked || PyErr_CheckSignals() < 0) { Py_XDECREF(checked); goto done; }
-            Py_DECREF(checked);
-        }
+        if (done % every < width && checked_at(check, done) < 0) goto done;
         int count = count_of - done < width ? (int)(count_of - done) : width, fits;
         Py_BEGIN_ALLOW_THREADS
         batch_points(point, done, width, points);
