@@ -1876,3 +1876,15 @@ def test_a_file_name_past_the_systems_limit_is_one_line(run_cli, tmp_path, monke
     of these ended in its traceback."""
     monkeypatch.chdir(tmp_path)
     assert_one_line_error(run_cli(*TOO_LONG[name]), "characters): file name too long")
+
+
+def test_marginals_of_a_billion_pip_domino_are_refused_before_they_are_made(run_cli, tmp_path):
+    """The marginals are a row per cell from pip 0 to the largest: with a pip of 10^9 each row asks a billion
+    counts, and `count --marginals` ran for minutes building them (one pass per pip value). Refused at once as
+    past the memory cap, the exact count printed."""
+    board = tmp_path / "billion.txt"
+    board.write_text("1\nAA\n1\nA SUM 2000000000\n1\n1000000000 1000000000\n")
+    started = time.monotonic()
+    done = run_cli("count", board, "--marginals")
+    assert done.code == 3 and time.monotonic() - started < 30
+    assert "1 solution (exact" in done.out and "marginals: not counted (stopped by --memory" in done.out

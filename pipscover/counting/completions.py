@@ -34,7 +34,7 @@ from pipscover.counting.progress import ProgressCallback
 from pipscover.counting.region_states import DECIDED, FAIL
 from pipscover.counting.search import NodeBudgetSpent
 from pipscover.counting.structural import CHECK_EVERY, StructuralCounter, check_search
-from pipscover.counting.sweep_marginals import marginals_by_sweep
+from pipscover.counting.sweep_marginals import by_pip_value, check_rows_fit, marginals_by_sweep
 from pipscover.counting.sweep_sample import SweepSampler
 from pipscover.counting.tilings import longer_side_order, set_bits
 from pipscover.errors import PipsError, is_whole_number, shown
@@ -205,9 +205,7 @@ class Completions:
                         reached = following.get(child[:3], (child, 0))[1]
                         following[child[:3]] = (child, reached + ways)
             level = following
-        most = max(values, default=0)
-        return {cell: [sum(n for index, n in enumerate(row) if values[index] == pip) for pip in range(most + 1)]
-                for cell, row in zip(cells, found)}
+        return by_pip_value(cells, found, values)
 
     def _free_marginals(self, node: Node, solutions: int, found: list[list[int]]) -> None:
         """Add a closed-form node's `solutions` (its count times the ways to reach it) cell by cell: each tile
@@ -319,6 +317,7 @@ def marginals(puzzle: Puzzle, timeout: float | None = None, memory: int | None =
     4
     """
     cap = checked_memory(memory if memory_cap is None else memory_cap)
+    check_rows_fit(puzzle, cap)
     until = deadline_of(timeout, deadline, "marginals")
     walk = Completions(puzzle, until, cap, on_progress, budget=WALK_BUDGET)
     try:

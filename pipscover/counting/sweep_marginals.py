@@ -16,6 +16,8 @@ keys, as a sample's draws are: `sweep_sample.edge_layings`). Every count is exac
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pipscover.counting.inclusion_exclusion import (
     Modulus,
     Sweep,
@@ -32,6 +34,7 @@ from pipscover.runtime.limits import MemoryCapReached, resident_bytes
 
 CHECK_EVERY = 4096  # edges read back between two looks at the clock and the memory
 INT_BYTES = 48  # a combined sum (about 2^90) as a Python int, with its place in the list
+ROW_SLOT_BYTES = 16  # a pip's place in a cell's row of marginals, and in the rows printed from it
 
 
 def marginals_by_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None,
@@ -60,9 +63,27 @@ def marginals_by_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap
                 for line, a, other, b in edge_layings(built, len(values), sweep.sources[e], state, kind, times):
                     found[line][a] += solutions // times
                     found[other][b] += solutions // times
-    most = max(values, default=0)
-    return {cell: [sum(n for index, n in enumerate(row) if values[index] == pip) for pip in range(most + 1)]
-            for cell, row in zip(built.board.cells, found)}
+    return by_pip_value(built.board.cells, found, values)
+
+
+def by_pip_value(cells: Sequence[Cell], found: Sequence[Sequence[int]], values: Sequence[int]) -> dict[Cell, list[int]]:
+    """Each cell's counts by pip index (`found`, the cells in `cells`' order) as the marginals give them: by
+    pip value, 0 to the largest (`[n_0, n_1, ...]`); made in one pass over each row, not one per value."""
+    rows = {}
+    for cell, counts in zip(cells, found):
+        row = [0] * (max(values, default=0) + 1)
+        for index, n in enumerate(counts):
+            row[values[index]] += n
+        rows[cell] = row
+    return rows
+
+
+def check_rows_fit(puzzle: Puzzle, memory_cap: int | None) -> None:
+    """`MemoryCapReached`, before any work, when a row per cell from pip 0 to the largest would not fit under
+    the cap (a pip of 10^9 asks a billion counts a cell): the marginals' shape, `[n_0, n_1, ...]`, is by value."""
+    slots = len(puzzle.cells) * (max(pip_values(puzzle.dominoes), default=0) + 1)
+    if memory_cap is not None and resident_bytes() + ROW_SLOT_BYTES * slots > memory_cap:
+        raise MemoryCapReached
 
 
 def _bytes_needed(sweep: Sweep) -> int:
