@@ -206,3 +206,13 @@ def test_the_marginals_refuse_what_their_sums_would_pass_the_cap_with_before_the
     assert needed > 8 << 20
     with pytest.raises(MemoryCapReached):
         marginals_by_sweep(puzzle, memory_cap=resident_bytes() + needed // 2)
+
+
+def test_the_marginals_bar_names_the_work_the_sweep_does():
+    """Past the walk's budget the bar's share is the points swept (reported with nothing found), which it named
+    "walking the levels forward", the walk's second half."""
+    from pipscover.cli.count import _marginals_work
+
+    assert _marginals_work(0, None) == "counting every subproblem"
+    assert _marginals_work(5, 0.5) == "walking the levels forward"
+    assert _marginals_work(0, 0.5) == "sweeping the points forward and back"

@@ -303,8 +303,7 @@ def _marginals(puzzle: Puzzle, result: CountResult, timeout: float | None, memor
     def progress(solutions: int, fraction: float | None) -> None:
         if update is not None:  # no share is known while the subproblems are counted: the clock alone moves
             update(advance=0, completed=0 if fraction is None else round(100 * fraction),
-                   description="marginals: " + ("counting every subproblem" if fraction is None
-                                                else "walking the levels forward"))
+                   description="marginals: " + _marginals_work(solutions, fraction))
 
     start = time.monotonic()
     try:
@@ -316,6 +315,15 @@ def _marginals(puzzle: Puzzle, result: CountResult, timeout: float | None, memor
     except KeyboardInterrupt:  # the count stands: it is printed, then the run stops
         return AskedMarginals(None, "Ctrl-C", time.monotonic() - start)
     return AskedMarginals(cells, None, time.monotonic() - start)
+
+
+def _marginals_work(solutions: int, fraction: float | None) -> str:
+    """What the marginals are doing, as their progress tells it: the walk counts its subproblems (no share
+    known), then walks them forward with the count known; the sweep's graph (past the walk's budget) reports
+    the share of its points swept, with nothing found (`edge_totals`)."""
+    if fraction is None:
+        return "counting every subproblem"
+    return "walking the levels forward" if solutions else "sweeping the points forward and back"
 
 
 def _print(puzzle: Puzzle, result: CountResult, as_json: bool, asked: AskedMarginals | None = None) -> int:
