@@ -55,25 +55,22 @@ def test_the_chi_square_test_sees_a_walk_that_ignores_the_counts():
     puzzle = SMALL[1]
     solutions = sorted(brute_force_solutions(puzzle), key=lambda s: s.placements)
     sampler = SweepSampler(puzzle)
-    naive = SweepSampler(puzzle)
-    naive._choices = lambda state, left: [(source, kind, times, 1) for source, kind, times, count  # type: ignore[method-assign]  # the walk made naive
-                                          in SweepSampler._choices(naive, state, left) if count]
-    naive.total = lambda: 0  # type: ignore[method-assign]  # (so that `sample` takes the choices' own sum)
     rng = Random(2)
     weighted = Counter(sampler.sample(rng) for _ in range(3000))
     assert chisquare_pvalue([weighted[solution] for solution in solutions]) > P_VALUE_FLOOR
-    unweighted = Counter(_naive_draw(naive, rng) for _ in range(3000))
+    unweighted = Counter(_naive_draw(sampler, rng) for _ in range(3000))
     assert chisquare_pvalue([unweighted[solution] for solution in solutions]) < P_VALUE_FLOOR
 
 
-def _naive_draw(naive: SweepSampler, rng: Random):
-    """A draw that picks each step's choice uniformly (what a walk that ignores the counts does)."""
-    path, state, left = [], naive.built.sweep.final, naive.copies
+def _naive_draw(sampler: SweepSampler, rng: Random):
+    """A draw that picks each step's choice uniformly among those with any count (what a walk that ignores
+    the counts does)."""
+    path, state, left = [], sampler.built.sweep.final, sampler.copies
     while state:
-        source, kind, times, _ = rng.choice(naive._choices(state, left))
+        source, kind, times, _ = rng.choice([choice for choice in sampler._choices(state, left) if choice[3]])
         path.append((source, state, kind, times))
         state, left = source, left if kind < 0 else left[:kind] + (left[kind] - 1,) + left[kind + 1:]
-    return naive._solution(reversed(path), rng)
+    return sampler._solution(reversed(path), rng)
 
 
 @settings(max_examples=40, deadline=None)
@@ -124,7 +121,7 @@ def test_the_keyed_build_is_the_build_and_both_builds_key_alike(name):
     compiled, twin = build_keyed_sweep(puzzle, compiled=True), build_keyed_sweep(puzzle, compiled=False)
     assert compiled.sweep == twin.sweep == build_sweep(puzzle)
     assert compiled.keys == twin.keys
-    width = 1 + compiled.words + len(compiled.tables)
+    width = 1 + compiled.board.words + len(compiled.tables)
     assert len(compiled.keys) == width * (compiled.sweep.final + 1)
     assert compiled.keys[:width].tolist() == [0] * width  # the empty board: line 0, nothing ahead, every pair 0
     assert compiled.keys[-width] == len(puzzle.cells)  # the covered board, on the last line
@@ -156,7 +153,7 @@ def test_a_line_longer_than_one_int_of_a_key_is_read_back():
     dominoes = [(a, b) for a in range(7) for b in range(a, 7)][:16]
     puzzle = Puzzle.build([("empty", row[:16], None), ("sum", [*row[16:], (1, 0)], 20)], dominoes)
     sampler = SweepSampler(puzzle, order=[*row, (1, 0)])
-    assert sampler.built.words == 2
+    assert sampler.built.board.words == 2
     assert sampler.built.keys == SweepSampler(puzzle, order=[*row, (1, 0)], compiled=False).built.keys
     assert sampler.total() == StructuralCounter(puzzle).count()
     rng = Random(1)

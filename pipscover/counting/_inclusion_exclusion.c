@@ -640,7 +640,8 @@ static PyObject *through(PyObject *self, PyObject *args) {
     point = calloc(width * points.types + 1, sizeof(long long));
     u64 point_signs[MOST_LANES * WIDEST];
     if (!pair_start || !forward || !backward || !batch || !sums || !pair_weights || !point) { PyErr_NoMemory(); goto done; }
-    i64 widest = widest_weight(graph) < widest_weight(turned) ? widest_weight(graph) : widest_weight(turned);
+    i64 widest = widest_weight(graph), turned_widest = widest_weight(turned);
+    if (turned_widest < widest) widest = turned_widest;  /* a state's sources one way, its targets the other */
     for (Py_ssize_t done = 0; done < count_of; done += width) {
         if (done % every < width && checked_at(check, done) < 0) goto done;
         int count = count_of - done < width ? (int)(count_of - done) : width, fits;

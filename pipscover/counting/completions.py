@@ -24,7 +24,7 @@ that method counts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import islice
 from random import Random
@@ -35,7 +35,7 @@ from pipscover.counting.region_states import DECIDED, FAIL
 from pipscover.counting.search import NodeBudgetSpent
 from pipscover.counting.structural import CHECK_EVERY, StructuralCounter, check_search
 from pipscover.counting.sweep_marginals import by_pip_value, check_rows_fit, marginals_by_sweep
-from pipscover.counting.sweep_sample import SweepSampler
+from pipscover.counting.sweep_sample import SweepSampler, pick
 from pipscover.counting.tilings import longer_side_order, set_bits
 from pipscover.errors import PipsError, is_whole_number, shown
 from pipscover.model import Cell, Placement, Puzzle, Solution
@@ -146,7 +146,7 @@ class Completions:
         laid: list[tuple[int, int, int, int]] = []
         node = self.root
         while self.closed_form(node) is None:
-            node, laying = _pick(rng, ((branch, self.completions(branch[0])) for branch in self.branches(node)),
+            node, laying = pick(rng, ((branch, self.completions(branch[0])) for branch in self.branches(node)),
                                  self.completions(node))
             laid.append(laying)
         laid.extend(self._free_sample(node, rng))
@@ -164,7 +164,7 @@ class Completions:
             cell = next(index for index in self.sweep if uncovered >> index & 1)
             partners = [(other, uncovered ^ 1 << cell ^ other_bit) for other, other_bit in self.neighbours[cell]
                         if uncovered & other_bit]
-            other, uncovered = _pick(rng, ((partner, tilings(partner[1])) for partner in partners),
+            other, uncovered = pick(rng, ((partner, tilings(partner[1])) for partner in partners),
                                      tilings(uncovered))
             a, b = pool.pop(rng.randrange(len(pool)))
             if a != b and rng.randrange(2):
@@ -220,17 +220,6 @@ class Completions:
                 found[cell][pip] += solutions * count // ends
 
 
-def _pick(rng: Random, weighted: Iterable[tuple[Chosen, int]], total: int) -> Chosen:
-    """One of the options, each with probability its weight / `total` (the weights add up to `total`): the
-    one whose range holds `rng.randrange(total)`, an exact int."""
-    pick = rng.randrange(total)
-    for option, weight in weighted:
-        pick -= weight
-        if pick < 0:
-            return option
-    raise AssertionError("the weights add up to less than their total")
-
-
 def sample(puzzle: Puzzle, n: int, seed: int = 0, distinct: Distinct | str = Distinct.PLACEMENTS,
            timeout: float | None = None, memory: int | None = MEMORY_LIMIT, *, deadline: float | None = None,
            memory_cap: int | None = None) -> list[Solution]:
@@ -284,15 +273,25 @@ def _walk(puzzle: Puzzle, deadline: float | None, memory_cap: int | None) -> Com
     (inclusion-exclusion refuses the puzzle). Chosen by the subproblems' number, not the clock, so that a seed
     draws the same solutions on any machine."""
     walk = Completions(puzzle, deadline, memory_cap, budget=WALK_BUDGET)
-    try:
+
+    def counted() -> Completions | SweepSampler:  # (the type of either walk)
         walk.total()
+        return walk
+
+    return _walked_or_swept(walk, counted, lambda: SweepSampler(puzzle, deadline, memory_cap))
+
+
+def _walked_or_swept(walk: Completions, walked: Callable[[], Chosen], swept: Callable[[], Chosen]) -> Chosen:
+    """`walked()` within the walk's budget; past it `swept()`, by the sweep's graph; where inclusion-exclusion
+    refuses the puzzle (`TooBig`), `walked()` again with no budget (the subproblems counted so far kept)."""
+    try:
+        return walked()
     except NodeBudgetSpent:
         try:
-            return SweepSampler(puzzle, deadline, memory_cap)
+            return swept()
         except TooBig:
-            pass
-    walk.budget = None
-    return walk
+            walk.budget = None
+            return walked()
 
 
 def carrying(puzzle: Puzzle, solution: Solution) -> int:
@@ -320,11 +319,5 @@ def marginals(puzzle: Puzzle, timeout: float | None = None, memory: int | None =
     check_rows_fit(puzzle, cap)
     until = deadline_of(timeout, deadline, "marginals")
     walk = Completions(puzzle, until, cap, on_progress, budget=WALK_BUDGET)
-    try:
-        return Marginals(puzzle, walk.marginals())
-    except NodeBudgetSpent:
-        try:
-            return Marginals(puzzle, marginals_by_sweep(puzzle, until, cap, on_progress=on_progress))
-        except TooBig:
-            walk.budget = None
-            return Marginals(puzzle, walk.marginals())
+    return Marginals(puzzle, _walked_or_swept(walk, walk.marginals,
+                                              lambda: marginals_by_sweep(puzzle, until, cap, on_progress=on_progress)))

@@ -36,7 +36,7 @@ import time
 import weakref
 from array import array
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import islice, product
@@ -216,15 +216,14 @@ def build_keyed_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap:
 class BuiltSweep(NamedTuple):
     """One order's build: its graph, the layings it met, the board and the regions' step tables it was built
     over, and, when asked, what its paths are read back by (`sweep_sample.py`): each kept state's line and
-    key, `1 + words + regions` ints a state in `keys` (the line; the cells ahead covered, `AHEAD_BITS` to an
-    int; each region's pair of its step table)."""
+    key, `1 + board.words + regions` ints a state in `keys` (the line; the cells ahead covered, `AHEAD_BITS`
+    to an int; each region's pair of its step table)."""
 
     sweep: Sweep
     laid: int
     board: _Board
     tables: list[list[int]]
     keys: array
-    words: int
 
 
 def _best_built(puzzle: Puzzle, deadline: float | None, memory_cap: int | None, compiled: bool | None,
@@ -273,7 +272,7 @@ def _built(puzzle: Puzzle, board: _Board, tables: list[list[int]], core: ModuleT
         raise _too_many_indices(puzzle)
     forms, first, sources, edge_forms, final, laid, *keyed = made
     sweep = Sweep(points_for(puzzle), forms, array("i", first), array("i", sources), array("i", edge_forms), final)
-    return BuiltSweep(sweep, laid, board, tables, array("i", keyed[0] if keyed else b""), board.words)
+    return BuiltSweep(sweep, laid, board, tables, array("i", keyed[0] if keyed else b""))
 
 
 @dataclass(frozen=True)
@@ -390,11 +389,11 @@ def _built_here(puzzle: Puzzle, board: _Board, tables: list[list[int]], deadline
         raise _too_many_indices(puzzle)
     sweep, kept = _pruned(levels, steps_between, points_for(puzzle))
     made = _keys_of(kept, levels, board, len(pip_values(puzzle.dominoes))) if keys else array("i")
-    return BuiltSweep(sweep, laid, board, tables, made, board.words)
+    return BuiltSweep(sweep, laid, board, tables, made)
 
 
 def _keys_of(kept: list[tuple[int, int]], levels: list[dict[tuple, int]], board: _Board, pips: int) -> array:
-    """The twin's kept states (each its line and its number there) keyed as the core keys them (`KeyedSweep`)."""
+    """The twin's kept states (each its line and its number there) keyed as the core keys them (`BuiltSweep`)."""
     numbers = [number for number, _ in _region_pairs(board.rules, pips)]
     by_number = [{number: key for key, number in level.items()} for level in levels]
     words, mask = board.words, (1 << AHEAD_BITS) - 1
@@ -510,26 +509,13 @@ def sweep_totals(sweep: Sweep, outputs: int, deadline: float | None = None, comp
     points = range(sweep.points.count) if chunk is None else chunk
     if sweep.final < 0 or not points:
         return [0] * outputs
-    if compiled is None:
-        compiled = _core is not None and compiled_by_default()
     primes = sweep.points.primes
-    reported = [time.monotonic()]
-
-    def check(done: int) -> None:  # the clock and the progress, for the core as for the twin
-        check_search(0, deadline, None, None)
-        if on_progress is not None and time.monotonic() - reported[0] >= PROGRESS_EVERY:
-            reported[0] = time.monotonic()
-            on_progress(0, done / len(points))
-
-    if compiled:
-        residues = [sign % prime for row in sweep.points.signs for sign in row for prime in primes]
-        forms = [[number for pair in form for number in pair] for form in sweep.forms]
-        totals = _core.total([len(row) for row in sweep.points.weights],  # type: ignore[union-attr]  # compiled is only true with a core
-                             [weight for row in sweep.points.weights for weight in row], residues,
-                             list(primes), forms, _ordered_graph(sweep, outputs), check, COMPILED_CHECK_EVERY,
-                             points.start, points.stop, vectors)
-        lanes = len(primes)
-        return [_combined(totals[lanes * output:lanes * (output + 1)], primes) for output in range(outputs)]
+    check = _checker(deadline, on_progress, len(points))
+    if _compiled(compiled):
+        totals = _core.total(*_core_points(sweep),  # type: ignore[union-attr]  # _compiled is only true with a core
+                             _ordered_graph(sweep, outputs), check, COMPILED_CHECK_EVERY, points.start, points.stop,
+                             vectors)
+        return _combined_each(totals, primes)
     totals = [[0] * len(primes) for _ in range(outputs)]
     weights, signs = sweep.points.weights, sweep.points.signs
     for done, point in enumerate(islice(sweep.points, points.start, points.stop)):
@@ -553,25 +539,12 @@ def edge_totals(sweep: Sweep, deadline: float | None = None, compiled: bool | No
     if sweep.final < 1:
         return [0] * sum(len(sweep.forms[form]) for form in sweep.edge_forms)
     turned = reversed_sweep(sweep)
-    primes = sweep.points.primes
-    reported = [time.monotonic()]
-
-    def check(done: int) -> None:
-        check_search(0, deadline, None, None)
-        if on_progress is not None and time.monotonic() - reported[0] >= PROGRESS_EVERY:
-            reported[0] = time.monotonic()
-            on_progress(0, done / sweep.points.count)
-
-    if compiled or (compiled is None and _core is not None and compiled_by_default()):
-        residues = [sign % prime for row in sweep.points.signs for sign in row for prime in primes]
-        forms = [[number for pair in form for number in pair] for form in sweep.forms]
-        made = _core.through([len(row) for row in sweep.points.weights],  # type: ignore[union-attr]  # compiled is only true with a core
-                             [weight for row in sweep.points.weights for weight in row], residues, list(primes), forms,
+    check = _checker(deadline, on_progress, sweep.points.count)
+    if _compiled(compiled):
+        made = _core.through(*_core_points(sweep),  # type: ignore[union-attr]  # _compiled is only true with a core
                              sweep.first, sweep.sources, sweep.edge_forms, turned.first, turned.sources,
                              turned.edge_forms, sweep.final, check, COMPILED_CHECK_EVERY, vectors)
-        sums = array("Q", made)
-        lanes = len(primes)
-        return [_combined(sums[lanes * pair:lanes * (pair + 1)], primes) for pair in range(len(sums) // lanes)]
+        return _combined_each(array("Q", made), sweep.points.primes)
     totals: list[int] = []
     for done, point in enumerate(sweep.points):
         check(done)
@@ -584,6 +557,40 @@ def edge_totals(sweep: Sweep, deadline: float | None = None, compiled: bool | No
                  for kind, times in sweep.forms[sweep.edge_forms[e]]]
         totals = [total + term for total, term in zip(totals, terms)] if totals else terms
     return [total % sweep.points.modulus for total in totals]
+
+
+def _compiled(asked: bool | None) -> bool:
+    """Whether the sums run in the core: when asked, or by default where it is built."""
+    return bool(asked) or (asked is None and _core is not None and compiled_by_default())
+
+
+def _core_points(sweep: Sweep) -> tuple[list[int], list[int], list[int], list[int], list[list[int]]]:
+    """The sweep's points and forms as the core's `total` and `through` take them: the digits per type, their
+    weights and their signs' residues in each lane, the primes, the forms flat."""
+    primes = sweep.points.primes
+    return ([len(row) for row in sweep.points.weights], [weight for row in sweep.points.weights for weight in row],
+            [sign % prime for row in sweep.points.signs for sign in row for prime in primes], list(primes),
+            [[number for pair in form for number in pair] for form in sweep.forms])
+
+
+def _checker(deadline: float | None, on_progress: ProgressCallback | None, points: int) -> Callable[[int], None]:
+    """What the sweeps call every few points (`done` of `points`): the clock, and the progress (nothing found
+    before the last point) a few times a second, for the core as for the twin."""
+    reported = [time.monotonic()]
+
+    def check(done: int) -> None:
+        check_search(0, deadline, None, None)
+        if on_progress is not None and time.monotonic() - reported[0] >= PROGRESS_EVERY:
+            reported[0] = time.monotonic()
+            on_progress(0, done / points)
+
+    return check
+
+
+def _combined_each(residues: Sequence[int], primes: Sequence[int]) -> list[int]:
+    """The core's residues, sum after sum (a lane each), each combined modulo the primes' product."""
+    lanes = len(primes)
+    return [_combined(residues[lanes * at:lanes * (at + 1)], primes) for at in range(len(residues) // lanes)]
 
 
 def reversed_sweep(sweep: Sweep) -> Sweep:

@@ -18,16 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipscover.counting.inclusion_exclusion import (
-    Modulus,
-    Sweep,
-    build_keyed_sweep,
-    edge_totals,
-    with_fewest_primes,
-)
+from pipscover.counting.inclusion_exclusion import Modulus, Sweep, edge_totals
 from pipscover.counting.progress import ProgressCallback
 from pipscover.counting.search import check_search
-from pipscover.counting.sweep_sample import SKIP, edge_layings
+from pipscover.counting.sweep_sample import SKIP, edge_layings, keyed_graph
 from pipscover.model import Cell, Puzzle
 from pipscover.regions import pip_values
 from pipscover.runtime.limits import MemoryCapReached, resident_bytes
@@ -43,10 +37,8 @@ def marginals_by_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap
     """For every cell, how many solutions put each pip value there (`[n_0, n_1, ...]`), as
     `Completions.marginals` gives them; `TooBig` where inclusion-exclusion refuses the puzzle. `on_progress`
     hears the share of the points swept."""
-    Modulus.of(puzzle)
-    built = build_keyed_sweep(puzzle, deadline, memory_cap, compiled)
-    sweep = with_fewest_primes(puzzle, built.sweep)
-    built = built._replace(sweep=sweep)
+    built = keyed_graph(puzzle, deadline, memory_cap, compiled)
+    sweep = built.sweep
     if memory_cap is not None and resident_bytes() + _bytes_needed(sweep) > memory_cap:
         raise MemoryCapReached
     totals = iter(edge_totals(sweep, deadline, compiled, on_progress))
@@ -69,9 +61,9 @@ def marginals_by_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap
 def by_pip_value(cells: Sequence[Cell], found: Sequence[Sequence[int]], values: Sequence[int]) -> dict[Cell, list[int]]:
     """Each cell's counts by pip index (`found`, the cells in `cells`' order) as the marginals give them: by
     pip value, 0 to the largest (`[n_0, n_1, ...]`); made in one pass over each row, not one per value."""
-    rows = {}
+    rows, most = {}, max(values, default=0)
     for cell, counts in zip(cells, found):
-        row = [0] * (max(values, default=0) + 1)
+        row = [0] * (most + 1)
         for index, n in enumerate(counts):
             row[values[index]] += n
         rows[cell] = row

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 from array import array
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from random import Random
+from typing import TypeVar
 
 from pipscover.counting.inclusion_exclusion import (
     AHEAD_BITS,
@@ -50,6 +51,7 @@ SKIP = -1  # the kind of the step that lays nothing
 # The steps whose choices are kept for the next draws (the first, at the covered board, is every draw's).
 CHOICES_KEPT = 256
 Choice = tuple[int, int, int, int]  # (source, kind, times, the count through that source and kind)
+Chosen = TypeVar("Chosen")
 
 
 class SweepSampler:
@@ -59,9 +61,7 @@ class SweepSampler:
                  compiled: bool | None = None, order: Sequence[Cell] | None = None) -> None:
         """`compiled` and `order` as `build_sweep` takes them (the twin's graph is the core's, and so are the
         draws)."""
-        Modulus.of(puzzle)  # what the count refuses (`TooBig`), this refuses before the build
-        built = build_keyed_sweep(puzzle, deadline, memory_cap, compiled, order)
-        self.built = built._replace(sweep=with_fewest_primes(puzzle, built.sweep))
+        self.built = keyed_graph(puzzle, deadline, memory_cap, compiled, order)
         self.puzzle, self.deadline, self.memory_cap, self.compiled = puzzle, deadline, memory_cap, compiled
         self.copies = tuple(copies_of(puzzle))
         self.kept: OrderedDict[tuple[int, tuple[int, ...]], list[Choice]] = OrderedDict()
@@ -85,7 +85,7 @@ class SweepSampler:
             choices = self._choices(state, left)
             if sum(times * count for _, _, times, count in choices) != known:
                 raise AssertionError("the choices' counts do not add up to the state's")
-            source, kind, times, known = _pick(rng, choices, known)
+            source, kind, times, known = pick(rng, ((choice, choice[2] * choice[3]) for choice in choices), known)
             path.append((source, state, kind, times))
             state, left = source, _less(left, kind)
         return self._solution(reversed(path), rng)
@@ -122,6 +122,26 @@ class SweepSampler:
         return Solution(tuple(placements))
 
 
+def keyed_graph(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None,
+                compiled: bool | None = None, order: Sequence[Cell] | None = None) -> BuiltSweep:
+    """The count's graph with its states' keys (`build_keyed_sweep`), summed on the fewest primes its bound
+    allows, as a count takes them; `TooBig` (before the build) where the count refuses the puzzle."""
+    Modulus.of(puzzle)
+    built = build_keyed_sweep(puzzle, deadline, memory_cap, compiled, order)
+    return built._replace(sweep=with_fewest_primes(puzzle, built.sweep))
+
+
+def pick(rng: Random, weighted: Iterable[tuple[Chosen, int]], total: int) -> Chosen:
+    """One of the options, each with probability its weight / `total` (the weights add up to `total`): the
+    one whose range holds `rng.randrange(total)`, an exact int."""
+    draw = rng.randrange(total)
+    for option, weight in weighted:
+        draw -= weight
+        if draw < 0:
+            return option
+    raise AssertionError("the weights add up to less than their total")
+
+
 def edge_layings(built: BuiltSweep, pips: int, source: int, target: int, kind: int,
                  times: int) -> list[tuple[int, int, int, int]]:
     """The `times` layings of `kind` (line, pip, other line, other pip; a skip's is none) that an edge from
@@ -135,7 +155,7 @@ def edge_layings(built: BuiltSweep, pips: int, source: int, target: int, kind: i
 
 def _key(built: BuiltSweep, state: int) -> tuple[int, list[int]]:
     """A state's line and key (the cells ahead, then each region's pair)."""
-    width = 1 + built.words + len(built.tables)
+    width = 1 + built.board.words + len(built.tables)
     at = state * width
     return built.keys[at], list(built.keys[at + 1:at + width])
 
@@ -145,7 +165,7 @@ def _layings(built: BuiltSweep, pips: int, source: int, target: int,
     """`edge_layings`, one at a time."""
     line, key = _key(built, source)
     end, wanted = _key(built, target)
-    board, words, tables = built.board, built.words, built.tables
+    board, words, tables = built.board, built.board.words, built.tables
     if kind == SKIP:
         if _covered(key, 0) and _skipped_to(_moved_on(key, words), line + 1, end, words) == wanted:
             yield (-1, -1, -1, -1)
@@ -188,16 +208,6 @@ def _with_choices(sweep: Sweep, state: int, points: Points, choices: list[tuple[
         edge_forms.append(number[form])
         first.append(len(sources))
     return Sweep(points, tuple(forms), first, sources, edge_forms, state - 1 + len(choices))
-
-
-def _pick(rng: Random, choices: list[Choice], total: int) -> Choice:
-    """The choice whose range of `rng.randrange(total)` holds the draw, each as wide as times x its count."""
-    pick = rng.randrange(total)
-    for choice in choices:
-        pick -= choice[2] * choice[3]
-        if pick < 0:
-            return choice
-    raise AssertionError("the choices' counts add up to less than their total")
 
 
 def _less(left: tuple[int, ...], kind: int) -> tuple[int, ...]:
