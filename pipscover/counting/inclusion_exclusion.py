@@ -38,7 +38,7 @@ from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import islice, product
 from math import comb, factorial, prod
 from types import ModuleType
@@ -304,7 +304,16 @@ class _Board:
         return cls(list(cells), [puzzle.region_index[cell] for cell in cells], later, rules, dict(partners),
                    len(distinct))
 
-    @property
+    @cached_property
+    def orientations(self) -> list[list[tuple[int, int]]]:
+        """Each type's layings as (pip here, pip on the next cell): one for a double, two for any other."""
+        made: list[list[tuple[int, int]]] = [[] for _ in range(self.kinds)]
+        for a, seconds in self.partners.items():
+            for b, kind in seconds:
+                made[kind].append((a, b))
+        return made
+
+    @cached_property
     def words(self) -> int:
         """The ints of a state's key that hold the cells ahead, `AHEAD_BITS` to an int, as the core keys them."""
         return max(((other - cell) // AHEAD_BITS + 1 for cell, others in enumerate(self.later) for other in others),

@@ -174,22 +174,19 @@ def _layings(built: BuiltSweep, pips: int, source: int, target: int,
     for other in board.later[line]:
         if _covered(key, other - line):
             continue
-        for a, seconds in board.partners.items():
-            for b, of_kind in seconds:
-                if of_kind != kind:
-                    continue
-                after = list(key)
-                first = tables[region][after[words + region] * pips + a]
-                if first < 0:
-                    continue
-                after[words + region] = first
-                second = tables[board.region_of[other]][after[words + board.region_of[other]] * pips + b]
-                if second < 0:
-                    continue
-                after[words + board.region_of[other]] = second
-                after[(other - line) // AHEAD_BITS] |= 1 << (other - line) % AHEAD_BITS
-                if _skipped_to(_moved_on(after, words), line + 1, end, words) == wanted:
-                    yield line, a, other, b
+        for a, b in board.orientations[kind]:
+            after = list(key)
+            first = tables[region][after[words + region] * pips + a]
+            if first < 0:
+                continue
+            after[words + region] = first
+            second = tables[board.region_of[other]][after[words + board.region_of[other]] * pips + b]
+            if second < 0:
+                continue
+            after[words + board.region_of[other]] = second
+            after[(other - line) // AHEAD_BITS] |= 1 << (other - line) % AHEAD_BITS
+            if _skipped_to(_moved_on(after, words), line + 1, end, words) == wanted:
+                yield line, a, other, b
 
 
 def _with_choices(sweep: Sweep, state: int, points: Points, choices: list[tuple[int, int]]) -> Sweep:
