@@ -4,6 +4,7 @@ force), the structural walk, the independent checker, and the compiled core agai
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -20,21 +21,22 @@ from pipscover.counting.completions import WALK_BUDGET, Completions, draws
 from pipscover.counting.inclusion_exclusion import (
     Modulus,
     Points,
+    Sweep,
     build_keyed_sweep,
     build_sweep,
     copies_of,
-    edge_totals,
+    laying_totals,
     paired,
     sweep_total,
     sweep_totals,
-    with_fewest_primes,
 )
 from pipscover.counting.search import NodeBudgetSpent
 from pipscover.counting.structural import StructuralCounter
 from pipscover.counting.sweep_marginals import marginals_by_sweep
-from pipscover.counting.sweep_sample import SweepSampler
+from pipscover.counting.sweep_sample import SweepSampler, keyed_graph
 from pipscover.model import Puzzle
 from pipscover.model.check import is_valid
+from pipscover.regions import pip_values
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles"
 
@@ -185,21 +187,49 @@ def test_marginals_past_the_walk_budget_come_from_the_sweep_and_agree_with_the_w
     assert all(sum(row) == found.total for row in found.counts.values())
 
 
+def _laid(name: str) -> tuple[Sweep, array, array, array]:
+    """A benchmark puzzle's sweep and its layings, as `laying_totals` takes them."""
+    from pipscover.counting.sweep_marginals import _layings_of
+
+    puzzle = load_one(BENCHMARKS / name)
+    built = keyed_graph(puzzle)
+    laying_start, pair_layings, layings = _layings_of(built, len(pip_values(puzzle.dominoes)), None, None)
+    return built.sweep, laying_start, pair_layings, array("i", (kind for kind, *_ in layings))
+
+
 @pytest.mark.parametrize("name", ["planted-4x6-s1", "no-unique-14-s1"])
-def test_the_edges_sums_in_avx2_are_the_plain_loops(name):
-    puzzle = load_one(BENCHMARKS / f"{name}.json")
-    sweep = build_sweep(puzzle)
-    assert edge_totals(sweep, vectors=256) == edge_totals(sweep, vectors=0)
+def test_the_layings_sums_in_avx512_and_avx2_are_the_plain_loops(name: str):
+    sweep, *layings = _laid(f"{name}.json")
+    plain = laying_totals(sweep, *layings, vectors=0)
+    assert any(plain)
+    for vectors in (512, 256):
+        assert laying_totals(sweep, *layings, vectors=vectors) == plain
+
+
+def test_the_layings_sums_of_the_core_are_its_twins():
+    sweep, *layings = _laid("planted-4x4-s1.json")
+    assert laying_totals(sweep, *layings, compiled=True) == laying_totals(sweep, *layings, compiled=False)
+
+
+def test_the_core_refuses_layings_that_are_not_its_graphs():
+    """`through` reads the pairs' layings as C ints: starts that do not add up, or a laying or a kind out of
+    range, are a ValueError, not a read past an array."""
+    sweep, laying_start, pair_layings, kinds = _laid("planted-4x4-s1.json")
+    for start, into, kind in [(laying_start[:-1], pair_layings, kinds), (laying_start, pair_layings[:-1], kinds),
+                              (laying_start, array("i", [len(kinds)] * len(pair_layings)), kinds),
+                              (laying_start, pair_layings, array("i", [len(sweep.points.weights)] * len(kinds)))]:
+        with pytest.raises(ValueError, match="through: laying_start"):
+            laying_totals(sweep, start, into, kind, compiled=True)
 
 
 def test_the_marginals_refuse_what_their_sums_would_pass_the_cap_with_before_they_make_them():
-    """The edges' sums are estimated before the core allocates them: a cap with room for half of them refuses
-    (planted 6 x 6: its 153,161 edges' sums and every state's values, about 31 MB; its build takes less)."""
+    """The layings' sums are estimated before they are made: a cap with room for half of them refuses (planted
+    6 x 6: its 342,723 form pairs' layings and every state's values, about 18 MB; its build takes less)."""
     from pipscover.counting import sweep_marginals
     from pipscover.runtime.limits import MemoryCapReached, resident_bytes
 
     puzzle = load_one(BENCHMARKS / "planted-6x6-s1.json")
-    needed = sweep_marginals._bytes_needed(with_fewest_primes(puzzle, build_sweep(puzzle)))
+    needed = sweep_marginals._bytes_needed(keyed_graph(puzzle))
     assert needed > 8 << 20
     with pytest.raises(MemoryCapReached):
         marginals_by_sweep(puzzle, memory_cap=resident_bytes() + needed // 2)

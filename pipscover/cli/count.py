@@ -320,7 +320,7 @@ def _marginals(puzzle: Puzzle, result: CountResult, timeout: float | None, memor
 def _marginals_work(solutions: int, fraction: float | None) -> str:
     """What the marginals are doing, as their progress tells it: the walk counts its subproblems (no share
     known), then walks them forward with the count known; the sweep's graph (past the walk's budget) reports
-    the share of its points swept, with nothing found (`edge_totals`)."""
+    the share of its points swept, with nothing found (`laying_totals`)."""
     if fraction is None:
         return "counting every subproblem"
     return "walking the levels forward" if solutions else "sweeping the points forward and back"

@@ -69,6 +69,20 @@ typedef struct {
     Py_ssize_t outputs;
 } Graph;
 
+/* What `through` works on besides the graph: the states' values at the batch's points, forward and backward
+   (every state kept); the layings that each pair of an edge and a type makes (`pair_start[e]`, the edge's
+   first pair; its pairs' layings `pair_layings[laying_start[pair_start[e]]]` on), each laying's type
+   (`kinds`) and its held sums and totals (`add_through`, `settle`); the types' weights with the points'
+   signs (`kind_weights`). */
+typedef struct {
+    int32_t *forward, *backward;
+    const int *pair_start;
+    const int32_t *laying_start, *pair_layings, *kinds;
+    Py_ssize_t layings;
+    u64 *held, *totals;
+    const uint32_t *kind_weights;
+} Layings;
+
 /* How many edges on a pass asks for a source's values before it reads them (_sweep_pass.h): about as many
    as are read while the memory answers. On planted 6 x 8, 16 to 48 took the same time. */
 #define PREFETCH_AHEAD 24
@@ -115,6 +129,7 @@ static void pass(int32_t *values, int lanes, Graph graph, const i64 *weights, in
 #define TARGET "avx2"
 #define PASS_OF pass_avx2_of
 #define PASS pass_avx2
+#define BATCH through_batch_avx2
 #define SET1 _mm256_set1_epi64x
 #define ZERO _mm256_setzero_si256
 #define LOAD _mm256_loadu_si256
@@ -134,6 +149,7 @@ static void pass(int32_t *values, int lanes, Graph graph, const i64 *weights, in
 #define TARGET "avx512f"
 #define PASS_OF pass_avx512_of
 #define PASS pass_avx512
+#define BATCH through_batch_avx512
 #define SET1 _mm512_set1_epi64
 #define ZERO _mm512_setzero_si512
 #define LOAD(p) _mm512_loadu_si512((const void *)(p))
@@ -511,115 +527,114 @@ static Graph whole(const Py_buffer *first, const Py_buffer *sources, const Py_bu
     return (Graph){final, ring - 1, first->buf, sources->buf, edge_forms->buf, 0, 1};
 }
 
-/* One batch's terms of every edge's through-sums: for edge e from u into s and pair i of its form, the point's
-   sign times F(u), times i's times and its type's weight (`pair_weights`, with the sign), times B(s) (the
-   reversed graph's value at final - s), added into `sums[(pair_start[e] + i) * lanes + lane]`, kept below
-   2^31 by folds. A term is below 2^61, so a batch's eight add up within 64 bits: two folds a batch, not a
-   point (a third of the time on no-unique-20). */
-static void add_through(u64 *sums, const int32_t *forward, const int32_t *backward, Graph graph, const int *pair_start,
-                        const long long *form_start, const uint32_t *pair_weights, int lanes, int count, int width) {
-    u64 both[MOST_LANES * WIDEST];
+/* Whether the pairs' layings are as `through` reads them: `paired + 1` starts rising from 0 to the layings'
+   length, each laying below `layings` and its kind one of the points' types (C ints); else a ValueError set. */
+static int layings_fit(const Py_buffer *laying_start, const Py_buffer *pair_layings, const Py_buffer *kinds,
+                       Py_ssize_t paired, Py_ssize_t types) {
+    const int32_t *start = laying_start->buf, *into = pair_layings->buf, *kind = kinds->buf;
+    Py_ssize_t layings = kinds->len / (Py_ssize_t)sizeof(int32_t);
+    int fits = laying_start->len == (paired + 1) * (Py_ssize_t)sizeof(int32_t) && start[0] == 0 &&
+               start[paired] * (Py_ssize_t)sizeof(int32_t) == pair_layings->len;
+    for (Py_ssize_t p = 0; fits && p < paired; p++) fits = start[p] <= start[p + 1];
+    for (Py_ssize_t i = 0; fits && i < start[paired]; i++) fits = into[i] >= 0 && into[i] < layings;
+    for (Py_ssize_t k = 0; fits && k < layings; k++) fits = kind[k] >= 0 && kind[k] < types;
+    if (!fits) PyErr_SetString(PyExc_ValueError, "through: laying_start, a start a pair and one more, rising to pair_layings' "
+                                                 "length; each laying below len(kinds), each kind a type");
+    return fits;
+}
+
+/* One batch's F x B of every laying (the plain loop; BATCH in registers): for edge e from u into s, F(u) times
+   B(s) (the reversed graph's value at final - s) at each point, folded below 2^31 and added to the held sums
+   (`held[(laying * lanes + lane) * WIDEST + point]`) of each laying of its pairs. The batch adds each sum
+   fewer than 2^31 such terms (the graph's edges), so that it stays below 2^62, which two folds take. */
+static void add_through(const Layings *l, Graph graph, int lanes, int count) {
     for (Py_ssize_t s = 1; s <= graph.final; s++) {
-        const int32_t *b = backward + (graph.final - s) * lanes * width;
+        const int32_t *b = l->backward + (graph.final - s) * lanes * 8;
         for (int e = graph.starts[s]; e < graph.starts[s + 1]; e++) {
-            const int32_t *f = forward + (Py_ssize_t)graph.from[e] * lanes * width;
-            long long pairs = (form_start[graph.by[e] + 1] - form_start[graph.by[e]]) / 2, at = form_start[graph.by[e]] / 2;
-            for (int lane = 0; lane < lanes; lane++)
-                for (int point = 0; point < count; point++)
-                    both[lane * WIDEST + point] = folded_u((u64)f[lane * width + point] * (u64)b[lane * width + point], lane);
-            for (long long i = 0; i < pairs; i++)
-                for (int lane = 0; lane < lanes; lane++) {
-                    const uint32_t *w = pair_weights + ((at + i) * lanes + lane) * width;
-                    const u64 *x = both + lane * WIDEST;
-                    u64 batch = 0;
-                    for (int point = 0; point < count; point++) batch += x[point] * w[point];
-                    u64 *sum = sums + (pair_start[e] + i) * lanes + lane;
-                    *sum = folded_u(*sum + folded_u(batch, lane), lane);
-                }
+            const int32_t *f = l->forward + (Py_ssize_t)graph.from[e] * lanes * 8;
+            for (int32_t k = l->laying_start[l->pair_start[e]]; k < l->laying_start[l->pair_start[e + 1]]; k++)
+                for (int lane = 0; lane < lanes; lane++)
+                    for (int point = 0; point < count; point++)
+                        l->held[((Py_ssize_t)l->pair_layings[k] * lanes + lane) * WIDEST + point] +=
+                            folded_u((u64)f[lane * 8 + point] * (u64)b[lane * 8 + point], lane);
         }
     }
 }
 
-#ifdef VECTORS
-/* `add_through` in AVX2, a batch of eight points in one register a lane: the even points' products in the
-   64-bit parts of one, the odd points' in another, folded side by side; a pair's eight terms added in four
-   parts (each two terms below 2^62) and then across (below 2^64). */
-__attribute__((target("avx2"))) static void add_through_avx2(u64 *sums, const int32_t *forward, const int32_t *backward,
-                                                             Graph graph, const int *pair_start,
-                                                             const long long *form_start, const uint32_t *pair_weights,
-                                                             int lanes) {
-    const __m256i low = _mm256_set1_epi64x(LOW_30);
-    for (Py_ssize_t s = 1; s <= graph.final; s++) {
-        const int32_t *b = backward + (graph.final - s) * lanes * 8;
-        for (int e = graph.starts[s]; e < graph.starts[s + 1]; e++) {
-            const int32_t *f = forward + (Py_ssize_t)graph.from[e] * lanes * 8;
-            long long pairs = (form_start[graph.by[e] + 1] - form_start[graph.by[e]]) / 2, at = form_start[graph.by[e]] / 2;
-            for (int lane = 0; lane < lanes; lane++) {
-                const __m256i cut = _mm256_set1_epi64x(CUTS[lane]);
-                __m256i x = _mm256_loadu_si256((const __m256i *)(f + lane * 8));
-                __m256i y = _mm256_loadu_si256((const __m256i *)(b + lane * 8));
-                __m256i halves[2] = {_mm256_mul_epu32(x, y),
-                                     _mm256_mul_epu32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(y, 32))};
-                for (int h = 0; h < 2; h++)
-                    for (int fold = 0; fold < 2; fold++)
-                        halves[h] = _mm256_add_epi64(_mm256_and_si256(halves[h], low),
-                                                     _mm256_mul_epu32(_mm256_srli_epi64(halves[h], 30), cut));
-                for (long long i = 0; i < pairs; i++) {
-                    __m256i w = _mm256_loadu_si256((const __m256i *)(pair_weights + ((at + i) * lanes + lane) * 8));
-                    __m256i terms = _mm256_add_epi64(_mm256_mul_epu32(halves[0], w),
-                                                     _mm256_mul_epu32(halves[1], _mm256_srli_epi64(w, 32)));
-                    u64 part[4];
-                    _mm256_storeu_si256((__m256i *)part, terms);
-                    u64 *sum = sums + (pair_start[e] + i) * lanes + lane;
-                    *sum = folded_u(*sum + folded_u(part[0] + part[1] + part[2] + part[3], lane), lane);
-                }
+/* The batch's end (the plain loop; BATCH in registers): each laying's held sums, folded, times its type's
+   weights with the points' signs (`kind_weights[(kind * lanes + lane) * 8 + point]`), added and folded into
+   its totals (`totals[(laying * lanes + lane) * WIDEST / 2]`, below 2^31), the held sums made 0 for the next
+   batch. The weights bring in the type only here, once a laying and batch, not once an edge. */
+static void settle(const Layings *l, int lanes, int count) {
+    for (Py_ssize_t k = 0; k < l->layings; k++)
+        for (int lane = 0; lane < lanes; lane++) {
+            u64 *sums = l->held + (k * lanes + lane) * WIDEST, batch = 0;
+            const uint32_t *w = l->kind_weights + ((Py_ssize_t)l->kinds[k] * lanes + lane) * 8;
+            for (int point = 0; point < count; point++) {
+                batch += folded_u(sums[point], lane) * w[point];
+                sums[point] = 0;
             }
+            u64 *total = l->totals + (k * lanes + lane) * WIDEST / 2;
+            *total = folded_u(*total + folded_u(batch, lane), lane);
         }
-    }
 }
-#endif
 
-/* Each form pair's weight at the batch's points in each lane, times the point's sign: `times` and the type's
-   weight (a skip's, 1), modulo the lane's prime (`pair_weights[(pair * lanes + lane) * width + point]`; 0 at
-   the points past `count`). */
-static void batch_pair_weights(uint32_t *pair_weights, const u64 *signs, const long long *point, int count, int width,
+/* Each type's weight at the batch's points in each lane, times the point's sign, modulo the lane's prime
+   (`kind_weights[(type * lanes + lane) * width + point]`; 0 at the points past `count`). */
+static void batch_kind_weights(uint32_t *kind_weights, const u64 *signs, const long long *point, int count, int width,
                                int lanes, Points points) {
-    for (long long i = 0; i < points.form_start[points.forms]; i += 2)
+    for (Py_ssize_t type = 0; type < points.types; type++)
         for (int lane = 0; lane < lanes; lane++) {
             i64 p = prime(lane);
             for (int b = 0; b < width; b++) {
-                long long type = points.pairs[i];
-                i64 w = b >= count ? 0 : points.pairs[i + 1] * (type < 0 ? 1 : points.weight[points.digit_start[type] + point[b * points.types + type]]);
+                i64 w = b >= count ? 0 : points.weight[points.digit_start[type] + point[b * points.types + type]];
                 w = ((w % p) + p) % p;
-                pair_weights[(i / 2 * lanes + lane) * width + b] = (uint32_t)((u64)w * signs[lane * WIDEST + b] % (u64)p);
+                kind_weights[(type * lanes + lane) * width + b] = (uint32_t)((u64)w * signs[lane * WIDEST + b] % (u64)p);
             }
         }
 }
 
+/* One batch of `through`, in the widest registers asked for that the processor has (512: sixteen points, 256:
+   eight, 0: the plain loops' eight). */
+static void through_batch(int vectors, const Layings *l, Graph graph, Graph turned, const i64 *weights, int lanes,
+                          int count) {
+#ifdef VECTORS
+    if (vectors == 512) through_batch_avx512(l, graph, turned, weights, lanes);
+    else if (vectors == 256) through_batch_avx2(l, graph, turned, weights, lanes);
+    else
+#endif
+    {
+        pass(l->forward, lanes, graph, weights, 8);
+        pass(l->backward, lanes, turned, weights, 8);
+        add_through(l, graph, lanes, count);
+        settle(l, lanes, count);
+    }
+}
+
 /* through(digits, weights, signs, primes, forms, first, sources, edge_forms, reversed_first, reversed_sources,
-   reversed_edge_forms, final, check, every, vectors=256) -> bytes: for each edge (in order) and each pair (type, times) of
-   its form, lane after lane, the residue (a C uint64) of the sum over the points of the point's sign times
-   F(its source) times times and the type's weight times B(its target): the sums of a count's terms over the
-   paths through that edge laying that type, the twin's `edge_totals`. F is the sweep's values (forward), B the
-   values of the reversed graph (the edges turned round, state s numbered final - s: the ways on to the covered
-   board), each kept for every state (no ring to forget them). Eight points a batch, in AVX2's pass and terms
-   (`add_through_avx2`) where the processor has them and `vectors` is 256, else in the plain loops. */
+   reversed_edge_forms, final, laying_start, pair_layings, kinds, check, every, vectors=512) -> bytes: for each
+   laying, lane after lane, the residue (a C uint64) of the sum over the points and over the edges that make it
+   of the point's sign times F(the edge's source) times its type's weight times B(the edge's target): the twin's
+   `laying_totals`. The layings of pair p (the edges in order, each its form's pairs) are `pair_layings[
+   laying_start[p]]` to `pair_layings[laying_start[p + 1] - 1]`, laying k of type `kinds[k]` (C ints). F is the
+   sweep's values (forward), B the values of the reversed graph (the edges turned round, state s numbered
+   final - s: the ways on to the covered board), each kept for every state (no ring to forget them). A batch
+   of sixteen points (AVX-512) or eight (AVX2, the plain loops), as `vectors` asks and the processor has. */
 static PyObject *through(PyObject *self, PyObject *args) {
     PyObject *digits, *weights, *signs, *primes, *forms, *check, *result = NULL;
     Py_buffer first = {0}, sources = {0}, edge_forms = {0}, rfirst = {0}, rsources = {0}, redge_forms = {0};
+    Py_buffer laying_start = {0}, pair_layings = {0}, kinds = {0};
     Py_ssize_t final, every;
-    int lanes, width = 8;
+    int lanes, vectors = 512;
     Points points = {0};
-    int32_t *forward = NULL, *backward = NULL;
-    i64 *batch = NULL;
-    u64 *sums = NULL;
-    uint32_t *pair_weights = NULL;
+    Layings l = {0};
     int *pair_start = NULL;
+    i64 *batch = NULL;
     long long *point = NULL;
-    int vectors_asked = 256;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!y*y*y*y*y*y*nOn|i:through", &PyList_Type, &digits, &PyList_Type, &weights,
-                          &PyList_Type, &signs, &PyList_Type, &primes, &PyList_Type, &forms, &first, &sources,
-                          &edge_forms, &rfirst, &rsources, &redge_forms, &final, &check, &every, &vectors_asked))
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!y*y*y*y*y*y*ny*y*y*On|i:through", &PyList_Type, &digits, &PyList_Type,
+                          &weights, &PyList_Type, &signs, &PyList_Type, &primes, &PyList_Type, &forms, &first,
+                          &sources, &edge_forms, &rfirst, &rsources, &redge_forms, &final, &laying_start,
+                          &pair_layings, &kinds, &check, &every, &vectors))
         return NULL;
     if (final < 1 || !graph_fits(&first, &sources, &edge_forms, final) || !graph_fits(&rfirst, &rsources, &redge_forms, final) ||
         (lanes = lanes_of(primes)) < 0 || read_points(&points, digits, weights, signs, forms, lanes) < 0)
@@ -627,19 +642,28 @@ static PyObject *through(PyObject *self, PyObject *args) {
     Graph graph = whole(&first, &sources, &edge_forms, final), turned = whole(&rfirst, &rsources, &redge_forms, final);
     Py_ssize_t edges = graph.starts[final + 1], paired = 0, count_of = 1;
     pair_start = malloc((edges + 1) * sizeof(int));
-    for (Py_ssize_t e = 0; pair_start && e < edges; e++) {
+    for (Py_ssize_t e = 0; pair_start && e <= edges; e++) {
         pair_start[e] = (int)paired;
-        paired += (points.form_start[graph.by[e] + 1] - points.form_start[graph.by[e]]) / 2;
+        if (e < edges) paired += (points.form_start[graph.by[e] + 1] - points.form_start[graph.by[e]]) / 2;
     }
+    if (pair_start && !layings_fit(&laying_start, &pair_layings, &kinds, paired, points.types)) goto done;
+    vectors = widest_vectors(vectors);
+    int width = vectors == 512 ? 16 : 8;
     for (Py_ssize_t t = 0; t < points.types; t++) count_of *= points.digits[t];
-    forward = lines_of((graph.ring + 1) * lanes * width * sizeof(int32_t));
-    backward = lines_of((turned.ring + 1) * lanes * width * sizeof(int32_t));
+    l = (Layings){lines_of((graph.ring + 1) * lanes * width * sizeof(int32_t)),
+                  lines_of((turned.ring + 1) * lanes * width * sizeof(int32_t)), pair_start, laying_start.buf,
+                  pair_layings.buf, kinds.buf, kinds.len / (Py_ssize_t)sizeof(int32_t), NULL, NULL, NULL};
+    l.held = lines_of((l.layings + 1) * lanes * WIDEST * sizeof(u64));
+    l.totals = lines_of((l.layings + 1) * lanes * WIDEST / 2 * sizeof(u64));
+    uint32_t *kind_weights = lines_of((points.types + 1) * lanes * width * sizeof(uint32_t));
+    l.kind_weights = kind_weights;
     batch = lines_of((points.forms + 1) * width * sizeof(i64));
-    sums = calloc(paired * lanes + 1, sizeof(u64));
-    pair_weights = calloc((points.form_start[points.forms] / 2 + 1) * lanes * width, sizeof(uint32_t));
     point = calloc(width * points.types + 1, sizeof(long long));
     u64 point_signs[MOST_LANES * WIDEST];
-    if (!pair_start || !forward || !backward || !batch || !sums || !pair_weights || !point) { PyErr_NoMemory(); goto done; }
+    if (!pair_start || !l.forward || !l.backward || !l.held || !l.totals || !kind_weights || !batch || !point) {
+        PyErr_NoMemory();
+        goto done;
+    }
     i64 widest = widest_weight(graph), turned_widest = widest_weight(turned);
     if (turned_widest < widest) widest = turned_widest;  /* a state's sources one way, its targets the other */
     for (Py_ssize_t done = 0; done < count_of; done += width) {
@@ -648,17 +672,10 @@ static PyObject *through(PyObject *self, PyObject *args) {
         Py_BEGIN_ALLOW_THREADS
         batch_points(point, done, width, points);
         fits = batch_weights(batch, point, count, width, points, widest);
-        int vectors = widest_vectors(vectors_asked) >= 256;
-        if (fits && vectors) { pass_avx2(forward, lanes, graph, batch); pass_avx2(backward, lanes, turned, batch); }
-        else if (fits) { pass(forward, lanes, graph, batch, width); pass(backward, lanes, turned, batch, width); }
         if (fits) {
             batch_signs(point_signs, lanes, point, count, points);
-            batch_pair_weights(pair_weights, point_signs, point, count, width, lanes, points);
-#ifdef VECTORS
-            if (vectors) add_through_avx2(sums, forward, backward, graph, pair_start, points.form_start, pair_weights, lanes);
-            else
-#endif
-            add_through(sums, forward, backward, graph, pair_start, points.form_start, pair_weights, lanes, count, width);
+            batch_kind_weights(kind_weights, point_signs, point, count, width, lanes, points);
+            through_batch(vectors, &l, graph, turned, batch, lanes, count);
         }
         Py_END_ALLOW_THREADS
         if (!fits) {
@@ -666,20 +683,26 @@ static PyObject *through(PyObject *self, PyObject *args) {
             goto done;
         }
     }
-    for (Py_ssize_t i = 0; i < paired * lanes; i++) sums[i] %= (u64)prime((int)(i % lanes));
-    result = PyBytes_FromStringAndSize((const char *)sums, (Py_ssize_t)(paired * lanes * sizeof(u64)));
+    for (Py_ssize_t i = 0; i < l.layings * lanes; i++) {
+        u64 sum = 0;
+        for (int part = 0; part < WIDEST / 2; part++) sum += l.totals[i * WIDEST / 2 + part];
+        l.totals[i] = sum % (u64)prime((int)(i % lanes));
+    }
+    result = PyBytes_FromStringAndSize((const char *)l.totals, (Py_ssize_t)(l.layings * lanes * sizeof(u64)));
 done:
     PyBuffer_Release(&first); PyBuffer_Release(&sources); PyBuffer_Release(&edge_forms);
     PyBuffer_Release(&rfirst); PyBuffer_Release(&rsources); PyBuffer_Release(&redge_forms);
+    PyBuffer_Release(&laying_start); PyBuffer_Release(&pair_layings); PyBuffer_Release(&kinds);
     free_points(points);
-    free(forward); free(backward); free(batch); free(sums); free(pair_weights); free(pair_start); free(point);
+    free(l.forward); free(l.backward); free(l.held); free(l.totals); free((void *)l.kind_weights);
+    free(pair_start); free(batch); free(point);
     return result;
 }
 
 static PyMethodDef methods[] = {
     {"ordered", ordered_graph, METH_VARARGS, "The sweep's graph in the passes' order, for total."},
     {"total", total, METH_VARARGS, "The sum over the points of the signed sweeps, as its residues modulo each prime."},
-    {"through", through, METH_VARARGS, "Per edge and type, the sum of the signed terms of the paths through it."},
+    {"through", through, METH_VARARGS, "Per laying, the sum of the signed terms of the paths that lay it."},
     {"build", build_sweep_graph, METH_VARARGS, "The sweep's graph, as the Python twin builds it; or the limit it passed."},
     {NULL, NULL, 0, NULL}};
 

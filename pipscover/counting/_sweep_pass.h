@@ -1,4 +1,4 @@
-/* The vector pass of _inclusion_exclusion.c, written once for both register widths: that file includes it
+/* The vector pass of _inclusion_exclusion.c (and its `through`'s batch), written once for both register widths: that file includes it
    twice, once with AVX2's operations named (WIDTH 8 points a pass, __m256i) and once with AVX-512's (WIDTH
    16, __m512i), so that the two passes are one text. Per state and lane, the WIDTH points' values side by
    side (one register: a 32-byte half line or a 64-byte line); a source's even points' values times their
@@ -9,8 +9,8 @@
    are asked for ahead (the graph's `from` is padded past its last edge), since a source's values are read
    at random within the ring: planted 6 x 8's point takes 0.75 of its time (encodings/counting.md).
 
-   Named by the includer: VECTOR (the register type), WIDTH, TARGET (the functions' target attribute), PASS_OF
-   and PASS (the functions' names), and the operations SET1, ZERO, LOAD, STORE, ADD, AND, SHIFT_RIGHT,
+   Named by the includer: VECTOR (the register type), WIDTH, TARGET (the functions' target attribute), PASS_OF,
+   PASS and BATCH (the functions' names), and the operations SET1, ZERO, LOAD, STORE, ADD, AND, SHIFT_RIGHT,
    SHIFT_LEFT, MULTIPLY (signed, the 64-bit parts' low halves), MULTIPLY_UNSIGNED, ODD_FROM (the even 32-bit
    halves of the first, the odd of the second); it undefines them at its end, so that it may be included again. */
 
@@ -67,11 +67,62 @@ __attribute__((target(TARGET))) static void PASS(int32_t *values, int lanes, Gra
     }
 }
 
+/* `through`'s batch in these registers (_inclusion_exclusion.c: `add_through` and `settle` say what, in the
+   plain loops): both passes; per edge and lane, F x B at the WIDTH points, the even points' products in one
+   register and the odd points' in another, folded side by side and added to each of the edge's layings' held
+   sums; at the batch's end, each laying's held sums (folded) times its type's weights at the points, the
+   even and odd parts added and folded into its totals, WIDTH / 2 parts a lane. */
+__attribute__((target(TARGET))) static void BATCH(const Layings *l, Graph graph, Graph turned, const i64 *weights,
+                                                 int lanes) {
+    const VECTOR low = SET1(LOW_30), zero = ZERO();
+    PASS(l->forward, lanes, graph, weights);
+    PASS(l->backward, lanes, turned, weights);
+    for (Py_ssize_t s = 1; s <= graph.final; s++) {
+        const int32_t *b = l->backward + (graph.final - s) * lanes * WIDTH;
+        for (int e = graph.starts[s]; e < graph.starts[s + 1]; e++) {
+            int32_t first = l->laying_start[l->pair_start[e]], end = l->laying_start[l->pair_start[e + 1]];
+            if (first == end) continue;  /* a step that lays nothing */
+            const int32_t *f = l->forward + (Py_ssize_t)graph.from[e] * lanes * WIDTH;
+            for (int lane = 0; lane < lanes; lane++) {
+                const VECTOR cut = SET1(CUTS[lane]);
+                VECTOR x = LOAD((const VECTOR *)(f + lane * WIDTH)), y = LOAD((const VECTOR *)(b + lane * WIDTH));
+                VECTOR halves[2] = {MULTIPLY_UNSIGNED(x, y), MULTIPLY_UNSIGNED(SHIFT_RIGHT(x, 32), SHIFT_RIGHT(y, 32))};
+                for (int h = 0; h < 2; h++)
+                    for (int fold = 0; fold < 2; fold++)
+                        halves[h] = ADD(AND(halves[h], low), MULTIPLY_UNSIGNED(SHIFT_RIGHT(halves[h], 30), cut));
+                for (int32_t k = first; k < end; k++) {
+                    VECTOR *sums = (VECTOR *)(l->held + ((Py_ssize_t)l->pair_layings[k] * lanes + lane) * WIDEST);
+                    STORE(sums, ADD(LOAD(sums), halves[0]));
+                    STORE(sums + 1, ADD(LOAD(sums + 1), halves[1]));
+                }
+            }
+        }
+    }
+    for (Py_ssize_t k = 0; k < l->layings; k++)
+        for (int lane = 0; lane < lanes; lane++) {
+            const VECTOR cut = SET1(CUTS[lane]);
+            VECTOR *sums = (VECTOR *)(l->held + (k * lanes + lane) * WIDEST);
+            VECTOR *total = (VECTOR *)(l->totals + (k * lanes + lane) * WIDEST / 2);
+            VECTOR halves[2] = {LOAD(sums), LOAD(sums + 1)};
+            for (int h = 0; h < 2; h++)
+                for (int fold = 0; fold < 2; fold++)
+                    halves[h] = ADD(AND(halves[h], low), MULTIPLY_UNSIGNED(SHIFT_RIGHT(halves[h], 30), cut));
+            VECTOR w = LOAD((const VECTOR *)(l->kind_weights + ((Py_ssize_t)l->kinds[k] * lanes + lane) * WIDTH));
+            VECTOR terms = ADD(MULTIPLY_UNSIGNED(halves[0], w), MULTIPLY_UNSIGNED(halves[1], SHIFT_RIGHT(w, 32)));
+            for (int fold = 0; fold < 2; fold++) terms = ADD(AND(terms, low), MULTIPLY_UNSIGNED(SHIFT_RIGHT(terms, 30), cut));
+            terms = ADD(LOAD(total), terms);
+            STORE(total, ADD(AND(terms, low), MULTIPLY_UNSIGNED(SHIFT_RIGHT(terms, 30), cut)));
+            STORE(sums, zero);
+            STORE(sums + 1, zero);
+        }
+}
+
 #undef VECTOR
 #undef WIDTH
 #undef TARGET
 #undef PASS_OF
 #undef PASS
+#undef BATCH
 #undef SET1
 #undef ZERO
 #undef LOAD

@@ -536,35 +536,40 @@ def sweep_totals(sweep: Sweep, outputs: int, deadline: float | None = None, comp
     return [_combined(sums, primes) for sums in totals]
 
 
-def edge_totals(sweep: Sweep, deadline: float | None = None, compiled: bool | None = None,
-                on_progress: ProgressCallback | None = None, vectors: int = 256) -> list[int]:
-    """For each edge (in order) and each (type, times) pair of its form, the sum over the points of the terms
-    of the paths through that edge laying that type: the point's sign times F(source) times `times` and the
-    type's weight times B(target) (F the sweep's values, the ways to a state; B the reversed graph's, the
-    ways on from it), modulo the primes' product. Taken as a count's sum (`Modulus`), the solutions that lay
-    that type there: per-cell marginals (`sweep_marginals.py`). `on_progress` hears the share of the points
-    done (with 0 found); `vectors`: 256 takes AVX2's registers where the processor has them, 0 the core's plain
-    loops (the tests compare both)."""
-    if sweep.final < 1:
-        return [0] * sum(len(sweep.forms[form]) for form in sweep.edge_forms)
+def laying_totals(sweep: Sweep, laying_start: array, pair_layings: array, kinds: array,
+                  deadline: float | None = None, compiled: bool | None = None,
+                  on_progress: ProgressCallback | None = None, vectors: int = 512) -> list[int]:
+    """For each laying (a domino of type `kinds[k]` on two cells), the sum over the points of the terms of
+    the paths that lay it, modulo the primes' product: the form pairs (the edges in order, each its form's
+    pairs) make the layings `pair_layings[laying_start[p]:laying_start[p + 1]]` (arrays "i"), and each term is
+    the point's sign times F(the edge's source) times the type's weight times B(its target) (F the sweep's
+    values, the ways to a state; B the reversed graph's, the ways on from it). Taken as a count's sum
+    (`Modulus`), the laying's solutions: per-cell marginals (`sweep_marginals.py`). `on_progress` hears the
+    share of the points done (with 0 found); `vectors`: the widest registers the core may take where the
+    processor has them, 512 (AVX-512), 256 (AVX2) or 0 (its plain loops; the tests compare all three)."""
+    if sweep.final < 1 or not kinds:
+        return [0] * len(kinds)
     turned = reversed_sweep(sweep)
     check = _checker(deadline, on_progress, sweep.points.count)
     if _compiled(compiled):
         made = _core.through(*_core_points(sweep),  # type: ignore[union-attr]  # _compiled is only true with a core
                              sweep.first, sweep.sources, sweep.edge_forms, turned.first, turned.sources,
-                             turned.edge_forms, sweep.final, check, COMPILED_CHECK_EVERY, vectors)
+                             turned.edge_forms, sweep.final, laying_start, pair_layings, kinds, check,
+                             COMPILED_CHECK_EVERY, vectors)
         return _combined_each(array("Q", made), sweep.points.primes)
-    totals: list[int] = []
+    totals = [0] * len(kinds)
     for done, point in enumerate(sweep.points):
         check(done)
         weights = [row[digit] for row, digit in zip(sweep.points.weights, point)]
         sign = prod(row[digit] for row, digit in zip(sweep.points.signs, point))
         ways_to, ways_on = _values_at(sweep, weights), _values_at(turned, weights)
-        terms = [sign * ways_to[sweep.sources[e]] * times * (weights[kind] if kind >= 0 else 1)
-                 * ways_on[sweep.final - state]
-                 for state in range(1, sweep.final + 1) for e in range(sweep.first[state], sweep.first[state + 1])
-                 for kind, times in sweep.forms[sweep.edge_forms[e]]]
-        totals = [total + term for total, term in zip(totals, terms)] if totals else terms
+        pair = 0
+        for state in range(1, sweep.final + 1):
+            for e in range(sweep.first[state], sweep.first[state + 1]):
+                through = sign * ways_to[sweep.sources[e]] * ways_on[sweep.final - state]
+                for k in pair_layings[laying_start[pair]:laying_start[pair + len(sweep.forms[sweep.edge_forms[e]])]]:
+                    totals[k] += through * weights[kinds[k]]
+                pair += len(sweep.forms[sweep.edge_forms[e]])
     return [total % sweep.points.modulus for total in totals]
 
 

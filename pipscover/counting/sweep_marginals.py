@@ -1,24 +1,25 @@
-"""Per-cell marginals by inclusion-exclusion: for every edge of the sweep's graph and every domino type it
-lays, the solutions through it, forward-backward over each point.
+"""Per-cell marginals by inclusion-exclusion: for every laying (a domino type on two cells, one orientation)
+that the sweep's graph makes, the solutions that make it, forward-backward over each point.
 
 A solution is one path of the graph from the empty board to the covered one, and it lays each cell's pip on
 one edge of it: at the line of the first of the domino's two cells. So the solutions that put pip v on cell c
-add up, over the edges whose layings put v there, to the solutions through each such edge with that type.
-Those are a count: the paths through edge e (from u into s, form {t: times}) laying t are the terms of F_u
-times x_t times B_s, F_u the sum over the paths to u (the sweep's values) and B_s over those on from s (the
-values of the reversed graph, `reversed_sweep`), and their coefficient of prod x_t^m_t is inclusion-
-exclusion's sum over the count's points of the signed products `sign * F_u * times * weight_t * B_s`
-(`edge_totals`: both sweeps of a point, then every edge's term, in the compiled core). An edge merges its
-`times` layings (a domino's two orientations), which lead to the same state and so to as many solutions each:
-the edge's count, divided by `times`, goes to each laying's two cells and pips (read back from the states'
-keys, as a sample's draws are: `sweep_sample.edge_layings`). Every count is exact, as a count is.
+add up, over the layings that put v there, to the solutions that make each. An edge e (from u into s, form
+{t: times}) merges `times` layings of type t (a domino's two orientations, say), each leading to s: the paths
+through e that make one of them are the terms of F_u times x_t times B_s, F_u the sum over the paths to u
+(the sweep's values) and B_s over those on from s (the values of the reversed graph, `reversed_sweep`), and
+their coefficient of prod x_t^m_t is inclusion-exclusion's sum over the count's points of the signed
+products `sign * F_u * weight_t * B_s`. A laying's sum adds those over the edges that make it
+(`laying_totals`: both sweeps of a point, then every laying's terms, in the compiled core); the layings of
+each edge are read back from the states' keys first, as a sample's draws are (`sweep_sample.edge_layings`).
+Every count is exact, as a count is.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 
-from pipscover.counting.inclusion_exclusion import Modulus, Sweep, edge_totals
+from pipscover.counting.inclusion_exclusion import BuiltSweep, Modulus, laying_totals
 from pipscover.counting.progress import ProgressCallback
 from pipscover.counting.search import check_search
 from pipscover.counting.sweep_sample import SKIP, edge_layings, keyed_graph
@@ -27,7 +28,9 @@ from pipscover.regions import pip_values
 from pipscover.runtime.limits import MemoryCapReached, resident_bytes
 
 CHECK_EVERY = 4096  # edges read back between two looks at the clock and the memory
-INT_BYTES = 48  # a combined sum (about 2^90) as a Python int, with its place in the list
+INT_BYTES = 4  # a C int (array "i")
+WORD_BYTES = 8  # a C uint64, a laying's held sum or its total's part
+LAYING_BYTES = 300  # a laying's numbering here (its key, a tuple of five ints, in a dict) and its combined sum
 ROW_SLOT_BYTES = 16  # a pip's place in a cell's row of marginals, and in the rows printed from it
 
 
@@ -38,24 +41,39 @@ def marginals_by_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap
     `Completions.marginals` gives them; `TooBig` where inclusion-exclusion refuses the puzzle. `on_progress`
     hears the share of the points swept."""
     built = keyed_graph(puzzle, deadline, memory_cap, compiled)
-    sweep = built.sweep
-    if memory_cap is not None and resident_bytes() + _bytes_needed(sweep) > memory_cap:
+    sweep, values = built.sweep, pip_values(puzzle.dominoes)
+    if memory_cap is not None and resident_bytes() + _bytes_needed(built) > memory_cap:
         raise MemoryCapReached
-    totals = iter(edge_totals(sweep, deadline, compiled, on_progress))
-    modulus, values = Modulus.of_points(sweep.points), pip_values(puzzle.dominoes)
+    laying_start, pair_layings, layings = _layings_of(built, len(values), deadline, memory_cap)
+    totals = laying_totals(sweep, laying_start, pair_layings, array("i", (kind for kind, *_ in layings)),
+                           deadline, compiled, on_progress)
+    modulus = Modulus.of_points(sweep.points)
     found = [[0] * len(values) for _ in built.board.cells]  # by line, then pip index
+    for (_, line, a, other, b), total in zip(layings, totals):
+        solutions = modulus.count(total)
+        found[line][a] += solutions
+        found[other][b] += solutions
+    return by_pip_value(built.board.cells, found, values)
+
+
+def _layings_of(built: BuiltSweep, pips: int, deadline: float | None,
+                memory_cap: int | None) -> tuple[array, array, list[tuple[int, int, int, int, int]]]:
+    """Each form pair's layings, as `laying_totals` takes them (the edges in order, each its form's pairs; a
+    step that lays nothing, none), numbered as first met; and each laying as (kind, line, pip, other line,
+    other pip)."""
+    sweep = built.sweep
+    laying_start, pair_layings = array("i", [0]), array("i")
+    number: dict[tuple[int, int, int, int, int], int] = {}
     for state in range(1, sweep.final + 1):
         for e in range(sweep.first[state], sweep.first[state + 1]):
             if e % CHECK_EVERY == 0:
                 check_search(0, deadline, memory_cap, None)
             for kind, times in sweep.forms[sweep.edge_forms[e]]:
-                solutions = modulus.count(next(totals))
-                if not solutions or kind == SKIP:
-                    continue
-                for line, a, other, b in edge_layings(built, len(values), sweep.sources[e], state, kind, times):
-                    found[line][a] += solutions // times
-                    found[other][b] += solutions // times
-    return by_pip_value(built.board.cells, found, values)
+                if kind != SKIP:
+                    for laid in edge_layings(built, pips, sweep.sources[e], state, kind, times):
+                        pair_layings.append(number.setdefault((kind, *laid), len(number)))
+                laying_start.append(len(pair_layings))
+    return laying_start, pair_layings, list(number)
 
 
 def by_pip_value(cells: Sequence[Cell], found: Sequence[Sequence[int]], values: Sequence[int]) -> dict[Cell, list[int]]:
@@ -78,10 +96,14 @@ def check_rows_fit(puzzle: Puzzle, memory_cap: int | None) -> None:
         raise MemoryCapReached
 
 
-def _bytes_needed(sweep: Sweep) -> int:
-    """What the edges' sums take besides the graph, estimated before they are made: each (edge, type) pair's
-    residues in the core and its combined sum here (a Python int), and every state's values at a batch's eight
-    points, forward and backward."""
+def _bytes_needed(built: BuiltSweep) -> int:
+    """What the layings' sums take besides the graph, estimated before they are made: each form pair's start and
+    at most two layings (`_layings_of`, C ints); each distinct laying (at most two a pair, and four a cell and
+    type: two neighbours later, two orientations) numbered here and held in the core, sixteen points' sums
+    and eight parts of its total a lane; and every state's values at a batch's sixteen points, forward and
+    backward."""
+    sweep, lanes = built.sweep, built.sweep.points.lanes
     pairs = sum(len(sweep.forms[form]) for form in sweep.edge_forms)
-    lanes = sweep.points.lanes
-    return pairs * (8 * lanes + INT_BYTES) + 2 * 4 * 8 * lanes * (1 << sweep.final.bit_length())
+    layings = min(2 * pairs, 4 * len(built.board.cells) * built.board.kinds)
+    return (pairs * 3 * INT_BYTES + layings * (LAYING_BYTES + lanes * 24 * WORD_BYTES)
+            + 2 * INT_BYTES * 16 * lanes * (1 << sweep.final.bit_length()))
