@@ -527,6 +527,19 @@ def test_after_a_reload_of_a_made_puzzle_the_difficulty_chosen_is_kept(page, mad
     assert page.evaluate("difficulty") == "hard"
 
 
+def test_after_a_reload_of_a_made_puzzle_its_menus_show_what_was_chosen(page):
+    """The page came back with the made puzzle and its menus at 8 dominoes and any difficulty, whatever was
+    chosen."""
+    page.select_option("#make-size", "5")
+    page.select_option("#make-difficulty", "easy")
+    page.click("#make-button")
+    page.wait_for_selector("#title:has-text('as asked')", timeout=60_000)
+    page.reload()
+    page.wait_for_selector("rect.cell")
+    assert page.text_content("#title").endswith("(rated easy, as asked)")
+    assert page.input_value("#make-size") == "5" and page.input_value("#make-difficulty") == "easy"
+
+
 def test_the_difficulties_are_one_tab_stop_and_the_arrow_keys_choose_among_them(page):
     """The difficulties are marked as a radio group, and now behave as one (WAI-ARIA's pattern): Tab reaches
     the chosen one only, the arrow keys move the choice and the focus, round the ends, and the next Tab leaves

@@ -593,24 +593,33 @@ async function loadDays() {
   } catch (error) { /* no cache yet: any date can still be typed */ }
 }
 
+// A choice (the day's difficulty, the new puzzle's size and difficulty) is kept as the puzzle is, the tab's else
+// the last one's (`chosenBefore`): a reload showed a made puzzle with Easy, 8 dominoes and any difficulty chosen,
+// whatever was before.
+function keepChoice(name, value) {
+  sessionStorage.setItem("pipscover:" + name, value);
+  localStorage.setItem("pipscover:" + name, value);
+}
+
+// The choice kept under `name` if it is still one of `values`, else null. (An empty one, "any difficulty", is a
+// choice too: the tab's is not passed over for the last one's.)
+function chosenBefore(name, values) {
+  const value = sessionStorage.getItem("pipscover:" + name) ?? localStorage.getItem("pipscover:" + name);
+  return values.includes(value) ? value : null;
+}
+
+const MAKE_MENUS = ["make-size", "make-difficulty"];  // the new puzzle's choices, each kept under its id
+
 // The difficulties are a radio group (WAI-ARIA's pattern): one tab stop, the chosen one (a roving tabindex),
-// and the arrow keys move the choice and the focus together, round from the last to the first. The choice is
-// kept as the puzzle is, the tab's else the last one's (`chosenBefore`): a made puzzle, which chooses none,
-// came back from a reload with Easy chosen.
+// and the arrow keys move the choice and the focus together, round from the last to the first.
 function chooseDifficulty(name) {
   difficulty = name;
-  sessionStorage.setItem("pipscover:difficulty", name);
-  localStorage.setItem("pipscover:difficulty", name);
+  keepChoice("difficulty", name);
   for (const button of document.querySelectorAll("[data-difficulty]")) {
     const chosen = button.dataset.difficulty === name;
     button.setAttribute("aria-checked", chosen ? "true" : "false");
     button.tabIndex = chosen ? 0 : -1;
   }
-}
-
-function chosenBefore() {
-  const name = sessionStorage.getItem("pipscover:difficulty") || localStorage.getItem("pipscover:difficulty");
-  return [...document.querySelectorAll("[data-difficulty]")].some((b) => b.dataset.difficulty === name) ? name : null;
 }
 
 document.querySelector("[role=radiogroup]").addEventListener("keydown", (event) => {
@@ -896,6 +905,7 @@ $("file").addEventListener("change", () => {
     $("file").value = "";
   });
 });
+for (const id of MAKE_MENUS) $(id).addEventListener("change", () => keepChoice(id, $(id).value));
 $("make").addEventListener("submit", (event) => {
   event.preventDefault();
   busy($("make-button"), () => makePuzzle(Number($("make-size").value), $("make-difficulty").value));
@@ -925,8 +935,13 @@ function stored(storage, name) {
 
 (async function open() {
   loadDays();
-  const chosen = chosenBefore();
+  const difficulties = [...document.querySelectorAll("[data-difficulty]")].map((button) => button.dataset.difficulty);
+  const chosen = chosenBefore("difficulty", difficulties);
   if (chosen) chooseDifficulty(chosen);
+  for (const id of MAKE_MENUS) {
+    const value = chosenBefore(id, [...$(id).options].map((option) => option.value));
+    if (value !== null) $(id).value = value;
+  }
   setInterval(tick, 1000);
   window.addEventListener("pagehide", save);
   const given = () => api("/api/first").then((answer) => answer.game, () => null);
