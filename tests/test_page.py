@@ -446,6 +446,18 @@ def test_tab_stays_in_the_solved_screen_and_escape_closes_it(page):
     assert page.is_hidden("#solved") and page.evaluate("document.activeElement.id") == "board"
 
 
+def test_the_keyboards_cursor_is_drawn_for_the_keyboard_not_after_a_tap(tabs, url):
+    """"Back to the board", tapped, gives the board the focus (for the keyboard's next key), and the board drew
+    the keyboard's cursor, a purple box, on a cell nobody had gone to: now only once a key is pressed."""
+    page = opened(tabs["phone"], url)
+    page.tap("#reveal-all")
+    page.wait_for_selector("#solved:not([hidden])")
+    page.tap("#solved-close")
+    assert page.evaluate("document.activeElement.id") == "board" and page.locator(".cursor").count() == 0
+    page.keyboard.press("ArrowRight")
+    assert page.locator(".cursor").count() == 1
+
+
 def test_the_boards_keys_do_nothing_behind_the_solved_screen(page):
     """H asked for a hint and Ctrl+Z took a domino back behind the (modal) solved screen."""
     page.click("#reveal-all")

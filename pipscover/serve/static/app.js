@@ -267,7 +267,7 @@ function drawBoard() {
     const where = spot ? spot.cells : [cursor];
     if (spot) drawDomino(picture, spot.domino, where.map(at), spot.fits ? "ghost" : "ghost misfit");
   }
-  if (cursor && document.activeElement === $("board")) {
+  if (cursor && $("board").matches(":focus-visible")) {  // (the keyboard's: not after a click or a tap)
     const [x, y] = at(cursor);
     svg("rect", {x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 6, class: "cursor"}, picture);
   }
