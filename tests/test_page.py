@@ -434,6 +434,21 @@ def test_a_domino_that_does_not_fit_says_how_to_turn_it_on_a_phone(tabs, url):
     assert "Turn it with Turn" in page.text_content("#message.warning")
 
 
+@pytest.mark.parametrize("row", [0, 7])
+def test_a_domino_tapped_where_it_does_not_fit_is_shown_there_in_red(tabs, url, tmp_path, row):
+    """On a phone under a tall board (8 x 4) a tap where the domino in hand does not fit seemed to do nothing: a
+    tap has no hover to show it in red before, and the warning was below the screen's bottom edge. Now it is
+    drawn in red where it was tried, on the screen with the warning where both fit (the last row), else first."""
+    page = opened(tabs["phone"], url)
+    open_on_any_screen(page, sixteen(tmp_path, 8))
+    tile(page, 0).tap()
+    cell(page, (row, 3)).tap()  # its second half, to the right, would lie off the board
+    assert page.locator(".misfit").count() == 1 and "Turn it with Turn" in page.text_content("#message.warning")
+    tried, message = page.locator(".misfit").bounding_box(), page.locator("#message").bounding_box()
+    assert tried["y"] >= 0 and tried["y"] + tried["height"] <= 844
+    assert (message["y"] >= 0 and message["y"] + message["height"] <= 844) == (row == 7)
+
+
 def test_tab_stays_in_the_solved_screen_and_escape_closes_it(page):
     """Tab went from the solved screen's button to the page behind it (a modal dialog), on to the day's input,
     where Escape did not close the screen."""

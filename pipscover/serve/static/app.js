@@ -410,6 +410,10 @@ function place(cell) {
   if (!spot.fits) {
     // (a phone has no R key: the Turn button is named first)
     say("It does not fit there: both halves need free cells of the board. Turn it with Turn (or R).", "warning");
+    // (in red where it was tried, as a mouse's hover shows it before the click: a tap, on a phone under a tall
+    // board, showed nothing, the message below the screen's bottom edge)
+    drawBoard();
+    bringIntoView($("message"), ".misfit");
     return false;
   }
   remember();
@@ -518,15 +522,16 @@ async function busy(button, work) {
     // A new answer is brought onto the screen: on a phone the panel is under the board and the tray, and the
     // message of a hint asked under a large board was below the screen's bottom edge.
     const box = [$("message"), $("notice")].find((shown) => shown.childNodes.length && shown.offsetParent);
-    if (box && said !== before) bringIntoView(box);
+    if (box && said !== before) bringIntoView(box, ".mark");
   }
 }
 
-// `box` scrolled onto the screen with the cells marked on the board (a hint's, a wrong domino's) where both fit,
-// else the marked cells at the top, the message under them as far as it fits: on a phone, under a tall board,
-// the message brought up alone pushed a hint's cells off the top of the screen.
-function bringIntoView(box) {
-  const marks = [...$("board").querySelectorAll(".mark")].map((mark) => mark.getBoundingClientRect());
+// `box` scrolled onto the screen with what it says of the board (`marked`, a selector: a hint's cells, a wrong
+// domino's, a domino where it does not fit) where both fit, else that at the top, the message under it as far as
+// it fits: on a phone, under a tall board, the message brought up alone pushed a hint's cells off the top of the
+// screen.
+function bringIntoView(box, marked) {
+  const marks = [...$("board").querySelectorAll(marked)].map((mark) => mark.getBoundingClientRect());
   if (!marks.length) {
     box.scrollIntoView({block: "nearest"});
     return;
