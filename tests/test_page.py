@@ -298,6 +298,17 @@ def test_the_cursors_cell_is_announced_as_it_moves(page, made):
     assert said(anchor, f"{domino.split('-')[0]} of the domino {domino}") in announced(page)
 
 
+def test_enter_on_an_empty_cell_with_nothing_in_hand_goes_to_the_tray(page):
+    """The board is the first Tab stop after the choices, before the tray, and Enter on it, with nothing to
+    place, did nothing. Now it goes to the tray, where Enter takes a domino back to the board's cell."""
+    page.focus("#board")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.classList.contains('tray-domino')")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "board" and page.locator(".tray-domino.held").count() == 1
+    assert page.locator(".ghost").count() == 1
+
+
 def test_the_page_fits_a_phone(tabs, url, made, tmp_path):
     page = opened(tabs["phone"], url)
     page.click("#chooser-toggle")

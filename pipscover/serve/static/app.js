@@ -800,7 +800,10 @@ $("board").addEventListener("keydown", (event) => {
       if (place(cursor) && placed.length < game.dominoes.length) focusTray();
     } else {
       const index = placed.findIndex((p) => p.cells.some((c) => key(c) === key(cursor)));
+      // (on an empty cell, with nothing to place, the domino is picked up from the tray: Enter did nothing, where
+      // the board's first Tab stop, before the tray's, put a new player)
       if (index >= 0) takeBack(index, true);
+      else focusTray();
     }
   } else if (event.key === "Delete" || event.key === "Backspace") {
     const index = placed.findIndex((p) => p.cells.some((c) => key(c) === key(cursor)));
