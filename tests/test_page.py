@@ -460,6 +460,25 @@ def test_a_domino_tapped_where_it_does_not_fit_is_shown_there_in_red(tabs, url, 
     assert (message["y"] >= 0 and message["y"] + message["height"] <= 844) == (row == 7)
 
 
+def test_a_board_filled_wrong_on_a_phone_shows_its_message_with_the_wrong_domino(tabs, url, tmp_path):
+    """Under a tall board (8 x 4) the last domino, laid the wrong way round, was boxed in red, and the message
+    that says why at the screen's bottom edge: the Check button brought its answer onto the screen, the check
+    of a board as it was filled did not."""
+    page = opened(tabs["phone"], url)
+    open_on_any_screen(page, sixteen(tmp_path, 8))
+    dominoes = page.evaluate("game.dominoes")  # (laid in reading order, two a row: every cell's sum is its pip)
+    page.evaluate("(found) => { applyPlacements(found); changed(); }",
+                  [{"domino": domino, "cells": [[n // 2, 2 * (n % 2)], [n // 2, 2 * (n % 2) + 1]]}
+                   for n, domino in enumerate(dominoes[:-1])])
+    tile(page, len(dominoes) - 1).tap()
+    page.tap("#turn")
+    page.tap("#turn")  # its second half to the left of the first: the pips the wrong way round
+    cell(page, (7, 3)).tap()
+    page.wait_for_selector(".message.bad strong:text('Wrong')")
+    for box in [page.locator(".wrong-cell").first.bounding_box(), page.locator("#message").bounding_box()]:
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 844
+
+
 def test_tab_stays_in_the_solved_screen_and_escape_closes_it(page):
     """Tab went from the solved screen's button to the page behind it (a modal dialog), on to the day's input,
     where Escape did not close the screen."""

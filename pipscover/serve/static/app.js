@@ -551,6 +551,9 @@ async function checkPosition() {
     finished();
   } else if (answer.status === "wrong") {
     showStep(answer.step);
+    // (a board checked as it was filled, with no button's `busy` to bring it: on a phone under a tall board the
+    // message was at the screen's bottom edge, the red box alone on the screen)
+    bringIntoView($("message"), ".mark");
   } else if (answer.status === "right") {
     say(placed.length ? "Everything so far is right." : "The board is empty.", "good");
   } else {
