@@ -298,6 +298,17 @@ def test_the_cursors_cell_is_announced_as_it_moves(page, made):
     assert said(anchor, f"{domino.split('-')[0]} of the domino {domino}") in announced(page)
 
 
+def test_enter_on_an_empty_cell_with_nothing_in_hand_goes_to_the_tray(page):
+    """The board is the first Tab stop after the choices, before the tray, and Enter on it, with nothing to
+    place, did nothing. Now it goes to the tray, where Enter takes a domino back to the board's cell."""
+    page.focus("#board")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.classList.contains('tray-domino')")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "board" and page.locator(".tray-domino.held").count() == 1
+    assert page.locator(".ghost").count() == 1
+
+
 def test_the_page_fits_a_phone(tabs, url, made, tmp_path):
     page = opened(tabs["phone"], url)
     page.click("#chooser-toggle")
@@ -434,6 +445,40 @@ def test_a_domino_that_does_not_fit_says_how_to_turn_it_on_a_phone(tabs, url):
     assert "Turn it with Turn" in page.text_content("#message.warning")
 
 
+@pytest.mark.parametrize("row", [0, 7])
+def test_a_domino_tapped_where_it_does_not_fit_is_shown_there_in_red(tabs, url, tmp_path, row):
+    """On a phone under a tall board (8 x 4) a tap where the domino in hand does not fit seemed to do nothing: a
+    tap has no hover to show it in red before, and the warning was below the screen's bottom edge. Now it is
+    drawn in red where it was tried, on the screen with the warning where both fit (the last row), else first."""
+    page = opened(tabs["phone"], url)
+    open_on_any_screen(page, sixteen(tmp_path, 8))
+    tile(page, 0).tap()
+    cell(page, (row, 3)).tap()  # its second half, to the right, would lie off the board
+    assert page.locator(".misfit").count() == 1 and "Turn it with Turn" in page.text_content("#message.warning")
+    tried, message = page.locator(".misfit").bounding_box(), page.locator("#message").bounding_box()
+    assert tried["y"] >= 0 and tried["y"] + tried["height"] <= 844
+    assert (message["y"] >= 0 and message["y"] + message["height"] <= 844) == (row == 7)
+
+
+def test_a_board_filled_wrong_on_a_phone_shows_its_message_with_the_wrong_domino(tabs, url, tmp_path):
+    """Under a tall board (8 x 4) the last domino, laid the wrong way round, was boxed in red, and the message
+    that says why at the screen's bottom edge: the Check button brought its answer onto the screen, the check
+    of a board as it was filled did not."""
+    page = opened(tabs["phone"], url)
+    open_on_any_screen(page, sixteen(tmp_path, 8))
+    dominoes = page.evaluate("game.dominoes")  # (laid in reading order, two a row: every cell's sum is its pip)
+    page.evaluate("(found) => { applyPlacements(found); changed(); }",
+                  [{"domino": domino, "cells": [[n // 2, 2 * (n % 2)], [n // 2, 2 * (n % 2) + 1]]}
+                   for n, domino in enumerate(dominoes[:-1])])
+    tile(page, len(dominoes) - 1).tap()
+    page.tap("#turn")
+    page.tap("#turn")  # its second half to the left of the first: the pips the wrong way round
+    cell(page, (7, 3)).tap()
+    page.wait_for_selector(".message.bad strong:text('Wrong')")
+    for box in [page.locator(".wrong-cell").first.bounding_box(), page.locator("#message").bounding_box()]:
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 844
+
+
 def test_tab_stays_in_the_solved_screen_and_escape_closes_it(page):
     """Tab went from the solved screen's button to the page behind it (a modal dialog), on to the day's input,
     where Escape did not close the screen."""
@@ -444,6 +489,18 @@ def test_tab_stays_in_the_solved_screen_and_escape_closes_it(page):
         assert page.evaluate("document.activeElement.id") == "solved-close"
     page.keyboard.press("Escape")
     assert page.is_hidden("#solved") and page.evaluate("document.activeElement.id") == "board"
+
+
+def test_the_keyboards_cursor_is_drawn_for_the_keyboard_not_after_a_tap(tabs, url):
+    """"Back to the board", tapped, gives the board the focus (for the keyboard's next key), and the board drew
+    the keyboard's cursor, a purple box, on a cell nobody had gone to: now only once a key is pressed."""
+    page = opened(tabs["phone"], url)
+    page.tap("#reveal-all")
+    page.wait_for_selector("#solved:not([hidden])")
+    page.tap("#solved-close")
+    assert page.evaluate("document.activeElement.id") == "board" and page.locator(".cursor").count() == 0
+    page.keyboard.press("ArrowRight")
+    assert page.locator(".cursor").count() == 1
 
 
 def test_the_boards_keys_do_nothing_behind_the_solved_screen(page):
@@ -525,6 +582,19 @@ def test_after_a_reload_of_a_made_puzzle_the_difficulty_chosen_is_kept(page, mad
     assert page.get_attribute("[data-difficulty=hard]", "aria-checked") == "true"
     assert page.get_attribute("[data-difficulty=easy]", "aria-checked") == "false"
     assert page.evaluate("difficulty") == "hard"
+
+
+def test_after_a_reload_of_a_made_puzzle_its_menus_show_what_was_chosen(page):
+    """The page came back with the made puzzle and its menus at 8 dominoes and any difficulty, whatever was
+    chosen."""
+    page.select_option("#make-size", "5")
+    page.select_option("#make-difficulty", "easy")
+    page.click("#make-button")
+    page.wait_for_selector("#title:has-text('as asked')", timeout=60_000)
+    page.reload()
+    page.wait_for_selector("rect.cell")
+    assert page.text_content("#title").endswith("(rated easy, as asked)")
+    assert page.input_value("#make-size") == "5" and page.input_value("#make-difficulty") == "easy"
 
 
 def test_the_difficulties_are_one_tab_stop_and_the_arrow_keys_choose_among_them(page):

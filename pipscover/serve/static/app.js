@@ -267,7 +267,7 @@ function drawBoard() {
     const where = spot ? spot.cells : [cursor];
     if (spot) drawDomino(picture, spot.domino, where.map(at), spot.fits ? "ghost" : "ghost misfit");
   }
-  if (cursor && document.activeElement === $("board")) {
+  if (cursor && $("board").matches(":focus-visible")) {  // (the keyboard's: not after a click or a tap)
     const [x, y] = at(cursor);
     svg("rect", {x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 6, class: "cursor"}, picture);
   }
@@ -410,6 +410,10 @@ function place(cell) {
   if (!spot.fits) {
     // (a phone has no R key: the Turn button is named first)
     say("It does not fit there: both halves need free cells of the board. Turn it with Turn (or R).", "warning");
+    // (in red where it was tried, as a mouse's hover shows it before the click: a tap, on a phone under a tall
+    // board, showed nothing, the message below the screen's bottom edge)
+    drawBoard();
+    bringIntoView($("message"), ".misfit");
     return false;
   }
   remember();
@@ -518,15 +522,16 @@ async function busy(button, work) {
     // A new answer is brought onto the screen: on a phone the panel is under the board and the tray, and the
     // message of a hint asked under a large board was below the screen's bottom edge.
     const box = [$("message"), $("notice")].find((shown) => shown.childNodes.length && shown.offsetParent);
-    if (box && said !== before) bringIntoView(box);
+    if (box && said !== before) bringIntoView(box, ".mark");
   }
 }
 
-// `box` scrolled onto the screen with the cells marked on the board (a hint's, a wrong domino's) where both fit,
-// else the marked cells at the top, the message under them as far as it fits: on a phone, under a tall board,
-// the message brought up alone pushed a hint's cells off the top of the screen.
-function bringIntoView(box) {
-  const marks = [...$("board").querySelectorAll(".mark")].map((mark) => mark.getBoundingClientRect());
+// `box` scrolled onto the screen with what it says of the board (`marked`, a selector: a hint's cells, a wrong
+// domino's, a domino where it does not fit) where both fit, else that at the top, the message under it as far as
+// it fits: on a phone, under a tall board, the message brought up alone pushed a hint's cells off the top of the
+// screen.
+function bringIntoView(box, marked) {
+  const marks = [...$("board").querySelectorAll(marked)].map((mark) => mark.getBoundingClientRect());
   if (!marks.length) {
     box.scrollIntoView({block: "nearest"});
     return;
@@ -546,6 +551,9 @@ async function checkPosition() {
     finished();
   } else if (answer.status === "wrong") {
     showStep(answer.step);
+    // (a board checked as it was filled, with no button's `busy` to bring it: on a phone under a tall board the
+    // message was at the screen's bottom edge, the red box alone on the screen)
+    bringIntoView($("message"), ".mark");
   } else if (answer.status === "right") {
     say(placed.length ? "Everything so far is right." : "The board is empty.", "good");
   } else {
@@ -593,24 +601,33 @@ async function loadDays() {
   } catch (error) { /* no cache yet: any date can still be typed */ }
 }
 
+// A choice (the day's difficulty, the new puzzle's size and difficulty) is kept as the puzzle is, the tab's else
+// the last one's (`chosenBefore`): a reload showed a made puzzle with Easy, 8 dominoes and any difficulty chosen,
+// whatever was before.
+function keepChoice(name, value) {
+  sessionStorage.setItem("pipscover:" + name, value);
+  localStorage.setItem("pipscover:" + name, value);
+}
+
+// The choice kept under `name` if it is still one of `values`, else null. (An empty one, "any difficulty", is a
+// choice too: the tab's is not passed over for the last one's.)
+function chosenBefore(name, values) {
+  const value = sessionStorage.getItem("pipscover:" + name) ?? localStorage.getItem("pipscover:" + name);
+  return values.includes(value) ? value : null;
+}
+
+const MAKE_MENUS = ["make-size", "make-difficulty"];  // the new puzzle's choices, each kept under its id
+
 // The difficulties are a radio group (WAI-ARIA's pattern): one tab stop, the chosen one (a roving tabindex),
-// and the arrow keys move the choice and the focus together, round from the last to the first. The choice is
-// kept as the puzzle is, the tab's else the last one's (`chosenBefore`): a made puzzle, which chooses none,
-// came back from a reload with Easy chosen.
+// and the arrow keys move the choice and the focus together, round from the last to the first.
 function chooseDifficulty(name) {
   difficulty = name;
-  sessionStorage.setItem("pipscover:difficulty", name);
-  localStorage.setItem("pipscover:difficulty", name);
+  keepChoice("difficulty", name);
   for (const button of document.querySelectorAll("[data-difficulty]")) {
     const chosen = button.dataset.difficulty === name;
     button.setAttribute("aria-checked", chosen ? "true" : "false");
     button.tabIndex = chosen ? 0 : -1;
   }
-}
-
-function chosenBefore() {
-  const name = sessionStorage.getItem("pipscover:difficulty") || localStorage.getItem("pipscover:difficulty");
-  return [...document.querySelectorAll("[data-difficulty]")].some((b) => b.dataset.difficulty === name) ? name : null;
 }
 
 document.querySelector("[role=radiogroup]").addEventListener("keydown", (event) => {
@@ -786,7 +803,10 @@ $("board").addEventListener("keydown", (event) => {
       if (place(cursor) && placed.length < game.dominoes.length) focusTray();
     } else {
       const index = placed.findIndex((p) => p.cells.some((c) => key(c) === key(cursor)));
+      // (on an empty cell, with nothing to place, the domino is picked up from the tray: Enter did nothing, where
+      // the board's first Tab stop, before the tray's, put a new player)
       if (index >= 0) takeBack(index, true);
+      else focusTray();
     }
   } else if (event.key === "Delete" || event.key === "Backspace") {
     const index = placed.findIndex((p) => p.cells.some((c) => key(c) === key(cursor)));
@@ -896,6 +916,7 @@ $("file").addEventListener("change", () => {
     $("file").value = "";
   });
 });
+for (const id of MAKE_MENUS) $(id).addEventListener("change", () => keepChoice(id, $(id).value));
 $("make").addEventListener("submit", (event) => {
   event.preventDefault();
   busy($("make-button"), () => makePuzzle(Number($("make-size").value), $("make-difficulty").value));
@@ -925,8 +946,13 @@ function stored(storage, name) {
 
 (async function open() {
   loadDays();
-  const chosen = chosenBefore();
+  const difficulties = [...document.querySelectorAll("[data-difficulty]")].map((button) => button.dataset.difficulty);
+  const chosen = chosenBefore("difficulty", difficulties);
   if (chosen) chooseDifficulty(chosen);
+  for (const id of MAKE_MENUS) {
+    const value = chosenBefore(id, [...$(id).options].map((option) => option.value));
+    if (value !== null) $(id).value = value;
+  }
   setInterval(tick, 1000);
   window.addEventListener("pagehide", save);
   const given = () => api("/api/first").then((answer) => answer.game, () => null);
