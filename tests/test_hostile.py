@@ -1339,13 +1339,13 @@ def interrupt(args: list, after: float, processes: int = 1, out_file: Path | Non
 
 
 def test_ctrl_c_during_the_marginals_keeps_the_exact_count():
-    """The count was known and exact, and Ctrl-C in the marginals lost it: only "stopped by Ctrl-C". no-unique-20
-    is counted in about 1.5 s of CPU, its marginals (by the sweep's graph, past the walk's budget) in about 20 s
-    more (planted 4 x 6's, which served before, now take a second)."""
-    puzzle = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles" / "no-unique-20-s1.json"
+    """The count was known and exact, and Ctrl-C in the marginals lost it: only "stopped by Ctrl-C". planted 6 x 6
+    is counted in about 2 s of CPU, its marginals (by the sweep's graph, past the walk's budget) in about 15 s
+    more (planted 4 x 6's, which served first, now take a second, and no-unique-20's, which served next, 6)."""
+    puzzle = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles" / "planted-6x6-s1.json"
     code, out, err = interrupt(["count", puzzle, "--marginals"], after=5.0)
     assert code == 130
-    assert "473,478,884,769,792 solutions (exact" in out and "marginals: not counted (stopped by Ctrl-C" in out
+    assert "22,044,623,880,419,946,864 solutions (exact" in out and "marginals: not counted (stopped by Ctrl-C" in out
 
 
 def assert_group_ends(group: int, within: float = 10) -> None:
