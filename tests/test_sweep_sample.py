@@ -117,6 +117,23 @@ def test_the_core_and_its_twin_draw_the_same_solutions(puzzle):
     assert draws_of[0] == draws_of[1]
 
 
+def test_a_steps_sweep_keeps_the_states_that_lead_to_its_choices():
+    """Each step sweeps only the states on a path to one of its choices' sources (networkx's ancestors of the
+    graph, the sources themselves included), in sweep order: the others add nothing to a choice's count."""
+    import networkx as nx
+
+    from pipscover.counting.sweep_sample import _ancestors
+
+    sweep = keyed_graph(load_one(BENCHMARKS / "planted-4x6-s1.json")).sweep
+    graph = nx.DiGraph((sweep.sources[e], state) for state in range(1, sweep.final + 1)
+                       for e in range(sweep.first[state], sweep.first[state + 1]))
+    rng = Random(3)
+    for state in (sweep.final, *rng.sample(range(1, sweep.final), 20)):
+        sources = sorted({sweep.sources[e] for e in range(sweep.first[state], sweep.first[state + 1])})
+        expected = set(sources).union(*(nx.ancestors(graph, source) for source in sources))
+        assert _ancestors(sweep, state, sources) == sorted(expected)
+
+
 @pytest.mark.parametrize("name", ["planted-4x4-s1", "no-unique-10-s1", "one-in-three-sat-9v"])
 def test_the_keyed_build_is_the_build_and_both_builds_key_alike(name):
     puzzle = load_one(BENCHMARKS / f"{name}.json")
