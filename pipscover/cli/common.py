@@ -295,17 +295,27 @@ def solve_json(puzzle: Puzzle, result: SolveResult) -> dict[str, Any]:
     }
 
 
-def print_solved(puzzle: Puzzle, result: SolveResult, headline: str, as_json: bool) -> None:
+def print_solved(puzzle: Puzzle, result: SolveResult, headline: str, as_json: bool, picture: str | None = None,
+                 err: bool = False) -> None:
     """A solving answer as `solve` and `decode` print it: the `solve --json` object, or `headline` then each
-    solution drawn."""
+    solution drawn; then the `picture` file drawn of it named, as `show -o` names its files (by "file" in the
+    JSON). With `err` it goes to stderr, where stdout took the picture (`solve -o -`)."""
     if as_json:
-        print_json(solve_json(puzzle, result))
+        print_json(solve_json(puzzle, result) | named_file(picture), err)
         return
     from pipscover.render.terminal import draw_solution
 
-    typer.echo(headline)
+    typer.echo(headline, err=err)
     for solution in result.solutions:
-        typer.echo(draw_solution(puzzle, solution))
+        typer.echo(draw_solution(puzzle, solution), err=err)
+    if named_file(picture):
+        typer.echo(wrote(puzzle.describe(), str(picture)))
+
+
+def named_file(path: str | None) -> dict[str, str]:
+    """The "file" a --json answer names, as `show` and `encode` name theirs: none when nothing was written, or
+    it went to stdout (`-`)."""
+    return {"file": path} if path is not None and path != "-" else {}
 
 
 def write_output(path: str, text: str) -> None:
@@ -467,7 +477,7 @@ def picture_option(what: str) -> Any:
     """The -o of the commands that can also draw `what` of each puzzle as an SVG picture (solve, hint)."""
     return typer.Option("--output", "-o", callback=output_folder,
                         help=f"Also write {what} as an SVG picture, NAME.svg (NAME-hard.svg etc. "
-                        "for several).")
+                        "for several; - for stdout, the answers then on stderr).")
 
 
 def picture_paths(output: str | None, puzzles: list[Puzzle]) -> list[str | None]:
