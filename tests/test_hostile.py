@@ -1839,13 +1839,16 @@ def test_a_scheduler_address_where_no_dask_scheduler_answers_is_one_line(run_cli
     assert not (tmp_path / "rows.csv").exists()
 
 
-@pytest.mark.parametrize("command", [["count", FIRST], ["sweep", "count", FIRST, "-o", "rows.csv"]],
-                         ids=["count", "sweep"])
-@pytest.mark.parametrize(("address", "says"), [
+NO_SCHEDULER_ADDRESS = [
     ("tcp://127.0.0.1:notaport", "must end in :PORT, a port from 1 to 65535"),
     ("tcp://127.0.0.1:99999", "must end in :PORT"), ("tcp://127.0.0.1", "must end in :PORT"),
     ("tcp://:8786", "must name a host before :PORT"), ("tcp://::1:8786", "an IPv6 one in brackets"),
-])
+]
+
+
+@pytest.mark.parametrize("command", [["count", FIRST], ["sweep", "count", FIRST, "-o", "rows.csv"]],
+                         ids=["count", "sweep"])
+@pytest.mark.parametrize(("address", "says"), NO_SCHEDULER_ADDRESS)
 def test_a_scheduler_address_that_is_no_host_and_port_is_refused_as_an_option_value(run_cli, tmp_path, monkeypatch,
                                                                                      command, address, says):
     """A port that is no number was "cannot connect (invalid literal for int() with base 10: 'notaport')",
@@ -1854,6 +1857,24 @@ def test_a_scheduler_address_that_is_no_host_and_port_is_refused_as_an_option_va
     assert_one_line_error(run_cli(*command, "--scheduler", address), f"error: {command[0]}: --scheduler {address}: ",
                           says)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("address", "says"), NO_SCHEDULER_ADDRESS)
+def test_the_library_refuses_a_scheduler_address_as_the_command_line_does(tmp_path, address, says):
+    """`sweep(..., scheduler=)` passed the address to Dask ("cannot connect (invalid literal for int()...)", or
+    ten seconds dialling port 99999), and `count_on_cluster` of a short puzzle took any address: both now say
+    what `--scheduler` says, before any work."""
+    from pipscover import load, load_one
+    from pipscover.sweep import Settings, make_jobs, sweep
+    from pipscover.sweep.split_count import count_on_cluster
+
+    said = f"--scheduler {address}: "
+    with pytest.raises(PipsError, match=re.escape(said)) as swept:
+        sweep("count", make_jobs("count", load(FIRST)), Settings(), tmp_path / "rows.csv", scheduler=address)
+    assert says in str(swept.value) and "\n" not in str(swept.value) and list(tmp_path.iterdir()) == []
+    with pytest.raises(PipsError, match=re.escape(said)) as counted:
+        count_on_cluster(load_one(FIRST), "auto", address, 2, None, None, time.monotonic())
+    assert str(counted.value) == str(swept.value)
 
 
 LONG_NAME = "a" * 300  # past the 255 bytes a file's name may have on Linux's file systems

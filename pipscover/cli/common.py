@@ -32,7 +32,7 @@ from pipscover.cli.app import (  # noqa: F401  (every command imports them from 
 from pipscover.cli.readable import Refused, bounds
 from pipscover.engines import ALIASES, REGISTRY
 from pipscover.engines.sat_solvers import SOLVERS
-from pipscover.errors import PipsError, is_written_whole_number, on_one_line, printable_path
+from pipscover.errors import PipsError, on_one_line, printable_path
 from pipscover.formats import NothingToChoose, load
 from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, puzzle_files
 from pipscover.model import Difficulty, Puzzle
@@ -132,22 +132,15 @@ def worker_count(value: int | None) -> int | None:
     return value
 
 
-PORTS = range(1, 2**16)
-SCHEDULER_EXAMPLE = "as in tcp://10.0.0.5:8786"
-
-
 def scheduler_address(value: str | None) -> str | None:
-    """A --scheduler, refused in one line unless HOST:PORT follows its scheme: Dask's own reading said "invalid
-    literal for int()" of a port that is no number, and dialled port 99999 or no host for ten seconds. A scheme
-    Dask does not know is left to it: its refusal lists those it does."""
+    """A --scheduler, refused in one line (`pipscover.sweep.address`), as the library refuses its `scheduler=`."""
     if value is None:
         return None
-    host, colon, port = value.rpartition("://")[2].rpartition(":")
-    if not colon or not is_written_whole_number(port) or int(port) not in PORTS:
-        raise Refused(value, f"must end in :PORT, a port from {PORTS[0]} to {PORTS[-1]}, {SCHEDULER_EXAMPLE}")
-    if not host or (":" in host and not (host.startswith("[") and host.endswith("]"))):
-        raise Refused(value, f"must name a host before :PORT (an IPv6 one in brackets), {SCHEDULER_EXAMPLE} or "
-                      "tcp://[::1]:8786")
+    from pipscover.sweep.address import scheduler_problem
+
+    problem = scheduler_problem(value)
+    if problem is not None:
+        raise Refused(value, problem)
     return value
 
 
