@@ -116,7 +116,7 @@ def sweep(
     `workers` processes (default: one per core). Ctrl-C raises `SweepInterrupted`; the rows written stay.
     """
     check_scheduler(scheduler)
-    table = ResultTable(out, columns(task), row_key, retry)
+    table = ResultTable(out, columns(task), row_key, retry, TASKS[task].filled_from)
     todo, repeated = _not_done(jobs, settings, table.done)
     progress = Progress(total=len(todo))
     statuses: Counter[str] = Counter()
