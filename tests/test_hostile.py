@@ -1348,6 +1348,22 @@ def test_ctrl_c_during_the_marginals_keeps_the_exact_count():
     assert "473,478,884,769,792 solutions (exact" in out and "marginals: not counted (stopped by Ctrl-C" in out
 
 
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_ctrl_c_during_the_count_says_the_marginals_are_missing(as_json):
+    """Ctrl-C in the count of `count --marginals` printed the lower bound without a word of the marginals: no
+    "marginals:" line, and a --json object without the keys a --timeout's has ("marginals_stopped_by": the
+    stop). Planted 6 x 8's count takes minutes."""
+    puzzle = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles" / "planted-6x8-s1.json"
+    code, out, err = interrupt(["count", puzzle, "--marginals", *(["--json"] if as_json else [])], after=1.0)
+    assert code == 130 and err == ""
+    if as_json:
+        document = json.loads(out)
+        assert document["stopped_by"] == document["marginals_stopped_by"] == "Ctrl-C"
+        assert document["marginals"] is None and document["exact"] is False
+    else:
+        assert out.splitlines()[-1] == "marginals: not counted (they need the exact count, and Ctrl-C stopped it)"
+
+
 def assert_group_ends(group: int, within: float = 10) -> None:
     """Every process of the group is gone within `within` seconds. A worker killed as its parent ends is
     reaped by init, which may take a moment on a loaded machine (until then kill(0) still finds it)."""
