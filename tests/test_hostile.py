@@ -502,6 +502,14 @@ def test_a_number_option_in_other_digits_is_named_not_a_number_not_out_of_range(
                                                                "number (at least 1) (see pipscover solve --help)\n")
 
 
+@pytest.mark.parametrize("args", [["sample", FIRST, "--number", "1.5"], ["sample", FIRST, "--number", "1e3"],
+                                  ["count", FIRST, "--limit", "1e3"]], ids=["1.5", "1e3", "count-1e3"])
+def test_a_number_with_a_fraction_or_an_exponent_is_named_no_whole_number(run_cli, args):
+    """`sample -n 1.5` and `-n 1e3` said "must be at least 1", which 1.5 and 1000 are: a number that reads
+    as a float was taken for one out of range, where a whole number is asked."""
+    assert_one_line_error(run_cli(*args), f"{args[0]}: {args[2]} {args[3]}: not a whole number (at least 1)")
+
+
 @pytest.mark.parametrize("command", sorted(FILE_COMMANDS))
 def test_a_difficulty_the_file_cannot_choose_by_is_refused_in_the_command_lines_words(run_cli, tmp_path, command):
     """The API's refusal names its `difficulty` argument (`formats.NothingToChoose`); every command that reads
