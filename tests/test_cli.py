@@ -116,6 +116,19 @@ def test_solve_draws_the_solution_and_can_write_svg(run_cli, tmp_path):
     assert (tmp_path / "first.svg").read_text().startswith("<svg")
 
 
+def test_solve_names_the_picture_it_writes(run_cli, tmp_path, monkeypatch):
+    """`solve -o first.svg` wrote the picture without a word, where `show -o` says "wrote"; --json names it by
+    "file" and stays nothing but JSON; `-o -` puts the picture alone on stdout, the answer on stderr (it was
+    glued after the SVG)."""
+    monkeypatch.chdir(tmp_path)
+    first = EXAMPLES / "first.txt"
+    assert run_cli("solve", first, "-o", "first.svg").out.endswith(f"\n{first}: wrote first.svg\n")
+    assert json.loads(run_cli("solve", first, "-o", "first.svg", "--json").out)["file"] == "first.svg"
+    piped = run_cli("solve", first, "-o", "-", "--json")
+    assert piped.out.startswith("<svg") and piped.out.rstrip().endswith("</svg>")
+    assert json.loads(piped.err)["status"] == "solved" and "file" not in json.loads(piped.err)
+
+
 @pytest.mark.parametrize(("name", "starts"), [("out.svg", "<svg"), ("out.txt", "4\nABCC\n"), ("out", "examples/")])
 def test_show_writes_the_format_its_output_is_named_for(run_cli, tmp_path, name, starts):
     assert run_cli("show", EXAMPLES / "first.txt", "-o", tmp_path / name).code == 0

@@ -297,6 +297,17 @@ def test_hint_command_all_draws_the_board_with_the_last_step_shaded(run_cli):
     assert "░" in result.out
 
 
+def test_hint_names_the_picture_it_writes(run_cli, tmp_path, monkeypatch):
+    """`hint -o step.svg` wrote the picture without a word, where `show -o` says "wrote"; --json names it by
+    "file"; `-o -` puts the picture alone on stdout, the steps on stderr."""
+    monkeypatch.chdir(tmp_path)
+    first = EXAMPLES / "first.txt"
+    assert run_cli("hint", first, "-o", "step.svg").out.endswith(f"\n{first}: wrote step.svg\n")
+    assert json.loads(run_cli("hint", first, "-o", "step.svg", "--json").out)["file"] == "step.svg"
+    piped = run_cli("hint", first, "-o", "-")
+    assert piped.out.startswith("<svg") and piped.out.rstrip().endswith("</svg>") and "1. region-sum" in piped.err
+
+
 def test_hint_svg_has_the_step_as_its_caption(run_cli, tmp_path):
     picture = tmp_path / "hint.svg"
     assert run_cli("hint", EXAMPLES / "first.txt", "-o", picture).code == 0

@@ -502,6 +502,14 @@ def test_a_number_option_in_other_digits_is_named_not_a_number_not_out_of_range(
                                                                "number (at least 1) (see pipscover solve --help)\n")
 
 
+@pytest.mark.parametrize("args", [["sample", FIRST, "--number", "1.5"], ["sample", FIRST, "--number", "1e3"],
+                                  ["count", FIRST, "--limit", "1e3"]], ids=["1.5", "1e3", "count-1e3"])
+def test_a_number_with_a_fraction_or_an_exponent_is_named_no_whole_number(run_cli, args):
+    """`sample -n 1.5` and `-n 1e3` said "must be at least 1", which 1.5 and 1000 are: a number that reads
+    as a float was taken for one out of range, where a whole number is asked."""
+    assert_one_line_error(run_cli(*args), f"{args[0]}: {args[2]} {args[3]}: not a whole number (at least 1)")
+
+
 @pytest.mark.parametrize("command", sorted(FILE_COMMANDS))
 def test_a_difficulty_the_file_cannot_choose_by_is_refused_in_the_command_lines_words(run_cli, tmp_path, command):
     """The API's refusal names its `difficulty` argument (`formats.NothingToChoose`); every command that reads
@@ -1348,6 +1356,22 @@ def test_ctrl_c_during_the_marginals_keeps_the_exact_count():
     assert "22,044,623,880,419,946,864 solutions (exact" in out and "marginals: not counted (stopped by Ctrl-C" in out
 
 
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_ctrl_c_during_the_count_says_the_marginals_are_missing(as_json):
+    """Ctrl-C in the count of `count --marginals` printed the lower bound without a word of the marginals: no
+    "marginals:" line, and a --json object without the keys a --timeout's has ("marginals_stopped_by": the
+    stop). Planted 6 x 8's count takes minutes."""
+    puzzle = Path(__file__).resolve().parents[1] / "benchmarks" / "count_puzzles" / "planted-6x8-s1.json"
+    code, out, err = interrupt(["count", puzzle, "--marginals", *(["--json"] if as_json else [])], after=1.0)
+    assert code == 130 and err == ""
+    if as_json:
+        document = json.loads(out)
+        assert document["stopped_by"] == document["marginals_stopped_by"] == "Ctrl-C"
+        assert document["marginals"] is None and document["exact"] is False
+    else:
+        assert out.splitlines()[-1] == "marginals: not counted (they need the exact count, and Ctrl-C stopped it)"
+
+
 def assert_group_ends(group: int, within: float = 10) -> None:
     """Every process of the group is gone within `within` seconds. A worker killed as its parent ends is
     reaped by init, which may take a moment on a loaded machine (until then kill(0) still finds it)."""
@@ -1839,13 +1863,16 @@ def test_a_scheduler_address_where_no_dask_scheduler_answers_is_one_line(run_cli
     assert not (tmp_path / "rows.csv").exists()
 
 
-@pytest.mark.parametrize("command", [["count", FIRST], ["sweep", "count", FIRST, "-o", "rows.csv"]],
-                         ids=["count", "sweep"])
-@pytest.mark.parametrize(("address", "says"), [
+NO_SCHEDULER_ADDRESS = [
     ("tcp://127.0.0.1:notaport", "must end in :PORT, a port from 1 to 65535"),
     ("tcp://127.0.0.1:99999", "must end in :PORT"), ("tcp://127.0.0.1", "must end in :PORT"),
     ("tcp://:8786", "must name a host before :PORT"), ("tcp://::1:8786", "an IPv6 one in brackets"),
-])
+]
+
+
+@pytest.mark.parametrize("command", [["count", FIRST], ["sweep", "count", FIRST, "-o", "rows.csv"]],
+                         ids=["count", "sweep"])
+@pytest.mark.parametrize(("address", "says"), NO_SCHEDULER_ADDRESS)
 def test_a_scheduler_address_that_is_no_host_and_port_is_refused_as_an_option_value(run_cli, tmp_path, monkeypatch,
                                                                                      command, address, says):
     """A port that is no number was "cannot connect (invalid literal for int() with base 10: 'notaport')",
@@ -1854,6 +1881,24 @@ def test_a_scheduler_address_that_is_no_host_and_port_is_refused_as_an_option_va
     assert_one_line_error(run_cli(*command, "--scheduler", address), f"error: {command[0]}: --scheduler {address}: ",
                           says)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("address", "says"), NO_SCHEDULER_ADDRESS)
+def test_the_library_refuses_a_scheduler_address_as_the_command_line_does(tmp_path, address, says):
+    """`sweep(..., scheduler=)` passed the address to Dask ("cannot connect (invalid literal for int()...)", or
+    ten seconds dialling port 99999), and `count_on_cluster` of a short puzzle took any address: both now say
+    what `--scheduler` says, before any work."""
+    from pipscover import load, load_one
+    from pipscover.sweep import Settings, make_jobs, sweep
+    from pipscover.sweep.split_count import count_on_cluster
+
+    said = f"--scheduler {address}: "
+    with pytest.raises(PipsError, match=re.escape(said)) as swept:
+        sweep("count", make_jobs("count", load(FIRST)), Settings(), tmp_path / "rows.csv", scheduler=address)
+    assert says in str(swept.value) and "\n" not in str(swept.value) and list(tmp_path.iterdir()) == []
+    with pytest.raises(PipsError, match=re.escape(said)) as counted:
+        count_on_cluster(load_one(FIRST), "auto", address, 2, None, None, time.monotonic())
+    assert str(counted.value) == str(swept.value)
 
 
 LONG_NAME = "a" * 300  # past the 255 bytes a file's name may have on Linux's file systems

@@ -22,6 +22,7 @@ from pipscover.errors import PipsError
 from pipscover.generate.generator import generate
 from pipscover.model.check import is_valid
 from pipscover.model.results import SearchTimeout
+from pipscover.runtime.limits import MemoryCapReached
 
 # Generated boards of 4 to 6 dominoes with many solutions (several tilings, repeated grids among them).
 SMALL = [generate(dominoes=dominoes, seed=seed, unique=False).puzzle
@@ -167,6 +168,18 @@ def test_sample_takes_its_limits_and_n_as_solve_and_count_do():
             sample(puzzle, n)
     with pytest.warns(DeprecationWarning, match="sample.deadline=.... is deprecated"):
         sample(puzzle, 1, deadline=time.monotonic() + 60)
+
+
+def test_a_limit_that_stops_sample_or_marginals_says_which_when_printed():
+    """`sample(puzzle, 3, timeout=0)` raised a `SearchTimeout`, and a cap a `MemoryCapReached`, whose message
+    was empty: a script's `print(error)` printed a blank line."""
+    puzzle = SMALL[-1]
+    for stopped in (lambda: sample(puzzle, 3, timeout=0), lambda: marginals(puzzle, timeout=0)):
+        with pytest.raises(SearchTimeout, match="^stopped by the timeout$"):
+            stopped()
+    for stopped in (lambda: sample(puzzle, 3, memory=1), lambda: marginals(puzzle, memory=1)):
+        with pytest.raises(MemoryCapReached, match="^stopped by the memory cap$"):
+            stopped()
 
 
 def test_a_puzzle_without_solutions_has_nothing_to_sample():

@@ -261,6 +261,27 @@ def test_a_generated_rows_rating_is_named_rating_as_rates_rows_name_it(sweep_her
         str(generate(dominoes=5, seed=seed).difficulty) for seed in (1, 2)]
 
 
+def test_a_generated_table_from_before_the_rating_column_goes_on(sweep_here, tmp_path):
+    """A rerun on a table written before `rating` was added was refused ("holds a table with other columns"):
+    its rows are kept, rewritten with the column filled from `difficulty` (which held the rating), and the
+    new rows go on after them."""
+    from pipscover.sweep.jobs import columns
+
+    out = tmp_path / "generated.csv"
+    assert sweep_here("generate", "--seeds", "1-2", "-n", "5", "--jobs", "1", "--output", out).code == 0
+    written, older = _rows(out), [name for name in columns("generate") if name != "rating"]
+    with out.open("w", newline="") as stream:
+        writer = csv.DictWriter(stream, older, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(written)
+    done = sweep_here("generate", "--seeds", "1-3", "-n", "5", "--jobs", "1", "--output", out)
+    assert done.code == 0 and "2 already in" in done.out
+    rows = _rows(out)
+    assert tuple(rows[0]) == columns("generate") and [row["seed"] for row in rows] == ["1", "2", "3"]
+    assert [row["rating"] for row in rows] == [row["difficulty"] for row in rows] == [
+        str(generate(dominoes=5, seed=seed).difficulty) for seed in (1, 2, 3)]
+
+
 def test_seeds_may_be_negative_as_generates_seed_may(sweep_here, tmp_path):
     """`generate --seed -1` makes a puzzle, and `sweep generate --seeds -1` said "not a seed or range"."""
     out = tmp_path / "negative.csv"

@@ -32,7 +32,7 @@ from pipscover.cli.app import (  # noqa: F401  (every command imports them from 
 from pipscover.cli.readable import Refused, bounds
 from pipscover.engines import ALIASES, REGISTRY
 from pipscover.engines.sat_solvers import SOLVERS
-from pipscover.errors import PipsError, is_written_whole_number, on_one_line, printable_path
+from pipscover.errors import PipsError, on_one_line, printable_path
 from pipscover.formats import NothingToChoose, load
 from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, puzzle_files
 from pipscover.model import Difficulty, Puzzle
@@ -132,22 +132,15 @@ def worker_count(value: int | None) -> int | None:
     return value
 
 
-PORTS = range(1, 2**16)
-SCHEDULER_EXAMPLE = "as in tcp://10.0.0.5:8786"
-
-
 def scheduler_address(value: str | None) -> str | None:
-    """A --scheduler, refused in one line unless HOST:PORT follows its scheme: Dask's own reading said "invalid
-    literal for int()" of a port that is no number, and dialled port 99999 or no host for ten seconds. A scheme
-    Dask does not know is left to it: its refusal lists those it does."""
+    """A --scheduler, refused in one line (`pipscover.sweep.address`), as the library refuses its `scheduler=`."""
     if value is None:
         return None
-    host, colon, port = value.rpartition("://")[2].rpartition(":")
-    if not colon or not is_written_whole_number(port) or int(port) not in PORTS:
-        raise Refused(value, f"must end in :PORT, a port from {PORTS[0]} to {PORTS[-1]}, {SCHEDULER_EXAMPLE}")
-    if not host or (":" in host and not (host.startswith("[") and host.endswith("]"))):
-        raise Refused(value, f"must name a host before :PORT (an IPv6 one in brackets), {SCHEDULER_EXAMPLE} or "
-                      "tcp://[::1]:8786")
+    from pipscover.sweep.address import scheduler_problem
+
+    problem = scheduler_problem(value)
+    if problem is not None:
+        raise Refused(value, problem)
     return value
 
 
@@ -295,17 +288,27 @@ def solve_json(puzzle: Puzzle, result: SolveResult) -> dict[str, Any]:
     }
 
 
-def print_solved(puzzle: Puzzle, result: SolveResult, headline: str, as_json: bool) -> None:
+def print_solved(puzzle: Puzzle, result: SolveResult, headline: str, as_json: bool, picture: str | None = None,
+                 err: bool = False) -> None:
     """A solving answer as `solve` and `decode` print it: the `solve --json` object, or `headline` then each
-    solution drawn."""
+    solution drawn; then the `picture` file drawn of it named, as `show -o` names its files (by "file" in the
+    JSON). With `err` it goes to stderr, where stdout took the picture (`solve -o -`)."""
     if as_json:
-        print_json(solve_json(puzzle, result))
+        print_json(solve_json(puzzle, result) | named_file(picture), err)
         return
     from pipscover.render.terminal import draw_solution
 
-    typer.echo(headline)
+    typer.echo(headline, err=err)
     for solution in result.solutions:
-        typer.echo(draw_solution(puzzle, solution))
+        typer.echo(draw_solution(puzzle, solution), err=err)
+    if named_file(picture):
+        typer.echo(wrote(puzzle.describe(), str(picture)))
+
+
+def named_file(path: str | None) -> dict[str, str]:
+    """The "file" a --json answer names, as `show` and `encode` name theirs: none when nothing was written, or
+    it went to stdout (`-`)."""
+    return {"file": path} if path is not None and path != "-" else {}
 
 
 def write_output(path: str, text: str) -> None:
@@ -467,7 +470,7 @@ def picture_option(what: str) -> Any:
     """The -o of the commands that can also draw `what` of each puzzle as an SVG picture (solve, hint)."""
     return typer.Option("--output", "-o", callback=output_folder,
                         help=f"Also write {what} as an SVG picture, NAME.svg (NAME-hard.svg etc. "
-                        "for several).")
+                        "for several; - for stdout, the answers then on stderr).")
 
 
 def picture_paths(output: str | None, puzzles: list[Puzzle]) -> list[str | None]:

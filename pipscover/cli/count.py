@@ -156,8 +156,9 @@ def _answers(loaded: list[Loaded], settings: dict[str, Any], jobs: int, update: 
                 break
             if split is not None and result.exact and result.backend is None and not as_json:
                 typer.echo(KEPT_HERE_NOTE.format(where=split.where()), err=True)
-    except CountInterrupted as stop:
-        _print(stop.puzzle, stop.result, as_json)
+    except CountInterrupted as stop:  # the marginals, asked for, are said to be missing as a --timeout's are
+        stopped = AskedMarginals(None, _stopped_by(stop.result), 0.0) if with_marginals else None
+        _print(stop.puzzle, stop.result, as_json, stopped)
         return EXIT_INTERRUPTED
     return worst
 

@@ -18,12 +18,14 @@ from pipscover.cli.common import (
     PuzzlesArgument,
     exit_after,
     load_reported,
+    named_file,
     output_format,
     picture_option,
     picture_paths,
     print_json,
     progress_bar,
     write_output,
+    wrote,
 )
 from pipscover.errors import PipsError
 from pipscover.formats import read_text_file
@@ -80,14 +82,16 @@ def hint_command(
         picture_paths(output, read)
 
     position = read_text_file(given) if given is not None else None  # refused before, and without, the puzzles
-    timed, unread = load_reported(puzzles, difficulty, as_json, refuse=refuse)
+    # A picture on stdout takes stdout whole, as encode's CNF does: the steps go to stderr.
+    on_stderr = output == "-"
+    timed, unread = load_reported(puzzles, difficulty, as_json, on_stderr, refuse=refuse)
     loaded = [item.puzzle for item in timed]
     placed = read_position(position, str(given), loaded[0]) if position is not None and loaded else ()
     pictures = picture_paths(output, loaded)
     worst = EXIT_OK
     with progress_bar("hinting", total=len(loaded) if len(loaded) > 1 else None) as advance:
         for puzzle, picture in zip(loaded, pictures):
-            chain = _hinted(puzzle, every, placed, as_json)
+            chain = _hinted(puzzle, every, placed, as_json, on_stderr)
             if chain is None:
                 worst = EXIT_INTERRUPTED
                 break
@@ -100,33 +104,36 @@ def hint_command(
                                                highlight=last.cells if last else (),
                                                caption=f"{last.rule.name}: {last.reason}" if last else ""))
             if as_json:
-                print_json(chain.as_json())
+                print_json(chain.as_json() | named_file(picture), on_stderr)
             else:
-                typer.echo(_ending(chain, every, placed))
+                typer.echo(_ending(chain, every, placed), err=on_stderr)
+                if named_file(picture):
+                    typer.echo(wrote(puzzle.describe(), str(picture)))
     exit_after(worst, unread)
 
 
-def _hinted(puzzle: Puzzle, every: bool, placed: tuple[Placement, ...], as_json: bool) -> Chain | None:
-    """A puzzle's chain, its steps printed as they come (but for --json); None when Ctrl-C stopped it, after
-    the steps found so far (the whole chain of a large board takes minutes) and a line saying so."""
+def _hinted(puzzle: Puzzle, every: bool, placed: tuple[Placement, ...], as_json: bool, err: bool) -> Chain | None:
+    """A puzzle's chain, its steps printed as they come (but for --json; to stderr with `err`); None when Ctrl-C
+    stopped it, after the steps found so far (the whole chain of a large board takes minutes) and a line saying
+    so."""
     found: list[Step] = []
     if not as_json:
-        typer.echo(f"{puzzle.describe()}:")
+        typer.echo(f"{puzzle.describe()}:", err=err)
     try:
         return hint_chain(puzzle, limit=None if every else 1, placed=placed,
-                          on_step=found.append if as_json else lambda step: _print_step(found, step))
+                          on_step=found.append if as_json else lambda step: _print_step(found, step, err))
     except KeyboardInterrupt:
         if as_json:
-            print_json(Chain(puzzle, tuple(found), False).as_json() | {"stopped_by": "Ctrl-C"})
+            print_json(Chain(puzzle, tuple(found), False).as_json() | {"stopped_by": "Ctrl-C"}, err)
         else:
-            typer.echo(f"  stopped by Ctrl-C after {len(found):,} step{'' if len(found) == 1 else 's'}")
+            typer.echo(f"  stopped by Ctrl-C after {len(found):,} step{'' if len(found) == 1 else 's'}", err=err)
         return None
 
 
-def _print_step(found: list[Step], step: Step) -> None:
+def _print_step(found: list[Step], step: Step, err: bool) -> None:
     """One step of the chain printed, numbered."""
     found.append(step)
-    typer.echo(f"{len(found):>4,}. {step.rule.name}: {step.reason}")
+    typer.echo(f"{len(found):>4,}. {step.rule.name}: {step.reason}", err=err)
 
 
 def _ending(chain: Chain, every: bool, placed: tuple[Placement, ...] = ()) -> str:

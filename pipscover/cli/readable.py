@@ -220,8 +220,8 @@ def _reason(param: Any, error: Any) -> str:
         return f"a number of more than {readable} digits, too long to read"
     if low is not None or high is not None:
         value = _refused_value(error)
-        try:
-            float(value if str(value).isascii() else "not ASCII")
+        try:  # (as a whole number where one is asked: `-n 1.5` and `-n 1e3` were "must be at least 1")
+            (int if kind == "int" else float)(value if str(value).isascii() else "not ASCII")
         except (TypeError, ValueError):
             return f"not a {'whole number' if kind == 'int' else 'number'} ({_range(low, high).lower()})"
         return f"must be {_range(low, high).lower()}"

@@ -16,6 +16,7 @@ from pipscover.cli.common import (
     PuzzlesArgument,
     exit_after,
     load_reported,
+    named_file,
     output_folder,
     output_format,
     output_paths,
@@ -86,7 +87,7 @@ def show_command(
     for puzzle, path in zip(loaded, paths):  # each file written is named: in --json as encode's are, by "file"
         if as_json:
             print_json({"puzzle": puzzle.origin.as_json(), **puzzle_to_nyt(puzzle, puzzle.published_solution),
-                        **({} if path == "-" else {"file": path})})
+                        **named_file(path)})
         elif path != "-":
             typer.echo(wrote(puzzle.describe(), path))
     exit_after(EXIT_OK, unread)

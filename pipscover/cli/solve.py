@@ -62,7 +62,9 @@ def solve_command(
     if output is not None:
         output_format(output, PICTURE)
     engine = configured(backend_with_encodings(backend, card, pb, form), wanted, timeout, seed)
-    timed, unread = load_reported(puzzles, difficulty, as_json, refuse=partial(picture_paths, output))
+    # A picture on stdout takes stdout whole, as encode's CNF does: the answers go to stderr.
+    on_stderr = output == "-"
+    timed, unread = load_reported(puzzles, difficulty, as_json, on_stderr, refuse=partial(picture_paths, output))
     loaded = [item.puzzle for item in timed]
     pictures = picture_paths(output, loaded)
     lists_all = get_backend(engine).capabilities.enumerates
@@ -72,13 +74,14 @@ def solve_command(
             puzzle = item.puzzle
             result = solve(puzzle, engine, limit=wanted, timeout=timeout, start=item.clock_start())
             advance()
-            if picture is not None and result.solutions:
-                from pipscover.render.svg import draw_svg  # only for --svg
+            drawn = picture if result.solutions else None
+            if drawn is not None:
+                from pipscover.render.svg import draw_svg  # only for -o
 
-                write_output(picture, draw_svg(puzzle, result.solutions[0]))
+                write_output(drawn, draw_svg(puzzle, result.solutions[0]))
             worst = max(worst, exit_code(result.status))
             said = describe_result(result, wanted, lists_all)
-            print_solved(puzzle, result, f"{puzzle.describe()}: {said}", as_json)
+            print_solved(puzzle, result, f"{puzzle.describe()}: {said}", as_json, drawn, on_stderr)
             if result.status is Status.INTERRUPTED:
                 break
     exit_after(worst, unread)

@@ -227,9 +227,11 @@ def sample(puzzle: Puzzle, n: int, seed: int = 0, distinct: Distinct | str = Dis
     line's) gives the same solutions on any machine. With `distinct="grids"`, uniform over the distinct pip
     grids: a solution drawn uniformly is kept with probability 1 / (the solutions that carry its grid), so each
     grid is kept equally often. Raises `ValueError` when the puzzle has no solution. (`draws` gives them one at
-    a time.) Within `timeout` seconds and `memory` bytes (2 GiB unless told: None is no cap), as `count`
-    takes them: `deadline=` (a `time.monotonic()` value) and `memory_cap=`, the names `sample` alone took,
-    still work, the first with a `DeprecationWarning`.
+    a time: a caller keeps those made before a limit stops it.) Within `timeout` seconds and `memory` bytes (2 GiB
+    unless told: None is no cap), as `count` takes them, `SearchTimeout` or `MemoryCapReached` past them (as
+    `marginals` raises them; `pipscover.model.results`, `pipscover.runtime.limits`): `deadline=` (a
+    `time.monotonic()` value) and `memory_cap=`, the names `sample` alone took, still work, the first with a
+    `DeprecationWarning`.
 
     >>> from pipscover import load_one
     >>> puzzle = load_one("benchmarks/count_puzzles/no-unique-10-s1.json")  # 29,028 solutions

@@ -25,7 +25,11 @@ CLOCK_EVERY = 1024  # cheap steps between two looks at the clock
 
 class SearchTimeout(Exception):
     """Raised inside an engine when its deadline passes; `solve` and the counters turn it into a status
-    (`pipscover.model.results`, where callers usually import it from)."""
+    (`pipscover.model.results`, where callers usually import it from). `sample` and `marginals` raise it to
+    their caller, whose `print(error)` printed an empty line: raised bare, it says what it is."""
+
+    def __str__(self) -> str:
+        return super().__str__() or "stopped by the timeout"
 
 
 def deadline_after(timeout: float | None, start: float | None = None) -> float | None:

@@ -85,7 +85,11 @@ class Remembered(dict[K, V]):
 
 
 class MemoryCapReached(Exception):
-    """A method's process holds more than its memory cap: the method stops (another one may take over)."""
+    """A method's process holds more than its memory cap: the method stops (another one may take over).
+    Raised bare, it says what it is, as `SearchTimeout` does (`sample` and `marginals` raise it to their caller)."""
+
+    def __str__(self) -> str:
+        return super().__str__() or "stopped by the memory cap"
 
 
 def resident_bytes() -> int:

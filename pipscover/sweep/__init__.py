@@ -2,7 +2,8 @@
 
 - `tasks`: what one job does (one puzzle or seed; the library's `solve`, `count`, `benchmark`, `generate`);
 - `table`: the CSV, written row by row, which a rerun resumes;
-- `cluster`: the jobs as Dask tasks (a LocalCluster, or a cluster's scheduler); `local`: in this process.
+- `cluster`: the jobs as Dask tasks (a LocalCluster, or a cluster's scheduler); `local`: in this process;
+- `address`: a scheduler's address, refused before any work when it is no HOST:PORT.
 
     >>> import tempfile
     >>> from pathlib import Path
@@ -24,6 +25,7 @@ from typing import Any
 
 from pipscover.errors import on_one_line, printable_path
 from pipscover.model import Puzzle
+from pipscover.sweep.address import check_scheduler
 from pipscover.sweep.jobs import TASKS, Job, Row, Settings, columns, default_backends, stubs
 from pipscover.sweep.table import Key, ResultTable, cell
 
@@ -113,7 +115,8 @@ def sweep(
     On the Dask cluster at `scheduler`; else with `workers == 1` in this process, else on a LocalCluster of
     `workers` processes (default: one per core). Ctrl-C raises `SweepInterrupted`; the rows written stay.
     """
-    table = ResultTable(out, columns(task), row_key, retry)
+    check_scheduler(scheduler)
+    table = ResultTable(out, columns(task), row_key, retry, TASKS[task].filled_from)
     todo, repeated = _not_done(jobs, settings, table.done)
     progress = Progress(total=len(todo))
     statuses: Counter[str] = Counter()

@@ -77,6 +77,9 @@ class Task:
     run: Callable[[Job, str, Settings], Row]
     columns: tuple[str, ...]  # after COMMON_COLUMNS
     key: tuple[str, ...] = ("task", "file", "difficulty", "number", "backend")  # what identifies a row
+    # Columns added since tables were written without them, each with the older column that held its value: a
+    # rerun fills them in from it (`ResultTable`), where it refused such a table.
+    filled_from: tuple[tuple[str, str], ...] = ()
 
 
 def _solve(job: Job, backend: str, settings: Settings) -> Row:
@@ -155,7 +158,8 @@ TASKS: dict[str, Task] = {task.name: task for task in (
          (*PUZZLE_COLUMNS, "rating", "steps", "guesses", "hardest_rule", "level")),
     Task("generate", "generate one puzzle per seed", _generate,
          ("seed", "dominoes", "max_pip", "shape", "unique", "regions", "constrained_regions", "extra_nodes",
-          "counter_calls", "restarts", "rating"), key=("task", "seed", "dominoes", "max_pip", "shape")),
+          "counter_calls", "restarts", "rating"), key=("task", "seed", "dominoes", "max_pip", "shape"),
+         filled_from=(("rating", "difficulty"),)),
 )}
 
 

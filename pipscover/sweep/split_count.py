@@ -46,6 +46,7 @@ from pipscover.model import Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct
 from pipscover.runtime.deadlines import SearchTimeout, has_passed
 from pipscover.runtime.limits import MemoryCapReached, TooBig, check_memory
+from pipscover.sweep.address import check_scheduler
 from pipscover.sweep.split_tasks import gather, shrinking_chunks
 
 if TYPE_CHECKING:
@@ -117,6 +118,7 @@ def count_on_cluster(puzzle: Puzzle, method: str, scheduler: str | None, workers
     inclusion-exclusion."""
     if method not in SPLIT_METHODS:
         raise PipsError(f"--scheduler and --jobs split a count by {split_methods()}, not {method}")
+    check_scheduler(scheduler)
     from pipscover.sweep.split_structural import count_structural_split
 
     split: Callable[..., CountResult] = count_structural_split if method == STRUCTURAL else count_split

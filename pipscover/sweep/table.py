@@ -1,7 +1,9 @@
 """The results table of a sweep: a CSV written row by row and flushed, so that a stopped run loses nothing.
 
 Reopened, the table says which rows are done, so a rerun skips them. A run killed while writing can leave
-a last line without its newline; reopening drops that line (its job runs again) before appending.
+a last line without its newline; reopening drops that line (its job runs again) before appending. A table an
+older pipscover wrote, without a column added since, is rewritten with it, filled from the column that held
+its value (generate's `rating` from `difficulty`), whole or not at all, before the new rows go on.
 """
 
 from __future__ import annotations
@@ -34,10 +36,12 @@ class ResultTable:
     """A CSV of sweep rows with the given columns, appended to inside `with`; `done` holds the keys of its rows."""
 
     def __init__(self, path: Path, columns: Sequence[str], key: Callable[[Row], Key],
-                 retry: Iterable[str] = ()) -> None:
+                 retry: Iterable[str] = (), filled_from: Iterable[tuple[str, str]] = ()) -> None:
         """Read what the file at `path` already holds (writing nothing yet: see `with`); rows whose status is in
-        `retry` do not count as done, and go when the table is opened."""
+        `retry` do not count as done, and go when the table is opened. `filled_from` names the columns an older
+        table may lack, each with the column that held its value."""
         self.path, self.columns, self.key = path, tuple(columns), key
+        self.filled_from = dict(filled_from)
         self._kept: list[Row] | None = None  # the rows to keep when the file must be rewritten
         self.done: set[Key] = set()
         self._has_header = self._read(set(retry))
@@ -89,15 +93,21 @@ class ResultTable:
             return False
         complete = text[: text.rfind("\n") + 1]  # a line without its newline was cut off mid-write
         reader = csv.DictReader(complete.splitlines())
-        if tuple(reader.fieldnames or ()) != self.columns:
-            raise PipsError(f"{self.path}: holds a table with other columns (another task's, or an older pipscover's); "
-                            "choose another --output")
-        rows = list(reader)
+        rows = self._filled(tuple(reader.fieldnames or ()), list(reader))
         kept = [row for row in rows if row["status"] not in retry]
-        if complete != text or len(kept) < len(rows):
+        if complete != text or len(kept) < len(rows) or tuple(reader.fieldnames or ()) != self.columns:
             self._kept = kept
         self.done = {self.key(row) for row in kept}
         return True
+
+    def _filled(self, found: tuple[str, ...], rows: list[Row]) -> list[Row]:
+        """The `rows` of a table whose header is `found`: today's columns, or today's but those added since
+        (`filled_from`), which are then filled in from the columns that held their values; else `PipsError`."""
+        added = [column for column in self.columns if column not in found and column in self.filled_from]
+        if found != tuple(column for column in self.columns if column not in added):
+            raise PipsError(f"{self.path}: holds a table with other columns (another task's, or an older pipscover's); "
+                            "choose another --output")
+        return [row | {column: row[self.filled_from[column]] for column in added} for row in rows]
 
     def _rewrite(self, rows: list[Row]) -> None:
         """Replace the file by the header and `rows`, whole or not at all."""
