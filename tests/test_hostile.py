@@ -1933,3 +1933,23 @@ def test_marginals_of_a_billion_pip_domino_are_refused_before_they_are_made(run_
     done = run_cli("count", board, "--marginals")
     assert done.code == 3 and time.monotonic() - started < 30
     assert "1 solution (exact" in done.out and "marginals: not counted (stopped by --memory" in done.out
+
+
+@pytest.mark.parametrize("command", [["sample", "-n", "1"], ["count", "-m", "inclusion-exclusion"]])
+def test_a_memory_cap_holds_through_the_sweeps_build_and_its_sweeps(command):
+    """planted 6 x 8's graph build held 306 MiB when done (its freed lines not given back), and its pruning
+    passed a 200 MiB cap by 130 MiB before the cap was looked at; `sample` then swept past a 300 MiB cap for
+    its whole run, its sweeps never looking. Now the build gives back what it freed and asks before it
+    prunes, and the sweeps look at the memory a few times a second: stopped by --memory, never above the cap
+    (the peak resident memory of a process of its own, measured by a parent that has no other child)."""
+    measure = ("import json, resource, subprocess, sys; done = subprocess.run(sys.argv[1:], capture_output=True, "
+               "text=True); print(json.dumps([done.returncode, done.stdout, done.stderr, "
+               "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss]))")
+    puzzle = ROOT / "benchmarks" / "count_puzzles" / "planted-6x8-s1.json"
+    run = [sys.executable, "-m", "pipscover", *command, str(puzzle), "--memory", "250M", "--timeout", "120", "--json"]
+    code, out, err, peak_kib = json.loads(subprocess.run([sys.executable, "-c", measure, *run], capture_output=True,
+                                                         text=True, check=True, timeout=180,
+                                                         env={**os.environ, "PYTHONPATH": str(ROOT)}).stdout)
+    assert code == 3, err
+    assert json.loads(out.splitlines()[-1])["stopped_by"] in ("memory", "--memory")
+    assert peak_kib * 1024 <= 250 * 2**20

@@ -55,7 +55,7 @@ from pipscover.model.geometry import neighbours
 from pipscover.model.results import CountInterrupted, Distinct
 from pipscover.regions import pip_values
 from pipscover.runtime.cores import compiled_by_default, load_core
-from pipscover.runtime.limits import TooBig
+from pipscover.runtime.limits import TooBig, check_memory
 
 # The Python sweeps are about 180 times slower (planted 4 x 4, no-unique-10, planted 2 x 12: 178-194x).
 _core = load_core("pipscover.counting._inclusion_exclusion", "the Python sweeps and build (about 180 times slower)")
@@ -265,7 +265,8 @@ def _built(puzzle: Puzzle, board: _Board, tables: list[list[int]], core: ModuleT
     made = core.build(
         board.region_of, [[other - cell for other in others] for cell, others in enumerate(board.later)],
         tables, len(pip_values(puzzle.dominoes)), board.kinds, _flat(board.partners),
-        lambda: check_search(0, deadline, memory_cap, None), CHECK_EVERY, layings_limit, INDEX_LIMIT, keys)
+        lambda upcoming: check_search(0, deadline, None if memory_cap is None else memory_cap - upcoming, None),
+        CHECK_EVERY, layings_limit, INDEX_LIMIT, keys)
     if made == core.TOO_MANY_LAYINGS:
         raise _too_many_layings(puzzle, layings_limit)
     if made == core.TOO_MANY_INDICES:
@@ -500,26 +501,27 @@ def _skips_folded(incoming: list[dict[int, dict[int, int]]]) -> list[bool]:
 
 def sweep_total(sweep: Sweep, deadline: float | None = None, compiled: bool | None = None,
                 on_progress: ProgressCallback | None = None, chunk: range | None = None,
-                vectors: int = 512) -> int:
+                vectors: int = 512, memory_cap: int | None = None) -> int:
     """sum over the sweep's points of their signs' product times P(point's weights), modulo the points'
     `modulus` (its residues modulo each prime, combined); `chunk`: only over the points it numbers (the
     first type fastest; default all), so that the chunks of a split count add up to the whole. `on_progress`
     hears the share of the chunk swept (with 0 found: no count is known before the last). `vectors`: the
     widest registers the core's passes may take, where the processor has them: 512 (AVX-512, sixteen points a
-    pass), 256 (AVX2, eight) or 0 (its plain loop; the tests compare all three)."""
-    return sweep_totals(sweep, 1, deadline, compiled, on_progress, chunk, vectors)[0]
+    pass), 256 (AVX2, eight) or 0 (its plain loop; the tests compare all three). `MemoryCapReached` when the
+    process holds more than `memory_cap` bytes (at the start, then a few times a second)."""
+    return sweep_totals(sweep, 1, deadline, compiled, on_progress, chunk, vectors, memory_cap)[0]
 
 
 def sweep_totals(sweep: Sweep, outputs: int, deadline: float | None = None, compiled: bool | None = None,
                  on_progress: ProgressCallback | None = None, chunk: range | None = None,
-                 vectors: int = 512) -> list[int]:
+                 vectors: int = 512, memory_cap: int | None = None) -> list[int]:
     """`sweep_total`'s sum taken at each of the graph's last `outputs` states (the covered board is the last),
     in their order, in one sweep: a sample's choices, each a state of its own (`sweep_sample.py`)."""
     points = range(sweep.points.count) if chunk is None else chunk
     if sweep.final < 0 or not points:
         return [0] * outputs
     primes = sweep.points.primes
-    check = _checker(deadline, on_progress, len(points))
+    check = _checker(deadline, on_progress, len(points), memory_cap)
     if _compiled(compiled):
         totals = _core.total(*_core_points(sweep),  # type: ignore[union-attr]  # _compiled is only true with a core
                              _ordered_graph(sweep, outputs), check, COMPILED_CHECK_EVERY, points.start, points.stop,
@@ -538,7 +540,8 @@ def sweep_totals(sweep: Sweep, outputs: int, deadline: float | None = None, comp
 
 def laying_totals(sweep: Sweep, laying_start: array, pair_layings: array, kinds: array,
                   deadline: float | None = None, compiled: bool | None = None,
-                  on_progress: ProgressCallback | None = None, vectors: int = 512) -> list[int]:
+                  on_progress: ProgressCallback | None = None, vectors: int = 512,
+                  memory_cap: int | None = None) -> list[int]:
     """For each laying (a domino of type `kinds[k]` on two cells), the sum over the points of the terms of
     the paths that lay it, modulo the primes' product: the form pairs (the edges in order, each its form's
     pairs) make the layings `pair_layings[laying_start[p]:laying_start[p + 1]]` (arrays "i"), and each term is
@@ -550,7 +553,7 @@ def laying_totals(sweep: Sweep, laying_start: array, pair_layings: array, kinds:
     if sweep.final < 1 or not kinds:
         return [0] * len(kinds)
     turned = reversed_sweep(sweep)
-    check = _checker(deadline, on_progress, sweep.points.count)
+    check = _checker(deadline, on_progress, sweep.points.count, memory_cap)
     if _compiled(compiled):
         made = _core.through(*_core_points(sweep),  # type: ignore[union-attr]  # _compiled is only true with a core
                              sweep.first, sweep.sources, sweep.edge_forms, turned.first, turned.sources,
@@ -587,17 +590,23 @@ def _core_points(sweep: Sweep) -> tuple[list[int], list[int], list[int], list[in
             [[number for pair in form for number in pair] for form in sweep.forms])
 
 
-def _checker(deadline: float | None, on_progress: ProgressCallback | None, points: int) -> Callable[[int], None]:
-    """What the sweeps call every few points (`done` of `points`): the clock, and the progress (nothing found
-    before the last point) a few times a second, for the core as for the twin."""
+def _checker(deadline: float | None, on_progress: ProgressCallback | None, points: int,
+             memory_cap: int | None = None) -> Callable[[int], None]:
+    """What the sweeps call every few points (`done` of `points`): the clock; the progress (nothing found before
+    the last point) and the memory held against `memory_cap` a few times a second (the sweeps allocate nothing,
+    but a process past its cap when they start, a build's freed heap not given back, sat there for a sample's
+    whole run), for the core as for the twin."""
     reported = [time.monotonic()]
 
     def check(done: int) -> None:
         check_search(0, deadline, None, None)
-        if on_progress is not None and time.monotonic() - reported[0] >= PROGRESS_EVERY:
+        if time.monotonic() - reported[0] >= PROGRESS_EVERY:
             reported[0] = time.monotonic()
-            on_progress(0, done / points)
+            check_memory(memory_cap)
+            if on_progress is not None:
+                on_progress(0, done / points)
 
+    check_memory(memory_cap)
     return check
 
 
@@ -736,7 +745,7 @@ def count(puzzle: Puzzle, budget: Budget = UNLIMITED, compiled: bool | None = No
     Modulus.of(puzzle)  # what it refuses, it refuses before the build
     try:
         sweep = with_fewest_primes(puzzle, build_sweep(puzzle, budget.deadline, budget.memory))
-        total = sweep_total(sweep, budget.deadline, compiled, budget.on_progress)
+        total = sweep_total(sweep, budget.deadline, compiled, budget.on_progress, memory_cap=budget.memory)
     except STOPS as stop:
         raise CountInterrupted(replace(stopped(0, stop, Distinct.PLACEMENTS).result, method="inclusion-exclusion")) \
             from None

@@ -46,7 +46,7 @@ def marginals_by_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap
         raise MemoryCapReached
     laying_start, pair_layings, layings = _layings_of(built, len(values), deadline, memory_cap)
     totals = laying_totals(sweep, laying_start, pair_layings, array("i", (kind for kind, *_ in layings)),
-                           deadline, compiled, on_progress)
+                           deadline, compiled, on_progress, memory_cap=memory_cap)
     modulus = Modulus.of_points(sweep.points)
     found = [[0] * len(values) for _ in built.board.cells]  # by line, then pip index
     for (_, line, a, other, b), total in zip(layings, totals):

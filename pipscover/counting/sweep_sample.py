@@ -71,7 +71,8 @@ class SweepSampler:
         """The number of solutions (placements)."""
         if self._total is None:
             sweep = self.built.sweep
-            self._total = Modulus.of_points(sweep.points).count(sweep_total(sweep, self.deadline, self.compiled))
+            self._total = Modulus.of_points(sweep.points).count(sweep_total(sweep, self.deadline, self.compiled,
+                                                                              memory_cap=self.memory_cap))
         return self._total
 
     def sample(self, rng: Random) -> Solution:
@@ -102,7 +103,7 @@ class SweepSampler:
                    for kind, times in sweep.forms[sweep.edge_forms[e]] if kind == SKIP or left[kind]]
         points = Points.of(left, paired(left), sweep.points.lanes)
         totals = sweep_totals(_with_choices(sweep, state, points, [(source, kind) for source, kind, _ in options]),
-                              len(options), self.deadline, self.compiled)
+                              len(options), self.deadline, self.compiled, memory_cap=self.memory_cap)
         modulus = Modulus.of_points(points)
         choices = [(source, kind, times, modulus.count(total)) for (source, kind, times), total in zip(options, totals)]
         self.kept[key] = choices

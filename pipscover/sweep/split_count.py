@@ -194,9 +194,11 @@ def _short_sweep(puzzle: Puzzle, modulus: Modulus, deadline: float | None, memor
     if sweep.points.count * len(sweep.sources) > LOCAL_SWEEP_WORK:
         return _Split(modulus, sweep)
     try:
-        total = sweep_total(sweep, deadline)
+        total = sweep_total(sweep, deadline, memory_cap=memory)
     except SearchTimeout:
         return _named_auto(_result(0, False, start, None, "timeout"))
+    except MemoryCapReached:
+        return _named_auto(_result(0, False, start, None, "memory"))
     return _named_auto(_result(modulus.count(total), True, start, None))
 
 
