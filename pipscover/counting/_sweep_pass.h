@@ -1,13 +1,13 @@
-/* The vector pass of _inclusion_exclusion.c (and its `through`'s batch), written once for both register widths: that file includes it
-   twice, once with AVX2's operations named (WIDTH 8 points a pass, __m256i) and once with AVX-512's (WIDTH
-   16, __m512i), so that the two passes are one text. Per state and lane, the WIDTH points' values side by
-   side (one register: a 32-byte half line or a 64-byte line); a source's even points' values times their
-   weights in one product (the low halves of its 64-bit parts), its odd points' (shifted down) in another;
-   the same folds as `folded`, side by side, then the halves put back together. `lanes` is a constant where
-   `PASS_OF` is inlined (and its loops unrolled), so that the sums stay in registers: a third of the time.
-   Where the ring's values are past the L2 (`ask_ahead`), the values of the source PREFETCH_AHEAD edges on
-   are asked for ahead (the graph's `from` is padded past its last edge), since a source's values are read
-   at random within the ring: planted 6 x 8's point takes 0.75 of its time (encodings/counting.md).
+/* The vector pass of _inclusion_exclusion.c (and its `through`'s batch), written once for both register widths:
+   that file includes it twice, once with AVX2's operations named (WIDTH 8 points a pass, __m256i) and once with
+   AVX-512's (WIDTH 16, __m512i), so that the two passes are one text. Per state and lane, the WIDTH points' values
+   side by side (one register: a 32-byte half line or a 64-byte line); a source's even points' values times their
+   weights in one product (the low halves of its 64-bit parts), its odd points' (shifted down) in another; the same
+   folds as `folded`, side by side, then the halves put back together. `lanes` is a constant where `PASS_OF` is
+   inlined (and its loops unrolled), so that the sums stay in registers: a third of the time. Where the ring's
+   values are past the L2 (`ask_ahead`), the values of the source PREFETCH_AHEAD edges on are asked for ahead (the
+   graph's `from` is padded past its last edge), since a source's values are read at random within the ring: planted
+   6 x 8's point takes 0.75 of its time (encodings/counting.md).
 
    Named by the includer: VECTOR (the register type), WIDTH, TARGET (the functions' target attribute), PASS_OF,
    PASS and BATCH (the functions' names), and the operations SET1, ZERO, LOAD, STORE, ADD, AND, SHIFT_RIGHT,
