@@ -69,7 +69,7 @@ def _naive_draw(sampler: SweepSampler, rng: Random):
     the counts does)."""
     path, state, left = [], sampler.built.sweep.final, sampler.copies
     while state:
-        source, kind, times, _ = rng.choice([choice for choice in sampler._choices(state, left) if choice[3]])
+        source, kind, times, _ = rng.choice([choice for choice in sampler._step(state, left)[0] if choice[3]])
         path.append((source, state, kind, times))
         state, left = source, left if kind < 0 else left[:kind] + (left[kind] - 1,) + left[kind + 1:]
     return sampler._solution(reversed(path), rng)

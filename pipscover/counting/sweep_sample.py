@@ -8,13 +8,13 @@ s's incoming edge e, of form {t: times}, number times * [x^(r - e_t)] F_src(x); 
 |r| - 1 (every path to a state covers the same cells), so x_t F_src has degree |r| and its coefficient of x^r
 is inclusion-exclusion's sum over r's points (Ryser's or Glynn's, as for a count), with the point's weight of
 t as one more factor (a step that lays nothing: none). One sweep over the states that lead to a choice's
-source, with one extra state per choice (`sweep_totals`), gives every choice's count; the choice is drawn with
-probability its count over s's (`randrange` on exact integers, the counts checked to add up), and the walk
-goes on from its source with r less its domino, until the empty board. A path is then drawn with probability 1
-/ count: uniform. Each step sweeps over r's points, prod (r_t + 1), which shrink by a factor r_t / (r_t + 1)
-with every domino laid, and over fewer states with each step back, so a draw costs a few counts' sweeps, on
-every puzzle that inclusion-exclusion counts: where the structural counter's subproblems do not fit
-(`completions.py`), this still draws.
+source, with one extra state per choice and s itself last (`sweep_totals`), gives every choice's count and s's
+own; the choice is drawn with probability its count over s's (`randrange` on exact integers, the counts
+checked to add up to s's own and to the count the step before drew), and the walk goes on from its source with
+r less its domino, until the empty board. A path is then drawn with probability 1 / count: uniform. Each step
+sweeps over r's points, prod (r_t + 1), which shrink by a factor r_t / (r_t + 1) with every domino laid, and
+over fewer states with each step back, so a draw costs a few counts' sweeps, on every puzzle that inclusion-
+exclusion counts: where the structural counter's subproblems do not fit (`completions.py`), this still draws.
 
 An edge merges the layings that lead from one state to the next (a domino's two orientations, say), so the
 path is read back cell by cell: from the empty board's key, each edge's layings are tried on its source's
@@ -64,16 +64,15 @@ class SweepSampler:
         self.built = keyed_graph(puzzle, deadline, memory_cap, compiled, order)
         self.puzzle, self.deadline, self.memory_cap, self.compiled = puzzle, deadline, memory_cap, compiled
         self.copies = tuple(copies_of(puzzle))
-        self.kept: OrderedDict[tuple[int, tuple[int, ...]], list[Choice]] = OrderedDict()
-        self._total: int | None = None
+        self.kept: OrderedDict[tuple[int, tuple[int, ...]], tuple[list[Choice], int]] = OrderedDict()
 
     def total(self) -> int:
-        """The number of solutions (placements)."""
-        if self._total is None:
-            sweep = self.built.sweep
-            self._total = Modulus.of_points(sweep.points).count(sweep_total(sweep, self.deadline, self.compiled,
-                                                                              memory_cap=self.memory_cap))
-        return self._total
+        """The number of solutions (placements): the covered board's own count, from the first step's sweep (a
+        graph with no step, of no solution, is counted as it is)."""
+        sweep = self.built.sweep
+        if sweep.final < 1:
+            return Modulus.of_points(sweep.points).count(sweep_total(sweep, self.deadline, self.compiled))
+        return self._step(sweep.final, self.copies)[1]
 
     def sample(self, rng: Random) -> Solution:
         """One solution drawn uniformly at random (`rng` decides, by `randrange` on exact counts only)."""
@@ -83,16 +82,18 @@ class SweepSampler:
         path: list[tuple[int, int, int, int]] = []  # (source, target, kind, times), from the covered board back
         state, left = self.built.sweep.final, self.copies
         while state:
-            choices = self._choices(state, left)
-            if sum(times * count for _, _, times, count in choices) != known:
+            choices, own = self._step(state, left)
+            if own != known or sum(times * count for _, _, times, count in choices) != known:
                 raise AssertionError("the choices' counts do not add up to the state's")
             source, kind, times, known = pick(rng, ((choice, choice[2] * choice[3]) for choice in choices), known)
             path.append((source, state, kind, times))
             state, left = source, _less(left, kind)
         return self._solution(reversed(path), rng)
 
-    def _choices(self, state: int, left: tuple[int, ...]) -> list[Choice]:
-        """Every (source, kind) by which a path with `left` still to lay reaches `state`, with its count."""
+    def _step(self, state: int, left: tuple[int, ...]) -> tuple[list[Choice], int]:
+        """Every (source, kind) by which a path with `left` still to lay reaches `state`, with its count, and the
+        state's own count, in one sweep: the two are summed at different states, so that their agreement checks
+        the step (at the covered board, the own count is the puzzle's: no count of its own before the draws)."""
         key = (state, left)
         if key in self.kept:
             self.kept.move_to_end(key)
@@ -102,14 +103,14 @@ class SweepSampler:
         options = [(sweep.sources[e], kind, times) for e in range(sweep.first[state], sweep.first[state + 1])
                    for kind, times in sweep.forms[sweep.edge_forms[e]] if kind == SKIP or left[kind]]
         points = Points.of(left, paired(left), sweep.points.lanes)
-        totals = sweep_totals(_with_choices(sweep, state, points, [(source, kind) for source, kind, _ in options]),
-                              len(options), self.deadline, self.compiled, memory_cap=self.memory_cap)
+        graph = _with_choices(sweep, state, points, [(source, kind) for source, kind, _ in options])
+        *totals, own = sweep_totals(graph, len(options) + 1, self.deadline, self.compiled, memory_cap=self.memory_cap)
         modulus = Modulus.of_points(points)
         choices = [(source, kind, times, modulus.count(total)) for (source, kind, times), total in zip(options, totals)]
-        self.kept[key] = choices
+        self.kept[key] = (choices, modulus.count(own))
         if len(self.kept) > CHOICES_KEPT:
             self.kept.popitem(last=False)
-        return choices
+        return self.kept[key]
 
     def _solution(self, path: Iterator[tuple[int, int, int, int]], rng: Random) -> Solution:
         """The layings of a path of the graph, each edge's drawn uniformly among those it merges."""
@@ -192,8 +193,8 @@ def _layings(built: BuiltSweep, pips: int, source: int, target: int,
 
 def _with_choices(sweep: Sweep, state: int, points: Points, choices: list[tuple[int, int]]) -> Sweep:
     """The graph of the states that lead to a choice's source (`_ancestors`), then one state per choice
-    (source, kind), its one edge from that source weighted by that kind alone: swept at `points`, each
-    choice's state sums its count."""
+    (source, kind), its one edge from that source weighted by that kind alone, then `state` itself, its edges
+    as they are: swept at `points`, each choice's state sums its count, and the last the state's own."""
     forms = list(sweep.forms)
     number = {form: at for at, form in enumerate(forms)}
     kept = _ancestors(sweep, state, [source for source, _ in choices])
@@ -212,7 +213,12 @@ def _with_choices(sweep: Sweep, state: int, points: Points, choices: list[tuple[
         sources.append(renumbered[source])
         edge_forms.append(number[form])
         first.append(len(sources))
-    return Sweep(points, tuple(forms), first, sources, edge_forms, len(kept) - 1 + len(choices))
+    for e in range(sweep.first[state], sweep.first[state + 1]):
+        if sweep.sources[e] in renumbered:  # (an edge from no choice's source lays none of `points`' types: 0)
+            sources.append(renumbered[sweep.sources[e]])
+            edge_forms.append(sweep.edge_forms[e])
+    first.append(len(sources))
+    return Sweep(points, tuple(forms), first, sources, edge_forms, len(kept) + len(choices))
 
 
 def _ancestors(sweep: Sweep, state: int, sources: list[int]) -> list[int]:
