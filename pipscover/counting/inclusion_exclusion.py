@@ -570,9 +570,10 @@ def laying_totals(sweep: Sweep, laying_start: array, pair_layings: array, kinds:
         for state in range(1, sweep.final + 1):
             for e in range(sweep.first[state], sweep.first[state + 1]):
                 through = sign * ways_to[sweep.sources[e]] * ways_on[sweep.final - state]
-                for k in pair_layings[laying_start[pair]:laying_start[pair + len(sweep.forms[sweep.edge_forms[e]])]]:
+                pairs = len(sweep.forms[sweep.edge_forms[e]])
+                for k in pair_layings[laying_start[pair]:laying_start[pair + pairs]]:
                     totals[k] += through * weights[kinds[k]]
-                pair += len(sweep.forms[sweep.edge_forms[e]])
+                pair += pairs
     return [total % sweep.points.modulus for total in totals]
 
 
@@ -618,18 +619,23 @@ def _combined_each(residues: Sequence[int], primes: Sequence[int]) -> list[int]:
 
 def reversed_sweep(sweep: Sweep) -> Sweep:
     """The graph with its edges turned round and state s numbered final - s (so that sources still come
-    first): its values are the ways on from each state to the covered board."""
-    leaving: list[list[tuple[int, int]]] = [[] for _ in range(sweep.final + 1)]
-    for state in range(1, sweep.final + 1):
+    first): its values are the ways on from each state to the covered board. Made in arrays, each edge put in
+    its place by its source's count of edges out (a list of tuples per state held 12 times the graph's bytes:
+    planted 6 x 8's 2.3 million edges, about 200 MB)."""
+    final, edges = sweep.final, len(sweep.sources)
+    first = array("i", bytes(4 * (final + 2)))
+    for source in sweep.sources:
+        first[final - source + 1] += 1
+    for state in range(final + 1):
+        first[state + 1] += first[state]
+    placed = array("i", first)
+    sources, edge_forms = array("i", bytes(4 * edges)), array("i", bytes(4 * edges))
+    for state in range(1, final + 1):
         for e in range(sweep.first[state], sweep.first[state + 1]):
-            leaving[sweep.sources[e]].append((state, sweep.edge_forms[e]))
-    first, sources, edge_forms = array("i", [0]), array("i"), array("i")
-    for state in range(sweep.final, -1, -1):
-        for target, form in leaving[state]:
-            sources.append(sweep.final - target)
-            edge_forms.append(form)
-        first.append(len(sources))
-    return Sweep(sweep.points, sweep.forms, first, sources, edge_forms, sweep.final)
+            turned = final - sweep.sources[e]
+            sources[placed[turned]], edge_forms[placed[turned]] = final - state, sweep.edge_forms[e]
+            placed[turned] += 1
+    return Sweep(sweep.points, sweep.forms, first, sources, edge_forms, final)
 
 
 class _Ordered(NamedTuple):

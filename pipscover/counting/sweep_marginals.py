@@ -100,10 +100,11 @@ def _bytes_needed(built: BuiltSweep) -> int:
     """What the layings' sums take besides the graph, estimated before they are made: each form pair's start and
     at most two layings (`_layings_of`, C ints); each distinct laying (at most two a pair, and four a cell and
     type: two neighbours later, two orientations) numbered here and held in the core, sixteen points' sums
-    and eight parts of its total a lane; and every state's values at a batch's sixteen points, forward and
-    backward."""
+    and eight parts of its total a lane; the reversed graph (`reversed_sweep`: an edge's source and form, two
+    starts a state); and every state's values at a batch's sixteen points, forward and backward."""
     sweep, lanes = built.sweep, built.sweep.points.lanes
     pairs = sum(len(sweep.forms[form]) for form in sweep.edge_forms)
     layings = min(2 * pairs, 4 * len(built.board.cells) * built.board.kinds)
     return (pairs * 3 * INT_BYTES + layings * (LAYING_BYTES + lanes * 24 * WORD_BYTES)
+            + 2 * INT_BYTES * (len(sweep.sources) + sweep.final + 2)
             + 2 * INT_BYTES * 16 * lanes * (1 << sweep.final.bit_length()))

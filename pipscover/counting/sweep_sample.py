@@ -71,7 +71,8 @@ class SweepSampler:
         graph with no step, of no solution, is counted as it is)."""
         sweep = self.built.sweep
         if sweep.final < 1:
-            return Modulus.of_points(sweep.points).count(sweep_total(sweep, self.deadline, self.compiled))
+            return Modulus.of_points(sweep.points).count(sweep_total(sweep, self.deadline, self.compiled,
+                                                                     memory_cap=self.memory_cap))
         return self._step(sweep.final, self.copies)[1]
 
     def sample(self, rng: Random) -> Solution:
