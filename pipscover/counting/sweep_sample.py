@@ -224,8 +224,9 @@ def _with_choices(sweep: Sweep, state: int, points: Points, choices: list[tuple[
 
 def _ancestors(sweep: Sweep, state: int, sources: list[int]) -> list[int]:
     """The states before `state` on some path from the empty board to one of `sources`, in sweep order: only
-    they add to a choice's count. A few steps back from the covered board they are a tenth of the states
-    before (planted 6 x 6: the third step's 3,938 of 26,900), and the steps' sweeps shrink with them."""
+    they add to a choice's count. A few steps back from the covered board they are a small part of the states
+    before (planted 6 x 6, one draw: the fourth step's 3,938 of 26,900), and the steps' sweeps shrink with
+    them."""
     leads = bytearray(state)
     for source in sources:
         leads[source] = 1
