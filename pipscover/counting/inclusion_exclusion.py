@@ -55,7 +55,7 @@ from pipscover.model.geometry import neighbours
 from pipscover.model.results import CountInterrupted, Distinct
 from pipscover.regions import pip_values
 from pipscover.runtime.cores import compiled_by_default, load_core
-from pipscover.runtime.limits import TooBig, check_memory
+from pipscover.runtime.limits import MemoryCapReached, TooBig, check_memory
 
 # The Python sweeps are about 180 times slower (planted 4 x 4, no-unique-10, planted 2 x 12: 178-194x).
 _core = load_core("pipscover.counting._inclusion_exclusion", "the Python sweeps and build (about 180 times slower)")
@@ -237,7 +237,7 @@ def _best_built(puzzle: Puzzle, deadline: float | None, memory_cap: int | None, 
         return _built(puzzle, _Board.of(puzzle, order, rules), tables, core, deadline, memory_cap, LAYINGS_LIMIT, keys)
     pairs = [pairs_filled(table, pips, size) for table, size in zip(tables, rules.sizes)]
     best: BuiltSweep | None = None
-    refused: TooBig | None = None
+    refused: TooBig | MemoryCapReached | None = None
     tried = ranked(puzzle.cells, puzzle.region_index, pairs)[:ORDERS_TRIED]
     longer = longer_side_order(puzzle.cells)  # the only order before: tried too, so that few graphs grow
     for cells in tried if longer in tried else [*tried, longer]:
@@ -245,7 +245,10 @@ def _best_built(puzzle: Puzzle, deadline: float | None, memory_cap: int | None, 
         limit = LAYINGS_LIMIT if best is None else min(LAYINGS_LIMIT, 2 * best.laid)
         try:
             made = _built(puzzle, _Board.of(puzzle, cells, rules), tables, core, deadline, memory_cap, limit, keys)
-        except TooBig as too_big:
+        except (TooBig, MemoryCapReached) as too_big:
+            # One order refused (its build frees what it held) leaves the graph in hand and the other orders,
+            # whose graphs may be smaller: planted 6 x 8 under 230 MiB built two orders, and the third's
+            # refusal ended the count.
             refused = refused or too_big
             continue
         if best is None or len(made.sweep.sources) < len(best.sweep.sources):
