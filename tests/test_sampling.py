@@ -156,6 +156,16 @@ def test_the_same_seed_draws_the_same_samples_and_another_seed_others():
     assert sample(puzzle, 5, seed=42) != sample(puzzle, 5, seed=43)
 
 
+def test_sample_takes_the_seeds_the_command_line_takes():
+    """The command line refuses a seed past 2^64 (as every --seed); `sample` took 2^70, 1.5, "abc" and True,
+    each a seed of its own to `random.Random`, so a script's draws had no command line that repeats them."""
+    puzzle = SMALL[-1]
+    assert sample(puzzle, 2, seed=2**64 - 1) == sample(puzzle, 2, seed=2**64 - 1)
+    for seed in (2**70, -(2**64), 1.5, "abc", True):
+        with pytest.raises(PipsError, match="the seed must be a whole number from"):
+            sample(puzzle, 1, seed=seed)
+
+
 def test_sample_takes_its_limits_and_n_as_solve_and_count_do():
     """`sample` alone took `deadline=` (a clock reading) and `memory_cap=`, where every other name takes
     `timeout=` seconds and `memory=` bytes; n = -1 or 1.5 was a ValueError about islice's stop argument."""

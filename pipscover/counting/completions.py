@@ -39,7 +39,7 @@ from pipscover.counting.sweep_sample import SweepSampler, pick
 from pipscover.counting.tilings import longer_side_order, set_bits
 from pipscover.errors import PipsError, is_whole_number, shown
 from pipscover.model import Cell, Placement, Puzzle, Solution
-from pipscover.model.results import Distinct, Marginals, reachable
+from pipscover.model.results import Distinct, Marginals, checked_seed, reachable
 from pipscover.runtime.deadlines import deadline_of
 from pipscover.runtime.limits import MEMORY_LIMIT, TooBig, checked_memory
 from pipscover.runtime.recursion import room_for
@@ -250,7 +250,7 @@ def draws(puzzle: Puzzle, seed: int, distinct: Distinct | str = Distinct.PLACEME
     """The draws of `sample`, without end, one at a time: a caller that writes each as it comes holds none of
     them (`pipscover sample -n N` for any N). `SearchTimeout` or `MemoryCapReached` past the limits, looked at
     while counting and every `CHECK_EVERY` draws; `ValueError` at the first draw when there is no solution."""
-    rng = Random(seed)
+    rng = Random(checked_seed(seed))
     walk = _walk(puzzle, deadline, memory_cap)
     carried: dict[tuple[tuple[Cell, int], ...], int] = {}  # by grid: the solutions that carry it
     attempts = 0

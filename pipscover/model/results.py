@@ -168,16 +168,17 @@ SEEDS = "a whole number from -(2^64 - 1) to 2^64 - 1"
 
 
 def checked_seed(seed: int | None) -> int | None:
-    """A seed for the randomised searches and the generators (None: theirs), or `PipsError` past `SEED_BOUND`.
+    """A seed for the randomised searches, the generators and `sample` (None: theirs), or `PipsError` past
+    `SEED_BOUND` or for what is not a whole number (`sample` took 2^70, 1.5 and "abc", each a seed of its own).
 
     >>> checked_seed(10**4000)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     pipscover.errors.PipsError: the seed must be a whole number from -(2^64 - 1) to 2^64 - 1, not 1000...000
     """
-    if seed is not None and not -SEED_BOUND < seed < SEED_BOUND:
+    if seed is not None and not (is_whole_number(seed) and -SEED_BOUND < operator.index(seed) < SEED_BOUND):
         raise PipsError(f"the seed must be {SEEDS}, not {shown(seed)}")
-    return seed
+    return None if seed is None else operator.index(seed)
 
 
 class CountInterrupted(Exception):
