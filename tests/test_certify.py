@@ -63,8 +63,8 @@ def test_the_check_given_the_proof_first_says_which_goes_first(run_cli, tmp_path
     cnf, proof = tmp_path / "first.cnf", tmp_path / "first.drat"
     assert run_cli("certify", FIRST, "-o", cnf).code == 0
     done = run_cli("certify", "--check", proof, cnf)
-    said = f"certify --check: give the certificate {cnf} first, then its proof {proof}"
-    assert (done.code, done.err) == (2, f"pipscover: error: {said}\n")
+    said = f"certify: --check: give the certificate {cnf} first, then its proof {proof}"
+    assert (done.code, done.err) == (2, f"pipscover: error: {said} (see pipscover certify --help)\n")
 
 
 def test_certify_json_has_the_documented_keys(run_cli, tmp_path):

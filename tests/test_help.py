@@ -120,7 +120,8 @@ def test_all_and_limit_together_are_refused_not_one_of_them_ignored(run_cli, tmp
     done = run_cli(*(["solve"] if command == "solve" else ["sweep", "solve", "-o", rows]), FIRST, "--all",
                    "--limit", "5")
     assert done.code == 2 and done.err == (
-        "pipscover: error: --all finds every solution and --limit 5 at most 5: give one of them\n")
+        f"pipscover: error: {command}: --all finds every solution and --limit 5 at most 5: give one of them "
+        f"(see pipscover {command} --help)\n")
     assert not rows.exists()
 
 

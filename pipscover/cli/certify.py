@@ -23,7 +23,7 @@ from pipscover.cli.common import (
     print_json,
     write_output,
 )
-from pipscover.errors import PipsError
+from pipscover.cli.readable import OptionsRefused
 from pipscover.formats import read_text_file
 from pipscover.model import Puzzle
 from pipscover.solving.certificates import Certificate, Checked, certify, check
@@ -66,11 +66,11 @@ def certify_command(
     """
     if checking:
         if output is not None or difficulty is not None:
-            raise PipsError("certify --check: takes the certificate's files only (no -o, no -d)")
+            raise OptionsRefused("--check takes the certificate's files only (no -o, no -d)")
         exit_with(_check(files, as_json))
         return
     if output is None or Path(output).suffix != ".cnf":
-        raise PipsError("certify: give the certificate's name with -o NAME.cnf (its proof goes to NAME.drat)")
+        raise OptionsRefused("give the certificate's name with -o NAME.cnf (its proof goes to NAME.drat)")
     timed, unread = load_reported(files, difficulty, as_json)
     loaded = [item.puzzle for item in timed]
     codes = [_certify(puzzle, path, as_json) for puzzle, path in zip(loaded, output_paths(output, loaded))]
@@ -118,9 +118,9 @@ def _certify(puzzle: Puzzle, path: str, as_json: bool) -> int:
 
 def _check(files: list[Path], as_json: bool) -> int:
     if len(files) not in (1, 2):
-        raise PipsError(f"certify --check: give the certificate NAME.cnf and its proof, not {len(files)} files")
+        raise OptionsRefused(f"--check: give the certificate NAME.cnf and its proof, not {len(files)} files")
     if files[0].suffix == ".drat" and files[-1].suffix == ".cnf":  # was "not a certificate: a file without ..."
-        raise PipsError(f"certify --check: give the certificate {files[-1]} first, then its proof {files[0]}")
+        raise OptionsRefused(f"--check: give the certificate {files[-1]} first, then its proof {files[0]}")
     cnf = str(files[0])
     proof = str(files[1] if len(files) == 2 else files[0].with_suffix(".drat"))
     start = time.monotonic()

@@ -29,7 +29,7 @@ from pipscover.cli.app import (  # noqa: F401  (every command imports them from 
     EXIT_TIMEOUT,
     error_line,
 )
-from pipscover.cli.readable import Refused, bounds
+from pipscover.cli.readable import OptionsRefused, Refused, bounds
 from pipscover.engines import ALIASES, REGISTRY
 from pipscover.engines.sat_solvers import SOLVERS
 from pipscover.errors import PipsError, on_one_line, printable_path
@@ -64,7 +64,7 @@ def solutions_wanted(every: bool, limit: int | None) -> int | None:
     """How many solutions --all and --limit ask for: None for every one. Both given is refused: --all used to
     win without a word, and a user who wrote --limit 5 got them all."""
     if every and limit is not None:
-        raise PipsError(f"--all finds every solution and --limit {limit} at most {limit}: give one of them")
+        raise OptionsRefused(f"--all finds every solution and --limit {limit} at most {limit}: give one of them")
     return None if every else limit or 1
 
 

@@ -31,10 +31,10 @@ from pipscover.cli.common import (
     scheduler_address,
     worker_count,
 )
+from pipscover.cli.readable import OptionsRefused
 from pipscover.counting import INTERRUPT, METHODS, CountInterrupted, ProgressCallback, count, counting_method
 from pipscover.counting.budget import LIMIT
 from pipscover.engines import get_backend
-from pipscover.errors import PipsError
 from pipscover.model import Puzzle
 from pipscover.model.results import CountResult, Distinct, Marginals, SearchTimeout, long_numbers
 from pipscover.runtime.deadlines import deadline_after
@@ -186,14 +186,14 @@ def _refuse_what_does_not_apply(method: str, backend: str | None, ignored_limit:
     """Refuse, in one line, an option that the chosen method would ignore or cannot honour (`ignored_limit`: a
     --limit given a method that lists no solution)."""
     if grid_marginals:
-        raise PipsError("--marginals counts placements, not distinct grids")
+        raise OptionsRefused("--marginals counts placements, not distinct grids")
     if backend is not None and method == "blocking" and get_backend(backend).capabilities.counter != "blocking":
-        raise PipsError(f"-b {backend}: counting by blocking clauses needs a SAT solver (see pipscover backends)")
+        raise OptionsRefused(f"-b {backend}: counting by blocking clauses needs a SAT solver (see pipscover backends)")
     if backend is not None and method != "blocking":
-        raise PipsError(f"-b {backend}: only --method blocking takes a SAT solver; leave out -b or --method")
+        raise OptionsRefused(f"-b {backend}: only --method blocking takes a SAT solver; leave out -b or --method")
     if ignored_limit is not None:
-        raise PipsError(f"--limit {ignored_limit}: only the listing methods (--method dlx, blocking) stop after a "
-                        f"number of solutions; --method {method} counts them all")
+        raise OptionsRefused(f"--limit {ignored_limit}: only the listing methods (--method dlx, blocking) stop after a "
+                             f"number of solutions; --method {method} counts them all")
 
 
 def _split(scheduler: str | None, jobs: int, puzzles: Sized, settings: dict[str, Any]) -> Split | None:
@@ -208,13 +208,13 @@ def _split(scheduler: str | None, jobs: int, puzzles: Sized, settings: dict[str,
     if scheduler is None and not splittable:
         return None
     if scheduler is not None and jobs != 1:
-        raise PipsError("--jobs sets the workers of this machine; a --scheduler's cluster has its own")
+        raise OptionsRefused("--jobs sets the workers of this machine; a --scheduler's cluster has its own")
     if len(puzzles) != 1:
-        raise PipsError(f"--scheduler splits the count of one puzzle, not {len(puzzles)}; "
-                        "`pipscover sweep count --scheduler` counts many")
+        raise OptionsRefused(f"--scheduler splits the count of one puzzle, not {len(puzzles)}; "
+                             "`pipscover sweep count --scheduler` counts many")
     if not splittable:
-        raise PipsError(f"a count is split over a cluster by {split_methods()} (placements), not by "
-                        f"{settings['method']} ({settings['distinct']})")
+        raise OptionsRefused(f"a count is split over a cluster by {split_methods()} (placements), not by "
+                             f"{settings['method']} ({settings['distinct']})")
     return Split(scheduler, jobs)
 
 

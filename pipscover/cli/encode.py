@@ -24,10 +24,10 @@ from pipscover.cli.common import (
     write_output,
     wrote,
 )
+from pipscover.cli.readable import OptionsRefused
 from pipscover.cnf import DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, AnyEncoding, encode
 from pipscover.cnf.dimacs import write_dimacs
 from pipscover.cnf.opb import PbEncoding, encode_opb, write_opb
-from pipscover.errors import PipsError
 from pipscover.model.results import Distinct
 
 # What `-o NAME.SUFFIX` writes; a name with another suffix takes --dimacs/--opb, DIMACS by default.
@@ -74,9 +74,9 @@ def _refuse_cnf_options(**given: object) -> None:
     """Refuse a CNF option that OPB has no use for, in one line, rather than write the file without it."""
     for option, value in given.items():
         if str(value) not in OPB_ALIKE[option]:
-            raise PipsError(f"--{option} {value} applies to DIMACS only: --opb writes the placement and value "
-                            "variables as linear constraints (no compact form, no auxiliary variables, "
-                            "a model count that counts placements)")
+            raise OptionsRefused(f"--{option} {value} applies to DIMACS only: --opb writes the placement and "
+                                 "value variables as linear constraints (no compact form, no auxiliary variables, "
+                                 "a model count that counts placements)")
 
 
 @app.command("encode")

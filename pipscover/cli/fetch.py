@@ -18,6 +18,7 @@ from pipscover.cli.common import (
     progress_bar,
     seconds,
 )
+from pipscover.cli.readable import OptionsRefused
 from pipscover.errors import PipsError, on_one_line
 from pipscover.formats.fetch import TIMEOUT, days_from, fetch_days, parse_day
 
@@ -49,12 +50,12 @@ def fetch_command(
       pipscover solve 2025-09-15 -d hard
     """
     if last is not None and first is None:
-        raise PipsError("--to needs --from")
+        raise OptionsRefused("--to needs --from")
     wanted = [parse_day(day) for day in days or []]
     if first is not None:
         wanted += days_from(parse_day(first), parse_day(last or "today"))
     if not wanted:
-        raise PipsError("name the days to fetch (YYYY-MM-DD or today), or a range with --from and --to")
+        raise OptionsRefused("name the days to fetch (YYYY-MM-DD or today), or a range with --from and --to")
     wanted = list(dict.fromkeys(wanted))
     failed: list[date] = []
     with progress_bar("fetching", total=len(wanted) if len(wanted) > 1 else None) as advance:

@@ -27,7 +27,7 @@ from pipscover.cli.common import (
     write_output,
     wrote,
 )
-from pipscover.errors import PipsError
+from pipscover.cli.readable import OptionsRefused
 from pipscover.formats import read_text_file
 from pipscover.formats.solution import read_position
 from pipscover.hints import GUESS, NO_SOLUTION, WRONG, Chain, Step, hint_chain
@@ -78,7 +78,7 @@ def hint_command(
         output_format(output, PICTURE)
     def refuse(read: list[Puzzle]) -> None:
         if given is not None and len(read) > 1:
-            raise PipsError(f"{len(read)} puzzles given; --given is for one (choose with -d)")
+            raise OptionsRefused(f"{len(read)} puzzles given; --given is for one (choose with -d)")
         picture_paths(output, read)
 
     position = read_text_file(given) if given is not None else None  # refused before, and without, the puzzles

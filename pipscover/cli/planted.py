@@ -19,7 +19,8 @@ from pipscover.cli.common import (
     write_output,
     wrote,
 )
-from pipscover.errors import PipsError, counted, is_written_whole_number
+from pipscover.cli.readable import OptionsRefused
+from pipscover.errors import counted, is_written_whole_number
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.planted import SCALE_SUITE, Pips, PlantedSpec, planted
 
@@ -59,19 +60,19 @@ def planted_command(
     output_format(output, PUZZLE_JSON)
     if suite:
         if size is not None:
-            raise PipsError("give a board size or --suite, not both")
+            raise OptionsRefused("give a board size or --suite, not both")
         if output == "-":
-            raise PipsError("--suite writes one file per puzzle: name a folder with --output")
+            raise OptionsRefused("--suite writes one file per puzzle: name a folder with --output")
         folder = Path(output)
         folder.mkdir(parents=True, exist_ok=True)
         for spec in SCALE_SUITE:
             _write(spec, str(folder / f"{spec.name}.json"), as_json)
         return
     if size is None:
-        raise PipsError("give a board size such as 12x12, or --suite")
+        raise OptionsRefused("give a board size such as 12x12, or --suite")
     rows, _, columns = size.lower().partition("x")
     if not (is_written_whole_number(rows) and is_written_whole_number(columns)):  # isdigit took '²', int not
-        raise PipsError(f"board size {size!r}: write ROWSxCOLUMNS, e.g. 12x12")
+        raise OptionsRefused(f"board size {size!r}: write ROWSxCOLUMNS, e.g. 12x12")
     drawn = seed is None  # as generate does: a new puzzle each time, and the seed that makes it again
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)

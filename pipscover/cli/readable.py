@@ -27,10 +27,12 @@ import typer
 
 from pipscover.errors import brief
 
-try:  # typer 0.29 carries its own copy of click; older typers use click itself
+try:  # typer 0.2x carries its own copy of click; older typers use click itself
     from typer._click import Context
+    from typer._click.globals import get_current_context
 except ImportError:  # pragma: no cover
     from click import Context  # type: ignore[assignment]  # the same class, before typer 0.29
+    from click.globals import get_current_context  # type: ignore[no-redef]  # the same, before typer 0.20
 
 CHOICES_INLINE = 20  # choices whose `a|b|c` is at most this long stay in the placeholder; longer ones go in the help
 PLACEHOLDERS = {"int": "N", "float": "NUMBER"}  # by type; else the option's own name, `--card CARD`
@@ -184,6 +186,18 @@ class Refused(typer.BadParameter):
     def __init__(self, value: object, reason: str) -> None:
         super().__init__(reason)
         self.value = value
+
+
+class OptionsRefused(typer.BadParameter):
+    """Options that do not go together, or that the command cannot take (`--all` with `--limit`), refused
+    before any work: printed as a refused value is, after the command's name and with where its help is
+    (they were bare lines, where a refused value said `count: --jobs 0: ... (see pipscover count --help)`)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason, ctx=get_current_context(silent=True))
+
+    def format_message(self) -> str:
+        return self.message
 
 
 def usage_error(error: Any) -> str:

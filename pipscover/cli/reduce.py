@@ -21,8 +21,9 @@ from pipscover.cli.common import (
     print_json,
     write_output,
 )
+from pipscover.cli.readable import OptionsRefused
 from pipscover.engines import DEFAULT_BACKEND
-from pipscover.errors import PipsError, brief, is_written_whole_number
+from pipscover.errors import brief, is_written_whole_number
 from pipscover.formats import puzzle_to_nyt
 from pipscover.hardness import (
     SubsetSumInstance,
@@ -117,7 +118,7 @@ def subset_sum_command(
     """
     parts = [part.strip() for part in numbers.split(",")]
     if not all(is_written_whole_number(part) for part in parts):  # int() took '３' and '1_000'
-        raise PipsError(f"--numbers {brief(numbers)}: expected whole numbers separated by commas, like 3,5,7")
+        raise OptionsRefused(f"--numbers {brief(numbers)}: expected whole numbers separated by commas, like 3,5,7")
     values = tuple(int(part) for part in parts)
     instance = SubsetSumInstance(values, target)
     puzzle, mapping = reduce_subset_sum(instance)

@@ -24,6 +24,7 @@ from pipscover.cli.common import (
     write_output,
     wrote,
 )
+from pipscover.cli.readable import OptionsRefused
 from pipscover.errors import PipsError
 from pipscover.formats import puzzle_to_nyt, write_texts
 from pipscover.model import Puzzle, Solution
@@ -72,13 +73,13 @@ def show_command(
       pipscover show 2025-09-15 -f text > day.txt && pipscover solve day.txt
     """
     if as_json and output == "-" and drawing is not None:  # (it printed the JSON, the format ignored)
-        raise PipsError(f"show: --json prints each puzzle as an NYT puzzle object, not -f {drawing}; drop one "
-                        "(or write the other to a file with -o)")
+        raise OptionsRefused(f"--json prints each puzzle as an NYT puzzle object, not -f {drawing}; drop one "
+                             "(or write the other to a file with -o)")
     chosen = output_format(output, FORMATS, drawing and str(drawing), Format.TERMINAL)
     # The text format on stdout is a file to read back: a "not read" line in it would spoil it.
     text_on_stdout = chosen == Format.TEXT and output == "-" and not as_json
     if chosen == Format.TEXT and solution and (not as_json or output != "-"):
-        raise PipsError("the text format holds no solution; leave out --solution or draw it (-f terminal)")
+        raise OptionsRefused("the text format holds no solution; leave out --solution or draw it (-f terminal)")
     timed, unread = load_reported(puzzles, difficulty, as_json, err=text_on_stdout)
     loaded = [item.puzzle for item in timed]
     # --json alone prints the puzzles; with -o the file is written too, but never empty when none read

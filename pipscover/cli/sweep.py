@@ -33,8 +33,9 @@ from pipscover.cli.common import (
     solutions_wanted,
     worker_count,
 )
+from pipscover.cli.readable import OptionsRefused
 from pipscover.engines import get_backend
-from pipscover.errors import PipsError, brief
+from pipscover.errors import brief
 from pipscover.generate.generator import Shape
 from pipscover.model import Difficulty
 from pipscover.model.results import checked_seed
@@ -119,7 +120,7 @@ def sweep_command(
     )
     _check_backends(task, backends or ())
     if scheduler is not None and jobs is not None:
-        raise PipsError("--jobs sets the workers of this machine; a --scheduler's cluster has its own")
+        raise OptionsRefused("--jobs sets the workers of this machine; a --scheduler's cluster has its own")
     work = _jobs(task, inputs, seeds, difficulty, backends or ())
     summary = _run(task, work, settings, output, scheduler, jobs, [str(status) for status in retry or ()])
     print_json(summary.as_json()) if as_json else typer.echo(summary.describe())
@@ -135,7 +136,7 @@ def _refuse_other_tasks(context: typer.Context, task: TaskName) -> None:
         owner = TASK_OPTIONS.get(param.name or "")
         source = context.get_parameter_source(param.name or "")
         if owner is not None and owner != task and source is not None and source.name != "DEFAULT":
-            raise PipsError(f"sweep {task}: {param.opts[0]} is for sweep {owner} alone; leave it out")
+            raise OptionsRefused(f"{param.opts[0]} is for sweep {owner} alone, not sweep {task}; leave it out")
 
 
 def _check_backends(task: TaskName, backends: Sequence[str]) -> None:
@@ -143,8 +144,8 @@ def _check_backends(task: TaskName, backends: Sequence[str]) -> None:
     for name in backends:
         engine = get_backend(name)
         if task in (TaskName.count, TaskName.grids) and engine.capabilities.counter != "blocking":
-            raise PipsError(f"sweep {task}: -b names a SAT solver counting by blocking clauses, not {name!r}; "
-                            "without -b the exact counter counts")
+            raise OptionsRefused(f"-b {name}: sweep {task} takes a SAT solver counting by blocking clauses; "
+                                 "without -b the exact counter counts")
 
 
 def _jobs(task: TaskName, inputs: list[Path] | None, seeds: str | None, difficulty: Difficulty | None,
@@ -154,12 +155,12 @@ def _jobs(task: TaskName, inputs: list[Path] | None, seeds: str | None, difficul
 
     if task is TaskName.generate:
         if inputs:
-            raise PipsError("sweep generate: takes --seeds, not puzzle files")
+            raise OptionsRefused("sweep generate takes --seeds, not puzzle files")
         if seeds is None:
-            raise PipsError("sweep generate: needs --seeds, e.g. --seeds 1-100")
+            raise OptionsRefused("sweep generate needs --seeds, e.g. --seeds 1-100")
         return make_jobs(str(task), seeds=parse_seeds(seeds), backends=backends)
     if not inputs:
-        raise PipsError(f"sweep {task}: give puzzle files, folders or dates")
+        raise OptionsRefused(f"sweep {task} needs puzzle files, folders or dates")
     unread: list[Unread] = []  # a bad file among good ones is an error row, not the sweep's end
     loaded = load_timed(inputs, difficulty, unread)
     return make_jobs(str(task), [item.puzzle for item in loaded], backends=backends, unreadable=unread)
@@ -198,13 +199,13 @@ def parse_seeds(text: str) -> list[int]:
     for part in text.split(","):
         written = re.fullmatch(r"\s*(-?[0-9]+)(?:-(-?[0-9]+))?\s*", part)  # ASCII digits: int() took '３'
         if written is None:
-            raise PipsError(f"--seeds {quoted}: not a seed or range such as 1-100, 1,5,9-12 or -3--1")
+            raise OptionsRefused(f"--seeds {quoted}: not a seed or range such as 1-100, 1,5,9-12 or -3--1")
         low, high = int(written[1]), int(written[2] or written[1])
         if high < low:
-            raise PipsError(f"--seeds {quoted}: the range {brief(part)} is empty")
+            raise OptionsRefused(f"--seeds {quoted}: the range {brief(part)} is empty")
         checked_seed(low), checked_seed(high)
         if len(seeds) + high - low + 1 > MAX_SEEDS:
-            raise PipsError(f"--seeds {quoted}: more than {MAX_SEEDS:,} seeds; sweep them a part at a time "
-                            "(a rerun with the same --output goes on)")
+            raise OptionsRefused(f"--seeds {quoted}: more than {MAX_SEEDS:,} seeds; sweep them a part at a time "
+                                 "(a rerun with the same --output goes on)")
         seeds.extend(range(low, high + 1))
     return seeds
