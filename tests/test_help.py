@@ -113,6 +113,22 @@ def test_limit_means_the_same_in_solve_and_sweep_and_all_means_every_solution(ru
     assert solved == 80
 
 
+@pytest.mark.parametrize("args", [
+    ["count", FIRST, "--marginals", "--distinct", "grids"], ["count", FIRST, FIRST, "--scheduler", "tcp://127.0.0.1:1"],
+    ["sweep", "generate", FIRST], ["sweep", "count", FIRST, "--limit", "3"], ["certify", "--check", "a", "b", "c"],
+    ["planted", "3y3"], ["fetch", "--to", "2025-09-01"], ["show", FIRST, "--json", "-f", "svg"],
+    ["reduce", "subset-sum", "--numbers", "3,x", "--target", "3"], ["encode", FIRST, "--opb", "--card", "totalizer"],
+])
+def test_a_refusal_of_the_options_names_the_command_and_its_help(run_cli, args):
+    """Options that do not go together were refused in bare lines (`pipscover: error: --to needs --from`), and
+    some with a prefix of their own (`certify --check:`), where a refused value says `count: --jobs 0: ...
+    (see pipscover count --help)`."""
+    done = run_cli(*args)
+    command = " ".join(args[:2] if args[0] == "reduce" else args[:1])
+    assert done.code == 2 and done.out == ""
+    assert re.fullmatch(rf"pipscover: error: {command}: .+ \(see pipscover {command} --help\)\n", done.err), done.err
+
+
 @pytest.mark.parametrize("command", ["solve", "sweep"])
 def test_all_and_limit_together_are_refused_not_one_of_them_ignored(run_cli, tmp_path, command):
     """--all used to win over --limit without a word: `solve --all --limit 5` listed every solution."""
