@@ -234,7 +234,41 @@ def test_count_marginals_in_json_and_on_the_board(run_cli):
     r, c, row = answer["marginals"][0]
     assert sum(row) == 1 and [r, c, row.index(1)] == answer["backbone"][0]
     text = run_cli("count", path, "--marginals").out
-    assert "backbone: 16 of 16 cells fixed by every solution" in text
+    assert "backbone: 16 of 16 cells fixed by every solution" in text and "the other cells" not in text
+
+
+def test_count_marginals_in_text_give_each_open_cell_its_pips_shares(run_cli):
+    """The text said only which cells every solution fixes: what --marginals counts, each pip's share of each
+    other cell, was in --json alone."""
+    path = "benchmarks/count_puzzles/no-unique-10-s1.json"
+    answer = json.loads(run_cli("count", path, "--marginals", "--json").out)
+    text = run_cli("count", path, "--marginals").out.splitlines()
+    start = text.index("the other cells: the share of the 29,028 solutions that put each pip there (%)")
+    header, *rows = text[start + 1:]
+    pips = [int(pip) for pip in header.split()[2:]]
+    open_cells = [(r, c, counts) for r, c, counts in answer["marginals"] if max(counts) < answer["count"]]
+    assert len(rows) == len(open_cells) == 19
+    for line, (r, c, counts) in zip(rows, open_cells):
+        row, column, *shares = line.split()
+        assert (int(row), int(column)) == (r + 1, c + 1)
+        for pip, share in zip(pips, shares):
+            tenths = (counts[pip] * 1000 + answer["count"] // 2) // answer["count"]
+            assert share == ("·" if counts[pip] == 0 else f"{tenths / 10:.1f}")
+
+
+def test_the_shares_never_round_to_none_or_all_of_the_solutions():
+    from pipscover.cli.count import _shares_table
+    from pipscover.model.results import Marginals
+
+    puzzle = load_one(EXAMPLES / "first.txt")
+    counts = {cell: [0] * 7 for cell in puzzle.cells}
+    counts[0, 0] = [1, 99_999, 0, 0, 0, 0, 0]
+    counts[0, 1] = [50_000, 50_000, 0, 0, 0, 0, 0]
+    for cell in puzzle.cells:
+        if cell not in ((0, 0), (0, 1)):
+            counts[cell][2] = 100_000
+    lines = _shares_table(Marginals(puzzle, counts), {cell: 2 for cell in puzzle.cells if counts[cell][2]})
+    assert lines[1:] == ["row col     0     1", "  1   1  <0.1 >99.9", "  1   2  50.0  50.0"]
 
 
 # Counted in a tenth of a second by inclusion-exclusion.

@@ -35,7 +35,7 @@ from pipscover.cli.readable import OptionsRefused
 from pipscover.counting import INTERRUPT, METHODS, CountInterrupted, ProgressCallback, count, counting_method
 from pipscover.counting.budget import LIMIT
 from pipscover.engines import get_backend
-from pipscover.model import Puzzle
+from pipscover.model import Cell, Puzzle
 from pipscover.model.results import CountResult, Distinct, Marginals, SearchTimeout, long_numbers
 from pipscover.runtime.deadlines import deadline_after
 from pipscover.runtime.limits import MEMORY_LIMIT, MemoryCapReached, parse_size
@@ -391,7 +391,34 @@ def _backbone_board(cells: Marginals, seconds: float) -> str:
     for r in range(min(rows), max(rows) + 1):
         lines.append(" ".join(str(backbone[r, c]) if (r, c) in backbone else "." if (r, c) in cells.counts else " "
                               for c in range(min(columns), max(columns) + 1)).rstrip())
-    return "\n".join(lines)
+    return "\n".join(lines + _shares_table(cells, backbone))
+
+
+def _shares_table(cells: Marginals, backbone: dict[Cell, int]) -> list[str]:
+    """The cells off the backbone, each with the share of the solutions that put each pip there, in tenths of a
+    percent (the counts themselves are in --json): the text said only which cells are fixed. A share that rounds
+    to 0 or 100 but is not is written <0.1 or >99.9, and a pip no solution puts there `·`."""
+    open_cells = sorted(cell for cell in cells.counts if cell not in backbone)
+    if not open_cells:
+        return []
+    total = cells.total
+    pips = [pip for pip in range(max(len(cells.counts[cell]) for cell in open_cells))
+            if any(pip < len(cells.counts[cell]) and cells.counts[cell][pip] for cell in open_cells)]
+
+    def share(solutions: int) -> str:
+        tenths = (solutions * 1000 + total // 2) // total
+        if solutions == 0:
+            return "·"
+        return "<0.1" if tenths == 0 else ">99.9" if tenths == 1000 and solutions < total else f"{tenths / 10:.1f}"
+
+    width = max(5, *(len(str(pip)) for pip in pips))
+    lines = [f"the other cells: the share of the {total:,} solutions that put each pip there (%)",
+             "row col " + " ".join(f"{pip:>{width}}" for pip in pips)]
+    for r, c in open_cells:
+        row = cells.counts[r, c]
+        lines.append(f"{r + 1:>3} {c + 1:>3} " + " ".join(
+            f"{share(row[pip] if pip < len(row) else 0):>{width}}" for pip in pips))
+    return lines
 
 
 def _stopped_by(result: CountResult) -> str | None:
