@@ -146,11 +146,13 @@ def tile(page, number):
     return page.locator(f".tray-domino[data-tile='{number}']")
 
 
-def place_by_clicks(page, number, turns, anchor):
-    tile(page, number).click()
+def place_by_clicks(page, number, turns, anchor, tapped=False):
+    """The move played with the mouse, or with taps on a phone's touch screen (`tapped`)."""
+    press = "tap" if tapped else "click"
+    getattr(tile(page, number), press)()
     for _ in range(turns):
-        page.click("#turn")
-    cell(page, anchor).click()
+        getattr(page.locator("#turn"), press)()
+    getattr(cell(page, anchor), press)()
 
 
 def assert_solved(page):
@@ -327,6 +329,32 @@ def test_a_long_title_leaves_the_header_on_a_phone_screen(tabs, url, made, tmp_p
     open_file(page, made, tmp_path, name="apuzzlewitharatherlongname_" * 2 + "medium.json")
     toggle = page.locator("#chooser-toggle").bounding_box()
     assert toggle["x"] + toggle["width"] <= 390 and page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_how_to_play_is_open_on_a_phones_screen_until_a_domino_is_placed(tabs, url, made):
+    """On a phone the page's only instructions (how to place, turn and take back a domino) were hidden: a laptop's
+    panel alone showed them. Now How to play is open for a new player on the screen, under the board, the tray
+    and the buttons, and folded once a domino is placed, on a reload too."""
+    page = opened(tabs["phone"], url)
+    board, tray, how = (page.locator(selector).bounding_box() for selector in ("#board", "#tray", "#how-to-play"))
+    assert page.is_visible("#how-to-play p:has-text('Turn')")
+    assert board["y"] >= 0 and board["y"] + board["height"] <= tray["y"] < tray["y"] + tray["height"] <= how["y"] < 844
+    place_by_clicks(page, *next(moves(made["easy"])), tapped=True)
+    assert page.is_hidden("#how-to-play p") and page.is_visible("#how-to-play summary")
+    page.reload()
+    page.wait_for_selector("[data-placed]")
+    assert page.is_hidden("#how-to-play p")
+    page.tap("#how-to-play summary")  # open again on a tap
+    assert page.is_visible("#how-to-play p:has-text('Turn')")
+
+
+def test_how_to_play_closed_by_hand_stays_closed_after_a_reload(page):
+    assert page.is_visible("#how-to-play p:has-text('Turn')")
+    page.click("#how-to-play summary")
+    assert page.is_hidden("#how-to-play p")
+    page.reload()
+    page.wait_for_selector("rect.cell")
+    assert page.is_hidden("#how-to-play p")
 
 
 def shown_whole(page, selector, text):

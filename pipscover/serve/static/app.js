@@ -419,6 +419,7 @@ function place(cell) {
   remember();
   placed.push({tile: hand.tile, domino: spot.domino, cells: spot.cells});
   hand = null;
+  $("how-to-play").open = false;  // (the player knows how now: kept folded, as a choice, by its toggle)
   say("");
   changed();
   return true;
@@ -917,6 +918,8 @@ $("file").addEventListener("change", () => {
   });
 });
 for (const id of MAKE_MENUS) $(id).addEventListener("change", () => keepChoice(id, $(id).value));
+// How to play is open for a new player; once folded (closed, or a domino placed) it stays so, on a reload too.
+$("how-to-play").addEventListener("toggle", () => keepChoice("how-to-play", $("how-to-play").open ? "open" : "closed"));
 $("make").addEventListener("submit", (event) => {
   event.preventDefault();
   busy($("make-button"), () => makePuzzle(Number($("make-size").value), $("make-difficulty").value));
@@ -953,6 +956,7 @@ function stored(storage, name) {
     const value = chosenBefore(id, [...$(id).options].map((option) => option.value));
     if (value !== null) $(id).value = value;
   }
+  if (chosenBefore("how-to-play", ["closed"])) $("how-to-play").open = false;
   setInterval(tick, 1000);
   window.addEventListener("pagehide", save);
   const given = () => api("/api/first").then((answer) => answer.game, () => null);
