@@ -146,13 +146,25 @@ def tile(page, number):
     return page.locator(f".tray-domino[data-tile='{number}']")
 
 
+def press(target, tapped=False):
+    """A click, or a tap on a phone's touch screen (`tapped`)."""
+    if tapped:
+        target.tap()
+    else:
+        target.click()
+
+
 def place_by_clicks(page, number, turns, anchor, tapped=False):
-    """The move played with the mouse, or with taps on a phone's touch screen (`tapped`)."""
-    press = "tap" if tapped else "click"
-    getattr(tile(page, number), press)()
+    press(tile(page, number), tapped)
     for _ in range(turns):
-        getattr(page.locator("#turn"), press)()
-    getattr(cell(page, anchor), press)()
+        press(page.locator("#turn"), tapped)
+    press(cell(page, anchor), tapped)
+
+
+def reveal_all(page, tapped=False):
+    """Reveal all, asked and answered yes."""
+    press(page.locator("#reveal-all"), tapped)
+    press(page.locator("#reveal-all-yes"), tapped)
 
 
 def assert_solved(page):
@@ -398,7 +410,7 @@ def test_a_new_puzzle_is_made_with_its_progress_shown_then_revealed(page):
     page.click("#reveal-one")
     page.wait_for_selector("[data-placed]")
     assert page.locator("[data-placed]").count() == 1
-    page.click("#reveal-all")
+    reveal_all(page)
     assert_revealed(page)
 
 
@@ -426,17 +438,39 @@ def assert_revealed(page):
 def test_a_puzzle_finished_by_reveal_all_is_revealed_not_solved(page):
     """Reveal all ended in "Solved! ... in 0:09" and stopped the timer as for a solve, and the saved game kept
     that time as its solve's; a reload says the same."""
-    page.click("#reveal-all")
+    reveal_all(page)
     assert_revealed(page)
     page.reload()
     page.wait_for_selector("[data-placed]")
     assert_revealed(page)
 
 
+def test_reveal_all_asks_first_and_keep_playing_or_escape_leaves_the_board(page, made):
+    """One click on Reveal all laid the answer over the player's board, and the game was no solve any more (which
+    Undo does not mend). Now it asks first, under the buttons, with Keep playing in focus; that, or Escape,
+    leaves the board as it was and the focus on Reveal all; the keyboard says yes with Tab and Enter."""
+    place_by_clicks(page, *next(moves(made["easy"])))
+    page.click("#reveal-all")
+    assert page.is_visible("#message.warning strong:text('Reveal all?')")
+    assert page.evaluate("document.activeElement.id") == "reveal-all-no"
+    page.keyboard.press("Enter")  # Keep playing
+    assert page.text_content("#message") == "" and page.evaluate("document.activeElement.id") == "reveal-all"
+    page.keyboard.press("Enter")  # asked again, from the keyboard
+    assert page.is_visible("#reveal-all-no")
+    page.keyboard.press("Escape")
+    assert page.text_content("#message") == "" and page.evaluate("document.activeElement.id") == "reveal-all"
+    page.wait_for_timeout(300)  # (a reveal's answer would have come)
+    assert page.locator("[data-placed]").count() == 1 and page.evaluate("revealed") == 0
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")  # to the question's Reveal all
+    page.keyboard.press("Enter")
+    assert_revealed(page)
+
+
 def test_a_revealed_games_timer_stays_revealed_when_a_domino_is_taken_back(page):
     """Taken back after Reveal all, a domino brought the time back to the timer, which had counted on under
     "Revealed"; and a reload said the time too."""
-    page.click("#reveal-all")
+    reveal_all(page)
     assert_revealed(page)
     page.click("#solved-close")
     page.locator("[data-placed]").first.click()
@@ -510,7 +544,7 @@ def test_a_board_filled_wrong_on_a_phone_shows_its_message_with_the_wrong_domino
 def test_tab_stays_in_the_solved_screen_and_escape_closes_it(page):
     """Tab went from the solved screen's button to the page behind it (a modal dialog), on to the day's input,
     where Escape did not close the screen."""
-    page.click("#reveal-all")
+    reveal_all(page)
     page.wait_for_selector("#solved:not([hidden])")
     for key in ("Tab", "Tab", "Shift+Tab"):
         page.keyboard.press(key)
@@ -523,7 +557,7 @@ def test_the_keyboards_cursor_is_drawn_for_the_keyboard_not_after_a_tap(tabs, ur
     """"Back to the board", tapped, gives the board the focus (for the keyboard's next key), and the board drew
     the keyboard's cursor, a purple box, on a cell nobody had gone to: now only once a key is pressed."""
     page = opened(tabs["phone"], url)
-    page.tap("#reveal-all")
+    reveal_all(page, tapped=True)
     page.wait_for_selector("#solved:not([hidden])")
     page.tap("#solved-close")
     assert page.evaluate("document.activeElement.id") == "board" and page.locator(".cursor").count() == 0
@@ -533,7 +567,7 @@ def test_the_keyboards_cursor_is_drawn_for_the_keyboard_not_after_a_tap(tabs, ur
 
 def test_the_boards_keys_do_nothing_behind_the_solved_screen(page):
     """H asked for a hint and Ctrl+Z took a domino back behind the (modal) solved screen."""
-    page.click("#reveal-all")
+    reveal_all(page)
     page.wait_for_selector("#solved:not([hidden])")
     said = page.text_content("#message")
     for key in ("h", "Control+z", "r"):
@@ -546,7 +580,7 @@ def test_the_boards_keys_do_nothing_behind_the_solved_screen(page):
 def test_what_was_said_of_the_full_board_goes_when_it_is_cleared(page):
     """Cleared after a reveal, the board was empty under "Revealed: 5 of 5 dominoes were revealed" (or, after a
     hint, "Every domino is placed")."""
-    page.click("#reveal-all")
+    reveal_all(page)
     assert_revealed(page)
     page.click("#solved-close")
     page.click("#hint")

@@ -394,8 +394,9 @@ function remember() {
 
 function changed() {
   // The red box goes with the domino it named, and what was said of the board as it was (solved, revealed,
-  // every domino placed, right so far) with that board.
+  // every domino placed, right so far) with that board, as does Reveal all's question about it.
   if ((marked && marked.kind === "wrong") || $("message").classList.contains("good")) say("");
+  if ($("message").classList.contains("asking")) unask();
   marked = null;
   $("solved").hidden = true;
   solvedClosed = false;
@@ -503,6 +504,47 @@ function showStep(step) {
   marked = {cells: step.cells, kind: wrong ? "wrong" : "hint"};
   say(step.reason, wrong ? "bad" : "hint", wrong ? "Wrong" : capital(step.title));
   drawBoard();
+}
+
+// The next domino of a solution that keeps the board, or all of them, laid (one step of undo); else the wrong
+// domino named, or what the server says.
+async function reveal(every) {
+  const answer = await question("/api/reveal", {all: every});
+  if (answer.placements.length) {
+    remember();
+    revealed += applyPlacements(answer.placements);
+    hand = null;
+    changed();
+    // (on a phone, under a large board, the button is far below the domino it laid)
+    $("board").querySelector(`[data-placed="${placed.length - 1}"]`).scrollIntoView({block: "nearest"});
+  } else if (answer.step) showStep(answer.step);
+  else say(answer.message || "Every domino is placed.", answer.message ? "bad" : "good");
+}
+
+// Reveal all is asked first, in the message under the buttons, Keep playing in focus: one mis-tap laid the answer
+// over the board, and a game once revealed is no solve, whatever Undo takes back (so Undo could not mend it).
+function askRevealAll() {
+  const lost = clock.done === null ? ", and this game will not count as solved" : "";
+  say(`The answer's dominoes are laid on every free cell${lost}.`, "warning asking", "Reveal all?");
+  const choices = element("div", {class: "tools"});
+  const keep = element("button", {type: "button", id: "reveal-all-no"}, "Keep playing");
+  const sure = element("button", {type: "button", id: "reveal-all-yes", class: "primary"}, "Reveal all");
+  keep.addEventListener("click", unask);
+  sure.addEventListener("click", () => {
+    say("");
+    busy($("reveal-all"), () => reveal(true));
+  });
+  choices.append(keep, sure);
+  $("message").append(choices);
+  keep.focus();
+}
+
+// The question taken back (Keep playing, Escape, or the board changed): the focus, if it was on the question,
+// goes back to Reveal all, not to the page's top.
+function unask() {
+  const answering = $("message").contains(document.activeElement);
+  say("");
+  if (answering) $("reveal-all").focus();
 }
 
 function capital(text) {
@@ -848,6 +890,7 @@ document.addEventListener("keydown", (event) => {
   else if (!command && (event.key === "h" || event.key === "H")) $("hint").click();
   else if (event.key === "Escape") {  // wherever the focus is: after a click it is not on the board
     if (!$("solved").hidden) closeSolved();
+    if ($("message").classList.contains("asking")) unask();
     if (hand !== null) { hand = null; draw(); }
   }
 });
@@ -886,20 +929,11 @@ $("hint").addEventListener("click", (event) => busy(event.currentTarget, async (
   showStep(answer.step);
 }));
 $("check").addEventListener("click", (event) => busy(event.currentTarget, checkPosition));
-for (const [id, every] of [["reveal-one", false], ["reveal-all", true]]) {
-  $(id).addEventListener("click", (event) => busy(event.currentTarget, async () => {
-    const answer = await question("/api/reveal", {all: every});
-    if (answer.placements.length) {
-      remember();
-      revealed += applyPlacements(answer.placements);
-      hand = null;
-      changed();
-      // (on a phone, under a large board, the button is far below the domino it laid)
-      $("board").querySelector(`[data-placed="${placed.length - 1}"]`).scrollIntoView({block: "nearest"});
-    } else if (answer.step) showStep(answer.step);
-    else say(answer.message || "Every domino is placed.", answer.message ? "bad" : "good");
-  }));
-}
+$("reveal-one").addEventListener("click", (event) => busy(event.currentTarget, () => reveal(false)));
+$("reveal-all").addEventListener("click", (event) => {
+  if (placed.length < game.dominoes.length) askRevealAll();
+  else busy(event.currentTarget, () => reveal(true));  // (nothing to lose: the server says what it sees)
+});
 
 for (const button of document.querySelectorAll("[data-difficulty]")) {
   button.addEventListener("click", () => chooseDifficulty(button.dataset.difficulty));
