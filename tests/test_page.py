@@ -467,6 +467,19 @@ def test_reveal_all_asks_first_and_keep_playing_or_escape_leaves_the_board(page,
     assert_revealed(page)
 
 
+def test_the_empty_tray_goes_once_every_domino_is_placed(tabs, url):
+    """After a solve or Reveal all an empty tray stayed beside (a laptop) or under (a phone) the finished board.
+    Now it goes; a domino taken back brings it again, in hand."""
+    for name, tab in tabs.items():
+        page, tapped = opened(tab, url), name == "phone"
+        reveal_all(page, tapped)
+        assert_revealed(page)
+        press(page.locator("#solved-close"), tapped)
+        assert page.is_hidden("#tray"), name
+        press(page.locator("[data-placed]").first, tapped)
+        assert page.is_visible("#tray .tray-domino.held"), name
+
+
 def test_a_revealed_games_timer_stays_revealed_when_a_domino_is_taken_back(page):
     """Taken back after Reveal all, a domino brought the time back to the timer, which had counted on under
     "Revealed"; and a reload said the time too."""

@@ -345,6 +345,7 @@ function drawTray() {
   const used = new Set(placed.map((p) => p.tile));
   const free = game.dominoes.map((_, tile) => tile).filter((tile) => !used.has(tile));
   if (!free.includes(trayStop)) trayStop = free[0];
+  tray.hidden = !free.length;  // (an empty box stood beside, or under, the finished board)
   game.dominoes.forEach((domino, tile) => {
     const held = hand && hand.tile === tile;
     const button = element("button", {type: "button", class: "tray-domino" + (held ? " held" : ""),
