@@ -15,6 +15,7 @@ from serving import DAY, start_server, stop_server
 
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.generator import generate
+from pipscover.hints import hint
 from pipscover.model import Puzzle
 from pipscover.serve.jobs import made_view
 
@@ -219,6 +220,29 @@ def test_a_hint_highlights_its_cells_and_a_wrong_domino_is_named(page, made, tmp
     page.wait_for_selector(".wrong-cell")
     assert page.locator(".wrong-cell").count() == 2
     assert "is in no solution" in page.text_content("#message") or "is wrong" in page.text_content("#message")
+
+
+def test_a_hints_cells_are_drawn_over_the_dominoes_on_them(page, tmp_path):
+    """A hint about a region names its covered cells too (here a region's sum after one of its dominoes), and
+    their highlight was drawn under the dominoes: on a covered cell it showed nothing. Now it lies over them,
+    see-through, so the pips show: at each highlighted cell's centre the highlight is what is on top."""
+    made = generate(dominoes=4, seed=4)
+    move, named = next((move, set(hint(made.puzzle, (placement,)).cells) & set(placement.cells))
+                       for move, placement in zip(moves(made), made.solution.placements, strict=True)
+                       if set(hint(made.puzzle, (placement,)).cells) & set(placement.cells))
+    path = tmp_path / "covered.json"
+    path.write_text(json.dumps(puzzle_to_nyt(made.puzzle)))
+    open_on_any_screen(page, path)
+    place_by_clicks(page, *move)
+    page.click("#hint")
+    page.wait_for_selector(".hint-cell")
+    page.eval_on_selector_all(".mark", "(marks) => marks.forEach((mark) => { mark.style.pointerEvents = 'auto'; })")
+    for where in named:  # (the highlight lets the pointer through to the domino; here it is stopped, to be found)
+        box = cell(page, where).bounding_box()
+        on_top = page.evaluate("([x, y]) => document.elementFromPoint(x, y).getAttribute('class')",
+                               [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+        assert on_top == "mark hint-cell", where
+    assert float(page.eval_on_selector(".hint-cell", "(mark) => getComputedStyle(mark).fillOpacity")) < 0.5
 
 
 def test_a_reload_keeps_the_position_and_undo_redo_work(page, made, tmp_path):

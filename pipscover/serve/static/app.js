@@ -250,6 +250,13 @@ function drawBoard() {
     svg("path", {d: edges, fill: "none", stroke: region.outline, "stroke-width": 7, "stroke-dasharray": "7 4",
                  "clip-path": `url(#clip-${index})`, class: "region-edge"}, picture);
   });
+  placed.forEach((placement, index) => {
+    const group = drawDomino(picture, placement.domino, placement.cells.map(at), "placed");
+    group.setAttribute("data-placed", index);
+    group.setAttribute("aria-label", `domino ${placement.domino.join("-")} on ${placement.cells.map(key).join(" and ")}`);
+  });
+  // Over the dominoes, see-through: a hint names a region's covered cells too, and a wrong domino is one, and
+  // under them the highlight showed nothing.
   if (marked) {
     for (const cell of marked.cells) {
       const [x, y] = at(cell);
@@ -257,11 +264,6 @@ function drawBoard() {
                    class: marked.kind === "wrong" ? "mark wrong-cell" : "mark hint-cell"}, picture);
     }
   }
-  placed.forEach((placement, index) => {
-    const group = drawDomino(picture, placement.domino, placement.cells.map(at), "placed");
-    group.setAttribute("data-placed", index);
-    group.setAttribute("aria-label", `domino ${placement.domino.join("-")} on ${placement.cells.map(key).join(" and ")}`);
-  });
   if (hand !== null && cursor) {
     const spot = spotFor(hand, cursor);
     const where = spot ? spot.cells : [cursor];
