@@ -227,9 +227,9 @@ def test_a_hints_cells_are_drawn_over_the_dominoes_on_them(page, tmp_path):
     their highlight was drawn under the dominoes: on a covered cell it showed nothing. Now it lies over them,
     see-through, so the pips show: at each highlighted cell's centre the highlight is what is on top."""
     made = generate(dominoes=4, seed=4)
-    move, named = next((move, set(hint(made.puzzle, (placement,)).cells) & set(placement.cells))
-                       for move, placement in zip(moves(made), made.solution.placements, strict=True)
-                       if set(hint(made.puzzle, (placement,)).cells) & set(placement.cells))
+    covered = ((move, set(hint(made.puzzle, (placement,)).cells) & set(placement.cells))
+               for move, placement in zip(moves(made), made.solution.placements, strict=True))
+    move, named = next((move, cells) for move, cells in covered if cells)
     path = tmp_path / "covered.json"
     path.write_text(json.dumps(puzzle_to_nyt(made.puzzle)))
     open_on_any_screen(page, path)
