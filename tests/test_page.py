@@ -534,6 +534,24 @@ def test_a_solved_screen_once_closed_stays_closed_after_a_reload(page, made):
     page.wait_for_selector("#solved:not([hidden])")
 
 
+def taps_in_one_place(page, selector, times, then=lambda done: None):
+    """`times` taps where `selector` was before the first, as a thumb does; `then(n)` after the n-th."""
+    box = page.locator(selector).bounding_box()
+    for done in range(1, times + 1):
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        then(done)
+
+
+def test_taps_on_turn_in_one_place_turn_the_domino_on_a_phone(tabs, url):
+    """On a phone the domino in hand, upright in the tray, made its row taller: the buttons under the tray moved by
+    more than their own height, and the second tap on Turn missed it. Now the tray keeps its size as it turns."""
+    page = opened(tabs["phone"], url)
+    tile(page, 0).tap()
+    turns = []
+    taps_in_one_place(page, "#turn", 4, lambda done: turns.append(page.evaluate("hand && hand.turn")))
+    assert turns == [1, 2, 3, 0]
+
+
 def test_a_domino_that_does_not_fit_says_how_to_turn_it_on_a_phone(tabs, url):
     """It said "Turn it with R", and a phone has no R key."""
     page = opened(tabs["phone"], url)

@@ -360,11 +360,12 @@ function drawTray() {
       button.setAttribute("aria-hidden", "true");
     }
     const turn = held ? hand.turn : 0;
-    const upright = turn % 2 === 1;
-    const picture = svg("svg", {viewBox: upright ? `0 0 ${CELL} ${2 * CELL}` : `0 0 ${2 * CELL} ${CELL}`,
-                                class: upright ? "upright" : "flat"});
     const shown = turn >= 2 ? [domino[1], domino[0]] : domino;
-    drawDomino(picture, shown, upright ? [[0, 0], [0, CELL]] : [[0, 0], [CELL, 0]], "in-tray");
+    // Every domino of the tray in a box of the same size, a turned one upright at half size in the middle: a taller
+    // box grew its row, and the buttons under the tray moved away from the finger between two taps on Turn.
+    const picture = svg("svg", {viewBox: `0 0 ${2 * CELL} ${CELL}`});
+    if (turn % 2 === 0) drawDomino(picture, shown, [[0, 0], [CELL, 0]], "in-tray");
+    else drawDomino(svg("g", {transform: `translate(${CELL * 0.75} 0) scale(0.5)`}, picture), shown, [[0, 0], [0, CELL]], "in-tray");
     button.append(picture);
     tray.append(button);
   });
