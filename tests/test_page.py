@@ -552,6 +552,16 @@ def test_taps_on_turn_in_one_place_turn_the_domino_on_a_phone(tabs, url):
     assert turns == [1, 2, 3, 0]
 
 
+def test_taps_on_reveal_one_and_undo_in_one_place_each_lay_or_take_back_a_domino_on_a_phone(tabs, url):
+    """A domino laid left the tray, whose rows closed up, and a domino taken back opened a row: the buttons under
+    the tray moved by a row's height, and the next tap in the same place missed (or took up a domino from the
+    tray). Now a laid domino's place in the tray is kept, empty, and nothing under it moves."""
+    page = opened(tabs["phone"], url)
+    taps_in_one_place(page, "#reveal-one", 4, lambda done: page.wait_for_selector(f"[data-placed='{done - 1}']"))
+    taps_in_one_place(page, "#undo", 4)
+    assert page.locator("[data-placed]").count() == 0 and page.evaluate("hand") is None
+
+
 def test_a_domino_that_does_not_fit_says_how_to_turn_it_on_a_phone(tabs, url):
     """It said "Turn it with R", and a phone has no R key."""
     page = opened(tabs["phone"], url)
