@@ -993,6 +993,31 @@ def test_a_hints_cells_and_message_are_on_a_phones_screen(tabs, url, tmp_path, r
         assert message["y"] >= 0 and message["y"] + message["height"] <= 844
 
 
+def swipe_up(page, x, y, distance):
+    """A finger drawn `distance` pixels up the screen from (x, y), in ten steps, as Chromium takes touches (Playwright's
+    touchscreen only taps)."""
+    touches = page.context.new_cdp_session(page)
+    for kind, points in [("touchStart", [{"x": x, "y": y}]),
+                         *[("touchMove", [{"x": x, "y": y - distance * step / 10}]) for step in range(1, 11)],
+                         ("touchEnd", [])]:
+        touches.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    touches.detach()
+    page.wait_for_timeout(300)  # (the scroll's fling)
+
+
+def test_a_swipe_beside_the_trays_dominoes_scrolls_a_phones_page(tabs, url, tmp_path):
+    """Under a tall board (8 x 4) the board and the tray, each as wide as the screen, filled it, and a swipe on the
+    tray did nothing: only the header scrolled the page down to the buttons. Now a swipe beside the tray's dominoes
+    scrolls it; one on a domino still takes the domino, and the page stays."""
+    page = opened(tabs["phone"], url)
+    open_on_any_screen(page, sixteen(tmp_path, 8))
+    domino, tray = tile(page, 0).bounding_box(), page.locator("#tray").bounding_box()
+    swipe_up(page, domino["x"] + domino["width"] / 2, domino["y"] + domino["height"] / 2, 40)
+    assert page.evaluate("scrollY") == 0 and page.evaluate("hand.tile") == 0
+    swipe_up(page, tray["x"] + 8, tray["y"] + 30, 200)
+    assert page.evaluate("scrollY") > 100
+
+
 def test_a_revealed_domino_is_on_a_phones_screen(tabs, url, tmp_path):
     """On a phone, Reveal one, far below a large board (8 x 4), laid its domino out of sight, at the top."""
     page = opened(tabs["phone"], url)
