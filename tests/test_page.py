@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -123,20 +124,21 @@ def open_file(page, made, tmp_path, difficulty="medium", name=None):
 
 
 def moves(made):
-    """Each domino of the solution as the page places it: the tray's tile, its turns, its first half's cell."""
+    """Each domino of the solution as the page places it: the tray's tile, its turns, and the cell of its left (top)
+    half as drawn, where a click lays it."""
     free = list(range(len(made.puzzle.dominoes)))
     for placement in made.solution.placements:
         (a, b), (first, second) = placement.domino, placement.cells
         tile = next(t for t in free if sorted(made.puzzle.dominoes[t]) == sorted((a, b)))
         free.remove(tile)
         anchor, other = (first, second) if tuple(made.puzzle.dominoes[tile]) == (a, b) else (second, first)
-        yield tile, TURNS.index((other[0] - anchor[0], other[1] - anchor[1])), anchor
+        yield tile, TURNS.index((other[0] - anchor[0], other[1] - anchor[1])), min(anchor, other)
 
 
 def move_other(move):
-    """The cell of a move's second half."""
+    """The cell of a move's right (bottom) half."""
     _, turns, anchor = move
-    return anchor[0] + TURNS[turns][0], anchor[1] + TURNS[turns][1]
+    return anchor[0] + turns % 2, anchor[1] + 1 - turns % 2
 
 
 def cell(page, where):
@@ -189,12 +191,13 @@ def test_a_day_is_played_to_solved_by_clicks(page, made, tmp_path):
 def test_a_puzzle_is_played_to_solved_by_drags(page, made, tmp_path):
     """Each domino is dropped by its centre, between its two cells' centres."""
     medium = open_file(page, made, tmp_path)
-    for number, turns, anchor in moves(medium):
+    for move in moves(medium):
+        number, turns, anchor = move
         tile(page, number).click()  # in hand, turned as it must lie
         for _ in range(turns):
             page.keyboard.press("r")
-        other = (anchor[0] + TURNS[turns][0], anchor[1] + TURNS[turns][1])
-        start, ends = tile(page, number).bounding_box(), [cell(page, c).bounding_box() for c in (anchor, other)]
+        start = tile(page, number).bounding_box()
+        ends = [cell(page, where).bounding_box() for where in (anchor, move_other(move))]
         page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
         page.mouse.down()
         # Held by its centre, as on the NYT's page: dropped on the middle of its two cells.
@@ -214,8 +217,7 @@ def test_a_hint_highlights_its_cells_and_a_wrong_domino_is_named(page, made, tmp
     page.screenshot(path=str(tmp_path / "hint-1280x800.png"))
     page.click("#undo")
     number, turns, anchor = next(m for m in moves(medium) if len(set(medium.puzzle.dominoes[m[0]])) == 2)
-    other = (anchor[0] + TURNS[turns][0], anchor[1] + TURNS[turns][1])
-    place_by_clicks(page, number, (turns + 2) % 4, other)  # the right cells, the pips the wrong way round
+    place_by_clicks(page, number, (turns + 2) % 4, anchor)  # the right cells, the pips the wrong way round
     page.click("#check")
     page.wait_for_selector(".wrong-cell")
     assert page.locator(".wrong-cell").count() == 2
@@ -563,6 +565,26 @@ def test_taps_on_reveal_one_and_undo_in_one_place_each_lay_or_take_back_a_domino
     assert page.locator("[data-placed]").count() == 0 and page.evaluate("hand") is None
 
 
+def test_a_domino_turned_twice_or_three_times_lies_where_it_is_tapped_on_a_phone(tabs, url, made, tmp_path):
+    """Turned twice or three times a domino was laid by its first half, by then its right (bottom) one: a tap laid
+    it a cell left of (above) the cell tapped, or said it did not fit, and a phone shows no preview before the tap.
+    Now the cell tapped takes its left (top) half as the tray draws it: a puzzle whose tray lists the dominoes
+    the other way round (all but the doubles turned twice or three times) is played to solved by taps."""
+    easy = made["easy"]
+    turned = replace(easy, puzzle=replace(easy.puzzle, dominoes=tuple((b, a) for a, b in easy.puzzle.dominoes)))
+    path = tmp_path / "turned.json"
+    path.write_text(json.dumps(puzzle_to_nyt(turned.puzzle)))
+    page = opened(tabs["phone"], url)
+    open_on_any_screen(page, path)
+    assert {turns for _, turns, _ in moves(turned)} >= {2, 3}
+    for move in moves(turned):
+        place_by_clicks(page, *move, tapped=True)
+        number, _, anchor = move
+        assert page.evaluate("placed.at(-1).tile") == number
+        assert sorted(map(tuple, page.evaluate("placed.at(-1).cells"))) == [anchor, move_other(move)]
+    assert_solved(page)
+
+
 def test_a_domino_that_does_not_fit_says_how_to_turn_it_on_a_phone(tabs, url):
     """It said "Turn it with R", and a phone has no R key."""
     page = opened(tabs["phone"], url)
@@ -600,8 +622,8 @@ def test_a_board_filled_wrong_on_a_phone_shows_its_message_with_the_wrong_domino
                    for n, domino in enumerate(dominoes[:-1])])
     tile(page, len(dominoes) - 1).tap()
     page.tap("#turn")
-    page.tap("#turn")  # its second half to the left of the first: the pips the wrong way round
-    cell(page, (7, 3)).tap()
+    page.tap("#turn")  # the pips the wrong way round
+    cell(page, (7, 2)).tap()  # (its left half as turned)
     page.wait_for_selector(".message.bad strong:text('Wrong')")
     for box in [page.locator(".wrong-cell").first.bounding_box(), page.locator("#message").bounding_box()]:
         assert box["y"] >= 0 and box["y"] + box["height"] <= 844
@@ -891,8 +913,7 @@ def test_a_reveal_answered_after_the_board_changed_lays_nothing_over_it(page, ma
 def test_the_wrong_box_goes_when_its_domino_is_taken_back(page, made, tmp_path):
     medium = open_file(page, made, tmp_path)
     number, turns, anchor = next(m for m in moves(medium) if len(set(medium.puzzle.dominoes[m[0]])) == 2)
-    other = (anchor[0] + TURNS[turns][0], anchor[1] + TURNS[turns][1])
-    place_by_clicks(page, number, (turns + 2) % 4, other)
+    place_by_clicks(page, number, (turns + 2) % 4, anchor)
     page.click("#check")
     page.wait_for_selector(".message.bad")
     page.locator("[data-placed]").first.click()

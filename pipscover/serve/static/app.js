@@ -381,11 +381,13 @@ function covered(cell, except) {
   return placed.some((p, i) => i !== except && p.cells.some((c) => c[0] === cell[0] && c[1] === cell[1]));
 }
 
-// Where the domino in hand would lie with its first half on `cell`, and whether it fits there.
+// Where the domino in hand would lie with its left (top) half, as the tray draws it, on `cell`, and whether it fits
+// there. (Turned twice or three times, its first half is the right or the bottom one: laid by that, a tapped domino
+// went a cell left of, or above, where a phone's player, who has no hover's preview, had tapped.)
 function spotFor(inHand, cell) {
   const [dr, dc] = TURNS[inHand.turn];
-  const second = [cell[0] + dr, cell[1] + dc];
-  const cells = [cell, second];
+  const first = dr + dc < 0 ? [cell[0] - dr, cell[1] - dc] : cell;
+  const cells = [first, [first[0] + dr, first[1] + dc]];
   return {domino: game.dominoes[inHand.tile], cells,
           fits: cells.every((c) => onBoard(c) && !covered(c))};
 }
@@ -726,11 +728,11 @@ function cellSize() {
   return $("board").querySelector("rect.cell").getBoundingClientRect().width + 3;
 }
 
-// A dragged domino hangs by its centre, as the NYT's does: it goes where its first half lies, half a cell
-// from the pointer, away from the second half.
-function cellUnderFirstHalf(event) {
-  const half = cellSize() / 2, [down, right] = TURNS[hand.turn];
-  return cellAt(event.clientX - right * half, event.clientY - down * half);
+// A dragged domino hangs by its centre, as the NYT's does: it goes where its left (top) half lies, half a cell
+// left of (above) the pointer.
+function cellUnderLeftHalf(event) {
+  const half = cellSize() / 2, upright = hand.turn % 2 === 1;
+  return cellAt(event.clientX - (upright ? 0 : half), event.clientY - (upright ? half : 0));
 }
 
 function beginDrag(event, tile, fromPlaced) {
@@ -758,7 +760,7 @@ document.addEventListener("pointermove", (event) => {
     drag.floating.style.width = (upright ? size : 2 * size) + "px";
     drag.floating.style.left = event.clientX - (upright ? size : 2 * size) / 2 + "px";
     drag.floating.style.top = event.clientY - (upright ? 2 * size : size) / 2 + "px";
-    const cell = cellUnderFirstHalf(event);
+    const cell = cellUnderLeftHalf(event);
     if (cell && (!cursor || key(cell) !== key(cursor))) { cursor = cell; drawBoard(); }
   } else if (hand !== null && event.target.closest && event.target.closest("#board")) {
     const cell = cellAt(event.clientX, event.clientY);
@@ -776,7 +778,7 @@ document.addEventListener("pointerup", (event) => {
     else take(finished.tile);
     return;
   }
-  const cell = cellUnderFirstHalf(event);
+  const cell = cellUnderLeftHalf(event);
   if (cell) place(cell);
   else draw();
 });
