@@ -255,8 +255,8 @@ function drawBoard() {
     group.setAttribute("data-placed", index);
     group.setAttribute("aria-label", `domino ${placement.domino.join("-")} on ${placement.cells.map(key).join(" and ")}`);
   });
-  // Over the dominoes, see-through: a hint names a region's covered cells too, and a wrong domino is one, and
-  // under them the highlight showed nothing.
+  // A hint's cells, or a wrong domino's, marked over the dominoes, see-through: a hint names a region's covered
+  // cells too, and under the dominoes the mark showed nothing.
   if (marked) {
     for (const cell of marked.cells) {
       const [x, y] = at(cell);
@@ -365,7 +365,8 @@ function drawTray() {
     // box grew its row, and the buttons under the tray moved away from the finger between two taps on Turn.
     const picture = svg("svg", {viewBox: `0 0 ${2 * CELL} ${CELL}`});
     if (turn % 2 === 0) drawDomino(picture, shown, [[0, 0], [CELL, 0]], "in-tray");
-    else drawDomino(svg("g", {transform: `translate(${CELL * 0.75} 0) scale(0.5)`}, picture), shown, [[0, 0], [0, CELL]], "in-tray");
+    else drawDomino(svg("g", {transform: `translate(${CELL * 0.75} 0) scale(0.5)`}, picture), shown,
+                    [[0, 0], [0, CELL]], "in-tray");
     button.append(picture);
     tray.append(button);
   });
@@ -382,8 +383,8 @@ function covered(cell, except) {
 }
 
 // Where the domino in hand would lie with its left (top) half, as the tray draws it, on `cell`, and whether it fits
-// there. (Turned twice or three times, its first half is the right or the bottom one: laid by that, a tapped domino
-// went a cell left of, or above, where a phone's player, who has no hover's preview, had tapped.)
+// there. (Turned twice or three times its first half is its right (bottom) one: laid by that, a tap put it a cell left
+// of, or above, the cell tapped, and a phone shows no preview before the tap.)
 function spotFor(inHand, cell) {
   const [dr, dc] = TURNS[inHand.turn];
   const first = dr + dc < 0 ? [cell[0] - dr, cell[1] - dc] : cell;
