@@ -585,6 +585,14 @@ def test_a_domino_turned_twice_or_three_times_lies_where_it_is_tapped_on_a_phone
     assert_solved(page)
 
 
+def test_a_tap_on_the_board_with_nothing_in_hand_says_to_take_a_domino_first(tabs, url, made):
+    """A new player's first tap on the board, before any domino was taken from the tray, did nothing at all."""
+    page = opened(tabs["phone"], url)
+    cell(page, next(moves(made["easy"]))[2]).tap()
+    assert "take a domino from the tray" in page.text_content("#message.warning")
+    assert page.locator("[data-placed]").count() == 0 and page.locator("#message").bounding_box()["y"] < 844
+
+
 def test_a_domino_that_does_not_fit_says_how_to_turn_it_on_a_phone(tabs, url):
     """It said "Turn it with R", and a phone has no R key."""
     page = opened(tabs["phone"], url)

@@ -825,6 +825,10 @@ $("board").addEventListener("pointerdown", (event) => {
     event.preventDefault();
     cursor = cell;
     place(cell);
+  } else if (cell && !$("message").childNodes.length) {
+    // (a new player's first tap is often on the board, and nothing happened; what is said already is kept)
+    say("First take a domino from the tray, then tap the cell for its left (top) half.", "warning");
+    bringIntoView($("message"), ".mark");
   }
 });
 
