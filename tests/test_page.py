@@ -900,7 +900,7 @@ def test_a_reveal_answered_after_the_board_changed_lays_nothing_over_it(page, ma
     domino on its two cells: the revealed domino was laid over it, two dominoes on the same cells. Now the page
     says the board changed and leaves it as the player made it."""
     medium = open_file(page, made, tmp_path)
-    revealed = min(moves(medium), key=lambda move: min(move[2], move_other(move)))
+    revealed = min(moves(medium), key=lambda move: move[2])  # (its left (top) half's cell, the first of its two)
     other = next(number for number, _, _ in moves(medium)
                  if sorted(medium.puzzle.dominoes[number]) != sorted(medium.puzzle.dominoes[revealed[0]]))
     page.evaluate("""([number, turns, anchor]) => {
