@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from serving import DAY, start_server, stop_server
 
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.generator import generate
+from pipscover.hints import hint
 from pipscover.model import Puzzle
 from pipscover.serve.jobs import made_view
 
@@ -122,20 +124,21 @@ def open_file(page, made, tmp_path, difficulty="medium", name=None):
 
 
 def moves(made):
-    """Each domino of the solution as the page places it: the tray's tile, its turns, its first half's cell."""
+    """Each domino of the solution as the page places it: the tray's tile, its turns, and the cell of its left (top)
+    half as drawn, where a click lays it."""
     free = list(range(len(made.puzzle.dominoes)))
     for placement in made.solution.placements:
         (a, b), (first, second) = placement.domino, placement.cells
         tile = next(t for t in free if sorted(made.puzzle.dominoes[t]) == sorted((a, b)))
         free.remove(tile)
         anchor, other = (first, second) if tuple(made.puzzle.dominoes[tile]) == (a, b) else (second, first)
-        yield tile, TURNS.index((other[0] - anchor[0], other[1] - anchor[1])), anchor
+        yield tile, TURNS.index((other[0] - anchor[0], other[1] - anchor[1])), min(anchor, other)
 
 
 def move_other(move):
-    """The cell of a move's second half."""
+    """The cell of a move's right (bottom) half."""
     _, turns, anchor = move
-    return anchor[0] + TURNS[turns][0], anchor[1] + TURNS[turns][1]
+    return anchor[0] + turns % 2, anchor[1] + 1 - turns % 2
 
 
 def cell(page, where):
@@ -146,11 +149,25 @@ def tile(page, number):
     return page.locator(f".tray-domino[data-tile='{number}']")
 
 
-def place_by_clicks(page, number, turns, anchor):
-    tile(page, number).click()
+def press(target, tapped=False):
+    """A click, or a tap on a phone's touch screen (`tapped`)."""
+    if tapped:
+        target.tap()
+    else:
+        target.click()
+
+
+def place_by_clicks(page, number, turns, anchor, tapped=False):
+    press(tile(page, number), tapped)
     for _ in range(turns):
-        page.click("#turn")
-    cell(page, anchor).click()
+        press(page.locator("#turn"), tapped)
+    press(cell(page, anchor), tapped)
+
+
+def reveal_all(page, tapped=False):
+    """Reveal all, asked and answered yes."""
+    press(page.locator("#reveal-all"), tapped)
+    press(page.locator("#reveal-all-yes"), tapped)
 
 
 def assert_solved(page):
@@ -174,12 +191,13 @@ def test_a_day_is_played_to_solved_by_clicks(page, made, tmp_path):
 def test_a_puzzle_is_played_to_solved_by_drags(page, made, tmp_path):
     """Each domino is dropped by its centre, between its two cells' centres."""
     medium = open_file(page, made, tmp_path)
-    for number, turns, anchor in moves(medium):
+    for move in moves(medium):
+        number, turns, anchor = move
         tile(page, number).click()  # in hand, turned as it must lie
         for _ in range(turns):
             page.keyboard.press("r")
-        other = (anchor[0] + TURNS[turns][0], anchor[1] + TURNS[turns][1])
-        start, ends = tile(page, number).bounding_box(), [cell(page, c).bounding_box() for c in (anchor, other)]
+        start = tile(page, number).bounding_box()
+        ends = [cell(page, where).bounding_box() for where in (anchor, move_other(move))]
         page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
         page.mouse.down()
         # Held by its centre, as on the NYT's page: dropped on the middle of its two cells.
@@ -199,12 +217,34 @@ def test_a_hint_highlights_its_cells_and_a_wrong_domino_is_named(page, made, tmp
     page.screenshot(path=str(tmp_path / "hint-1280x800.png"))
     page.click("#undo")
     number, turns, anchor = next(m for m in moves(medium) if len(set(medium.puzzle.dominoes[m[0]])) == 2)
-    other = (anchor[0] + TURNS[turns][0], anchor[1] + TURNS[turns][1])
-    place_by_clicks(page, number, (turns + 2) % 4, other)  # the right cells, the pips the wrong way round
+    place_by_clicks(page, number, (turns + 2) % 4, anchor)  # the right cells, the pips the wrong way round
     page.click("#check")
     page.wait_for_selector(".wrong-cell")
     assert page.locator(".wrong-cell").count() == 2
     assert "is in no solution" in page.text_content("#message") or "is wrong" in page.text_content("#message")
+
+
+def test_a_hints_cells_are_drawn_over_the_dominoes_on_them(page, tmp_path):
+    """A hint about a region names its covered cells too (here a region's sum after one of its dominoes), and
+    their highlight was drawn under the dominoes: on a covered cell it showed nothing. Now it lies over them,
+    see-through, so the pips show: at each highlighted cell's centre the highlight is what is on top."""
+    made = generate(dominoes=4, seed=4)
+    covered = ((move, set(hint(made.puzzle, (placement,)).cells) & set(placement.cells))
+               for move, placement in zip(moves(made), made.solution.placements, strict=True))
+    move, named = next((move, cells) for move, cells in covered if cells)
+    path = tmp_path / "covered.json"
+    path.write_text(json.dumps(puzzle_to_nyt(made.puzzle)))
+    open_on_any_screen(page, path)
+    place_by_clicks(page, *move)
+    page.click("#hint")
+    page.wait_for_selector(".hint-cell")
+    page.eval_on_selector_all(".mark", "(marks) => marks.forEach((mark) => { mark.style.pointerEvents = 'auto'; })")
+    for where in named:  # (the highlight lets the pointer through to the domino; here it is stopped, to be found)
+        box = cell(page, where).bounding_box()
+        on_top = page.evaluate("([x, y]) => document.elementFromPoint(x, y).getAttribute('class')",
+                               [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+        assert on_top == "mark hint-cell", where
+    assert float(page.eval_on_selector(".hint-cell", "(mark) => getComputedStyle(mark).fillOpacity")) < 0.5
 
 
 def test_a_reload_keeps_the_position_and_undo_redo_work(page, made, tmp_path):
@@ -329,6 +369,32 @@ def test_a_long_title_leaves_the_header_on_a_phone_screen(tabs, url, made, tmp_p
     assert toggle["x"] + toggle["width"] <= 390 and page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
+def test_how_to_play_is_open_on_a_phones_screen_until_a_domino_is_placed(tabs, url, made):
+    """On a phone the page's only instructions (how to place, turn and take back a domino) were hidden: a laptop's
+    panel alone showed them. Now How to play is open for a new player on the screen, under the board, the tray
+    and the buttons, and folded once a domino is placed, on a reload too."""
+    page = opened(tabs["phone"], url)
+    board, tray, how = (page.locator(selector).bounding_box() for selector in ("#board", "#tray", "#how-to-play"))
+    assert page.is_visible("#how-to-play p:has-text('Turn')")
+    assert board["y"] >= 0 and board["y"] + board["height"] <= tray["y"] < tray["y"] + tray["height"] <= how["y"] < 844
+    place_by_clicks(page, *next(moves(made["easy"])), tapped=True)
+    assert page.is_hidden("#how-to-play p") and page.is_visible("#how-to-play summary")
+    page.reload()
+    page.wait_for_selector("[data-placed]")
+    assert page.is_hidden("#how-to-play p")
+    page.tap("#how-to-play summary")  # open again on a tap
+    assert page.is_visible("#how-to-play p:has-text('Turn')")
+
+
+def test_how_to_play_closed_by_hand_stays_closed_after_a_reload(page):
+    assert page.is_visible("#how-to-play p:has-text('Turn')")
+    page.click("#how-to-play summary")
+    assert page.is_hidden("#how-to-play p")
+    page.reload()
+    page.wait_for_selector("rect.cell")
+    assert page.is_hidden("#how-to-play p")
+
+
 def shown_whole(page, selector, text):
     """Whether every line of `text`, in the element `selector`, lies within that element's box and the screen's
     width (a clamped or clipped line lies outside them)."""
@@ -370,7 +436,7 @@ def test_a_new_puzzle_is_made_with_its_progress_shown_then_revealed(page):
     page.click("#reveal-one")
     page.wait_for_selector("[data-placed]")
     assert page.locator("[data-placed]").count() == 1
-    page.click("#reveal-all")
+    reveal_all(page)
     assert_revealed(page)
 
 
@@ -398,17 +464,53 @@ def assert_revealed(page):
 def test_a_puzzle_finished_by_reveal_all_is_revealed_not_solved(page):
     """Reveal all ended in "Solved! ... in 0:09" and stopped the timer as for a solve, and the saved game kept
     that time as its solve's; a reload says the same."""
-    page.click("#reveal-all")
+    reveal_all(page)
     assert_revealed(page)
     page.reload()
     page.wait_for_selector("[data-placed]")
     assert_revealed(page)
 
 
+def test_reveal_all_asks_first_and_keep_playing_or_escape_leaves_the_board(page, made):
+    """One click on Reveal all laid the answer over the player's board, and the game was no solve any more (which
+    Undo does not mend). Now it asks first, under the buttons, with Keep playing in focus; that, or Escape,
+    leaves the board as it was and the focus on Reveal all; the keyboard says yes with Tab and Enter."""
+    place_by_clicks(page, *next(moves(made["easy"])))
+    page.click("#reveal-all")
+    assert page.is_visible("#message.warning strong:text('Reveal all?')")
+    assert page.evaluate("document.activeElement.id") == "reveal-all-no"
+    page.keyboard.press("Enter")  # Keep playing
+    assert page.text_content("#message") == "" and page.evaluate("document.activeElement.id") == "reveal-all"
+    page.keyboard.press("Enter")  # asked again, from the keyboard
+    assert page.is_visible("#reveal-all-no")
+    page.keyboard.press("Escape")
+    assert page.text_content("#message") == "" and page.evaluate("document.activeElement.id") == "reveal-all"
+    page.wait_for_timeout(300)  # (a reveal's answer would have come)
+    assert page.locator("[data-placed]").count() == 1 and page.evaluate("revealed") == 0
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")  # to the question's Reveal all
+    page.keyboard.press("Enter")
+    assert_revealed(page)
+
+
+def test_the_empty_tray_goes_once_every_domino_is_placed(tabs, url):
+    """After a solve or Reveal all an empty tray stayed beside (a laptop) or under (a phone) the finished board.
+    Now it goes, the board staying as it was; a domino taken back brings it again, in hand."""
+    for name, tab in tabs.items():
+        page, tapped = opened(tab, url), name == "phone"
+        board = page.locator("#board").bounding_box()
+        reveal_all(page, tapped)
+        assert_revealed(page)
+        press(page.locator("#solved-close"), tapped)
+        assert page.is_hidden("#tray") and page.locator("#board").bounding_box() == board, name
+        press(page.locator("[data-placed]").first, tapped)
+        assert page.is_visible("#tray .tray-domino.held"), name
+
+
 def test_a_revealed_games_timer_stays_revealed_when_a_domino_is_taken_back(page):
     """Taken back after Reveal all, a domino brought the time back to the timer, which had counted on under
     "Revealed"; and a reload said the time too."""
-    page.click("#reveal-all")
+    reveal_all(page)
     assert_revealed(page)
     page.click("#solved-close")
     page.locator("[data-placed]").first.click()
@@ -433,6 +535,62 @@ def test_a_solved_screen_once_closed_stays_closed_after_a_reload(page, made):
     page.locator("[data-placed]").last.click()  # taken back into the hand
     cell(page, moved[-1][2]).click()
     page.wait_for_selector("#solved:not([hidden])")
+
+
+def taps_in_one_place(page, selector, times, then=lambda done: None):
+    """`times` taps where `selector` was before the first, as a thumb does; `then(n)` after the n-th."""
+    box = page.locator(selector).bounding_box()
+    for done in range(1, times + 1):
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        then(done)
+
+
+def test_taps_on_turn_in_one_place_turn_the_domino_on_a_phone(tabs, url):
+    """On a phone the domino in hand, upright in the tray, made its row taller: the buttons under the tray moved by
+    more than their own height, and the second tap on Turn missed it. Now the tray keeps its size as it turns."""
+    page = opened(tabs["phone"], url)
+    tile(page, 0).tap()
+    turns = []
+    taps_in_one_place(page, "#turn", 4, lambda done: turns.append(page.evaluate("hand && hand.turn")))
+    assert turns == [1, 2, 3, 0]
+
+
+def test_taps_on_reveal_one_and_undo_in_one_place_each_lay_or_take_back_a_domino_on_a_phone(tabs, url):
+    """A domino laid left the tray, whose rows closed up, and a domino taken back opened a row: the buttons under
+    the tray moved by a row's height, and the next tap in the same place missed (or took up a domino from the
+    tray). Now a laid domino's place in the tray is kept, empty, and nothing under it moves."""
+    page = opened(tabs["phone"], url)
+    taps_in_one_place(page, "#reveal-one", 4, lambda done: page.wait_for_selector(f"[data-placed='{done - 1}']"))
+    taps_in_one_place(page, "#undo", 4)
+    assert page.locator("[data-placed]").count() == 0 and page.evaluate("hand") is None
+
+
+def test_a_domino_turned_twice_or_three_times_lies_where_it_is_tapped_on_a_phone(tabs, url, made, tmp_path):
+    """Turned twice or three times a domino was laid by its first half, by then its right (bottom) one: a tap laid
+    it a cell left of (above) the cell tapped, or said it did not fit, and a phone shows no preview before the tap.
+    Now the cell tapped takes its left (top) half as the tray draws it: a puzzle whose tray lists the dominoes
+    the other way round (all but the doubles turned twice or three times) is played to solved by taps."""
+    easy = made["easy"]
+    turned = replace(easy, puzzle=replace(easy.puzzle, dominoes=tuple((b, a) for a, b in easy.puzzle.dominoes)))
+    path = tmp_path / "turned.json"
+    path.write_text(json.dumps(puzzle_to_nyt(turned.puzzle)))
+    page = opened(tabs["phone"], url)
+    open_on_any_screen(page, path)
+    assert {turns for _, turns, _ in moves(turned)} >= {2, 3}
+    for move in moves(turned):
+        place_by_clicks(page, *move, tapped=True)
+        number, _, anchor = move
+        assert page.evaluate("placed.at(-1).tile") == number
+        assert sorted(map(tuple, page.evaluate("placed.at(-1).cells"))) == [anchor, move_other(move)]
+    assert_solved(page)
+
+
+def test_a_tap_on_the_board_with_nothing_in_hand_says_to_take_a_domino_first(tabs, url, made):
+    """A new player's first tap on the board, before any domino was taken from the tray, did nothing at all."""
+    page = opened(tabs["phone"], url)
+    cell(page, next(moves(made["easy"]))[2]).tap()
+    assert "take a domino from the tray" in page.text_content("#message.warning")
+    assert page.locator("[data-placed]").count() == 0 and page.locator("#message").bounding_box()["y"] < 844
 
 
 def test_a_domino_that_does_not_fit_says_how_to_turn_it_on_a_phone(tabs, url):
@@ -472,8 +630,8 @@ def test_a_board_filled_wrong_on_a_phone_shows_its_message_with_the_wrong_domino
                    for n, domino in enumerate(dominoes[:-1])])
     tile(page, len(dominoes) - 1).tap()
     page.tap("#turn")
-    page.tap("#turn")  # its second half to the left of the first: the pips the wrong way round
-    cell(page, (7, 3)).tap()
+    page.tap("#turn")  # the pips the wrong way round
+    cell(page, (7, 2)).tap()  # (its left half as turned)
     page.wait_for_selector(".message.bad strong:text('Wrong')")
     for box in [page.locator(".wrong-cell").first.bounding_box(), page.locator("#message").bounding_box()]:
         assert box["y"] >= 0 and box["y"] + box["height"] <= 844
@@ -482,7 +640,7 @@ def test_a_board_filled_wrong_on_a_phone_shows_its_message_with_the_wrong_domino
 def test_tab_stays_in_the_solved_screen_and_escape_closes_it(page):
     """Tab went from the solved screen's button to the page behind it (a modal dialog), on to the day's input,
     where Escape did not close the screen."""
-    page.click("#reveal-all")
+    reveal_all(page)
     page.wait_for_selector("#solved:not([hidden])")
     for key in ("Tab", "Tab", "Shift+Tab"):
         page.keyboard.press(key)
@@ -495,7 +653,7 @@ def test_the_keyboards_cursor_is_drawn_for_the_keyboard_not_after_a_tap(tabs, ur
     """"Back to the board", tapped, gives the board the focus (for the keyboard's next key), and the board drew
     the keyboard's cursor, a purple box, on a cell nobody had gone to: now only once a key is pressed."""
     page = opened(tabs["phone"], url)
-    page.tap("#reveal-all")
+    reveal_all(page, tapped=True)
     page.wait_for_selector("#solved:not([hidden])")
     page.tap("#solved-close")
     assert page.evaluate("document.activeElement.id") == "board" and page.locator(".cursor").count() == 0
@@ -505,7 +663,7 @@ def test_the_keyboards_cursor_is_drawn_for_the_keyboard_not_after_a_tap(tabs, ur
 
 def test_the_boards_keys_do_nothing_behind_the_solved_screen(page):
     """H asked for a hint and Ctrl+Z took a domino back behind the (modal) solved screen."""
-    page.click("#reveal-all")
+    reveal_all(page)
     page.wait_for_selector("#solved:not([hidden])")
     said = page.text_content("#message")
     for key in ("h", "Control+z", "r"):
@@ -518,7 +676,7 @@ def test_the_boards_keys_do_nothing_behind_the_solved_screen(page):
 def test_what_was_said_of_the_full_board_goes_when_it_is_cleared(page):
     """Cleared after a reveal, the board was empty under "Revealed: 5 of 5 dominoes were revealed" (or, after a
     hint, "Every domino is placed")."""
-    page.click("#reveal-all")
+    reveal_all(page)
     assert_revealed(page)
     page.click("#solved-close")
     page.click("#hint")
@@ -742,7 +900,7 @@ def test_a_reveal_answered_after_the_board_changed_lays_nothing_over_it(page, ma
     domino on its two cells: the revealed domino was laid over it, two dominoes on the same cells. Now the page
     says the board changed and leaves it as the player made it."""
     medium = open_file(page, made, tmp_path)
-    revealed = min(moves(medium), key=lambda move: min(move[2], move_other(move)))
+    revealed = min(moves(medium), key=lambda move: move[2])  # (its left (top) half's cell, the first of its two)
     other = next(number for number, _, _ in moves(medium)
                  if sorted(medium.puzzle.dominoes[number]) != sorted(medium.puzzle.dominoes[revealed[0]]))
     page.evaluate("""([number, turns, anchor]) => {
@@ -763,8 +921,7 @@ def test_a_reveal_answered_after_the_board_changed_lays_nothing_over_it(page, ma
 def test_the_wrong_box_goes_when_its_domino_is_taken_back(page, made, tmp_path):
     medium = open_file(page, made, tmp_path)
     number, turns, anchor = next(m for m in moves(medium) if len(set(medium.puzzle.dominoes[m[0]])) == 2)
-    other = (anchor[0] + TURNS[turns][0], anchor[1] + TURNS[turns][1])
-    place_by_clicks(page, number, (turns + 2) % 4, other)
+    place_by_clicks(page, number, (turns + 2) % 4, anchor)
     page.click("#check")
     page.wait_for_selector(".message.bad")
     page.locator("[data-placed]").first.click()
@@ -863,6 +1020,31 @@ def test_a_hints_cells_and_message_are_on_a_phones_screen(tabs, url, tmp_path, r
     assert fits == (rows == 4)  # (the wider board leaves room for both, the taller one does not)
     if fits:
         assert message["y"] >= 0 and message["y"] + message["height"] <= 844
+
+
+def swipe_up(page, x, y, distance):
+    """A finger drawn `distance` pixels up the screen from (x, y), in ten steps, as Chromium takes touches (Playwright's
+    touchscreen only taps)."""
+    touches = page.context.new_cdp_session(page)
+    for kind, points in [("touchStart", [{"x": x, "y": y}]),
+                         *[("touchMove", [{"x": x, "y": y - distance * step / 10}]) for step in range(1, 11)],
+                         ("touchEnd", [])]:
+        touches.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    touches.detach()
+    page.wait_for_timeout(300)  # (the scroll's fling)
+
+
+def test_a_swipe_beside_the_trays_dominoes_scrolls_a_phones_page(tabs, url, tmp_path):
+    """Under a tall board (8 x 4) the board and the tray, each as wide as the screen, filled it, and a swipe on the
+    tray did nothing: only the header scrolled the page down to the buttons. Now a swipe beside the tray's dominoes
+    scrolls it; one on a domino still takes the domino, and the page stays."""
+    page = opened(tabs["phone"], url)
+    open_on_any_screen(page, sixteen(tmp_path, 8))
+    domino, tray = tile(page, 0).bounding_box(), page.locator("#tray").bounding_box()
+    swipe_up(page, domino["x"] + domino["width"] / 2, domino["y"] + domino["height"] / 2, 40)
+    assert page.evaluate("scrollY") == 0 and page.evaluate("hand.tile") == 0
+    swipe_up(page, tray["x"] + 8, tray["y"] + 30, 200)
+    assert page.evaluate("scrollY") > 100
 
 
 def test_a_revealed_domino_is_on_a_phones_screen(tabs, url, tmp_path):

@@ -250,6 +250,13 @@ function drawBoard() {
     svg("path", {d: edges, fill: "none", stroke: region.outline, "stroke-width": 7, "stroke-dasharray": "7 4",
                  "clip-path": `url(#clip-${index})`, class: "region-edge"}, picture);
   });
+  placed.forEach((placement, index) => {
+    const group = drawDomino(picture, placement.domino, placement.cells.map(at), "placed");
+    group.setAttribute("data-placed", index);
+    group.setAttribute("aria-label", `domino ${placement.domino.join("-")} on ${placement.cells.map(key).join(" and ")}`);
+  });
+  // A hint's cells, or a wrong domino's, marked over the dominoes, see-through: a hint names a region's covered
+  // cells too, and under the dominoes the mark showed nothing.
   if (marked) {
     for (const cell of marked.cells) {
       const [x, y] = at(cell);
@@ -257,11 +264,6 @@ function drawBoard() {
                    class: marked.kind === "wrong" ? "mark wrong-cell" : "mark hint-cell"}, picture);
     }
   }
-  placed.forEach((placement, index) => {
-    const group = drawDomino(picture, placement.domino, placement.cells.map(at), "placed");
-    group.setAttribute("data-placed", index);
-    group.setAttribute("aria-label", `domino ${placement.domino.join("-")} on ${placement.cells.map(key).join(" and ")}`);
-  });
   if (hand !== null && cursor) {
     const spot = spotFor(hand, cursor);
     const where = spot ? spot.cells : [cursor];
@@ -345,6 +347,7 @@ function drawTray() {
   const used = new Set(placed.map((p) => p.tile));
   const free = game.dominoes.map((_, tile) => tile).filter((tile) => !used.has(tile));
   if (!free.includes(trayStop)) trayStop = free[0];
+  tray.hidden = !free.length;  // (an empty box stood beside, or under, the finished board)
   game.dominoes.forEach((domino, tile) => {
     const held = hand && hand.tile === tile;
     const button = element("button", {type: "button", class: "tray-domino" + (held ? " held" : ""),
@@ -357,11 +360,13 @@ function drawTray() {
       button.setAttribute("aria-hidden", "true");
     }
     const turn = held ? hand.turn : 0;
-    const upright = turn % 2 === 1;
-    const picture = svg("svg", {viewBox: upright ? `0 0 ${CELL} ${2 * CELL}` : `0 0 ${2 * CELL} ${CELL}`,
-                                class: upright ? "upright" : "flat"});
     const shown = turn >= 2 ? [domino[1], domino[0]] : domino;
-    drawDomino(picture, shown, upright ? [[0, 0], [0, CELL]] : [[0, 0], [CELL, 0]], "in-tray");
+    // Every domino of the tray in a box of the same size, a turned one upright at half size in the middle: a taller
+    // box grew its row, and the buttons under the tray moved away from the finger between two taps on Turn.
+    const picture = svg("svg", {viewBox: `0 0 ${2 * CELL} ${CELL}`});
+    if (turn % 2 === 0) drawDomino(picture, shown, [[0, 0], [CELL, 0]], "in-tray");
+    else drawDomino(svg("g", {transform: `translate(${CELL * 0.75} 0) scale(0.5)`}, picture), shown,
+                    [[0, 0], [0, CELL]], "in-tray");
     button.append(picture);
     tray.append(button);
   });
@@ -377,11 +382,13 @@ function covered(cell, except) {
   return placed.some((p, i) => i !== except && p.cells.some((c) => c[0] === cell[0] && c[1] === cell[1]));
 }
 
-// Where the domino in hand would lie with its first half on `cell`, and whether it fits there.
+// Where the domino in hand would lie with its left (top) half, as the tray draws it, on `cell`, and whether it fits
+// there. (Turned twice or three times its first half is its right (bottom) one: laid by that, a tap put it a cell left
+// of, or above, the cell tapped, and a phone shows no preview before the tap.)
 function spotFor(inHand, cell) {
   const [dr, dc] = TURNS[inHand.turn];
-  const second = [cell[0] + dr, cell[1] + dc];
-  const cells = [cell, second];
+  const first = dr + dc < 0 ? [cell[0] - dr, cell[1] - dc] : cell;
+  const cells = [first, [first[0] + dr, first[1] + dc]];
   return {domino: game.dominoes[inHand.tile], cells,
           fits: cells.every((c) => onBoard(c) && !covered(c))};
 }
@@ -394,8 +401,9 @@ function remember() {
 
 function changed() {
   // The red box goes with the domino it named, and what was said of the board as it was (solved, revealed,
-  // every domino placed, right so far) with that board.
+  // every domino placed, right so far) with that board, as does Reveal all's question about it.
   if ((marked && marked.kind === "wrong") || $("message").classList.contains("good")) say("");
+  if ($("message").classList.contains("asking")) unask();
   marked = null;
   $("solved").hidden = true;
   solvedClosed = false;
@@ -419,6 +427,7 @@ function place(cell) {
   remember();
   placed.push({tile: hand.tile, domino: spot.domino, cells: spot.cells});
   hand = null;
+  $("how-to-play").open = false;  // (the player knows how now: kept folded, as a choice, by its toggle)
   say("");
   changed();
   return true;
@@ -502,6 +511,47 @@ function showStep(step) {
   marked = {cells: step.cells, kind: wrong ? "wrong" : "hint"};
   say(step.reason, wrong ? "bad" : "hint", wrong ? "Wrong" : capital(step.title));
   drawBoard();
+}
+
+// The next domino of a solution that keeps the board, or all of them, laid (one step of undo); else the wrong
+// domino named, or what the server says.
+async function reveal(every) {
+  const answer = await question("/api/reveal", {all: every});
+  if (answer.placements.length) {
+    remember();
+    revealed += applyPlacements(answer.placements);
+    hand = null;
+    changed();
+    // (on a phone, under a large board, the button is far below the domino it laid)
+    $("board").querySelector(`[data-placed="${placed.length - 1}"]`).scrollIntoView({block: "nearest"});
+  } else if (answer.step) showStep(answer.step);
+  else say(answer.message || "Every domino is placed.", answer.message ? "bad" : "good");
+}
+
+// Reveal all is asked first, in the message under the buttons, Keep playing in focus: one mis-tap laid the answer
+// over the board, and a game once revealed is no solve, whatever Undo takes back (so Undo could not mend it).
+function askRevealAll() {
+  const lost = clock.done === null ? ", and this game will not count as solved" : "";
+  say(`The answer's dominoes are laid on every free cell${lost}.`, "warning asking", "Reveal all?");
+  const choices = element("div", {class: "tools"});
+  const keep = element("button", {type: "button", id: "reveal-all-no"}, "Keep playing");
+  const sure = element("button", {type: "button", id: "reveal-all-yes", class: "primary"}, "Reveal all");
+  keep.addEventListener("click", unask);
+  sure.addEventListener("click", () => {
+    say("");
+    busy($("reveal-all"), () => reveal(true));
+  });
+  choices.append(keep, sure);
+  $("message").append(choices);
+  keep.focus();
+}
+
+// The question taken back (Keep playing, Escape, or the board changed): the focus, if it was on the question,
+// goes back to Reveal all, not to the page's top.
+function unask() {
+  const answering = $("message").contains(document.activeElement);
+  say("");
+  if (answering) $("reveal-all").focus();
 }
 
 function capital(text) {
@@ -679,11 +729,11 @@ function cellSize() {
   return $("board").querySelector("rect.cell").getBoundingClientRect().width + 3;
 }
 
-// A dragged domino hangs by its centre, as the NYT's does: it goes where its first half lies, half a cell
-// from the pointer, away from the second half.
-function cellUnderFirstHalf(event) {
-  const half = cellSize() / 2, [down, right] = TURNS[hand.turn];
-  return cellAt(event.clientX - right * half, event.clientY - down * half);
+// A dragged domino hangs by its centre, as the NYT's does: it goes where its left (top) half lies, half a cell
+// left of (above) the pointer.
+function cellUnderLeftHalf(event) {
+  const half = cellSize() / 2, upright = hand.turn % 2 === 1;
+  return cellAt(event.clientX - (upright ? 0 : half), event.clientY - (upright ? half : 0));
 }
 
 function beginDrag(event, tile, fromPlaced) {
@@ -711,7 +761,7 @@ document.addEventListener("pointermove", (event) => {
     drag.floating.style.width = (upright ? size : 2 * size) + "px";
     drag.floating.style.left = event.clientX - (upright ? size : 2 * size) / 2 + "px";
     drag.floating.style.top = event.clientY - (upright ? 2 * size : size) / 2 + "px";
-    const cell = cellUnderFirstHalf(event);
+    const cell = cellUnderLeftHalf(event);
     if (cell && (!cursor || key(cell) !== key(cursor))) { cursor = cell; drawBoard(); }
   } else if (hand !== null && event.target.closest && event.target.closest("#board")) {
     const cell = cellAt(event.clientX, event.clientY);
@@ -729,7 +779,7 @@ document.addEventListener("pointerup", (event) => {
     else take(finished.tile);
     return;
   }
-  const cell = cellUnderFirstHalf(event);
+  const cell = cellUnderLeftHalf(event);
   if (cell) place(cell);
   else draw();
 });
@@ -775,6 +825,10 @@ $("board").addEventListener("pointerdown", (event) => {
     event.preventDefault();
     cursor = cell;
     place(cell);
+  } else if (cell && !$("message").childNodes.length) {
+    // (a new player's first tap is often on the board, and nothing happened; what is said already is kept)
+    say("First take a domino from the tray, then tap the cell for its left (top) half.", "warning");
+    bringIntoView($("message"), ".mark");
   }
 });
 
@@ -847,6 +901,7 @@ document.addEventListener("keydown", (event) => {
   else if (!command && (event.key === "h" || event.key === "H")) $("hint").click();
   else if (event.key === "Escape") {  // wherever the focus is: after a click it is not on the board
     if (!$("solved").hidden) closeSolved();
+    if ($("message").classList.contains("asking")) unask();
     if (hand !== null) { hand = null; draw(); }
   }
 });
@@ -885,20 +940,11 @@ $("hint").addEventListener("click", (event) => busy(event.currentTarget, async (
   showStep(answer.step);
 }));
 $("check").addEventListener("click", (event) => busy(event.currentTarget, checkPosition));
-for (const [id, every] of [["reveal-one", false], ["reveal-all", true]]) {
-  $(id).addEventListener("click", (event) => busy(event.currentTarget, async () => {
-    const answer = await question("/api/reveal", {all: every});
-    if (answer.placements.length) {
-      remember();
-      revealed += applyPlacements(answer.placements);
-      hand = null;
-      changed();
-      // (on a phone, under a large board, the button is far below the domino it laid)
-      $("board").querySelector(`[data-placed="${placed.length - 1}"]`).scrollIntoView({block: "nearest"});
-    } else if (answer.step) showStep(answer.step);
-    else say(answer.message || "Every domino is placed.", answer.message ? "bad" : "good");
-  }));
-}
+$("reveal-one").addEventListener("click", (event) => busy(event.currentTarget, () => reveal(false)));
+$("reveal-all").addEventListener("click", (event) => {
+  if (placed.length < game.dominoes.length) askRevealAll();
+  else busy(event.currentTarget, () => reveal(true));  // (nothing to lose: the server says what it sees)
+});
 
 for (const button of document.querySelectorAll("[data-difficulty]")) {
   button.addEventListener("click", () => chooseDifficulty(button.dataset.difficulty));
@@ -917,6 +963,8 @@ $("file").addEventListener("change", () => {
   });
 });
 for (const id of MAKE_MENUS) $(id).addEventListener("change", () => keepChoice(id, $(id).value));
+// How to play is open for a new player; once folded (closed, or a domino placed) it stays so, on a reload too.
+$("how-to-play").addEventListener("toggle", () => keepChoice("how-to-play", $("how-to-play").open ? "open" : "closed"));
 $("make").addEventListener("submit", (event) => {
   event.preventDefault();
   busy($("make-button"), () => makePuzzle(Number($("make-size").value), $("make-difficulty").value));
@@ -953,6 +1001,7 @@ function stored(storage, name) {
     const value = chosenBefore(id, [...$(id).options].map((option) => option.value));
     if (value !== null) $(id).value = value;
   }
+  if (chosenBefore("how-to-play", ["closed"])) $("how-to-play").open = false;
   setInterval(tick, 1000);
   window.addEventListener("pagehide", save);
   const given = () => api("/api/first").then((answer) => answer.game, () => null);
