@@ -395,6 +395,18 @@ def test_how_to_play_closed_by_hand_stays_closed_after_a_reload(page):
     assert page.is_hidden("#how-to-play p")
 
 
+def test_how_to_play_says_the_keys_on_a_laptop_not_on_a_phone(tabs, url):
+    """How to play's keyboard line ("Keyboard: Tab to the dominoes ...") and Turn's (R) showed on a phone, which
+    has no keys. Now they show where a keyboard is likely (a mouse's fine pointer that hovers), and the rest, the
+    taps, everywhere."""
+    for name, tab in tabs.items():
+        page = opened(tab, url)
+        keys = name == "laptop"
+        assert page.is_visible("#how-to-play p:has-text('Tap or click')"), name
+        assert page.is_visible("#how-to-play p:has-text('Keyboard')") == keys, name
+        assert page.locator("#how-to-play kbd:visible").count() == (4 if keys else 0), name
+
+
 def shown_whole(page, selector, text):
     """Whether every line of `text`, in the element `selector`, lies within that element's box and the screen's
     width (a clamped or clipped line lies outside them)."""
