@@ -567,6 +567,25 @@ def test_taps_on_turn_in_one_place_turn_the_domino_on_a_phone(tabs, url):
     assert turns == [1, 2, 3, 0]
 
 
+def test_a_domino_in_hand_is_put_back_in_the_tray_on_a_phone(tabs, url):
+    """On a phone, without Escape, a domino in hand could only be placed, or another taken. Now Put back, beside
+    Turn, returns it to the tray, one taken from the board too; it is off while nothing is in hand."""
+    page = opened(tabs["phone"], url)
+    assert page.is_visible("#put-back") and page.is_disabled("#put-back")
+    rows = {page.locator(f"#{name}").bounding_box()["y"] for name in ("turn", "put-back", "clear")}
+    assert len(rows) == 1  # Play's buttons in one row, as before
+    tile(page, 0).tap()
+    assert page.locator(".tray-domino.held").count() == 1
+    page.tap("#put-back")
+    assert page.locator(".tray-domino.held").count() == 0 and page.evaluate("hand") is None
+    assert page.is_disabled("#put-back")
+    page.tap("#reveal-one")
+    page.wait_for_selector("[data-placed]")
+    page.locator("[data-placed]").first.tap()  # taken back into the hand
+    page.tap("#put-back")
+    assert page.locator("[data-placed]").count() == 0 and page.locator(".tray-domino.held").count() == 0
+
+
 def test_taps_on_reveal_one_and_undo_in_one_place_each_lay_or_take_back_a_domino_on_a_phone(tabs, url):
     """A domino laid left the tray, whose rows closed up, and a domino taken back opened a row: the buttons under
     the tray moved by a row's height, and the next tap in the same place missed (or took up a domino from the

@@ -211,6 +211,7 @@ function draw() {
   $("undo").disabled = !undoStack.length;
   $("redo").disabled = !redoStack.length;
   $("turn").disabled = hand === null;
+  $("put-back").disabled = hand === null;
 }
 
 function drawBoard() {
@@ -450,6 +451,14 @@ function take(tile) {
   if (placed.some((p) => p.tile === tile)) return;
   trayStop = tile;
   hand = hand && hand.tile === tile ? {tile, turn: (hand.turn + 1) % 4} : {tile, turn: 0};
+  draw();
+}
+
+// The domino in hand back in the tray (Put back, Escape): a phone has no Escape, and one in hand could only be
+// placed, or another taken.
+function putBack() {
+  if (hand === null) return;
+  hand = null;
   draw();
 }
 
@@ -902,7 +911,7 @@ document.addEventListener("keydown", (event) => {
   else if (event.key === "Escape") {  // wherever the focus is: after a click it is not on the board
     if (!$("solved").hidden) closeSolved();
     if ($("message").classList.contains("asking")) unask();
-    if (hand !== null) { hand = null; draw(); }
+    putBack();
   }
 });
 
@@ -926,6 +935,7 @@ $("solved").addEventListener("keydown", (event) => {
   }
 });
 $("turn").addEventListener("click", turnHand);
+$("put-back").addEventListener("click", putBack);
 $("undo").addEventListener("click", undo);
 $("redo").addEventListener("click", redo);
 $("clear").addEventListener("click", () => {
