@@ -439,6 +439,30 @@ def test_a_made_puzzles_rating_is_whole_in_a_phones_header(tabs, url, made, name
     assert toggle["x"] + toggle["width"] <= 390 and page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
+def stats_shown(page):
+    """The stats beside the board once counted, name by name."""
+    page.wait_for_selector(".stats dd:has-text('hint steps')")
+    names, values = (page.locator(f".stats {tag}").all_text_contents() for tag in ("dt", "dd"))
+    return dict(zip(names, values, strict=True))
+
+
+def test_the_stats_say_what_they_count_and_whose_rating_it_is(page, made):
+    """The stats said "Distinct grids", jargon to a player, and a day the NYT labels hard could say "Rating:
+    medium" with no word on whose rating it was. Now they say different pip layouts, and pipscover's rating beside
+    what the NYT says of a day's puzzle (a made puzzle's difficulty is no one's label: not said there)."""
+    page.fill("#day", DAY)
+    page.click("[data-difficulty=hard]")
+    page.click("#play-day")
+    page.wait_for_selector("#title:has-text('(hard)')")
+    stats = stats_shown(page)
+    assert list(stats) == ["Solutions", "Different pip layouts", "pipscover's rating"]
+    assert stats["Solutions"] == stats["Different pip layouts"] == "1"
+    assert stats["pipscover's rating"].endswith(" hint steps); the NYT says hard")
+    page.evaluate("start", made_view(generate(dominoes=5, seed=3)))
+    page.wait_for_selector(".stats dd.counting", state="detached")
+    assert "NYT" not in stats_shown(page)["pipscover's rating"]
+
+
 def test_a_new_puzzle_is_made_with_its_progress_shown_then_revealed(page):
     page.select_option("#make-size", "5")
     page.click("#make-button")

@@ -156,30 +156,39 @@ function counted(c) {
   return c.count === "0" ? "not counted in time" : "at least " + number + " (not counted in time)";
 }
 
+// The stats in a player's words: a pip layout is what a solution puts on the cells (two solutions that differ
+// only in where a domino's edge lies share one), and the rating is pipscover's own, by the hints' steps, which may
+// differ from the NYT's label of the day's puzzle (its difficulty, said beside it).
+const STATS = [["Solutions", "Ways to lay the dominoes that keep every rule"],
+               ["Different pip layouts", "Solutions that put the same pips on every cell count once"],
+               ["pipscover's rating", "By the number of steps pipscover's hints take to solve it"]];
+
+function showStats(values, kind) {
+  $("stats").replaceChildren(...STATS.flatMap(([name, meaning], index) => [
+    element("dt", {title: meaning}, name), element("dd", kind ? {class: kind} : {}, values[index])]));
+}
+
+function rated(stats) {
+  if (!stats.rating) return "not rated in time";
+  const guesses = !stats.guesses ? "" : `, ${stats.guesses} of them ${stats.guesses === 1 ? "a guess" : "guesses"}`;
+  // (a made puzzle's difficulty is the one asked of the generator, no one's label: its title says it)
+  const nyt = game.origin && game.origin.date && game.origin.difficulty && !("asked" in game)
+    ? "; the NYT says " + game.origin.difficulty : "";
+  return `${stats.rating} (${stats.steps} hint steps${guesses})${nyt}`;
+}
+
 async function loadStats() {
   const shown = ++statsShown;
-  const list = $("stats");
   const started = Date.now();
-  const progress = () => {
-    const seconds = Math.floor((Date.now() - started) / 1000);
-    list.replaceChildren(element("dt", {}, "Solutions"), element("dd", {class: "counting"}, "counting… " + seconds + " s"),
-                         element("dt", {}, "Distinct grids"), element("dd", {class: "counting"}, "…"),
-                         element("dt", {}, "Rating"), element("dd", {class: "counting"}, "…"));
-  };
+  const progress = () => showStats(["counting… " + Math.floor((Date.now() - started) / 1000) + " s", "…", "…"],
+                                   "counting");
   progress();
   const ticking = setInterval(() => { if (shown === statsShown) progress(); }, 1000);
   try {
     const stats = await api("/api/stats", {puzzle: game.puzzle, placed: []});
-    if (shown !== statsShown) return;
-    const rating = stats.rating ? stats.rating + " (" + stats.steps + " steps" +
-      (stats.guesses ? ", " + stats.guesses + (stats.guesses === 1 ? " guess" : " guesses") : "") + ")" : "not rated in time";
-    list.replaceChildren();
-    for (const [name, value] of [["Solutions", counted(stats.solutions)], ["Distinct grids", counted(stats.grids)],
-                                 ["Rating", rating]]) {
-      list.append(element("dt", {}, name), element("dd", {}, value));
-    }
+    if (shown === statsShown) showStats([counted(stats.solutions), counted(stats.grids), rated(stats)]);
   } catch (error) {
-    if (shown === statsShown) list.replaceChildren(element("dt", {}, "Counts"), element("dd", {}, error.message));
+    if (shown === statsShown) $("stats").replaceChildren(element("dt", {}, "Counts"), element("dd", {}, error.message));
   } finally {
     clearInterval(ticking);
   }
