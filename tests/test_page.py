@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from serving import DAY, start_server, stop_server
+from serving import DAY, start_server, stop_server, write_day
 
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.generator import generate
@@ -694,14 +694,57 @@ def test_a_board_filled_wrong_on_a_phone_shows_its_message_with_the_wrong_domino
 
 def test_tab_stays_in_the_solved_screen_and_escape_closes_it(page):
     """Tab went from the solved screen's button to the page behind it (a modal dialog), on to the day's input,
-    where Escape did not close the screen."""
+    where Escape did not close the screen. Now it goes round the screen's two buttons."""
     reveal_all(page)
     page.wait_for_selector("#solved:not([hidden])")
-    for key in ("Tab", "Tab", "Shift+Tab"):
+    for key, focused in [("Tab", "solved-next"), ("Tab", "solved-close"), ("Shift+Tab", "solved-next")]:
         page.keyboard.press(key)
-        assert page.evaluate("document.activeElement.id") == "solved-close"
+        assert page.evaluate("document.activeElement.id") == focused
     page.keyboard.press("Escape")
     assert page.is_hidden("#solved") and page.evaluate("document.activeElement.id") == "board"
+
+
+def test_the_solved_screen_goes_on_to_the_days_next_puzzle_then_to_another_day(browser, made, tmp_path):
+    """The solved (or revealed) screen offered only "Back to the board". Now it goes on as the day's choices
+    load a puzzle: to the day's next difficulty, after its hardest to the nearest later day in the cache (easy),
+    else to the nearest earlier one; a file's puzzle, no cached day's, has no way on."""
+    later = "2025-01-05"
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    write_day(cache, made)
+    # (the later day's puzzles the day's, moved round: a puzzle's position is kept by the puzzle, not the day)
+    write_day(cache, {"easy": made["medium"], "medium": made["hard"], "hard": made["easy"]}, later)
+    process, address = start_server(cache, "http://127.0.0.1:9")  # (nothing is fetched)
+    context = browser.new_context(**SCREENS["laptop"])
+    try:
+        tab = context.new_page()
+        tab.set_default_timeout(10_000)
+        tab.goto(address)
+        tab.wait_for_selector(f"#title:text('{later} (easy)')")  # the newest day
+        for day, difficulty, then in [(later, "easy", f"{later} (medium)"), (later, "hard", f"{DAY} (easy)"),
+                                      (DAY, "hard", f"{later} (easy)")]:
+            tab.fill("#day", day)
+            tab.click(f"[data-difficulty={difficulty}]")
+            tab.click("#play-day")
+            tab.wait_for_selector(f"#title:text('{day} ({difficulty})')")
+            reveal_all(tab)
+            tab.wait_for_selector("#solved:not([hidden])")
+            assert tab.text_content("#solved-next") == f"Play {then}"
+            tab.keyboard.press("Escape")  # back to the board, whose chooser is behind the screen
+        tab.keyboard.press("Control+Z")  # (the board before Reveal all, whose next one finishes it anew)
+        reveal_all(tab)
+        tab.click("#solved-next")
+        tab.wait_for_selector(f"#title:text('{later} (easy)')")
+        assert tab.is_hidden("#solved") and tab.get_attribute("[data-difficulty=easy]", "aria-checked") == "true"
+        path = tmp_path / "a file.json"  # (a puzzle of its own: the day's are kept played)
+        path.write_text(json.dumps(puzzle_to_nyt(generate(dominoes=4, seed=4).puzzle)))
+        open_on_any_screen(tab, path)
+        reveal_all(tab)
+        tab.wait_for_selector("#solved:not([hidden])")
+        assert tab.is_hidden("#solved-next")
+    finally:
+        context.close()
+        stop_server(process)
 
 
 def test_the_keyboards_cursor_is_drawn_for_the_keyboard_not_after_a_tap(tabs, url):

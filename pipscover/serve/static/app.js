@@ -648,8 +648,32 @@ function finished() {
   save();
   tick();
   if (solvedClosed) return;
+  const next = nextPuzzle();
+  $("solved-next").hidden = !next;
+  if (next) $("solved-next").textContent = `Play ${next.date} (${next.difficulty})`;
   $("solved").hidden = false;
   $("solved-close").focus();
+}
+
+// The way on from a day's puzzle in the cache, as the day's choices load it: the day's next difficulty, after its
+// hardest the nearest later day's first (else the nearest earlier day's); null for a file's or a made puzzle
+// that is no cached day's.
+function nextPuzzle() {
+  const days = [...$("cached-days").options].map((option) => option.value);
+  const date = game.origin && game.origin.date;
+  if ("asked" in game || !days.includes(date)) return null;
+  const order = difficulties(), after = order.indexOf(game.origin.difficulty) + 1;
+  if (after > 0 && after < order.length) return {date, difficulty: order[after]};
+  const day = days.find((other) => other > date) || days.filter((other) => other < date).pop();
+  return day ? {date: day, difficulty: order[0]} : null;
+}
+
+function playNext() {
+  const next = nextPuzzle();
+  closeSolved();
+  $("day").value = next.date;
+  chooseDifficulty(next.difficulty);
+  $("pick-day").requestSubmit();
 }
 
 // ---- choosing a puzzle ----
@@ -682,6 +706,11 @@ function keepChoice(name, value) {
 function chosenBefore(name, values) {
   const value = sessionStorage.getItem("pipscover:" + name) ?? localStorage.getItem("pipscover:" + name);
   return values.includes(value) ? value : null;
+}
+
+// A day's difficulties, easiest first, as its buttons name them.
+function difficulties() {
+  return [...document.querySelectorAll("[data-difficulty]")].map((button) => button.dataset.difficulty);
 }
 
 const MAKE_MENUS = ["make-size", "make-difficulty"];  // the new puzzle's choices, each kept under its id
@@ -935,13 +964,15 @@ function closeSolved() {
 
 $("chooser-toggle").addEventListener("click", () => showChooser($("chooser").classList.contains("folded")));
 $("solved-close").addEventListener("click", closeSolved);
-// The solved screen is a modal dialog: Tab stays on its one button (it went on to the page behind, where
-// Escape, pressed in the day's input, no longer closed it).
+$("solved-next").addEventListener("click", playNext);
+// The solved screen is a modal dialog: Tab goes round its buttons (it went on to the page behind, where Escape,
+// pressed in the day's input, no longer closed it).
 $("solved").addEventListener("keydown", (event) => {
-  if (event.key === "Tab") {
-    event.preventDefault();
-    $("solved-close").focus();
-  }
+  if (event.key !== "Tab") return;
+  event.preventDefault();
+  const buttons = [...$("solved").querySelectorAll("button:not([hidden])")];
+  const step = event.shiftKey ? -1 : 1;
+  buttons[(buttons.indexOf(document.activeElement) + step + buttons.length) % buttons.length].focus();
 });
 $("turn").addEventListener("click", turnHand);
 $("put-back").addEventListener("click", putBack);
@@ -970,7 +1001,10 @@ for (const button of document.querySelectorAll("[data-difficulty]")) {
 }
 $("pick-day").addEventListener("submit", (event) => {
   event.preventDefault();
-  busy($("play-day"), async () => start(await api(`/api/day/${$("day").value}/${difficulty}`)));
+  busy($("play-day"), async () => {
+    start(await api(`/api/day/${$("day").value}/${difficulty}`));
+    loadDays();  // (a day fetched now is in the cache: the solved screen's way on counts it)
+  });
 });
 $("file").addEventListener("change", () => {
   const file = $("file").files[0];
@@ -1013,8 +1047,7 @@ function stored(storage, name) {
 
 (async function open() {
   loadDays();
-  const difficulties = [...document.querySelectorAll("[data-difficulty]")].map((button) => button.dataset.difficulty);
-  const chosen = chosenBefore("difficulty", difficulties);
+  const chosen = chosenBefore("difficulty", difficulties());
   if (chosen) chooseDifficulty(chosen);
   for (const id of MAKE_MENUS) {
     const value = chosenBefore(id, [...$(id).options].map((option) => option.value));
