@@ -747,6 +747,20 @@ def test_the_solved_screen_goes_on_to_the_days_next_puzzle_then_to_another_day(b
         stop_server(process)
 
 
+def test_the_solved_screens_card_keeps_off_a_phones_edges(tabs, url):
+    """With its way on beside Back to the board, the card grew to the phone's whole width, its round corners cut
+    by the screen's edges. Now it keeps a margin, both buttons on the screen."""
+    page = opened(tabs["phone"], url)
+    reveal_all(page, tapped=True)
+    page.wait_for_selector("#solved-next:visible")
+    page.wait_for_timeout(400)  # (its pop, 0.35 s, ends)
+    card = page.locator(".solved-card").bounding_box()
+    assert card["x"] >= 12 and card["x"] + card["width"] <= 390 - 12
+    for button in ("#solved-close", "#solved-next"):
+        box = page.locator(button).bounding_box()
+        assert card["x"] < box["x"] and box["x"] + box["width"] < card["x"] + card["width"], button
+
+
 def test_the_keyboards_cursor_is_drawn_for_the_keyboard_not_after_a_tap(tabs, url):
     """"Back to the board", tapped, gives the board the focus (for the keyboard's next key), and the board drew
     the keyboard's cursor, a purple box, on a cell nobody had gone to: now only once a key is pressed."""
