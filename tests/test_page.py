@@ -610,6 +610,17 @@ def test_a_domino_in_hand_is_put_back_in_the_tray_on_a_phone(tabs, url):
     assert page.locator("[data-placed]").count() == 0 and page.locator(".tray-domino.held").count() == 0
 
 
+def test_clear_is_off_while_the_board_is_empty(tabs, url, made):
+    """Clear stood ready on an empty board, as if a tap would do something (Undo and Redo beside it were off)."""
+    page = opened(tabs["phone"], url)
+    assert page.is_disabled("#clear")
+    place_by_clicks(page, *next(moves(made["easy"])), tapped=True)
+    page.tap("#clear")
+    assert page.locator("[data-placed]").count() == 0 and page.is_disabled("#clear")
+    page.tap("#undo")
+    assert page.locator("[data-placed]").count() == 1 and page.is_enabled("#clear")
+
+
 def test_taps_on_reveal_one_and_undo_in_one_place_each_lay_or_take_back_a_domino_on_a_phone(tabs, url):
     """A domino laid left the tray, whose rows closed up, and a domino taken back opened a row: the buttons under
     the tray moved by a row's height, and the next tap in the same place missed (or took up a domino from the
@@ -902,7 +913,7 @@ def test_the_tray_is_one_tab_stop_and_the_arrow_keys_go_from_domino_to_domino(pa
     page.keyboard.press("ArrowLeft")  # before the first, the last
     assert page.evaluate(at) == 4
     page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.id") == "clear"  # (Turn, Undo and Redo are disabled)
+    assert page.evaluate("document.activeElement.id") == "hint"  # (Play's buttons are off on an empty board)
     page.keyboard.press("Shift+Tab")  # back to the domino the arrows went to
     assert page.evaluate(at) == 4
 

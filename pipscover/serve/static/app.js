@@ -219,6 +219,7 @@ function draw() {
   drawTray();
   $("undo").disabled = !undoStack.length;
   $("redo").disabled = !redoStack.length;
+  $("clear").disabled = !placed.length;  // (on an empty board it looked like it would do something, and did nothing)
   $("turn").disabled = hand === null;
   $("put-back").disabled = hand === null;
 }
@@ -979,7 +980,6 @@ $("put-back").addEventListener("click", putBack);
 $("undo").addEventListener("click", undo);
 $("redo").addEventListener("click", redo);
 $("clear").addEventListener("click", () => {
-  if (!placed.length) return;
   remember();
   placed = [];
   hand = null;
