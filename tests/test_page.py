@@ -744,9 +744,14 @@ def test_the_solved_screen_goes_on_to_the_days_next_puzzle_then_to_another_day(b
             tab.keyboard.press("Escape")  # back to the board, whose chooser is behind the screen
         tab.keyboard.press("Control+Z")  # (the board before Reveal all, whose next one finishes it anew)
         reveal_all(tab)
-        tab.click("#solved-next")
+        tab.wait_for_selector("#solved-next:focus-visible, #solved-close:focus")
+        tab.keyboard.press("Tab")  # from Back to the board to the way on
+        tab.keyboard.press("Enter")
         tab.wait_for_selector(f"#title:text('{later} (easy)')")
         assert tab.is_hidden("#solved") and tab.get_attribute("[data-difficulty=easy]", "aria-checked") == "true"
+        assert tab.evaluate("document.activeElement.id") == "board"  # the keyboard's play goes on there
+        tab.keyboard.press("ArrowRight")
+        assert tab.get_attribute("#board", "data-cursor")
         path = tmp_path / "a file.json"  # (a puzzle of its own: the day's are kept played)
         path.write_text(json.dumps(puzzle_to_nyt(generate(dominoes=4, seed=4).puzzle)))
         open_on_any_screen(tab, path)

@@ -121,7 +121,9 @@ function start(view) {
   revealed = saved.revealed || 0;
   finishedByReveal = saved.finishedByReveal === true;
   solvedClosed = saved.solvedClosed === true;
-  hand = null; marked = null; cursor = null;
+  hand = null; marked = null;
+  // (a puzzle opened from the solved screen by the keyboard finds the board in focus: its arrows need a cell)
+  cursor = document.activeElement === $("board") ? firstCell() : null;
   // (the difficulty of a day or a file is the one its buttons choose; a made puzzle's is the one asked of the
   // generator, no choice of theirs, which its title says beside its rating)
   if (view.origin && view.origin.difficulty && !("asked" in view)) chooseDifficulty(view.origin.difficulty);
@@ -212,6 +214,11 @@ function svg(name, attributes, parent) {
 
 function boardCells() {
   return game.regions.flatMap((region) => region.cells);
+}
+
+// Where the keyboard's cursor starts: the board's top row, its leftmost cell.
+function firstCell() {
+  return boardCells().slice().sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
 }
 
 function draw() {
@@ -857,7 +864,7 @@ $("tray").addEventListener("keydown", (event) => {
   if (event.key !== "Enter" && event.key !== " ") return;
   event.preventDefault();
   take(Number(button.dataset.tile));
-  cursor = cursor || boardCells().slice().sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
+  cursor = cursor || firstCell();
   $("board").focus();
 });
 
@@ -881,7 +888,7 @@ $("board").addEventListener("pointerdown", (event) => {
 });
 
 $("board").addEventListener("focus", () => {
-  cursor = cursor || boardCells().slice().sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
+  cursor = cursor || firstCell();
   $("cursor-said").textContent = "";  // (said again, the same cell too)
   drawBoard();
 });
