@@ -35,9 +35,15 @@ def main(folder: str) -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGUMENTS)
                 for width, height, name in ((1280, 800, "serve-1280x800.png"), (390, 844, "serve-390x844.png")):
-                    page = browser.new_page(viewport={"width": width, "height": height})
+                    phone = width < 800  # a touch screen, as a phone's: the page leaves out what only keys do
+                    page = browser.new_page(viewport={"width": width, "height": height}, has_touch=phone,
+                                            is_mobile=phone)
                     show_a_hint(page, url, puzzle)
-                    page.screenshot(path=str(Path(folder) / name), full_page=width < 800)
+                    if phone:  # the whole page, in a window as tall as it (a full-page picture drops the touch
+                        # screen's media: it showed what only keys do)
+                        tall = page.evaluate("document.documentElement.scrollHeight")
+                        page.set_viewport_size({"width": width, "height": tall})
+                    page.screenshot(path=str(Path(folder) / name))
                     page.close()
                 browser.close()
         finally:
