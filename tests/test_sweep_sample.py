@@ -75,6 +75,23 @@ def _naive_draw(sampler: SweepSampler, rng: Random):
     return sampler._solution(reversed(path), rng)
 
 
+@pytest.mark.parametrize("name", ["no-unique-12-s1", "planted-4x4-s1"])
+def test_the_second_steps_swept_a_kind_at_a_time_are_each_ones_own(name):
+    """Once a kind starts two draws, the second steps from every source of the first step by that kind are
+    swept together (`_sweep_second`): each state's choices and own count are what a sweep of it alone gives,
+    so the draws are those of a sampler that sweeps every step alone (the same picks from the same counts)."""
+    puzzle = load_one(BENCHMARKS / f"{name}.json")
+    sampler = SweepSampler(puzzle)
+    first, _ = sampler._step(sampler.built.sweep.final, sampler.copies)
+    kind = Counter(kind for _, kind, _, _ in first).most_common(1)[0][0]
+    left = sampler.copies[:kind] + (sampler.copies[kind] - 1,) + sampler.copies[kind + 1:]
+    states = sorted({source for source, laid, _, _ in first if laid == kind})
+    assert len(states) > 1
+    assert sampler._swept(states, left) == [sampler._swept([state], left)[0] for state in states]
+    rng = Random(5)
+    assert all(is_valid(puzzle, sampler.sample(rng)) for _ in range(40)) and sampler.second
+
+
 @settings(max_examples=40, deadline=None)
 @given(puzzles(max_dominoes=6))
 def test_it_counts_and_draws_valid_solutions_of_random_puzzles(puzzle):

@@ -51,6 +51,7 @@ SKIP = -1  # the kind of the step that lays nothing
 # The steps whose choices are kept for the next draws (the first, at the covered board, is every draw's).
 CHOICES_KEPT = 256
 Choice = tuple[int, int, int, int]  # (source, kind, times, the count through that source and kind)
+Step = tuple[list[Choice], int]  # a state's choices, and its own count
 Chosen = TypeVar("Chosen")
 
 
@@ -64,7 +65,12 @@ class SweepSampler:
         self.built = keyed_graph(puzzle, deadline, memory_cap, compiled, order)
         self.puzzle, self.deadline, self.memory_cap, self.compiled = puzzle, deadline, memory_cap, compiled
         self.copies = tuple(copies_of(puzzle))
-        self.kept: OrderedDict[tuple[int, tuple[int, ...]], tuple[list[Choice], int]] = OrderedDict()
+        self.kept: OrderedDict[tuple[int, tuple[int, ...]], Step] = OrderedDict()
+        # The steps from the first step's sources, each draw's second: swept a kind at a time and all kept
+        # (as many as the edges into the covered board times their kinds).
+        self.second: dict[tuple[int, tuple[int, ...]], Step] = {}
+        # The kinds a draw's first step has laid, each with whether its second steps are swept together.
+        self.first_kinds: dict[int, bool] = {}
 
     def total(self) -> int:
         """The number of solutions (placements): the covered board's own count, from the first step's sweep (a
@@ -87,31 +93,68 @@ class SweepSampler:
             if own != known or sum(times * count for _, _, times, count in choices) != known:
                 raise AssertionError("the choices' counts do not add up to the state's")
             source, kind, times, known = pick(rng, ((choice, choice[2] * choice[3]) for choice in choices), known)
+            if state == self.built.sweep.final:
+                self._sweep_second(choices, kind)
             path.append((source, state, kind, times))
             state, left = source, _less(left, kind)
         return self._solution(reversed(path), rng)
 
-    def _step(self, state: int, left: tuple[int, ...]) -> tuple[list[Choice], int]:
+    def _step(self, state: int, left: tuple[int, ...]) -> Step:
         """Every (source, kind) by which a path with `left` still to lay reaches `state`, with its count, and the
-        state's own count, in one sweep: the two are summed at different states, so that their agreement checks
-        the step (at the covered board, the own count is the puzzle's: no count of its own before the draws)."""
+        state's own count (`_swept`), kept for the next draws."""
         key = (state, left)
+        if key in self.second:
+            return self.second[key]
         if key in self.kept:
             self.kept.move_to_end(key)
             return self.kept[key]
-        check_search(0, self.deadline, self.memory_cap, None)
-        sweep = self.built.sweep
-        options = [(sweep.sources[e], kind, times) for e in range(sweep.first[state], sweep.first[state + 1])
-                   for kind, times in sweep.forms[sweep.edge_forms[e]] if kind == SKIP or left[kind]]
-        points = Points.of(left, paired(left), sweep.points.lanes)
-        graph = _with_choices(sweep, state, points, [(source, kind) for source, kind, _ in options])
-        *totals, own = sweep_totals(graph, len(options) + 1, self.deadline, self.compiled, memory_cap=self.memory_cap)
-        modulus = Modulus.of_points(points)
-        choices = [(source, kind, times, modulus.count(total)) for (source, kind, times), total in zip(options, totals)]
-        self.kept[key] = (choices, modulus.count(own))
+        self.kept[key] = self._swept([state], left)[0]
         if len(self.kept) > CHOICES_KEPT:
             self.kept.popitem(last=False)
         return self.kept[key]
+
+    def _sweep_second(self, first: list[Choice], kind: int) -> None:
+        """The second steps of every draw whose first lays `kind` (from each of the first step's sources by that
+        kind), in one sweep, once a second draw's first lays it, where each draw took one of its own: each costs
+        about a count alone (planted 6 x 6: its states' ancestors are 21,049 of 27,432), and the kind's 16 to 22
+        together 1.8 times one. Not where that sweep would be more than half of theirs alone, by their
+        ancestors (no-unique-20: two sources a kind, together 1.8 times one)."""
+        left = _less(self.copies, kind)
+        states = sorted({source for source, laid, _, _ in first if laid == kind})
+        if (states[0], left) in self.second:
+            return
+        together = self.first_kinds.get(kind)
+        if together is None:
+            self.first_kinds[kind] = self._together_pays(states)
+        elif together:
+            self.second.update(zip([(state, left) for state in states], self._swept(states, left)))
+
+    def _together_pays(self, states: list[int]) -> bool:
+        """Whether one sweep of `states`' steps costs at most half of their sweeps alone, by the states each
+        sweeps (their ancestors: the points are the same; the last state's, for each alone)."""
+        sweep = self.built.sweep
+        edges = [range(sweep.first[state], sweep.first[state + 1]) for state in states]
+        alone = len(_ancestors(sweep, states[-1], [sweep.sources[e] for e in edges[-1]]))
+        together = len(_ancestors(sweep, states[-1], [sweep.sources[e] for each in edges for e in each]))
+        return 2 * together <= len(states) * alone
+
+    def _swept(self, states: list[int], left: tuple[int, ...]) -> list[Step]:
+        """Each state's choices and own count, for paths with `left` still to lay, in one sweep: a choice's count
+        and the state's own are summed at different states, so that their agreement checks the step (at the
+        covered board, the own count is the puzzle's: no count of its own before the draws)."""
+        check_search(0, self.deadline, self.memory_cap, None)
+        sweep = self.built.sweep
+        options = [[(sweep.sources[e], kind, times) for e in range(sweep.first[state], sweep.first[state + 1])
+                    for kind, times in sweep.forms[sweep.edge_forms[e]] if kind == SKIP or left[kind]]
+                   for state in states]
+        points = Points.of(left, paired(left), sweep.points.lanes)
+        choices = [(source, kind) for each in options for source, kind, _ in each]
+        totals = sweep_totals(_with_choices(sweep, states, points, choices), len(choices) + len(states),
+                              self.deadline, self.compiled, memory_cap=self.memory_cap)
+        count = Modulus.of_points(points).count
+        counts = iter(totals)
+        steps = [[(source, kind, times, count(next(counts))) for source, kind, times in each] for each in options]
+        return [(step, count(own)) for step, own in zip(steps, counts)]
 
     def _solution(self, path: Iterator[tuple[int, int, int, int]], rng: Random) -> Solution:
         """The layings of a path of the graph, each edge's drawn uniformly among those it merges."""
@@ -192,13 +235,14 @@ def _layings(built: BuiltSweep, pips: int, source: int, target: int,
                 yield line, a, other, b
 
 
-def _with_choices(sweep: Sweep, state: int, points: Points, choices: list[tuple[int, int]]) -> Sweep:
+def _with_choices(sweep: Sweep, states: list[int], points: Points, choices: list[tuple[int, int]]) -> Sweep:
     """The graph of the states that lead to a choice's source (`_ancestors`), then one state per choice
-    (source, kind), its one edge from that source weighted by that kind alone, then `state` itself, its edges
-    as they are: swept at `points`, each choice's state sums its count, and the last the state's own."""
+    (source, kind), its one edge from that source weighted by that kind alone, then each of `states` itself,
+    its edges as they are: swept at `points`, each choice's state sums its count, and the last ones the states'
+    own."""
     forms = list(sweep.forms)
     number = {form: at for at, form in enumerate(forms)}
-    kept = _ancestors(sweep, state, [source for source, _ in choices])
+    kept = _ancestors(sweep, max(states), [source for source, _ in choices])
     renumbered = dict(zip(kept, range(len(kept))))
     first, sources, edge_forms = array("i", [0]), array("i"), array("i")
     for old in kept:
@@ -214,12 +258,13 @@ def _with_choices(sweep: Sweep, state: int, points: Points, choices: list[tuple[
         sources.append(renumbered[source])
         edge_forms.append(number[form])
         first.append(len(sources))
-    for e in range(sweep.first[state], sweep.first[state + 1]):
-        if sweep.sources[e] in renumbered:  # (an edge from no choice's source lays none of `points`' types: 0)
-            sources.append(renumbered[sweep.sources[e]])
-            edge_forms.append(sweep.edge_forms[e])
-    first.append(len(sources))
-    return Sweep(points, tuple(forms), first, sources, edge_forms, len(kept) + len(choices))
+    for state in states:
+        for e in range(sweep.first[state], sweep.first[state + 1]):
+            if sweep.sources[e] in renumbered:  # (an edge from no choice's source lays none of `points`' types: 0)
+                sources.append(renumbered[sweep.sources[e]])
+                edge_forms.append(sweep.edge_forms[e])
+        first.append(len(sources))
+    return Sweep(points, tuple(forms), first, sources, edge_forms, len(kept) + len(choices) + len(states) - 1)
 
 
 def _ancestors(sweep: Sweep, state: int, sources: list[int]) -> list[int]:
