@@ -1978,3 +1978,16 @@ def test_an_order_the_memory_cap_refuses_leaves_the_others_to_the_count():
     assert code == 3, err
     assert answer["stopped_by"] == "--timeout" and answer["exact"] is False
     assert peak <= parse_size("200M")
+
+
+@pytest.mark.parametrize("seed", ["x", 1.5, True, 2**70])
+@pytest.mark.parametrize("backend", ["dlx", "local", "auto"])
+def test_the_library_refuses_a_seed_as_the_command_line_does(backend, seed):
+    """`solve(puzzle, seed=...)` and `generate(seed=...)` took any seed: "x" and 1.5 were seeds of their own
+    (`random.Random` hashes them), and `local` ended in a TypeError; `--seed` and `sample` refused them."""
+    from pipscover import generate, load_one, solve
+
+    with pytest.raises(PipsError, match="the seed must be a whole number"):
+        solve(load_one(FIRST), backend, seed=seed)
+    with pytest.raises(PipsError, match="the seed must be a whole number"):
+        generate(dominoes=4, seed=seed)

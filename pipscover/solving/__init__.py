@@ -10,7 +10,7 @@ from itertools import islice
 from pipscover.engines import DEFAULT_BACKEND, Backend, BackendName, get_backend
 from pipscover.errors import PipsError
 from pipscover.model import Puzzle, Solution
-from pipscover.model.results import SearchGaveUp, SearchTimeout, SolveResult, Status, checked_limit
+from pipscover.model.results import SearchGaveUp, SearchTimeout, SolveResult, Status, checked_limit, checked_seed
 from pipscover.runtime.collection import fewer_collections
 from pipscover.runtime.deadlines import deadline_after, has_passed
 
@@ -64,6 +64,7 @@ def configured(backend: BackendName | Backend = DEFAULT_BACKEND, limit: int | No
     True
     """
     engine = get_backend(backend)
+    seed = checked_seed(seed)  # the library's callers too: "x" was dlx's string seed, and local's TypeError
     if seed is not None:
         if not engine.capabilities.seeded:
             raise PipsError(f"backend {_as_named(backend, engine)} draws nothing from a seed, so --seed would change "
