@@ -118,8 +118,9 @@ def encoding(puzzle: Puzzle, encodings: Encodings | None = None) -> AnyEncoding:
     """
     from pipscover.cnf import Encodings
     from pipscover.cnf import encode as encode_cnf
+    from pipscover.model import given_puzzle
 
-    return encode_cnf(puzzle, encodings or Encodings())
+    return encode_cnf(given_puzzle(puzzle), encodings or Encodings())
 
 
 def decode(

@@ -1991,3 +1991,22 @@ def test_the_library_refuses_a_seed_as_the_command_line_does(backend, seed):
         solve(load_one(FIRST), backend, seed=seed)
     with pytest.raises(PipsError, match="the seed must be a whole number"):
         generate(dominoes=4, seed=seed)
+
+
+def test_the_library_given_a_file_name_for_a_puzzle_says_how_to_read_one():
+    """`count("examples/first.txt")` ended in "'str' object has no attribute 'dominoes'", and so did every
+    function that takes a puzzle, each with another attribute."""
+    import pipscover
+
+    takers = {
+        "count": lambda given: pipscover.count(given), "solve": lambda given: pipscover.solve(given),
+        "solutions": lambda given: next(pipscover.solutions(given)), "sample": lambda given: pipscover.sample(given, 1),
+        "marginals": lambda given: pipscover.marginals(given), "encode": lambda given: pipscover.encode(given),
+        "decode": lambda given: pipscover.decode(given, [1]), "hint": lambda given: pipscover.hint(given),
+        "rate": lambda given: pipscover.rate(given), "problems": lambda given: pipscover.problems(given, ()),
+    }
+    for name, taker in takers.items():
+        with pytest.raises(PipsError) as refused:
+            taker(str(FIRST))
+        assert str(refused.value) == (f"expected a Puzzle, not the str {str(FIRST)!r}: read one with "
+                                      "pipscover.load_one"), name

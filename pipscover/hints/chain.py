@@ -27,7 +27,7 @@ from pipscover.hints.board import Board, Change, Contradiction, Deduction, pair,
 from pipscover.hints.catalogue import DEDUCTIONS, GUESS, NO_SOLUTION, RULES, WRONG, Rule
 from pipscover.hints.position import board_of, checker_problem, describe, keeping
 from pipscover.hints.trial import best_guess
-from pipscover.model import Cell, Placement, Puzzle, Solution, solution_from_grid
+from pipscover.model import Cell, Placement, Puzzle, Solution, given_puzzle, solution_from_grid
 from pipscover.model.check import problems
 from pipscover.model.results import SearchTimeout
 from pipscover.render.notebook import fresh_ids
@@ -116,7 +116,8 @@ def hint(
     >>> hint(puzzle, [Placement((2, 2), ((0, 0), (0, 1)))]).reason
     'The [2|2] on row 1, columns 1 and 2 is wrong: the sum-5 region at the top breaks its rule with pips 2 and 2.'
     """
-    steps = hint_chain(puzzle, limit=1, placed=placed, deadline=deadline_of(timeout, deadline, "hint")).steps
+    deadline = deadline_of(timeout, deadline, "hint")
+    steps = hint_chain(given_puzzle(puzzle), limit=1, placed=placed, deadline=deadline).steps
     return replace(steps[0], puzzle=puzzle) if steps else None
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipscover.hints import Rule, hint_chain
-from pipscover.model import Difficulty, Puzzle, Solution
+from pipscover.model import Difficulty, Puzzle, Solution, given_puzzle
 from pipscover.model.check import problems
 from pipscover.model.results import SearchTimeout, Status
 from pipscover.runtime.deadlines import deadline_of
@@ -72,7 +72,7 @@ def rate(
     (True, 0)
     """
     deadline = deadline_of(timeout, deadline, "rate")
-    follow = solution or _published(puzzle)
+    follow = solution or _published(given_puzzle(puzzle))
     if follow is None:
         found = solve(puzzle, timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
         if found.status not in (Status.SOLVED, Status.UNSATISFIABLE):

@@ -201,6 +201,21 @@ class Puzzle:
         return Puzzle(self.regions, self.dominoes, origin, self.published_solution)
 
 
+def given_puzzle(puzzle: object) -> Puzzle:
+    """`puzzle` as the API's functions take it, or `PipsError` saying how to make one: a file's name given to
+    `count`, `solve` or `sample` ended deep inside, in "'str' object has no attribute 'dominoes'".
+
+    >>> given_puzzle("examples/first.txt")
+    Traceback (most recent call last):
+    ...
+    pipscover.errors.PipsError: expected a Puzzle, not the str 'examples/first.txt': read one with pipscover.load_one
+    """
+    if not isinstance(puzzle, Puzzle):
+        raise PipsError(f"expected a Puzzle, not the {type(puzzle).__name__} {shown(puzzle)}: read one with "
+                        "pipscover.load_one")
+    return puzzle
+
+
 def _validate(puzzle: Puzzle) -> None:
     """Raise `PipsError` on the first problem that makes the puzzle meaningless."""
     problem = _region_problem(puzzle.regions) or _domino_problem(puzzle)

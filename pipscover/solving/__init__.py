@@ -9,7 +9,7 @@ from itertools import islice
 
 from pipscover.engines import DEFAULT_BACKEND, Backend, BackendName, get_backend
 from pipscover.errors import PipsError
-from pipscover.model import Puzzle, Solution
+from pipscover.model import Puzzle, Solution, given_puzzle
 from pipscover.model.results import SearchGaveUp, SearchTimeout, SolveResult, Status, checked_limit, checked_seed
 from pipscover.runtime.collection import fewer_collections
 from pipscover.runtime.deadlines import deadline_after, has_passed
@@ -32,6 +32,7 @@ def solve(
     >>> result.status
     <Status.SOLVED: 'solved'>
     """
+    given_puzzle(puzzle)
     limit = checked_limit(limit)
     engine = configured(backend, limit, timeout, seed)
     start = time.monotonic() if start is None else start
@@ -88,7 +89,7 @@ def solutions(puzzle: Puzzle, backend: BackendName | Backend = DEFAULT_BACKEND) 
     """
     engine = get_backend(backend)
     _refuse_one_solution_backends(engine, backend)
-    return engine.solutions(puzzle)
+    return engine.solutions(given_puzzle(puzzle))
 
 
 def _refuse_one_solution_backends(engine: Backend, named: BackendName | Backend) -> None:
