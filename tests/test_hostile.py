@@ -2010,3 +2010,15 @@ def test_the_library_given_a_file_name_for_a_puzzle_says_how_to_read_one():
             taker(str(FIRST))
         assert str(refused.value) == (f"expected a Puzzle, not the str {str(FIRST)!r}: read one with "
                                       "pipscover.load_one"), name
+
+
+@pytest.mark.parametrize("given", ["totalizer", "compact", {"card": "totalizer"}])
+def test_the_library_given_an_encoding_by_name_says_to_wrap_it_in_encodings(given):
+    """`encode(puzzle, "totalizer")` and `encoding(puzzle, "compact")` ended in "'str' object has no attribute
+    'form'"; `decode` the same."""
+    import pipscover
+
+    puzzle = pipscover.load_one(FIRST)
+    for taker in (pipscover.encode, pipscover.encoding, lambda *args: pipscover.decode(puzzle, [1], args[1])):
+        with pytest.raises(PipsError, match=r"^encodings must be an Encodings, such as Encodings\(card='totalizer'\)"):
+            taker(puzzle, given)
