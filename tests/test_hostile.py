@@ -2022,3 +2022,16 @@ def test_the_library_given_an_encoding_by_name_says_to_wrap_it_in_encodings(give
     for taker in (pipscover.encode, pipscover.encoding, lambda *args: pipscover.decode(puzzle, [1], args[1])):
         with pytest.raises(PipsError, match=r"^encodings must be an Encodings, such as Encodings\(card='totalizer'\)"):
             taker(puzzle, given)
+
+
+def test_rate_refuses_a_solution_to_guess_along_that_does_not_solve_the_puzzle():
+    """`rate(puzzle, solution)` followed what it was given until its first guess: another puzzle's solution was
+    a KeyError there, a list an AttributeError (and a puzzle rated without a guess never looked at it)."""
+    from pipscover import load_one, rate, solve
+
+    several = load_one(Path(__file__).parent.parent / "benchmarks" / "count_puzzles" / "no-unique-10-s1.json")
+    assert rate(several, solve(several).solutions[0]).guesses > 0  # the solution is followed
+    with pytest.raises(PipsError, match=r"^rate: the solution to guess along does not solve .*no-unique-10-s1"):
+        rate(several, solve(load_one(FIRST)).solutions[0])
+    with pytest.raises(PipsError, match=r"^rate: the solution to guess along must be a Solution, .* not the list"):
+        rate(load_one(FIRST), [1])
