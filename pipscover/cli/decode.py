@@ -127,7 +127,7 @@ def _said(result: SolveResult, models: int | None) -> str:
         return f"stopped by Ctrl-C; {len(result.solutions):,} of {models:,} models decoded so far"
     if len(result.solutions) <= 1:
         return str(result.status)
-    distinct = len({frozenset(solution.placements) for solution in result.solutions})
+    distinct = len(set(result.solutions))  # a Solution compares by its tiling and pip grid
     if distinct == len(result.solutions):
         return f"{result.status}, {models:,} models"
     return (f"{result.status}, {models:,} models of {counted(distinct, 'distinct solution')} (the rest repeat "
