@@ -2035,3 +2035,15 @@ def test_rate_refuses_a_solution_to_guess_along_that_does_not_solve_the_puzzle()
         rate(several, solve(load_one(FIRST)).solutions[0])
     with pytest.raises(PipsError, match=r"^rate: the solution to guess along must be a Solution, .* not the list"):
         rate(load_one(FIRST), [1])
+
+
+@pytest.mark.parametrize("given", [None, "abc", [1], {"domino": [4, 3], "cells": [[0, 0], [0, 1]]}])
+def test_the_checker_given_no_placements_says_what_it_takes(given):
+    """`problems(puzzle, None)` was "'NoneType' object is not iterable", `problems(puzzle, "abc")` "'str' object
+    has no attribute 'cells'", and `is_valid` the same: they now say what `hint`'s `placed` says."""
+    from pipscover import is_valid, load_one, problems
+
+    puzzle = load_one(FIRST)
+    for checker in (problems, is_valid):
+        with pytest.raises(PipsError, match=r"^a solution must hold Placements, as solve gives them \(Placement"):
+            checker(puzzle, given)

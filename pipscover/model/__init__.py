@@ -18,6 +18,7 @@ from pipscover.model.puzzle import (
     Solution,
     difficulty_named,
     domino_key,
+    given_placements,
     given_puzzle,
     solution_from_grid,
 )
@@ -25,5 +26,5 @@ from pipscover.model.region import Region
 
 __all__ = [
     "Cell", "Difficulty", "Domino", "Origin", "Placement", "Puzzle", "Region", "RegionKind", "Solution",
-    "are_adjacent", "difficulty_named", "domino_key", "given_puzzle", "solution_from_grid",
+    "are_adjacent", "difficulty_named", "domino_key", "given_placements", "given_puzzle", "solution_from_grid",
 ]

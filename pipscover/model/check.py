@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipscover.model import Placement, Puzzle, Solution, domino_key, given_puzzle
+from pipscover.model import Placement, Puzzle, Solution, domino_key, given_placements, given_puzzle
 from pipscover.model.geometry import are_adjacent
 from pipscover.model.naming import name_cell, name_cells, name_domino, name_pips, name_region
 from pipscover.regions.base import listing
@@ -27,7 +27,7 @@ def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...], partial
     ['the sum-5 region at the top breaks its rule with pips 2 and 2']
     """
     board = given_puzzle(puzzle).region_index
-    placements = solution.placements if isinstance(solution, Solution) else tuple(solution)
+    placements = given_placements(solution, "a solution")
     found: list[str] = []
     pips: dict[tuple[int, int], int] = {}
     for placement in placements:
