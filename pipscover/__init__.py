@@ -118,8 +118,13 @@ def encoding(puzzle: Puzzle, encodings: Encodings | None = None) -> AnyEncoding:
     """
     from pipscover.cnf import Encodings
     from pipscover.cnf import encode as encode_cnf
+    from pipscover.errors import shown
+    from pipscover.model import given_puzzle
 
-    return encode_cnf(puzzle, encodings or Encodings())
+    if encodings is not None and not isinstance(encodings, Encodings):  # "totalizer": "has no attribute 'form'"
+        raise PipsError(f"encodings must be an Encodings, such as Encodings(card='totalizer') or "
+                        f"Encodings(form='compact'), not the {type(encodings).__name__} {shown(encodings)}")
+    return encode_cnf(given_puzzle(puzzle), encodings or Encodings())
 
 
 def decode(

@@ -10,7 +10,7 @@ from pysat.formula import CNF
 from pysat.solvers import Solver
 
 from conftest import EXAMPLES, needs_nyt, nyt_files
-from pipscover.cnf import encode
+from pipscover.cnf import Encodings, encode
 from pipscover.cnf.dimacs import SolverAnswer, read_model, write_dimacs
 from pipscover.errors import PipsError
 from pipscover.formats import load, load_one
@@ -194,6 +194,24 @@ def test_every_one_of_many_models_is_decoded_and_checked(tmp_path, run_cli):
     assert len(models) == 300 and len({json.dumps(solution) for solution in found}) == 300
     for model in models[:20]:
         assert problems(puzzle, encoding.decode(model)) == []
+
+
+def test_models_that_repeat_a_solution_are_said_to(tmp_path, run_cli):
+    """`picosat --all` of a totalizer CNF lists one solution once per value of the free auxiliary variables:
+    "solved, 252 models" of one solution read as 252 solutions."""
+    encoding = encode(load_one(FIRST), Encodings(card="totalizer"))
+    models = []
+    with Solver(bootstrap_with=encoding.cnf) as solver:  # every model, as a solver that does not project lists them
+        while len(models) < 5 and solver.solve():
+            models.append(solver.get_model())
+            solver.add_clause([-literal for literal in models[-1]])
+    assert len(models) == 5
+    (tmp_path / "p.cnf").write_text(write_dimacs(encoding))
+    (tmp_path / "p.out").write_text("".join(f"s SATISFIABLE\nv {' '.join(map(str, model))} 0\n" for model in models))
+    done = run_cli("decode", tmp_path / "p.cnf", tmp_path / "p.out")
+    assert done.code == 0, done.err
+    assert done.out.splitlines()[0].endswith(": solved, 5 models of 1 distinct solution (the rest repeat one with "
+                                             f"other values of the auxiliary variables) ({tmp_path / 'p.out'})")
 
 
 def test_a_model_whose_values_contradict_its_placements_is_named():

@@ -1978,3 +1978,72 @@ def test_an_order_the_memory_cap_refuses_leaves_the_others_to_the_count():
     assert code == 3, err
     assert answer["stopped_by"] == "--timeout" and answer["exact"] is False
     assert peak <= parse_size("200M")
+
+
+@pytest.mark.parametrize("seed", ["x", 1.5, True, 2**70])
+@pytest.mark.parametrize("backend", ["dlx", "local", "auto"])
+def test_the_library_refuses_a_seed_as_the_command_line_does(backend, seed):
+    """`solve(puzzle, seed=...)` and `generate(seed=...)` took any seed: "x" and 1.5 were seeds of their own
+    (`random.Random` hashes them), and `local` ended in a TypeError; `--seed` and `sample` refused them."""
+    from pipscover import generate, load_one, solve
+
+    with pytest.raises(PipsError, match="the seed must be a whole number"):
+        solve(load_one(FIRST), backend, seed=seed)
+    with pytest.raises(PipsError, match="the seed must be a whole number"):
+        generate(dominoes=4, seed=seed)
+
+
+def test_the_library_given_a_file_name_for_a_puzzle_says_how_to_read_one():
+    """`count("examples/first.txt")` ended in "'str' object has no attribute 'dominoes'", and so did every
+    function that takes a puzzle, each with another attribute."""
+    import pipscover
+
+    takers = {
+        "count": lambda given: pipscover.count(given), "solve": lambda given: pipscover.solve(given),
+        "solutions": lambda given: next(pipscover.solutions(given)), "sample": lambda given: pipscover.sample(given, 1),
+        "marginals": lambda given: pipscover.marginals(given), "encode": lambda given: pipscover.encode(given),
+        "decode": lambda given: pipscover.decode(given, [1]), "hint": lambda given: pipscover.hint(given),
+        "rate": lambda given: pipscover.rate(given), "problems": lambda given: pipscover.problems(given, ()),
+    }
+    for name, taker in takers.items():
+        with pytest.raises(PipsError) as refused:
+            taker(str(FIRST))
+        assert str(refused.value) == (f"expected a Puzzle, not the str {str(FIRST)!r}: read one with "
+                                      "pipscover.load_one"), name
+
+
+@pytest.mark.parametrize("given", ["totalizer", "compact", {"card": "totalizer"}])
+def test_the_library_given_an_encoding_by_name_says_to_wrap_it_in_encodings(given):
+    """`encode(puzzle, "totalizer")` and `encoding(puzzle, "compact")` ended in "'str' object has no attribute
+    'form'"; `decode` the same."""
+    import pipscover
+
+    puzzle = pipscover.load_one(FIRST)
+    for taker in (pipscover.encode, pipscover.encoding, lambda *args: pipscover.decode(puzzle, [1], args[1])):
+        with pytest.raises(PipsError, match=r"^encodings must be an Encodings, such as Encodings\(card='totalizer'\)"):
+            taker(puzzle, given)
+
+
+def test_rate_refuses_a_solution_to_guess_along_that_does_not_solve_the_puzzle():
+    """`rate(puzzle, solution)` followed what it was given until its first guess: another puzzle's solution was
+    a KeyError there, a list an AttributeError (and a puzzle rated without a guess never looked at it)."""
+    from pipscover import load_one, rate, solve
+
+    several = load_one(Path(__file__).parent.parent / "benchmarks" / "count_puzzles" / "no-unique-10-s1.json")
+    assert rate(several, solve(several).solutions[0]).guesses > 0  # the solution is followed
+    with pytest.raises(PipsError, match=r"^rate: the solution to guess along does not solve .*no-unique-10-s1"):
+        rate(several, solve(load_one(FIRST)).solutions[0])
+    with pytest.raises(PipsError, match=r"^rate: the solution to guess along must be a Solution, .* not the list"):
+        rate(load_one(FIRST), [1])
+
+
+@pytest.mark.parametrize("given", [None, "abc", [1], {"domino": [4, 3], "cells": [[0, 0], [0, 1]]}])
+def test_the_checker_given_no_placements_says_what_it_takes(given):
+    """`problems(puzzle, None)` was "'NoneType' object is not iterable", `problems(puzzle, "abc")` "'str' object
+    has no attribute 'cells'", and `is_valid` the same: they now say what `hint`'s `placed` says."""
+    from pipscover import is_valid, load_one, problems
+
+    puzzle = load_one(FIRST)
+    for checker in (problems, is_valid):
+        with pytest.raises(PipsError, match=r"^a solution must hold Placements, as solve gives them \(Placement"):
+            checker(puzzle, given)

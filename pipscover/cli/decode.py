@@ -22,7 +22,7 @@ from pipscover.cli.common import (
 from pipscover.cnf import DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, AnyEncoding, Encodings, encode
 from pipscover.cnf.dimacs import SolverAnswer, read_model
 from pipscover.cnf.opb import PbEncoding, encode_opb
-from pipscover.errors import PipsError
+from pipscover.errors import PipsError, counted
 from pipscover.formats import read_text_file
 from pipscover.formats.fetch import day_file
 from pipscover.formats.header import Header, read_header
@@ -117,12 +117,21 @@ def _said(result: SolveResult, models: int | None) -> str:
     'solved, 2 models'
     >>> _said(SolveResult(Status.INTERRUPTED, ("one",), BACKEND_NAME, 0.1), 148)
     'stopped by Ctrl-C; 1 of 148 models decoded so far'
+
+    Models that repeat a solution are said to (`picosat --all` of a CNF whose auxiliary variables are free
+    lists each solution once per value of them: 252 models of one solution read as 252 solutions).
     """
     if models is None:
         return "stopped by Ctrl-C while reading the solver's answer; nothing decoded"
     if result.status is Status.INTERRUPTED:
         return f"stopped by Ctrl-C; {len(result.solutions):,} of {models:,} models decoded so far"
-    return f"{result.status}, {models:,} models" if len(result.solutions) > 1 else str(result.status)
+    if len(result.solutions) <= 1:
+        return str(result.status)
+    distinct = len(set(result.solutions))  # a Solution compares by its tiling and pip grid
+    if distinct == len(result.solutions):
+        return f"{result.status}, {models:,} models"
+    return (f"{result.status}, {models:,} models of {counted(distinct, 'distinct solution')} (the rest repeat "
+            "one with other values of the auxiliary variables)")
 
 
 def _refuse_other_encodings(header: Header, source: str, **given: object) -> None:

@@ -23,7 +23,7 @@ from pipscover.counting.base import CountingMethod
 from pipscover.counting.budget import INTERRUPT, TIMEOUT, Budget
 from pipscover.counting.progress import ProgressCallback
 from pipscover.errors import PipsError
-from pipscover.model import Puzzle
+from pipscover.model import Puzzle, given_puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct, checked_limit
 from pipscover.runtime.limits import MEMORY_LIMIT, checked_memory
 
@@ -68,6 +68,7 @@ def count(puzzle: Puzzle, distinct: Distinct | str = Distinct.PLACEMENTS, method
     >>> found.count, found.exact
     (1, True)
     """
+    given_puzzle(puzzle)
     distinct, limit = Distinct(distinct), checked_limit(limit)
     chosen = counting_method(method)
     if backend is not None:

@@ -38,7 +38,7 @@ from pipscover.counting.sweep_marginals import by_pip_value, check_rows_fit, mar
 from pipscover.counting.sweep_sample import SweepSampler, pick
 from pipscover.counting.tilings import longer_side_order, set_bits
 from pipscover.errors import PipsError, is_whole_number, shown
-from pipscover.model import Cell, Placement, Puzzle, Solution
+from pipscover.model import Cell, Placement, Puzzle, Solution, given_puzzle
 from pipscover.model.results import Distinct, Marginals, checked_seed, reachable
 from pipscover.runtime.deadlines import deadline_of
 from pipscover.runtime.limits import MEMORY_LIMIT, TooBig, checked_memory
@@ -251,7 +251,7 @@ def draws(puzzle: Puzzle, seed: int, distinct: Distinct | str = Distinct.PLACEME
     them (`pipscover sample -n N` for any N). `SearchTimeout` or `MemoryCapReached` past the limits, looked at
     while counting and every `CHECK_EVERY` draws; `ValueError` at the first draw when there is no solution."""
     rng = Random(checked_seed(seed))
-    walk = _walk(puzzle, deadline, memory_cap)
+    walk = _walk(given_puzzle(puzzle), deadline, memory_cap)
     carried: dict[tuple[tuple[Cell, int], ...], int] = {}  # by grid: the solutions that carry it
     attempts = 0
     while True:
@@ -318,7 +318,7 @@ def marginals(puzzle: Puzzle, timeout: float | None = None, memory: int | None =
     4
     """
     cap = checked_memory(memory if memory_cap is None else memory_cap)
-    check_rows_fit(puzzle, cap)
+    check_rows_fit(given_puzzle(puzzle), cap)
     until = deadline_of(timeout, deadline, "marginals")
     walk = Completions(puzzle, until, cap, on_progress, budget=WALK_BUDGET)
     return Marginals(puzzle, _walked_or_swept(walk, walk.marginals,

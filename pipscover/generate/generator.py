@@ -64,7 +64,7 @@ from pipscover.generate.single_tiling import lay_single_tiling
 from pipscover.hints.rating import difficulty as rated_difficulty
 from pipscover.model import Cell, Difficulty, Domino, Origin, Puzzle, RegionKind, Solution, solution_from_grid
 from pipscover.model.geometry import components, neighbours
-from pipscover.model.results import SearchGaveUp, SearchTimeout
+from pipscover.model.results import SearchGaveUp, SearchTimeout, checked_seed
 from pipscover.runtime.deadlines import deadline_after, has_passed
 
 Pair = tuple[Cell, Cell]
@@ -254,7 +254,7 @@ def generate(
     _check_reach(dominoes, None if difficulty is None else Difficulty(difficulty))
     difficulty = None if difficulty is None else Difficulty(difficulty)
     unique = unique or difficulty is not None
-    rng = random.Random(seed)
+    rng = random.Random(checked_seed(seed))  # "x" and 1.5 were seeds of their own, as `sample` once took them
     start = time.monotonic()
     deadline = deadline_after(timeout, start)
     calls = 0

@@ -22,12 +22,11 @@ from dataclasses import dataclass, field, replace
 from html import escape
 from typing import Any
 
-from pipscover.errors import PipsError, shown
 from pipscover.hints.board import Board, Change, Contradiction, Deduction, pair, single
 from pipscover.hints.catalogue import DEDUCTIONS, GUESS, NO_SOLUTION, RULES, WRONG, Rule
 from pipscover.hints.position import board_of, checker_problem, describe, keeping
 from pipscover.hints.trial import best_guess
-from pipscover.model import Cell, Placement, Puzzle, Solution, solution_from_grid
+from pipscover.model import Cell, Placement, Puzzle, Solution, given_placements, given_puzzle, solution_from_grid
 from pipscover.model.check import problems
 from pipscover.model.results import SearchTimeout
 from pipscover.render.notebook import fresh_ids
@@ -116,7 +115,8 @@ def hint(
     >>> hint(puzzle, [Placement((2, 2), ((0, 0), (0, 1)))]).reason
     'The [2|2] on row 1, columns 1 and 2 is wrong: the sum-5 region at the top breaks its rule with pips 2 and 2.'
     """
-    steps = hint_chain(puzzle, limit=1, placed=placed, deadline=deadline_of(timeout, deadline, "hint")).steps
+    deadline = deadline_of(timeout, deadline, "hint")
+    steps = hint_chain(given_puzzle(puzzle), limit=1, placed=placed, deadline=deadline).steps
     return replace(steps[0], puzzle=puzzle) if steps else None
 
 
@@ -137,11 +137,7 @@ def hint_chain(
     >>> [step.rule.name for step in chain.steps], chain.complete
     (['forced-tiling', 'region-sum', 'region-sum'], True)
     """
-    placed = tuple(placed)
-    stray = next((each for each in placed if not isinstance(each, Placement)), None)
-    if stray is not None:  # the file's JSON handed on as it is ended in "'dict' object has no attribute 'cells'"
-        raise PipsError(f"placed must hold Placements, as solve gives them (Placement((4, 3), ((0, 0), (0, 1)))), "
-                        f"not {shown(stray)}")
+    placed = given_placements(placed, "placed")
     named = wrong_placement(puzzle, placed, deadline) if placed else None
     if named is not None:
         if on_step is not None:

@@ -15,8 +15,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipscover.errors import PipsError, shown
 from pipscover.hints import Rule, hint_chain
-from pipscover.model import Difficulty, Puzzle, Solution
+from pipscover.model import Difficulty, Puzzle, Solution, given_puzzle
 from pipscover.model.check import problems
 from pipscover.model.results import SearchTimeout, Status
 from pipscover.runtime.deadlines import deadline_of
@@ -62,7 +63,8 @@ def difficulty_of(steps: int) -> Difficulty:
 def rate(
     puzzle: Puzzle, solution: Solution | None = None, timeout: float | None = None, *, deadline: float | None = None
 ) -> Rating:
-    """Rate `puzzle`, guessing along `solution` (default: the published one when valid, else one the solver finds).
+    """Rate `puzzle`, guessing along `solution` (default: the published one when valid, else one the solver finds;
+    one that does not solve `puzzle` is a `PipsError`).
     Raises `SearchTimeout` when `timeout` seconds pass first (`deadline=`, a `time.monotonic()` value, is the
     old name: deprecated).
 
@@ -72,7 +74,7 @@ def rate(
     (True, 0)
     """
     deadline = deadline_of(timeout, deadline, "rate")
-    follow = solution or _published(puzzle)
+    follow = _checked(given_puzzle(puzzle), solution) or _published(puzzle)
     if follow is None:
         found = solve(puzzle, timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
         if found.status not in (Status.SOLVED, Status.UNSATISFIABLE):
@@ -94,6 +96,21 @@ def difficulty(puzzle: Puzzle, solution: Solution) -> Difficulty:
     True
     """
     return difficulty_of(len(hint_chain(puzzle, limit=MEDIUM_STEPS + 1, follow=solution).steps))
+
+
+def _checked(puzzle: Puzzle, solution: Solution | None) -> Solution | None:
+    """The solution to guess along as given, or `PipsError` for one that does not solve `puzzle`: a list or
+    another puzzle's solution was followed until the first guess, and ended there in an AttributeError or a
+    KeyError (a puzzle rated without a guess never looked at it)."""
+    if solution is None:
+        return None
+    if not isinstance(solution, Solution):
+        raise PipsError(f"rate: the solution to guess along must be a Solution, as solve gives it, not the "
+                        f"{type(solution).__name__} {shown(solution)}")
+    wrong = problems(puzzle, solution)
+    if wrong:
+        raise PipsError(f"rate: the solution to guess along does not solve {puzzle.describe()}: {wrong[0]}")
+    return solution
 
 
 def _published(puzzle: Puzzle) -> Solution | None:

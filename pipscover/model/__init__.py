@@ -18,11 +18,13 @@ from pipscover.model.puzzle import (
     Solution,
     difficulty_named,
     domino_key,
+    given_placements,
+    given_puzzle,
     solution_from_grid,
 )
 from pipscover.model.region import Region
 
 __all__ = [
     "Cell", "Difficulty", "Domino", "Origin", "Placement", "Puzzle", "Region", "RegionKind", "Solution",
-    "are_adjacent", "difficulty_named", "domino_key", "solution_from_grid",
+    "are_adjacent", "difficulty_named", "domino_key", "given_placements", "given_puzzle", "solution_from_grid",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipscover.model import Placement, Puzzle, Solution, domino_key
+from pipscover.model import Placement, Puzzle, Solution, domino_key, given_placements, given_puzzle
 from pipscover.model.geometry import are_adjacent
 from pipscover.model.naming import name_cell, name_cells, name_domino, name_pips, name_region
 from pipscover.regions.base import listing
@@ -26,9 +26,9 @@ def problems(puzzle: Puzzle, solution: Solution | tuple[Placement, ...], partial
     >>> problems(puzzle, (Placement((2, 2), ((0, 0), (0, 1))),), partial=True)
     ['the sum-5 region at the top breaks its rule with pips 2 and 2']
     """
-    placements = solution.placements if isinstance(solution, Solution) else tuple(solution)
+    board = given_puzzle(puzzle).region_index
+    placements = given_placements(solution, "a solution")
     found: list[str] = []
-    board = puzzle.region_index
     pips: dict[tuple[int, int], int] = {}
     for placement in placements:
         first, second = placement.cells

@@ -201,6 +201,41 @@ class Puzzle:
         return Puzzle(self.regions, self.dominoes, origin, self.published_solution)
 
 
+def given_puzzle(puzzle: object) -> Puzzle:
+    """`puzzle` as the API's functions take it, or `PipsError` saying how to make one: a file's name given to
+    `count`, `solve` or `sample` ended deep inside, in "'str' object has no attribute 'dominoes'".
+
+    >>> given_puzzle("examples/first.txt")
+    Traceback (most recent call last):
+    ...
+    pipscover.errors.PipsError: expected a Puzzle, not the str 'examples/first.txt': read one with pipscover.load_one
+    """
+    if not isinstance(puzzle, Puzzle):
+        raise PipsError(f"expected a Puzzle, not the {type(puzzle).__name__} {shown(puzzle)}: read one with "
+                        "pipscover.load_one")
+    return puzzle
+
+
+def given_placements(placed: object, name: str) -> tuple[Placement, ...]:
+    """`placed` (Placements, or a `Solution`) as a tuple of `Placement`s, or `PipsError` naming the first item
+    that is not one: the file's JSON handed on as it is ended in "'dict' object has no attribute 'cells'", and
+    `problems(puzzle, None)` in "'NoneType' object is not iterable".
+
+    >>> given_placements([{"domino": [4, 3], "cells": [[0, 0], [0, 1]]}], "placed")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pipscover.errors.PipsError: placed must hold Placements, as solve gives them (...), not {'cells': ...}
+    """
+    if isinstance(placed, Solution):
+        return placed.placements
+    items = tuple(placed) if isinstance(placed, Iterable) and not isinstance(placed, (str, bytes, Mapping)) else None
+    stray = placed if items is None else next((each for each in items if not isinstance(each, Placement)), None)
+    if items is None or stray is not None:
+        raise PipsError(f"{name} must hold Placements, as solve gives them (Placement((4, 3), ((0, 0), (0, 1)))), "
+                        f"not {shown(stray)}")
+    return cast(tuple[Placement, ...], items)
+
+
 def _validate(puzzle: Puzzle) -> None:
     """Raise `PipsError` on the first problem that makes the puzzle meaningless."""
     problem = _region_problem(puzzle.regions) or _domino_problem(puzzle)

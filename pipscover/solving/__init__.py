@@ -9,8 +9,8 @@ from itertools import islice
 
 from pipscover.engines import DEFAULT_BACKEND, Backend, BackendName, get_backend
 from pipscover.errors import PipsError
-from pipscover.model import Puzzle, Solution
-from pipscover.model.results import SearchGaveUp, SearchTimeout, SolveResult, Status, checked_limit
+from pipscover.model import Puzzle, Solution, given_puzzle
+from pipscover.model.results import SearchGaveUp, SearchTimeout, SolveResult, Status, checked_limit, checked_seed
 from pipscover.runtime.collection import fewer_collections
 from pipscover.runtime.deadlines import deadline_after, has_passed
 
@@ -32,6 +32,7 @@ def solve(
     >>> result.status
     <Status.SOLVED: 'solved'>
     """
+    given_puzzle(puzzle)
     limit = checked_limit(limit)
     engine = configured(backend, limit, timeout, seed)
     start = time.monotonic() if start is None else start
@@ -64,6 +65,7 @@ def configured(backend: BackendName | Backend = DEFAULT_BACKEND, limit: int | No
     True
     """
     engine = get_backend(backend)
+    seed = checked_seed(seed)  # the library's callers too: "x" was dlx's string seed, and local's TypeError
     if seed is not None:
         if not engine.capabilities.seeded:
             raise PipsError(f"backend {_as_named(backend, engine)} draws nothing from a seed, so --seed would change "
@@ -87,7 +89,7 @@ def solutions(puzzle: Puzzle, backend: BackendName | Backend = DEFAULT_BACKEND) 
     """
     engine = get_backend(backend)
     _refuse_one_solution_backends(engine, backend)
-    return engine.solutions(puzzle)
+    return engine.solutions(given_puzzle(puzzle))
 
 
 def _refuse_one_solution_backends(engine: Backend, named: BackendName | Backend) -> None:
