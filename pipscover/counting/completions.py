@@ -224,7 +224,8 @@ def sample(puzzle: Puzzle, n: int, seed: int = 0, distinct: Distinct | str = Dis
            timeout: float | None = None, memory: int | None = MEMORY_LIMIT, *, deadline: float | None = None,
            memory_cap: int | None = None) -> list[Solution]:
     """`n` solutions of `puzzle` drawn uniformly at random, with replacement; the same `seed` (0 as the command
-    line's) gives the same solutions on any machine. With `distinct="grids"`, uniform over the distinct pip
+    line's) gives the same solutions on any machine, and `seed=None` other ones at each call (from the system's
+    randomness). With `distinct="grids"`, uniform over the distinct pip
     grids: a solution drawn uniformly is kept with probability 1 / (the solutions that carry its grid), so each
     grid is kept equally often. Raises `ValueError` when the puzzle has no solution. (`draws` gives them one at
     a time: a caller keeps those made before a limit stops it.) Within `timeout` seconds and `memory` bytes (2 GiB
