@@ -229,7 +229,7 @@ class BuiltSweep(NamedTuple):
 def _best_built(puzzle: Puzzle, deadline: float | None, memory_cap: int | None, compiled: bool | None,
                 order: Sequence[Cell] | None, keys: bool) -> BuiltSweep:
     """`build_sweep`'s build over `order`, or its choice of order."""
-    core = _core if compiled or (compiled is None and compiled_by_default()) else None
+    core = _core if _compiled(compiled) else None
     rules = RegionRules(puzzle)
     pips = len(pip_values(puzzle.dominoes))
     tables = _step_tables(rules, pips)
@@ -245,11 +245,11 @@ def _best_built(puzzle: Puzzle, deadline: float | None, memory_cap: int | None, 
         limit = LAYINGS_LIMIT if best is None else min(LAYINGS_LIMIT, 2 * best.laid)
         try:
             made = _built(puzzle, _Board.of(puzzle, cells, rules), tables, core, deadline, memory_cap, limit, keys)
-        except (TooBig, MemoryCapReached) as too_big:
+        except (TooBig, MemoryCapReached) as refusal:
             # One order refused (its build frees what it held) leaves the graph in hand and the other orders,
             # whose graphs may be smaller: planted 6 x 8 under 230 MiB built two orders, and the third's
             # refusal ended the count.
-            refused = refused or too_big
+            refused = refused or refusal
             continue
         if best is None or len(made.sweep.sources) < len(best.sweep.sources):
             best = made
