@@ -116,7 +116,7 @@ class SweepSampler:
     def _sweep_second(self, first: list[Choice], kind: int) -> None:
         """The second steps of every draw whose first lays `kind` (from each of the first step's sources by that
         kind), in one sweep, once a second draw's first lays it, where each draw took one of its own: each costs
-        about a count alone (planted 6 x 6: its states' ancestors are 21,049 of 27,432), and the kind's 16 to 22
+        about a count alone (planted 6 x 6: its states' ancestors are 21,049 of 27,432), and a common kind's 16 to 22
         together 1.8 times one. Not where that sweep would be more than half of theirs alone, by their
         ancestors (no-unique-20: two sources a kind, together 1.8 times one)."""
         left = _less(self.copies, kind)
