@@ -19,6 +19,7 @@ from test_sampling import P_VALUE_FLOOR, SMALL, chisquare_pvalue
 from pipscover import load_one, marginals, sample
 from pipscover.counting.completions import WALK_BUDGET, Completions, draws
 from pipscover.counting.inclusion_exclusion import (
+    EdgeLayings,
     Modulus,
     Points,
     Sweep,
@@ -221,49 +222,65 @@ def test_marginals_past_the_walk_budget_come_from_the_sweep_and_agree_with_the_w
     assert all(sum(row) == found.total for row in found.counts.values())
 
 
-def _laid(name: str) -> tuple[Sweep, array, array, array]:
+def _laid(name: str) -> tuple[Sweep, EdgeLayings]:
     """A benchmark puzzle's sweep and its layings, as `laying_totals` takes them."""
     from pipscover.counting.sweep_marginals import _layings_of
 
     puzzle = load_one(BENCHMARKS / name)
     built = keyed_graph(puzzle)
-    laying_start, pair_layings, layings = _layings_of(built, len(pip_values(puzzle.dominoes)), None, None)
-    return built.sweep, laying_start, pair_layings, array("i", (kind for kind, *_ in layings))
+    return built.sweep, _layings_of(built, len(pip_values(puzzle.dominoes)), None, None)[0]
 
 
 @pytest.mark.parametrize("name", ["planted-4x6-s1", "no-unique-14-s1"])
 def test_the_layings_sums_in_avx512_and_avx2_are_the_plain_loops(name: str):
-    sweep, *layings = _laid(f"{name}.json")
-    plain = laying_totals(sweep, *layings, vectors=0)
+    sweep, layings = _laid(f"{name}.json")
+    plain = laying_totals(sweep, layings, vectors=0)
     assert any(plain)
     for vectors in (512, 256):
-        assert laying_totals(sweep, *layings, vectors=vectors) == plain
+        assert laying_totals(sweep, layings, vectors=vectors) == plain
 
 
 def test_the_layings_sums_of_the_core_are_its_twins():
-    sweep, *layings = _laid("planted-4x4-s1.json")
-    assert laying_totals(sweep, *layings, compiled=True) == laying_totals(sweep, *layings, compiled=False)
+    sweep, layings = _laid("planted-4x4-s1.json")
+    assert laying_totals(sweep, layings, compiled=True) == laying_totals(sweep, layings, compiled=False)
+
+
+def test_the_edges_that_make_the_same_layings_share_a_group():
+    """The core adds an edge's terms to its group's sums once, not to each laying's: on planted 4 x 6 the
+    groups are far fewer than the edges that lay, and no two groups make the same layings."""
+    sweep, layings = _laid("planted-4x6-s1.json")
+    groups = len(layings.group_start) - 1
+    made = {tuple(layings.group_layings[layings.group_start[g]:layings.group_start[g + 1]]) for g in range(groups)}
+    assert len(made) == groups
+    assert 10 * groups < sum(group >= 0 for group in layings.edge_groups)
 
 
 def test_the_core_refuses_layings_that_are_not_its_graphs():
-    """`through` reads the pairs' layings as C ints: starts that do not add up, or a laying or a kind out of
-    range, are a ValueError, not a read past an array."""
-    sweep, laying_start, pair_layings, kinds = _laid("planted-4x4-s1.json")
-    for start, into, kind in [(laying_start[:-1], pair_layings, kinds), (laying_start, pair_layings[:-1], kinds),
-                              (laying_start, array("i", [len(kinds)] * len(pair_layings)), kinds),
-                              (laying_start, pair_layings, array("i", [len(sweep.points.weights)] * len(kinds)))]:
-        with pytest.raises(ValueError, match="through: laying_start"):
-            laying_totals(sweep, start, into, kind, compiled=True)
+    """`through` reads the groups as C ints: a group out of range, starts that do not add up, or a laying or a
+    kind out of range, are a ValueError, not a read past an array."""
+    sweep, layings = _laid("planted-4x4-s1.json")
+    groups, start, into, kinds = layings
+    for broken in [layings._replace(edge_groups=groups[:-1]),
+                   layings._replace(edge_groups=array("i", [len(start) - 1] * len(groups))),
+                   layings._replace(edge_groups=array("i", [-2] * len(groups))),
+                   layings._replace(group_start=start[:-1]), layings._replace(group_layings=into[:-1]),
+                   layings._replace(group_layings=array("i", [len(kinds)] * len(into))),
+                   layings._replace(kinds=array("i", [len(sweep.points.weights)] * len(kinds)))]:
+        with pytest.raises(ValueError, match="through: edge_groups"):
+            laying_totals(sweep, broken, compiled=True)
 
 
 def test_the_marginals_refuse_what_their_sums_would_pass_the_cap_with_before_they_make_them():
-    """The layings' sums are estimated before they are made: a cap with room for half of them refuses (planted
-    6 x 6: its 342,723 form pairs' layings and every state's values, about 18 MB; its build takes less)."""
+    """The sums are estimated once the layings are read back, before they are made: a cap with room for half
+    of them refuses (planted 6 x 6: every state's values forward and backward, about 11 MB, and the groups'
+    held sums)."""
     from pipscover.counting import sweep_marginals
     from pipscover.runtime.limits import MemoryCapReached, resident_bytes
 
     puzzle = load_one(BENCHMARKS / "planted-6x6-s1.json")
-    needed = sweep_marginals._bytes_needed(keyed_graph(puzzle))
+    built = keyed_graph(puzzle)
+    needed = sweep_marginals._bytes_needed(built, sweep_marginals._layings_of(built, len(pip_values(puzzle.dominoes)),
+                                                                              None, None)[0])
     assert needed > 8 << 20
     with pytest.raises(MemoryCapReached):
         marginals_by_sweep(puzzle, memory_cap=resident_bytes() + needed // 2)

@@ -70,15 +70,14 @@ typedef struct {
 } Graph;
 
 /* What `through` works on besides the graph: the states' values at the batch's points, forward and backward
-   (every state kept); the layings that each pair of an edge and a type makes (`pair_start[e]`, the edge's
-   first pair; its pairs' layings `pair_layings[laying_start[pair_start[e]]]` on), each laying's type
-   (`kinds`) and its held sums and totals (`add_through`, `settle`); the types' weights with the points'
-   signs (`kind_weights`). */
+   (every state kept); each edge's group (`edge_groups[e]`, -1 for a step that lays nothing), the edges that
+   make the same layings sharing one: its layings `group_layings[group_start[g]]` to `group_layings[
+   group_start[g + 1] - 1]`, and each laying's type (`kinds`); the groups' held sums and the layings' totals
+   (`add_through`, `settle`); the types' weights with the points' signs (`kind_weights`). */
 typedef struct {
     int32_t *forward, *backward;
-    const int *pair_start;
-    const int32_t *laying_start, *pair_layings, *kinds;
-    Py_ssize_t layings;
+    const int32_t *edge_groups, *group_start, *group_layings, *kinds;
+    Py_ssize_t groups, layings;
     u64 *held, *totals;
     const uint32_t *kind_weights;
 } Layings;
@@ -129,6 +128,7 @@ static void pass(int32_t *values, int lanes, Graph graph, const i64 *weights, in
 #define TARGET "avx2"
 #define PASS_OF pass_avx2_of
 #define PASS pass_avx2
+#define THROUGH_PASS through_pass_avx2
 #define BATCH through_batch_avx2
 #define SET1 _mm256_set1_epi64x
 #define ZERO _mm256_setzero_si256
@@ -149,6 +149,7 @@ static void pass(int32_t *values, int lanes, Graph graph, const i64 *weights, in
 #define TARGET "avx512f"
 #define PASS_OF pass_avx512_of
 #define PASS pass_avx512
+#define THROUGH_PASS through_pass_avx512
 #define BATCH through_batch_avx512
 #define SET1 _mm512_set1_epi64
 #define ZERO _mm512_setzero_si512
@@ -520,62 +521,71 @@ static inline u64 folded_u(u64 x, int lane) {
     return (once & LOW_30) + (once >> 30) * (u64)CUTS[lane];
 }
 
-/* The graph as it is given (no renumbering), every state's values kept: a ring as long as the graph. */
-static Graph whole(const Py_buffer *first, const Py_buffer *sources, const Py_buffer *edge_forms, Py_ssize_t final) {
+/* The graph as it is given (no renumbering), every state's values kept: a ring as long as the graph. Its
+   `from` is a copy padded past the last edge (0 when out of memory; the caller frees it), so that a pass asks
+   ahead for the sources' values where `lanes` x `width` values a state are past the L2. */
+static Graph whole(const Py_buffer *first, const Py_buffer *sources, const Py_buffer *edge_forms, Py_ssize_t final,
+                   int lanes, int width) {
     Py_ssize_t ring = 1;
     while (ring <= final) ring *= 2;
-    return (Graph){final, ring - 1, first->buf, sources->buf, edge_forms->buf, 0, 1};
+    int *from = calloc(sources->len / sizeof(int) + PREFETCH_AHEAD, sizeof(int));
+    if (from) memcpy(from, sources->buf, sources->len);
+    return (Graph){final, ring - 1, first->buf, from, edge_forms->buf, past_the_l2(ring * lanes * width * sizeof(int32_t)), 1};
 }
 
-/* Whether the pairs' layings are as `through` reads them: `paired + 1` starts rising from 0 to the layings'
-   length, each laying below `layings` and its kind one of the points' types (C ints); else a ValueError set. */
-static int layings_fit(const Py_buffer *laying_start, const Py_buffer *pair_layings, const Py_buffer *kinds,
-                       Py_ssize_t paired, Py_ssize_t types) {
-    const int32_t *start = laying_start->buf, *into = pair_layings->buf, *kind = kinds->buf;
-    Py_ssize_t layings = kinds->len / (Py_ssize_t)sizeof(int32_t);
-    int fits = laying_start->len == (paired + 1) * (Py_ssize_t)sizeof(int32_t) && start[0] == 0 &&
-               start[paired] * (Py_ssize_t)sizeof(int32_t) == pair_layings->len;
-    for (Py_ssize_t p = 0; fits && p < paired; p++) fits = start[p] <= start[p + 1];
-    for (Py_ssize_t i = 0; fits && i < start[paired]; i++) fits = into[i] >= 0 && into[i] < layings;
+/* Whether the groups are as `through` reads them: a group or -1 an edge, the starts rising from 0 to the
+   layings' length, each laying below `layings` and its kind one of the points' types (C ints); else a
+   ValueError set. */
+static int layings_fit(const Py_buffer *edge_groups, const Py_buffer *group_start, const Py_buffer *group_layings,
+                       const Py_buffer *kinds, Py_ssize_t edges, Py_ssize_t types) {
+    const int32_t *group = edge_groups->buf, *start = group_start->buf, *into = group_layings->buf, *kind = kinds->buf;
+    Py_ssize_t groups = group_start->len / (Py_ssize_t)sizeof(int32_t) - 1, layings = kinds->len / (Py_ssize_t)sizeof(int32_t);
+    int fits = edge_groups->len == edges * (Py_ssize_t)sizeof(int32_t) && groups >= 0 && start[0] == 0 &&
+               start[groups] * (Py_ssize_t)sizeof(int32_t) == group_layings->len;
+    for (Py_ssize_t e = 0; fits && e < edges; e++) fits = group[e] >= -1 && group[e] < groups;
+    for (Py_ssize_t g = 0; fits && g < groups; g++) fits = start[g] <= start[g + 1];
+    for (Py_ssize_t i = 0; fits && i < start[groups]; i++) fits = into[i] >= 0 && into[i] < layings;
     for (Py_ssize_t k = 0; fits && k < layings; k++) fits = kind[k] >= 0 && kind[k] < types;
-    if (!fits) PyErr_SetString(PyExc_ValueError, "through: laying_start, a start a pair and one more, rising to pair_layings' "
-                                                 "length; each laying below len(kinds), each kind a type");
+    if (!fits) PyErr_SetString(PyExc_ValueError, "through: edge_groups, a group or -1 an edge; group_start, a start a group "
+                                                 "and one more, rising to group_layings' length; each laying below "
+                                                 "len(kinds), each kind a type");
     return fits;
 }
 
-/* One batch's F x B of every laying (the plain loop; BATCH in registers): for edge e from u into s, F(u) times
+/* One batch's F x B of every group (the plain loop; BATCH in registers): for edge e from u into s, F(u) times
    B(s) (the reversed graph's value at final - s) at each point, folded below 2^31 and added to the held sums
-   (`held[(laying * lanes + lane) * WIDEST + point]`) of each laying of its pairs. The batch adds each sum
-   fewer than 2^31 such terms (the graph's edges), so that it stays below 2^62, which two folds take. */
+   (`held[(group * lanes + lane) * WIDEST + point]`) of its group. The batch adds each sum fewer than 2^31 such
+   terms (the graph's edges), so that it stays below 2^62, which two folds take. */
 static void add_through(const Layings *l, Graph graph, int lanes, int count) {
     for (Py_ssize_t s = 1; s <= graph.final; s++) {
         const int32_t *b = l->backward + (graph.final - s) * lanes * 8;
         for (int e = graph.starts[s]; e < graph.starts[s + 1]; e++) {
             const int32_t *f = l->forward + (Py_ssize_t)graph.from[e] * lanes * 8;
-            for (int32_t k = l->laying_start[l->pair_start[e]]; k < l->laying_start[l->pair_start[e + 1]]; k++)
-                for (int lane = 0; lane < lanes; lane++)
-                    for (int point = 0; point < count; point++)
-                        l->held[((Py_ssize_t)l->pair_layings[k] * lanes + lane) * WIDEST + point] +=
-                            folded_u((u64)f[lane * 8 + point] * (u64)b[lane * 8 + point], lane);
+            for (int lane = 0; l->edge_groups[e] >= 0 && lane < lanes; lane++)
+                for (int point = 0; point < count; point++)
+                    l->held[((Py_ssize_t)l->edge_groups[e] * lanes + lane) * WIDEST + point] +=
+                        folded_u((u64)f[lane * 8 + point] * (u64)b[lane * 8 + point], lane);
         }
     }
 }
 
-/* The batch's end (the plain loop; BATCH in registers): each laying's held sums, folded, times its type's
-   weights with the points' signs (`kind_weights[(kind * lanes + lane) * 8 + point]`), added and folded into
-   its totals (`totals[(laying * lanes + lane) * WIDEST / 2]`, below 2^31), the held sums made 0 for the next
-   batch. The weights bring in the type only here, once a laying and batch, not once an edge. */
+/* The batch's end (the plain loop; BATCH in registers): each group's held sums, folded, times the type's
+   weights of each of its layings with the points' signs (`kind_weights[(kind * lanes + lane) * 8 + point]`),
+   added and folded into the laying's totals (`totals[(laying * lanes + lane) * WIDEST / 2]`, below 2^31), the
+   held sums made 0 for the next batch. The weights bring in the types only here, once a group's laying and
+   batch, not once an edge: the edges that make the same layings share their held sums (planted 6 x 6: 153,161
+   edges that lay, 1,248 groups). */
 static void settle(const Layings *l, int lanes, int count) {
-    for (Py_ssize_t k = 0; k < l->layings; k++)
+    for (Py_ssize_t g = 0; g < l->groups; g++)
         for (int lane = 0; lane < lanes; lane++) {
-            u64 *sums = l->held + (k * lanes + lane) * WIDEST, batch = 0;
-            const uint32_t *w = l->kind_weights + ((Py_ssize_t)l->kinds[k] * lanes + lane) * 8;
-            for (int point = 0; point < count; point++) {
-                batch += folded_u(sums[point], lane) * w[point];
-                sums[point] = 0;
+            u64 *sums = l->held + (g * lanes + lane) * WIDEST;
+            for (int32_t k = l->group_start[g]; k < l->group_start[g + 1]; k++) {
+                const uint32_t *w = l->kind_weights + ((Py_ssize_t)l->kinds[l->group_layings[k]] * lanes + lane) * 8;
+                u64 batch = 0, *total = l->totals + ((Py_ssize_t)l->group_layings[k] * lanes + lane) * WIDEST / 2;
+                for (int point = 0; point < count; point++) batch += folded_u(sums[point], lane) * w[point];
+                *total = folded_u(*total + folded_u(batch, lane), lane);
             }
-            u64 *total = l->totals + (k * lanes + lane) * WIDEST / 2;
-            *total = folded_u(*total + folded_u(batch, lane), lane);
+            for (int point = 0; point < count; point++) sums[point] = 0;
         }
 }
 
@@ -612,55 +622,52 @@ static void through_batch(int vectors, const Layings *l, Graph graph, Graph turn
 }
 
 /* through(digits, weights, signs, primes, forms, first, sources, edge_forms, reversed_first, reversed_sources,
-   reversed_edge_forms, final, laying_start, pair_layings, kinds, check, every, vectors=512) -> bytes: for each
-   laying, lane after lane, the residue (a C uint64) of the sum over the points and over the edges that make it
-   of the point's sign times F(the edge's source) times its type's weight times B(the edge's target): the twin's
-   `laying_totals`. The layings of pair p (the edges in order, each its form's pairs) are `pair_layings[
-   laying_start[p]]` to `pair_layings[laying_start[p + 1] - 1]`, laying k of type `kinds[k]` (C ints). F is the
-   sweep's values (forward), B the values of the reversed graph (the edges turned round, state s numbered
-   final - s: the ways on to the covered board), each kept for every state (no ring to forget them). A batch
-   of sixteen points (AVX-512) or eight (AVX2, the plain loops), as `vectors` asks and the processor has. */
+   reversed_edge_forms, final, edge_groups, group_start, group_layings, kinds, check, every, vectors=512) -> bytes:
+   for each laying, lane after lane, the residue (a C uint64) of the sum over the points and over the edges that
+   make it of the point's sign times F(the edge's source) times its type's weight times B(the edge's target):
+   the twin's `laying_totals`. Edge e makes the layings of its group g = `edge_groups[e]` (none where -1):
+   `group_layings[group_start[g]]` to `group_layings[group_start[g + 1] - 1]`, laying k of type `kinds[k]` (C
+   ints). F is the sweep's values (forward), B the values of the reversed graph (the edges turned round, state s
+   numbered final - s: the ways on to the covered board), each kept for every state (no ring to forget them). A
+   batch of sixteen points (AVX-512) or eight (AVX2, the plain loops), as `vectors` asks and the processor has. */
 static PyObject *through(PyObject *self, PyObject *args) {
     PyObject *digits, *weights, *signs, *primes, *forms, *check, *result = NULL;
     Py_buffer first = {0}, sources = {0}, edge_forms = {0}, rfirst = {0}, rsources = {0}, redge_forms = {0};
-    Py_buffer laying_start = {0}, pair_layings = {0}, kinds = {0};
+    Py_buffer edge_groups = {0}, group_start = {0}, group_layings = {0}, kinds = {0};
     Py_ssize_t final, every;
     int lanes, vectors = 512;
     Points points = {0};
     Layings l = {0};
-    int *pair_start = NULL;
+    Graph graph = {0}, turned = {0};
     i64 *batch = NULL;
     long long *point = NULL;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!y*y*y*y*y*y*ny*y*y*On|i:through", &PyList_Type, &digits, &PyList_Type,
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!y*y*y*y*y*y*ny*y*y*y*On|i:through", &PyList_Type, &digits, &PyList_Type,
                           &weights, &PyList_Type, &signs, &PyList_Type, &primes, &PyList_Type, &forms, &first,
-                          &sources, &edge_forms, &rfirst, &rsources, &redge_forms, &final, &laying_start,
-                          &pair_layings, &kinds, &check, &every, &vectors))
+                          &sources, &edge_forms, &rfirst, &rsources, &redge_forms, &final, &edge_groups,
+                          &group_start, &group_layings, &kinds, &check, &every, &vectors))
         return NULL;
     if (final < 1 || !graph_fits(&first, &sources, &edge_forms, final) || !graph_fits(&rfirst, &rsources, &redge_forms, final) ||
-        (lanes = lanes_of(primes)) < 0 || read_points(&points, digits, weights, signs, forms, lanes) < 0)
+        (lanes = lanes_of(primes)) < 0 || read_points(&points, digits, weights, signs, forms, lanes) < 0 ||
+        !layings_fit(&edge_groups, &group_start, &group_layings, &kinds, ((const int *)first.buf)[final + 1], points.types))
         goto done;
-    Graph graph = whole(&first, &sources, &edge_forms, final), turned = whole(&rfirst, &rsources, &redge_forms, final);
-    Py_ssize_t edges = graph.starts[final + 1], paired = 0, count_of = 1;
-    pair_start = malloc((edges + 1) * sizeof(int));
-    for (Py_ssize_t e = 0; pair_start && e <= edges; e++) {
-        pair_start[e] = (int)paired;
-        if (e < edges) paired += (points.form_start[graph.by[e] + 1] - points.form_start[graph.by[e]]) / 2;
-    }
-    if (pair_start && !layings_fit(&laying_start, &pair_layings, &kinds, paired, points.types)) goto done;
     vectors = widest_vectors(vectors);
     int width = vectors == 512 ? 16 : 8;
+    Py_ssize_t count_of = 1;
     for (Py_ssize_t t = 0; t < points.types; t++) count_of *= points.digits[t];
+    graph = whole(&first, &sources, &edge_forms, final, lanes, width);
+    turned = whole(&rfirst, &rsources, &redge_forms, final, lanes, width);
     l = (Layings){lines_of((graph.ring + 1) * lanes * width * sizeof(int32_t)),
-                  lines_of((turned.ring + 1) * lanes * width * sizeof(int32_t)), pair_start, laying_start.buf,
-                  pair_layings.buf, kinds.buf, kinds.len / (Py_ssize_t)sizeof(int32_t), NULL, NULL, NULL};
-    l.held = lines_of((l.layings + 1) * lanes * WIDEST * sizeof(u64));
+                  lines_of((turned.ring + 1) * lanes * width * sizeof(int32_t)), edge_groups.buf, group_start.buf,
+                  group_layings.buf, kinds.buf, group_start.len / (Py_ssize_t)sizeof(int32_t) - 1,
+                  kinds.len / (Py_ssize_t)sizeof(int32_t), NULL, NULL, NULL};
+    l.held = lines_of((l.groups + 1) * lanes * WIDEST * sizeof(u64));
     l.totals = lines_of((l.layings + 1) * lanes * WIDEST / 2 * sizeof(u64));
     uint32_t *kind_weights = lines_of((points.types + 1) * lanes * width * sizeof(uint32_t));
     l.kind_weights = kind_weights;
     batch = lines_of((points.forms + 1) * width * sizeof(i64));
     point = calloc(width * points.types + 1, sizeof(long long));
     u64 point_signs[MOST_LANES * WIDEST];
-    if (!pair_start || !l.forward || !l.backward || !l.held || !l.totals || !kind_weights || !batch || !point) {
+    if (!graph.from || !turned.from || !l.forward || !l.backward || !l.held || !l.totals || !kind_weights || !batch || !point) {
         PyErr_NoMemory();
         goto done;
     }
@@ -692,10 +699,11 @@ static PyObject *through(PyObject *self, PyObject *args) {
 done:
     PyBuffer_Release(&first); PyBuffer_Release(&sources); PyBuffer_Release(&edge_forms);
     PyBuffer_Release(&rfirst); PyBuffer_Release(&rsources); PyBuffer_Release(&redge_forms);
-    PyBuffer_Release(&laying_start); PyBuffer_Release(&pair_layings); PyBuffer_Release(&kinds);
+    PyBuffer_Release(&edge_groups); PyBuffer_Release(&group_start); PyBuffer_Release(&group_layings);
+    PyBuffer_Release(&kinds);
     free_points(points);
     free(l.forward); free(l.backward); free(l.held); free(l.totals); free((void *)l.kind_weights);
-    free(pair_start); free(batch); free(point);
+    free(batch); free(point); free((void *)graph.from); free((void *)turned.from);
     return result;
 }
 

@@ -15,7 +15,7 @@
    halves of the first, the odd of the second); it undefines them at its end, so that it may be included again. */
 
 __attribute__((target(TARGET), always_inline)) static inline void PASS_OF(int32_t *values, const int lanes, Graph graph,
-                                                                         const i64 *weights) {
+                                                                         const i64 *weights, const Layings *through) {
     const VECTOR low = SET1(LOW_30);
     VECTOR cuts[MOST_LANES], biases[MOST_LANES];
     for (int lane = 0; lane < lanes; lane++) {
@@ -24,10 +24,14 @@ __attribute__((target(TARGET), always_inline)) static inline void PASS_OF(int32_
     }
     for (int i = 0; i < lanes * WIDTH; i++) values[i] = 1;
     for (Py_ssize_t state = 1; state <= graph.final; state++) {
-        VECTOR even[MOST_LANES], odd[MOST_LANES];
+        VECTOR even[MOST_LANES], odd[MOST_LANES], on[MOST_LANES];
 #pragma GCC unroll 6
-        for (int lane = 0; lane < lanes; lane++) even[lane] = odd[lane] = ZERO();
+        for (int lane = 0; lane < lanes; lane++) {
+            even[lane] = odd[lane] = ZERO();
+            if (through) on[lane] = LOAD((const VECTOR *)(through->backward + (graph.final - state) * lanes * WIDTH) + lane);
+        }
         for (int e = graph.starts[state]; e < graph.starts[state + 1]; e++) {
+            const int32_t group = through ? through->edge_groups[e] : -1;
             if (graph.ask_ahead) {
                 const char *ahead = (const char *)(values + (Py_ssize_t)(graph.from[e + PREFETCH_AHEAD] & graph.ring) * lanes * WIDTH);
                 for (int line = 0; line < lanes * WIDTH * 4; line += 64) _mm_prefetch(ahead + line, _MM_HINT_T0);
@@ -40,6 +44,15 @@ __attribute__((target(TARGET), always_inline)) static inline void PASS_OF(int32_
                 VECTOR x = LOAD(v + lane);
                 even[lane] = ADD(even[lane], MULTIPLY(x, w_even));
                 odd[lane] = ADD(odd[lane], MULTIPLY(SHIFT_RIGHT(x, 32), w_odd));
+                if (group >= 0) {  /* through's: F x B, added to the held sums of the edge's group */
+                    VECTOR halves[2] = {MULTIPLY_UNSIGNED(x, on[lane]), MULTIPLY_UNSIGNED(SHIFT_RIGHT(x, 32), SHIFT_RIGHT(on[lane], 32))};
+                    for (int h = 0; h < 2; h++)
+                        for (int fold = 0; fold < 2; fold++)
+                            halves[h] = ADD(AND(halves[h], low), MULTIPLY_UNSIGNED(SHIFT_RIGHT(halves[h], 30), cuts[lane]));
+                    VECTOR *sums = (VECTOR *)(through->held + ((Py_ssize_t)group * lanes + lane) * WIDEST);
+                    STORE(sums, ADD(LOAD(sums), halves[0]));
+                    STORE(sums + 1, ADD(LOAD(sums + 1), halves[1]));
+                }
             }
         }
         VECTOR *out = (VECTOR *)(values + (state & graph.ring) * lanes * WIDTH);
@@ -56,62 +69,54 @@ __attribute__((target(TARGET), always_inline)) static inline void PASS_OF(int32_
     }
 }
 
-__attribute__((target(TARGET))) static void PASS(int32_t *values, int lanes, Graph graph, const i64 *weights) {
-    switch (lanes) {  /* a loop for each number of lanes */
-    case 1: PASS_OF(values, 1, graph, weights); break;
-    case 2: PASS_OF(values, 2, graph, weights); break;
-    case 3: PASS_OF(values, 3, graph, weights); break;
-    case 4: PASS_OF(values, 4, graph, weights); break;
-    case 5: PASS_OF(values, 5, graph, weights); break;
-    default: PASS_OF(values, 6, graph, weights);
+/* A pass of a count (`through` NULL), or through's forward pass, its layings' F x B added as it goes: a loop for
+   each number of lanes, and for each of the two (the first's holds nothing of the second's). */
+#define PASS_OF_EACH(values, lanes, graph, weights, through) \
+    switch (lanes) { \
+    case 1: PASS_OF(values, 1, graph, weights, through); break; \
+    case 2: PASS_OF(values, 2, graph, weights, through); break; \
+    case 3: PASS_OF(values, 3, graph, weights, through); break; \
+    case 4: PASS_OF(values, 4, graph, weights, through); break; \
+    case 5: PASS_OF(values, 5, graph, weights, through); break; \
+    default: PASS_OF(values, 6, graph, weights, through); \
     }
+
+__attribute__((target(TARGET))) static void PASS(int32_t *values, int lanes, Graph graph, const i64 *weights) {
+    PASS_OF_EACH(values, lanes, graph, weights, NULL)
+}
+
+__attribute__((target(TARGET))) static void THROUGH_PASS(const Layings *l, int lanes, Graph graph, const i64 *weights) {
+    PASS_OF_EACH(l->forward, lanes, graph, weights, l)
 }
 
 /* `through`'s batch in these registers (_inclusion_exclusion.c: `add_through` and `settle` say what, in the
-   plain loops): both passes; per edge and lane, F x B at the WIDTH points, the even points' products in one
-   register and the odd points' in another, folded side by side and added to each of the edge's layings' held
-   sums; at the batch's end, each laying's held sums (folded) times its type's weights at the points, the
-   even and odd parts added and folded into its totals, WIDTH / 2 parts a lane. */
+   plain loops): the backward pass, then the forward one, which adds F x B at the WIDTH points per edge and lane
+   to its group's held sums (the even points' products in one register, the odd points' in another, folded
+   side by side) as it reads F; at the batch's end, each group's held sums (folded) times the type's weights
+   of each of its layings at the points, the even and odd parts added and folded into the laying's totals,
+   WIDTH / 2 parts a lane. */
 __attribute__((target(TARGET))) static void BATCH(const Layings *l, Graph graph, Graph turned, const i64 *weights,
                                                  int lanes) {
     const VECTOR low = SET1(LOW_30), zero = ZERO();
-    PASS(l->forward, lanes, graph, weights);
     PASS(l->backward, lanes, turned, weights);
-    for (Py_ssize_t s = 1; s <= graph.final; s++) {
-        const int32_t *b = l->backward + (graph.final - s) * lanes * WIDTH;
-        for (int e = graph.starts[s]; e < graph.starts[s + 1]; e++) {
-            int32_t first = l->laying_start[l->pair_start[e]], end = l->laying_start[l->pair_start[e + 1]];
-            if (first == end) continue;  /* a step that lays nothing */
-            const int32_t *f = l->forward + (Py_ssize_t)graph.from[e] * lanes * WIDTH;
-            for (int lane = 0; lane < lanes; lane++) {
-                const VECTOR cut = SET1(CUTS[lane]);
-                VECTOR x = LOAD((const VECTOR *)(f + lane * WIDTH)), y = LOAD((const VECTOR *)(b + lane * WIDTH));
-                VECTOR halves[2] = {MULTIPLY_UNSIGNED(x, y), MULTIPLY_UNSIGNED(SHIFT_RIGHT(x, 32), SHIFT_RIGHT(y, 32))};
-                for (int h = 0; h < 2; h++)
-                    for (int fold = 0; fold < 2; fold++)
-                        halves[h] = ADD(AND(halves[h], low), MULTIPLY_UNSIGNED(SHIFT_RIGHT(halves[h], 30), cut));
-                for (int32_t k = first; k < end; k++) {
-                    VECTOR *sums = (VECTOR *)(l->held + ((Py_ssize_t)l->pair_layings[k] * lanes + lane) * WIDEST);
-                    STORE(sums, ADD(LOAD(sums), halves[0]));
-                    STORE(sums + 1, ADD(LOAD(sums + 1), halves[1]));
-                }
-            }
-        }
-    }
-    for (Py_ssize_t k = 0; k < l->layings; k++)
+    THROUGH_PASS(l, lanes, graph, weights);
+    for (Py_ssize_t g = 0; g < l->groups; g++)
         for (int lane = 0; lane < lanes; lane++) {
             const VECTOR cut = SET1(CUTS[lane]);
-            VECTOR *sums = (VECTOR *)(l->held + (k * lanes + lane) * WIDEST);
-            VECTOR *total = (VECTOR *)(l->totals + (k * lanes + lane) * WIDEST / 2);
+            VECTOR *sums = (VECTOR *)(l->held + (g * lanes + lane) * WIDEST);
             VECTOR halves[2] = {LOAD(sums), LOAD(sums + 1)};
             for (int h = 0; h < 2; h++)
                 for (int fold = 0; fold < 2; fold++)
                     halves[h] = ADD(AND(halves[h], low), MULTIPLY_UNSIGNED(SHIFT_RIGHT(halves[h], 30), cut));
-            VECTOR w = LOAD((const VECTOR *)(l->kind_weights + ((Py_ssize_t)l->kinds[k] * lanes + lane) * WIDTH));
-            VECTOR terms = ADD(MULTIPLY_UNSIGNED(halves[0], w), MULTIPLY_UNSIGNED(halves[1], SHIFT_RIGHT(w, 32)));
-            for (int fold = 0; fold < 2; fold++) terms = ADD(AND(terms, low), MULTIPLY_UNSIGNED(SHIFT_RIGHT(terms, 30), cut));
-            terms = ADD(LOAD(total), terms);
-            STORE(total, ADD(AND(terms, low), MULTIPLY_UNSIGNED(SHIFT_RIGHT(terms, 30), cut)));
+            for (int32_t k = l->group_start[g]; k < l->group_start[g + 1]; k++) {
+                const int32_t laying = l->group_layings[k];
+                VECTOR *total = (VECTOR *)(l->totals + ((Py_ssize_t)laying * lanes + lane) * WIDEST / 2);
+                VECTOR w = LOAD((const VECTOR *)(l->kind_weights + ((Py_ssize_t)l->kinds[laying] * lanes + lane) * WIDTH));
+                VECTOR terms = ADD(MULTIPLY_UNSIGNED(halves[0], w), MULTIPLY_UNSIGNED(halves[1], SHIFT_RIGHT(w, 32)));
+                for (int fold = 0; fold < 2; fold++) terms = ADD(AND(terms, low), MULTIPLY_UNSIGNED(SHIFT_RIGHT(terms, 30), cut));
+                terms = ADD(LOAD(total), terms);
+                STORE(total, ADD(AND(terms, low), MULTIPLY_UNSIGNED(SHIFT_RIGHT(terms, 30), cut)));
+            }
             STORE(sums, zero);
             STORE(sums + 1, zero);
         }
@@ -122,6 +127,8 @@ __attribute__((target(TARGET))) static void BATCH(const Layings *l, Graph graph,
 #undef TARGET
 #undef PASS_OF
 #undef PASS
+#undef THROUGH_PASS
+#undef PASS_OF_EACH
 #undef BATCH
 #undef SET1
 #undef ZERO

@@ -541,42 +541,54 @@ def sweep_totals(sweep: Sweep, outputs: int, deadline: float | None = None, comp
     return [_combined(sums, primes) for sums in totals]
 
 
-def laying_totals(sweep: Sweep, laying_start: array, pair_layings: array, kinds: array,
-                  deadline: float | None = None, compiled: bool | None = None,
-                  on_progress: ProgressCallback | None = None, vectors: int = 512,
+class EdgeLayings(NamedTuple):
+    """The layings each edge of a sweep's graph makes, as `laying_totals` takes them (arrays "i"): the edges
+    that make the same layings share a group (`edge_groups[e]`, -1 for a step that lays nothing), whose layings
+    are `group_layings[group_start[g]:group_start[g + 1]]`, laying k of type `kinds[k]`. The groups are few
+    (planted 6 x 6: 1,248 for its 153,161 edges that lay), so the core adds an edge's terms to its group's sums,
+    once an edge, and brings in each laying's type once a group and batch of points."""
+
+    edge_groups: array
+    group_start: array
+    group_layings: array
+    kinds: array
+
+    def made_by(self, edge: int) -> array:
+        """The layings that `edge` makes."""
+        group = self.edge_groups[edge]
+        return self.group_layings[self.group_start[group]:self.group_start[group + 1]] if group >= 0 else array("i")
+
+
+def laying_totals(sweep: Sweep, layings: EdgeLayings, deadline: float | None = None,
+                  compiled: bool | None = None, on_progress: ProgressCallback | None = None, vectors: int = 512,
                   memory_cap: int | None = None) -> list[int]:
-    """For each laying (a domino of type `kinds[k]` on two cells), the sum over the points of the terms of
-    the paths that lay it, modulo the primes' product: the form pairs (the edges in order, each its form's
-    pairs) make the layings `pair_layings[laying_start[p]:laying_start[p + 1]]` (arrays "i"), and each term is
-    the point's sign times F(the edge's source) times the type's weight times B(its target) (F the sweep's
+    """For each laying (a domino of type `layings.kinds[k]` on two cells), the sum over the points of the terms
+    of the paths that lay it, modulo the primes' product: each term is the point's sign times F(the edge's
+    source) times the type's weight times B(its target), for each edge that makes the laying (F the sweep's
     values, the ways to a state; B the reversed graph's, the ways on from it). Taken as a count's sum
     (`Modulus`), the laying's solutions: per-cell marginals (`sweep_marginals.py`). `on_progress` hears the
     share of the points done (with 0 found); `vectors`: the widest registers the core may take where the
     processor has them, 512 (AVX-512), 256 (AVX2) or 0 (its plain loops; the tests compare all three)."""
-    if sweep.final < 1 or not kinds:
-        return [0] * len(kinds)
+    if sweep.final < 1 or not layings.kinds:
+        return [0] * len(layings.kinds)
     turned = reversed_sweep(sweep)
     check = _checker(deadline, on_progress, sweep.points.count, memory_cap)
     if _compiled(compiled):
         made = _core.through(*_core_points(sweep),  # type: ignore[union-attr]  # _compiled is only true with a core
                              sweep.first, sweep.sources, sweep.edge_forms, turned.first, turned.sources,
-                             turned.edge_forms, sweep.final, laying_start, pair_layings, kinds, check,
-                             COMPILED_CHECK_EVERY, vectors)
+                             turned.edge_forms, sweep.final, *layings, check, COMPILED_CHECK_EVERY, vectors)
         return _combined_each(array("Q", made), sweep.points.primes)
-    totals = [0] * len(kinds)
+    totals = [0] * len(layings.kinds)
     for done, point in enumerate(sweep.points):
         check(done)
         weights = [row[digit] for row, digit in zip(sweep.points.weights, point)]
         sign = prod(row[digit] for row, digit in zip(sweep.points.signs, point))
         ways_to, ways_on = _values_at(sweep, weights), _values_at(turned, weights)
-        pair = 0
         for state in range(1, sweep.final + 1):
             for e in range(sweep.first[state], sweep.first[state + 1]):
                 through = sign * ways_to[sweep.sources[e]] * ways_on[sweep.final - state]
-                pairs = len(sweep.forms[sweep.edge_forms[e]])
-                for k in pair_layings[laying_start[pair]:laying_start[pair + pairs]]:
-                    totals[k] += through * weights[kinds[k]]
-                pair += pairs
+                for k in layings.made_by(e):
+                    totals[k] += through * weights[layings.kinds[k]]
     return [total % sweep.points.modulus for total in totals]
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 
-from pipscover.counting.inclusion_exclusion import BuiltSweep, Modulus, laying_totals
+from pipscover.counting.inclusion_exclusion import BuiltSweep, EdgeLayings, Modulus, laying_totals
 from pipscover.counting.progress import ProgressCallback
 from pipscover.counting.search import check_search
 from pipscover.counting.sweep_sample import SKIP, edge_layings, keyed_graph
@@ -29,8 +29,8 @@ from pipscover.runtime.limits import MemoryCapReached, resident_bytes
 
 CHECK_EVERY = 4096  # edges read back between two looks at the clock and the memory
 INT_BYTES = 4  # a C int (array "i")
-WORD_BYTES = 8  # a C uint64, a laying's held sum or its total's part
-LAYING_BYTES = 300  # a laying's numbering here (its key, a tuple of five ints, in a dict) and its combined sum
+WORD_BYTES = 8  # a C uint64, a group's held sum or a laying's total's part
+TOTAL_BYTES = 64  # a laying's combined total, an int in a list
 ROW_SLOT_BYTES = 16  # a pip's place in a cell's row of marginals, and in the rows printed from it
 
 
@@ -42,11 +42,10 @@ def marginals_by_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap
     hears the share of the points swept."""
     built = keyed_graph(puzzle, deadline, memory_cap, compiled)
     sweep, values = built.sweep, pip_values(puzzle.dominoes)
-    if memory_cap is not None and resident_bytes() + _bytes_needed(built) > memory_cap:
+    made, layings = _layings_of(built, len(values), deadline, memory_cap)
+    if memory_cap is not None and resident_bytes() + _bytes_needed(built, made) > memory_cap:
         raise MemoryCapReached
-    laying_start, pair_layings, layings = _layings_of(built, len(values), deadline, memory_cap)
-    totals = laying_totals(sweep, laying_start, pair_layings, array("i", (kind for kind, *_ in layings)),
-                           deadline, compiled, on_progress, memory_cap=memory_cap)
+    totals = laying_totals(sweep, made, deadline, compiled, on_progress, memory_cap=memory_cap)
     modulus = Modulus.of_points(sweep.points)
     found = [[0] * len(values) for _ in built.board.cells]  # by line, then pip index
     for (_, line, a, other, b), total in zip(layings, totals):
@@ -57,23 +56,26 @@ def marginals_by_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap
 
 
 def _layings_of(built: BuiltSweep, pips: int, deadline: float | None,
-                memory_cap: int | None) -> tuple[array, array, list[tuple[int, int, int, int, int]]]:
-    """Each form pair's layings, as `laying_totals` takes them (the edges in order, each its form's pairs; a
-    step that lays nothing, none), numbered as first met; and each laying as (kind, line, pip, other line,
-    other pip)."""
+                memory_cap: int | None) -> tuple[EdgeLayings, list[tuple[int, int, int, int, int]]]:
+    """The layings each edge makes, as `laying_totals` takes them (the layings numbered as first met, and the
+    edges that make the same ones grouped); and each laying as (kind, line, pip, other line, other pip)."""
     sweep = built.sweep
-    laying_start, pair_layings = array("i", [0]), array("i")
+    edge_groups, group_start, group_layings = array("i"), array("i", [0]), array("i")
     number: dict[tuple[int, int, int, int, int], int] = {}
+    group_of: dict[tuple[int, ...], int] = {}
     for state in range(1, sweep.final + 1):
         for e in range(sweep.first[state], sweep.first[state + 1]):
             if e % CHECK_EVERY == 0:
                 check_search(0, deadline, memory_cap, None)
-            for kind, times in sweep.forms[sweep.edge_forms[e]]:
-                if kind != SKIP:
-                    for laid in edge_layings(built, pips, sweep.sources[e], state, kind, times):
-                        pair_layings.append(number.setdefault((kind, *laid), len(number)))
-                laying_start.append(len(pair_layings))
-    return laying_start, pair_layings, list(number)
+            made = tuple(number.setdefault((kind, *laid), len(number))
+                         for kind, times in sweep.forms[sweep.edge_forms[e]] if kind != SKIP
+                         for laid in edge_layings(built, pips, sweep.sources[e], state, kind, times))
+            if made and made not in group_of:
+                group_of[made] = len(group_of)
+                group_layings.extend(made)
+                group_start.append(len(group_layings))
+            edge_groups.append(group_of[made] if made else -1)
+    return EdgeLayings(edge_groups, group_start, group_layings, array("i", (kind for kind, *_ in number))), list(number)
 
 
 def by_pip_value(cells: Sequence[Cell], found: Sequence[Sequence[int]], values: Sequence[int]) -> dict[Cell, list[int]]:
@@ -96,15 +98,14 @@ def check_rows_fit(puzzle: Puzzle, memory_cap: int | None) -> None:
         raise MemoryCapReached
 
 
-def _bytes_needed(built: BuiltSweep) -> int:
-    """What the layings' sums take besides the graph, estimated before they are made: each form pair's start and
-    at most two layings (`_layings_of`, C ints); each distinct laying (at most two a pair, and four a cell and
-    type: two neighbours later, two orientations) numbered here and held in the core, sixteen points' sums
-    and eight parts of its total a lane; the reversed graph (`reversed_sweep`: an edge's source and form, two
-    starts a state); and every state's values at a batch's sixteen points, forward and backward."""
+def _bytes_needed(built: BuiltSweep, made: EdgeLayings) -> int:
+    """What the layings' sums take besides the graph and the layings (`_layings_of` looks at the memory as it
+    reads them back), before they are made: the reversed graph (`reversed_sweep`: an edge's source and form,
+    two starts a state) and each edge's source copied in each direction for the core's passes; every state's
+    values at a batch's sixteen points, forward and backward; each group's held sums, sixteen points' a lane;
+    and each laying's total, eight parts a lane in the core and then a combined int."""
     sweep, lanes = built.sweep, built.sweep.points.lanes
-    pairs = sum(len(sweep.forms[form]) for form in sweep.edge_forms)
-    layings = min(2 * pairs, 4 * len(built.board.cells) * built.board.kinds)
-    return (pairs * 3 * INT_BYTES + layings * (LAYING_BYTES + lanes * 24 * WORD_BYTES)
-            + 2 * INT_BYTES * (len(sweep.sources) + sweep.final + 2)
-            + 2 * INT_BYTES * 16 * lanes * (1 << sweep.final.bit_length()))
+    groups = len(made.group_start) - 1
+    return (4 * INT_BYTES * len(sweep.sources) + 2 * INT_BYTES * (sweep.final + 2)
+            + 2 * INT_BYTES * 16 * lanes * (1 << sweep.final.bit_length())
+            + groups * lanes * 16 * WORD_BYTES + len(made.kinds) * (lanes * 9 * WORD_BYTES + TOTAL_BYTES))
