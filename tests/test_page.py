@@ -591,6 +591,31 @@ def test_taps_on_turn_in_one_place_turn_the_domino_on_a_phone(tabs, url):
     assert turns == [1, 2, 3, 0]
 
 
+TOOL_GROUPS = [["turn", "put-back"], ["undo", "redo", "clear"], ["hint", "check"], ["reveal-one", "reveal-all"]]
+
+
+@pytest.mark.parametrize(("screen", "size"), [("laptop", (1280, 800)), ("laptop", (1366, 768)),
+                                              ("phone", (390, 844)), ("phone", (360, 740))])
+def test_the_panels_buttons_go_to_a_new_row_by_group(tabs, url, tmp_path, screen, size):
+    """Beside a laptop's board the panel is 300 pixels wide, and Play's five buttons, which need about 385, wrapped
+    wherever the row ran out: Redo and Clear under Turn, away from Undo, and Reveal all alone under Hint. Now each
+    group (the domino in hand; the moves; asking; the answer) stays in one row, in the panel, and the board keeps
+    its size: a 16-domino board's cells as large as a player needs."""
+    page = tabs[screen]
+    page.set_viewport_size(dict(zip(("width", "height"), size, strict=True)))
+    try:
+        opened(page, url)
+        panel = page.locator(".panel").bounding_box()
+        for group in TOOL_GROUPS:
+            boxes = [page.locator(f"#{name}").bounding_box() for name in group]
+            assert len({box["y"] for box in boxes}) == 1, group
+            assert panel["x"] <= boxes[0]["x"] and boxes[-1]["x"] + boxes[-1]["width"] <= panel["x"] + panel["width"]
+        open_on_any_screen(page, sixteen(tmp_path))
+        assert cell(page, (0, 0)).bounding_box()["width"] > (45 if screen == "laptop" else 35)
+    finally:
+        page.set_viewport_size(SCREENS[screen]["viewport"])
+
+
 def test_a_domino_in_hand_is_put_back_in_the_tray_on_a_phone(tabs, url):
     """On a phone, without Escape, a domino in hand could only be placed, or another taken. Now Put back, beside
     Turn, returns it to the tray, one taken from the board too; it is off while nothing is in hand."""
