@@ -224,6 +224,16 @@ def test_a_hint_highlights_its_cells_and_a_wrong_domino_is_named(page, made, tmp
     assert "is in no solution" in page.text_content("#message") or "is wrong" in page.text_content("#message")
 
 
+def test_a_hints_title_is_in_a_players_words(page, made, tmp_path):
+    """A hint was headed by its rule's own term, "Sum against the pips left" on the easy day, "Forced tiling" on
+    the medium one: jargon to a player. Now it says what the player does there."""
+    page.click("#hint")
+    page.wait_for_selector(".message.hint strong:text('Making the sum')")
+    open_file(page, made, tmp_path)
+    page.click("#hint")
+    page.wait_for_selector(".message.hint strong:text('Only one neighbour left')")
+
+
 def test_a_hints_cells_are_drawn_over_the_dominoes_on_them(page, tmp_path):
     """A hint about a region names its covered cells too (here a region's sum after one of its dominoes), and
     their highlight was drawn under the dominoes: on a covered cell it showed nothing. Now it lies over them,
