@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from serving import DAY, start_server, stop_server, write_day
+from serving import DAY, slowed, start_server, stop_server, write_day
 
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.generator import generate
@@ -796,6 +796,30 @@ def test_the_solved_screen_goes_on_to_the_days_next_puzzle_then_to_another_day(b
     finally:
         context.close()
         stop_server(process)
+
+
+def test_a_solved_screen_shown_before_the_days_list_gets_its_way_on_when_the_list_comes(browser, url):
+    """A finished board, reloaded, shows its solved screen again, and the way on to the next puzzle comes from the
+    days' list: when the server answered the list after the board's check, the screen had none, and stayed so.
+    Now the way on appears when the list comes (the server's answer held back by a server in front of it)."""
+    context = browser.new_context(**SCREENS["laptop"])
+    try:
+        with slowed(url, "/api/days") as (address, released):
+            tab = context.new_page()
+            tab.set_default_timeout(10_000)
+            opened(tab, address)
+            reveal_all(tab)
+            tab.wait_for_selector(f"#solved-next:text('Play {DAY} (medium)')")
+            released.clear()
+            tab.reload()
+            tab.wait_for_selector("#solved:not([hidden])")
+            assert tab.is_hidden("#solved-next")  # (the list not come yet)
+            released.set()
+            tab.wait_for_selector(f"#solved-next:text('Play {DAY} (medium)')")
+            tab.keyboard.press("Tab")  # from Back to the board to the way on
+            assert tab.evaluate("document.activeElement.id") == "solved-next"
+    finally:
+        context.close()
 
 
 def test_the_solved_screens_card_keeps_off_a_phones_edges(tabs, url):

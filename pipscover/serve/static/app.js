@@ -656,9 +656,7 @@ function finished() {
   save();
   tick();
   if (solvedClosed) return;
-  const next = nextPuzzle();
-  $("solved-next").hidden = !next;
-  if (next) $("solved-next").textContent = `Play ${next.date} (${next.difficulty})`;
+  offerNext();
   $("solved").hidden = false;
   $("solved-close").focus();
 }
@@ -674,6 +672,14 @@ function nextPuzzle() {
   if (after > 0 && after < order.length) return {date, difficulty: order[after]};
   const day = days.find((other) => other > date) || days.filter((other) => other < date).pop();
   return day ? {date: day, difficulty: order[0]} : null;
+}
+
+// The solved screen's way on, as the days' list has it: a screen shown before the list arrived (a reload of a
+// finished board, the list slow) had none, and gets it when the list comes (`loadDays`).
+function offerNext() {
+  const next = nextPuzzle();
+  $("solved-next").hidden = !next;
+  if (next) $("solved-next").textContent = `Play ${next.date} (${next.difficulty})`;
 }
 
 function playNext() {
@@ -698,6 +704,7 @@ async function loadDays() {
     const list = $("cached-days");
     list.replaceChildren(...days.map((day) => element("option", {value: day})));
     if (!$("day").value && days.length) $("day").value = days[days.length - 1];
+    if (!$("solved").hidden) offerNext();
   } catch (error) { /* no cache yet: any date can still be typed */ }
 }
 
