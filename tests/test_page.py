@@ -822,6 +822,30 @@ def test_a_solved_screen_shown_before_the_days_list_gets_its_way_on_when_the_lis
         context.close()
 
 
+def test_a_finished_boards_way_on_stays_under_solved_once_its_screen_is_closed(page, made, tmp_path):
+    """Played to the end by a new player, the solved screen offered the next puzzle; closed to look at the board,
+    it took the way on with it: "Solved! Every region holds." and no way on but the chooser at the top. Now the
+    way on stays under it, for the mouse and the keyboard (Tab from the board); a file's puzzle has none."""
+    for move in moves(made["easy"]):
+        place_by_clicks(page, *move)
+    assert_solved(page)
+    page.click("#solved-close")
+    page.click(f"#message .next-puzzle:text('Play {DAY} (medium)')")
+    page.wait_for_selector(f"#title:text('{DAY} (medium)')")
+    reveal_all(page)
+    page.wait_for_selector("#solved:not([hidden])")
+    page.keyboard.press("Escape")  # on the board, whose tray is gone
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('next-puzzle')"):
+            break
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"#title:text('{DAY} (hard)')")
+    open_file(page, made, tmp_path, "easy")  # (a file's puzzle: the day's easy one, played already)
+    assert_solved(page)
+    assert page.locator(".next-puzzle:visible").count() == 0
+
+
 def test_the_solved_screens_card_keeps_off_a_phones_edges(tabs, url):
     """With its way on beside Back to the board, the card grew to the phone's whole width, its round corners cut
     by the screen's edges. Now it keeps a margin, both buttons on the screen."""

@@ -653,10 +653,15 @@ function finished() {
     $("solved-title").textContent = "Solved!";
     $("solved-time").textContent = `${game.title} in ${minutes(clock.done)}`;
   }
+  // (the way on stays under what is said once the screen is closed: it went with the screen, and a player who
+  // closed it to look at the finished board had only the chooser to go on with)
+  const onward = element("button", {type: "button", class: "primary next-puzzle", hidden: ""});
+  onward.addEventListener("click", playNext);
+  $("message").append(onward);
+  offerNext();
   save();
   tick();
   if (solvedClosed) return;
-  offerNext();
   $("solved").hidden = false;
   $("solved-close").focus();
 }
@@ -674,12 +679,15 @@ function nextPuzzle() {
   return day ? {date: day, difficulty: order[0]} : null;
 }
 
-// The solved screen's way on, as the days' list has it: a screen shown before the list arrived (a reload of a
-// finished board, the list slow) had none, and gets it when the list comes (`loadDays`).
+// The way on from a finished board (the solved screen's, the message's), as the days' list has it: a screen shown
+// before the list arrived (a reload of a finished board, the list slow) had none, and gets it when the list comes
+// (`loadDays`).
 function offerNext() {
   const next = nextPuzzle();
-  $("solved-next").hidden = !next;
-  if (next) $("solved-next").textContent = `Play ${next.date} (${next.difficulty})`;
+  for (const button of document.querySelectorAll(".next-puzzle")) {
+    button.hidden = !next;
+    if (next) button.textContent = `Play ${next.date} (${next.difficulty})`;
+  }
 }
 
 function playNext() {
@@ -704,7 +712,7 @@ async function loadDays() {
     const list = $("cached-days");
     list.replaceChildren(...days.map((day) => element("option", {value: day})));
     if (!$("day").value && days.length) $("day").value = days[days.length - 1];
-    if (!$("solved").hidden) offerNext();
+    if (game) offerNext();
   } catch (error) { /* no cache yet: any date can still be typed */ }
 }
 
