@@ -196,15 +196,35 @@ def test_a_puzzle_is_played_to_solved_by_drags(page, made, tmp_path):
         tile(page, number).click()  # in hand, turned as it must lie
         for _ in range(turns):
             page.keyboard.press("r")
-        start = tile(page, number).bounding_box()
         ends = [cell(page, where).bounding_box() for where in (anchor, move_other(move))]
-        page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
-        page.mouse.down()
         # Held by its centre, as on the NYT's page: dropped on the middle of its two cells.
-        page.mouse.move(*[sum(box[axis] + box[size] / 2 for box in ends) / 2
-                          for axis, size in (("x", "width"), ("y", "height"))], steps=6)
-        page.mouse.up()
+        drag(page, tile(page, number).bounding_box(), [sum(box[axis] + box[size] / 2 for box in ends) / 2
+                                                       for axis, size in (("x", "width"), ("y", "height"))])
     assert_solved(page)
+
+
+def drag(page, start, end):
+    """The mouse pressed on the middle of the box `start`, moved to the point `end`, and let go."""
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(*end, steps=6)
+    page.mouse.up()
+
+
+def test_a_domino_dropped_off_the_board_goes_back_to_the_tray(page, made):
+    """A domino dragged off the board, or from the tray, and let go beside the board stayed in hand, drawn in red
+    on the board's cell where the pointer had left it: a placed one dragged away to be taken back seemed still
+    there. Now it goes back to the tray, and the board shows nothing of it."""
+    place_by_clicks(page, *next(moves(made["easy"])))
+    board = page.locator("#board").bounding_box()
+    beside = (board["x"] + board["width"] / 2, board["y"] + board["height"] + 40)  # (under the board: nothing)
+    drag(page, page.locator("[data-placed]").bounding_box(), beside)
+    assert page.locator("[data-placed]").count() == 0 and page.locator(".ghost").count() == 0
+    assert page.evaluate("hand") is None and page.locator(".tray-domino.held").count() == 0
+    drag(page, tile(page, 1).bounding_box(), beside)
+    assert page.evaluate("hand") is None and page.locator(".ghost").count() == 0
+    page.click("#undo")  # (the domino taken off the board, back)
+    assert page.locator("[data-placed]").count() == 1
 
 
 def test_a_hint_highlights_its_cells_and_a_wrong_domino_is_named(page, made, tmp_path):

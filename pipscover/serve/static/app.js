@@ -850,8 +850,10 @@ document.addEventListener("pointerup", (event) => {
     return;
   }
   const cell = cellUnderLeftHalf(event);
+  // (dropped off the board, it goes back to the tray: it stayed in hand, drawn in red on the board's cell where the
+  // pointer had left it, and a domino dragged off the board to be taken back stayed on it, so it seemed)
   if (cell) place(cell);
-  else draw();
+  else putBack();
 });
 
 $("tray").addEventListener("pointerdown", (event) => {
