@@ -368,6 +368,23 @@ def test_the_cursors_cell_is_announced_as_it_moves(page, made):
     assert said(anchor, f"{domino.split('-')[0]} of the domino {domino}") in announced(page)
 
 
+def test_the_keyboards_first_stop_skips_the_chooser_to_the_board(page):
+    """A new player with the keyboard alone met the chooser's ten stops (the day's month, day, year and calendar,
+    the difficulty, Play, a file, the new puzzle's menus and Make) before the board. Now the first Tab shows a
+    link past them, and Enter on it puts the board's cursor on its first cell, as Tab to the board does."""
+    box = page.locator("#skip").bounding_box()
+    assert box["y"] + box["height"] <= 0  # (above the screen until it has the focus)
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "skip"
+    box = page.locator("#skip").bounding_box()
+    assert box["y"] >= 0 and box["x"] >= 0
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "board" and page.locator(".cursor").count() == 1
+    assert page.evaluate("location.hash") == ""
+    page.keyboard.press("Enter")  # (on to the tray, as How to play says)
+    assert page.evaluate("document.activeElement.classList.contains('tray-domino')")
+
+
 def test_enter_on_an_empty_cell_with_nothing_in_hand_goes_to_the_tray(page):
     """The board is the first Tab stop after the choices, before the tray, and Enter on it, with nothing to
     place, did nothing. Now it goes to the tray, where Enter takes a domino back to the board's cell."""

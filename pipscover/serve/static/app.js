@@ -132,6 +132,7 @@ function start(view) {
   localStorage.setItem("pipscover:last", JSON.stringify(view));
   showTitle(view.title);
   $("play").hidden = false;
+  $("skip").hidden = false;
   showChooser(false);
   $("solved").hidden = true;
   $("timer").hidden = false;
@@ -988,6 +989,11 @@ function closeSolved() {
 }
 
 $("chooser-toggle").addEventListener("click", () => showChooser($("chooser").classList.contains("folded")));
+// (the board takes the focus without the link's #board in the address, which a reload would scroll to)
+$("skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  $("board").focus();
+});
 $("solved-close").addEventListener("click", closeSolved);
 $("solved-next").addEventListener("click", playNext);
 // The solved screen is a modal dialog: Tab goes round its buttons (it went on to the page behind, where Escape,
