@@ -851,10 +851,12 @@ document.addEventListener("pointerup", (event) => {
     return;
   }
   const cell = cellUnderLeftHalf(event);
-  // (dropped off the board, it goes back to the tray: it stayed in hand, drawn in red on the board's cell where the
-  // pointer had left it, and a domino dragged off the board to be taken back stayed on it, so it seemed)
+  // A domino dragged off the board and let go there goes back to the tray: it stayed in hand, drawn in red on the
+  // cell where the pointer had left the board, and seemed still there. (One from the tray stays in hand, as a tap
+  // takes it: a finger's tap on a phone moves a little.)
   if (cell) place(cell);
-  else putBack();
+  else if (finished.fromPlaced !== null) putBack();
+  else draw();
 });
 
 $("tray").addEventListener("pointerdown", (event) => {
