@@ -252,6 +252,18 @@ def test_a_hints_title_is_in_a_players_words(page, made, tmp_path):
     page.wait_for_selector(".message.hint strong:text('Only one neighbour left')")
 
 
+def test_a_puzzle_without_a_solution_is_said_so_not_wrong(page, tmp_path):
+    """A hint on a puzzle that has no solution (a file's: a sum of 3 from two double blanks) was headed "Wrong" on
+    an empty board, as if the player had made a mistake."""
+    square = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    path = tmp_path / "none.json"
+    path.write_text(json.dumps(puzzle_to_nyt(Puzzle.build([("sum", square, 3)], [(0, 0), (0, 0)]))))
+    open_on_any_screen(page, path)
+    page.click("#hint")
+    page.wait_for_selector(".message.bad strong:text('No solution')")
+    assert "has no solution" in page.text_content("#message")
+
+
 def test_a_hints_cells_are_drawn_over_the_dominoes_on_them(page, tmp_path):
     """A hint about a region names its covered cells too (here a region's sum after one of its dominoes), and
     their highlight was drawn under the dominoes: on a covered cell it showed nothing. Now it lies over them,

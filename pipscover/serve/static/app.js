@@ -536,7 +536,8 @@ function showStep(step) {
   }
   const wrong = step.rule === "wrong-placement" || step.rule === "no-solution";
   marked = {cells: step.cells, kind: wrong ? "wrong" : "hint"};
-  say(step.reason, wrong ? "bad" : "hint", wrong ? "Wrong" : capital(step.title));
+  // (a puzzle without a solution is no one's mistake on the board: it said "Wrong" on an empty one)
+  say(step.reason, wrong ? "bad" : "hint", step.rule === "wrong-placement" ? "Wrong" : capital(step.title));
   drawBoard();
 }
 
