@@ -1,6 +1,6 @@
 """The real `pipscover serve` for the server's and the page's tests: started on a free port of 127.0.0.1 with
 a cache holding one day of our own making and a mirror (a real HTTP server on 127.0.0.1) holding another,
-and stopped afterwards."""
+and stopped afterwards; and a real HTTP server in front of it that holds back one of its answers (`slowed`)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.client import HTTPConnection
+from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.generator import generate
@@ -104,3 +107,55 @@ def running_server(cache: Path, base: str) -> Iterator[str]:
         yield url
     finally:
         stop_server(process)
+
+
+class PassedOn(BaseHTTPRequestHandler):
+    """A request passed on to the server at `target`, and its answer sent back; the answer to `held` once
+    `released` is set."""
+
+    def __init__(self, *args: Any, target: str, held: str, released: threading.Event) -> None:
+        self.target, self.held, self.released = target, held, released
+        super().__init__(*args)  # (which answers the request)
+
+    def do_GET(self) -> None:
+        self.pass_on(None)
+
+    def do_POST(self) -> None:
+        self.pass_on(self.rfile.read(int(self.headers["Content-Length"])))
+
+    def pass_on(self, body: bytes | None) -> None:
+        # (only what the server reads: its guard refuses another origin's Origin, as it should)
+        connection = HTTPConnection(urlsplit(self.target).netloc, timeout=60)
+        headers = {} if body is None else {"Content-Type": self.headers["Content-Type"]}
+        connection.request(self.command, self.path, body, headers)
+        answer = connection.getresponse()
+        data = answer.read()
+        connection.close()
+        if self.path == self.held:
+            self.released.wait(timeout=60)
+        self.send_response(answer.status)
+        for name, value in answer.getheaders():
+            if name.lower() not in ("content-length", "connection", "transfer-encoding", "date", "server"):
+                self.send_header(name, value)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: object) -> None:  # no log lines in the test output
+        pass
+
+
+@contextmanager
+def slowed(url: str, path: str) -> Iterator[tuple[str, threading.Event]]:
+    """A real HTTP server on 127.0.0.1 in front of the server at `url`, which answers as it does, but answers `path`
+    only while the event yielded with its address is set (it is, until the test clears it)."""
+    released = threading.Event()
+    released.set()
+    handler = partial(PassedOn, target=url, held=path, released=released)
+    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as http:
+        threading.Thread(target=http.serve_forever, daemon=True).start()
+        try:
+            yield f"http://127.0.0.1:{http.server_port}/", released
+        finally:
+            released.set()
+            http.shutdown()

@@ -252,6 +252,16 @@ def test_rule_names_are_unique_and_levels_run_from_easy_to_hard():
     assert all(rule.find is not None for rule in DEDUCTIONS)
 
 
+def test_every_title_a_player_reads_is_short_and_in_their_words():
+    """The page heads a hint with its rule's title, and the titles were the rules' own terms: "forced tiling",
+    "all-equal against the supply", "counting halves". Now each is a few plain words, all different."""
+    jargon = {"tiling", "supply", "against", "halves", "less/greater", "cut-off"}
+    titles = [rule.title for rule in (*RULES, GUESS)]
+    assert len(set(titles)) == len(titles)
+    for title in titles:
+        assert len(title.split()) <= 6 and not jargon & set(title.split()), title
+
+
 @needs_nyt
 @pytest.mark.parametrize("file", nyt_files()[::70])
 def test_nyt_chains_are_sound_and_quick(file):

@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from serving import DAY, start_server, stop_server, write_day
+from serving import DAY, slowed, start_server, stop_server, write_day
 
 from pipscover.formats import puzzle_to_nyt
 from pipscover.generate.generator import generate
@@ -196,15 +196,33 @@ def test_a_puzzle_is_played_to_solved_by_drags(page, made, tmp_path):
         tile(page, number).click()  # in hand, turned as it must lie
         for _ in range(turns):
             page.keyboard.press("r")
-        start = tile(page, number).bounding_box()
         ends = [cell(page, where).bounding_box() for where in (anchor, move_other(move))]
-        page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
-        page.mouse.down()
         # Held by its centre, as on the NYT's page: dropped on the middle of its two cells.
-        page.mouse.move(*[sum(box[axis] + box[size] / 2 for box in ends) / 2
-                          for axis, size in (("x", "width"), ("y", "height"))], steps=6)
-        page.mouse.up()
+        drag(page, tile(page, number).bounding_box(), [sum(box[axis] + box[size] / 2 for box in ends) / 2
+                                                       for axis, size in (("x", "width"), ("y", "height"))])
     assert_solved(page)
+
+
+def drag(page, start, end):
+    """The mouse pressed on the middle of the box `start`, moved to the point `end`, and let go."""
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(*end, steps=6)
+    page.mouse.up()
+
+
+def test_a_domino_dropped_off_the_board_goes_back_to_the_tray(page, made):
+    """A domino dragged off the board and let go beside it stayed in hand, drawn in red on the board's cell where
+    the pointer had left it: dragged away to be taken back, it seemed still there. Now it goes back to the tray,
+    and the board shows nothing of it."""
+    place_by_clicks(page, *next(moves(made["easy"])))
+    board = page.locator("#board").bounding_box()
+    beside = (board["x"] + board["width"] / 2, board["y"] + board["height"] + 40)  # (under the board: nothing)
+    drag(page, page.locator("[data-placed]").bounding_box(), beside)
+    assert page.locator("[data-placed]").count() == 0 and page.locator(".ghost").count() == 0
+    assert page.evaluate("hand") is None and page.locator(".tray-domino.held").count() == 0
+    page.click("#undo")  # (the domino taken off the board, back)
+    assert page.locator("[data-placed]").count() == 1
 
 
 def test_a_hint_highlights_its_cells_and_a_wrong_domino_is_named(page, made, tmp_path):
@@ -222,6 +240,28 @@ def test_a_hint_highlights_its_cells_and_a_wrong_domino_is_named(page, made, tmp
     page.wait_for_selector(".wrong-cell")
     assert page.locator(".wrong-cell").count() == 2
     assert "is in no solution" in page.text_content("#message") or "is wrong" in page.text_content("#message")
+
+
+def test_a_hints_title_is_in_a_players_words(page, made, tmp_path):
+    """A hint was headed by its rule's own term, "Sum against the pips left" on the easy day, "Forced tiling" on
+    the medium one: jargon to a player. Now it says what the player does there."""
+    page.click("#hint")
+    page.wait_for_selector(".message.hint strong:text('Making the sum')")
+    open_file(page, made, tmp_path)
+    page.click("#hint")
+    page.wait_for_selector(".message.hint strong:text('Only one neighbour left')")
+
+
+def test_a_puzzle_without_a_solution_is_said_so_not_wrong(page, tmp_path):
+    """A hint on a puzzle that has no solution (a file's: a sum of 3 from two double blanks) was headed "Wrong" on
+    an empty board, as if the player had made a mistake."""
+    square = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    path = tmp_path / "none.json"
+    path.write_text(json.dumps(puzzle_to_nyt(Puzzle.build([("sum", square, 3)], [(0, 0), (0, 0)]))))
+    open_on_any_screen(page, path)
+    page.click("#hint")
+    page.wait_for_selector(".message.bad strong:text('No solution')")
+    assert "has no solution" in page.text_content("#message")
 
 
 def test_a_hints_cells_are_drawn_over_the_dominoes_on_them(page, tmp_path):
@@ -336,6 +376,23 @@ def test_the_cursors_cell_is_announced_as_it_moves(page, made):
     assert said(anchor, f"empty; the domino {domino} in hand fits here") in announced(page)
     page.keyboard.press("Enter")
     assert said(anchor, f"{domino.split('-')[0]} of the domino {domino}") in announced(page)
+
+
+def test_the_keyboards_first_stop_skips_the_chooser_to_the_board(page):
+    """A new player with the keyboard alone met the chooser's ten stops (the day's month, day, year and calendar,
+    the difficulty, Play, a file, the new puzzle's menus and Make) before the board. Now the first Tab shows a
+    link past them, and Enter on it puts the board's cursor on its first cell, as Tab to the board does."""
+    box = page.locator("#skip").bounding_box()
+    assert box["y"] + box["height"] <= 0  # (above the screen until it has the focus)
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "skip"
+    box = page.locator("#skip").bounding_box()
+    assert box["y"] >= 0 and box["x"] >= 0
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "board" and page.locator(".cursor").count() == 1
+    assert page.evaluate("location.hash") == ""
+    page.keyboard.press("Enter")  # (on to the tray, as How to play says)
+    assert page.evaluate("document.activeElement.classList.contains('tray-domino')")
 
 
 def test_enter_on_an_empty_cell_with_nothing_in_hand_goes_to_the_tray(page):
@@ -591,6 +648,31 @@ def test_taps_on_turn_in_one_place_turn_the_domino_on_a_phone(tabs, url):
     assert turns == [1, 2, 3, 0]
 
 
+TOOL_GROUPS = [["turn", "put-back"], ["undo", "redo", "clear"], ["hint", "check"], ["reveal-one", "reveal-all"]]
+
+
+@pytest.mark.parametrize(("screen", "size"), [("laptop", (1280, 800)), ("laptop", (1366, 768)),
+                                              ("phone", (390, 844)), ("phone", (360, 740))])
+def test_the_panels_buttons_go_to_a_new_row_by_group(tabs, url, tmp_path, screen, size):
+    """Beside a laptop's board the panel is 300 pixels wide, and Play's five buttons, which need about 385, wrapped
+    wherever the row ran out: Redo and Clear under Turn, away from Undo, and Reveal all alone under Hint. Now each
+    group (the domino in hand; the moves; asking; the answer) stays in one row, in the panel, and the board keeps
+    its size: a 16-domino board's cells as large as a player needs."""
+    page = tabs[screen]
+    page.set_viewport_size(dict(zip(("width", "height"), size, strict=True)))
+    try:
+        opened(page, url)
+        panel = page.locator(".panel").bounding_box()
+        for group in TOOL_GROUPS:
+            boxes = [page.locator(f"#{name}").bounding_box() for name in group]
+            assert len({box["y"] for box in boxes}) == 1, group
+            assert panel["x"] <= boxes[0]["x"] and boxes[-1]["x"] + boxes[-1]["width"] <= panel["x"] + panel["width"]
+        open_on_any_screen(page, sixteen(tmp_path))
+        assert cell(page, (0, 0)).bounding_box()["width"] > (45 if screen == "laptop" else 35)
+    finally:
+        page.set_viewport_size(SCREENS[screen]["viewport"])
+
+
 def test_a_domino_in_hand_is_put_back_in_the_tray_on_a_phone(tabs, url):
     """On a phone, without Escape, a domino in hand could only be placed, or another taken. Now Put back, beside
     Turn, returns it to the tray, one taken from the board too; it is off while nothing is in hand."""
@@ -761,6 +843,54 @@ def test_the_solved_screen_goes_on_to_the_days_next_puzzle_then_to_another_day(b
     finally:
         context.close()
         stop_server(process)
+
+
+def test_a_solved_screen_shown_before_the_days_list_gets_its_way_on_when_the_list_comes(browser, url):
+    """A finished board, reloaded, shows its solved screen again, and the way on to the next puzzle comes from the
+    days' list: when the server answered the list after the board's check, the screen had none, and stayed so.
+    Now the way on appears when the list comes (the server's answer held back by a server in front of it)."""
+    context = browser.new_context(**SCREENS["laptop"])
+    try:
+        with slowed(url, "/api/days") as (address, released):
+            tab = context.new_page()
+            tab.set_default_timeout(10_000)
+            opened(tab, address)
+            reveal_all(tab)
+            tab.wait_for_selector(f"#solved-next:text('Play {DAY} (medium)')")
+            released.clear()
+            tab.reload()
+            tab.wait_for_selector("#solved:not([hidden])")
+            assert tab.is_hidden("#solved-next")  # (the list not come yet)
+            released.set()
+            tab.wait_for_selector(f"#solved-next:text('Play {DAY} (medium)')")
+            tab.keyboard.press("Tab")  # from Back to the board to the way on
+            assert tab.evaluate("document.activeElement.id") == "solved-next"
+    finally:
+        context.close()
+
+
+def test_a_finished_boards_way_on_stays_under_solved_once_its_screen_is_closed(page, made, tmp_path):
+    """Played to the end by a new player, the solved screen offered the next puzzle; closed to look at the board,
+    it took the way on with it: "Solved! Every region holds." and no way on but the chooser at the top. Now the
+    way on stays under it, for the mouse and the keyboard (Tab from the board); a file's puzzle has none."""
+    for move in moves(made["easy"]):
+        place_by_clicks(page, *move)
+    assert_solved(page)
+    page.click("#solved-close")
+    page.click(f"#message .next-puzzle:text('Play {DAY} (medium)')")
+    page.wait_for_selector(f"#title:text('{DAY} (medium)')")
+    reveal_all(page)
+    page.wait_for_selector("#solved:not([hidden])")
+    page.keyboard.press("Escape")  # on the board, whose tray is gone
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('next-puzzle')"):
+            break
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"#title:text('{DAY} (hard)')")
+    open_file(page, made, tmp_path, "easy")  # (a file's puzzle: the day's easy one, played already)
+    assert_solved(page)
+    assert page.locator(".next-puzzle:visible").count() == 0
 
 
 def test_the_solved_screens_card_keeps_off_a_phones_edges(tabs, url):

@@ -18,8 +18,9 @@ from pipscover.model import RegionKind
 
 @dataclass(frozen=True)
 class Rule:
-    """A named rule; `find` lists its deductions on a board. `exhaustive`: the driver may look through all of
-    them for one that settles a pip or a pair (false for costly rules: the first one found is taken)."""
+    """A named rule; `title` says it in a player's words (the page's hint heads its reason with it; the name is
+    the command line's); `find` lists its deductions on a board. `exhaustive`: the driver may look through all
+    of them for one that settles a pip or a pair (false for costly rules: the first one found is taken)."""
 
     name: str
     level: int
@@ -41,22 +42,22 @@ REGION_ARITHMETIC: tuple[Rule, ...] = tuple(
     for hint in sorted({kind.rule.hint_rule for kind in RegionKind if kind.rule.hint_rule}, key=lambda h: h.order)
 )
 DEDUCTIONS: tuple[Rule, ...] = (
-    Rule("forced-tiling", 1, "forced tiling", tiling.forced_tiling),
+    Rule("forced-tiling", 1, "only one neighbour left", tiling.forced_tiling),
     *REGION_ARITHMETIC,
-    Rule("pair-domino", 1, "the dominoes that fit a pair", dominoes.pair_domino),
-    Rule("pip-count", 2, "counting halves", dominoes.pip_count),
+    Rule("pair-domino", 1, "which dominoes fit there", dominoes.pair_domino),
+    Rule("pip-count", 2, "counting the pips left", dominoes.pip_count),
     Rule("domino-fit", 2, "no domino fits", dominoes.domino_fit),
-    Rule("domino-home", 3, "the only place for a domino", dominoes.domino_home),
-    Rule("region-combinations", 3, "the ways to fill a region", region_rules.combinations),
-    Rule("tiling-split", 3, "cut-off cells", tiling.tiling_split),
+    Rule("domino-home", 3, "only one place for a domino", dominoes.domino_home),
+    Rule("region-combinations", 3, "every way to fill a region", region_rules.combinations),
+    Rule("tiling-split", 3, "cells that would be cut off", tiling.tiling_split),
 )
 WHAT_IF = Rule(
-    "what-if", 4, "what if",
+    "what-if", 4, "try it and see",
     partial(trial.what_if, finders=[rule.finder for rule in DEDUCTIONS], titles=[rule.title for rule in DEDUCTIONS]),
     exhaustive=False,
 )
 RULES: tuple[Rule, ...] = (*DEDUCTIONS, WHAT_IF)
-GUESS = Rule("guess", 5, "a guess", None)
+GUESS = Rule("guess", 5, "time to guess", None)
 NO_SOLUTION = Rule("no-solution", 0, "no solution", None)
 WRONG = Rule("wrong-placement", 0, "a wrong placement", None)  # a player's position no solution keeps
 BY_NAME = {rule.name: rule for rule in (*RULES, GUESS, NO_SOLUTION, WRONG)}

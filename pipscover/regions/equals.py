@@ -29,7 +29,7 @@ class Equals(RegionRule[None]):
     name = "equals"
     generator_weight = 20
     keyword = "EQ"
-    hint_rule = HintRule("region-equal", "all-equal against the supply", 3)
+    hint_rule = HintRule("region-equal", "all the same pip", 3)
 
     def holds(self, values: Sequence[int], target: None) -> bool:
         return len(set(values)) <= 1

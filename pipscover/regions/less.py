@@ -10,7 +10,7 @@ from pipscover.regions.base import DECIDED, FAIL, PLANTED_SLACK, HintFacts, Hint
 from pipscover.regions.supply import PipSupply
 
 # `less` and `greater` share their hint rule and its sentence.
-BOUND_HINT = HintRule("region-bound", "less/greater against the pips left", 2)
+BOUND_HINT = HintRule("region-bound", "staying under or over", 2)
 
 
 def bound_reason(target: int, facts: HintFacts, less: bool) -> str:

@@ -22,7 +22,7 @@ class Sum(LinearRule):
     merges = True
     splits = True
     keyword = "SUM"
-    hint_rule = HintRule("region-sum", "sum against the pips left", 1)
+    hint_rule = HintRule("region-sum", "making the sum", 1)
 
     def bounds(self, target: int) -> tuple[int, int]:
         return target, target

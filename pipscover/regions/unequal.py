@@ -29,7 +29,7 @@ class Unequal(RegionRule[None]):
     name = "unequal"
     generator_weight = 2
     keyword = "NEQ"
-    hint_rule = HintRule("region-unequal", "all-different against the supply", 4)
+    hint_rule = HintRule("region-unequal", "all different pips", 4)
 
     def holds(self, values: Sequence[int], target: None) -> bool:
         return len(set(values)) == len(values)

@@ -132,6 +132,7 @@ function start(view) {
   localStorage.setItem("pipscover:last", JSON.stringify(view));
   showTitle(view.title);
   $("play").hidden = false;
+  $("skip").hidden = false;
   showChooser(false);
   $("solved").hidden = true;
   $("timer").hidden = false;
@@ -535,7 +536,8 @@ function showStep(step) {
   }
   const wrong = step.rule === "wrong-placement" || step.rule === "no-solution";
   marked = {cells: step.cells, kind: wrong ? "wrong" : "hint"};
-  say(step.reason, wrong ? "bad" : "hint", wrong ? "Wrong" : capital(step.title));
+  // (a puzzle without a solution is no one's mistake on the board: it said "Wrong" on an empty one)
+  say(step.reason, wrong ? "bad" : "hint", step.rule === "wrong-placement" ? "Wrong" : capital(step.title));
   drawBoard();
 }
 
@@ -653,12 +655,15 @@ function finished() {
     $("solved-title").textContent = "Solved!";
     $("solved-time").textContent = `${game.title} in ${minutes(clock.done)}`;
   }
+  // (the way on stays under what is said once the screen is closed: it went with the screen, and a player who
+  // closed it to look at the finished board had only the chooser to go on with)
+  const onward = element("button", {type: "button", class: "primary next-puzzle", hidden: ""});
+  onward.addEventListener("click", playNext);
+  $("message").append(onward);
+  offerNext();
   save();
   tick();
   if (solvedClosed) return;
-  const next = nextPuzzle();
-  $("solved-next").hidden = !next;
-  if (next) $("solved-next").textContent = `Play ${next.date} (${next.difficulty})`;
   $("solved").hidden = false;
   $("solved-close").focus();
 }
@@ -674,6 +679,17 @@ function nextPuzzle() {
   if (after > 0 && after < order.length) return {date, difficulty: order[after]};
   const day = days.find((other) => other > date) || days.filter((other) => other < date).pop();
   return day ? {date: day, difficulty: order[0]} : null;
+}
+
+// The way on from a finished board (the solved screen's, the message's), as the days' list has it: a screen shown
+// before the list arrived (a reload of a finished board, the list slow) had none, and gets it when the list comes
+// (`loadDays`).
+function offerNext() {
+  const next = nextPuzzle();
+  for (const button of document.querySelectorAll(".next-puzzle")) {
+    button.hidden = !next;
+    if (next) button.textContent = `Play ${next.date} (${next.difficulty})`;
+  }
 }
 
 function playNext() {
@@ -698,6 +714,7 @@ async function loadDays() {
     const list = $("cached-days");
     list.replaceChildren(...days.map((day) => element("option", {value: day})));
     if (!$("day").value && days.length) $("day").value = days[days.length - 1];
+    if (game) offerNext();
   } catch (error) { /* no cache yet: any date can still be typed */ }
 }
 
@@ -835,7 +852,11 @@ document.addEventListener("pointerup", (event) => {
     return;
   }
   const cell = cellUnderLeftHalf(event);
+  // A domino dragged off the board and let go there goes back to the tray: it stayed in hand, drawn in red on the
+  // cell where the pointer had left the board, and seemed still there. (One from the tray stays in hand, as a tap
+  // takes it: a finger's tap on a phone moves a little.)
   if (cell) place(cell);
+  else if (finished.fromPlaced !== null) putBack();
   else draw();
 });
 
@@ -971,6 +992,11 @@ function closeSolved() {
 }
 
 $("chooser-toggle").addEventListener("click", () => showChooser($("chooser").classList.contains("folded")));
+// (the board takes the focus without the link's #board in the address, which a reload would scroll to)
+$("skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  $("board").focus();
+});
 $("solved-close").addEventListener("click", closeSolved);
 $("solved-next").addEventListener("click", playNext);
 // The solved screen is a modal dialog: Tab goes round its buttons (it went on to the page behind, where Escape,
