@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pipscover.counting.inclusion_exclusion import BuiltSweep, EdgeLayings, Modulus, laying_totals
 from pipscover.counting.progress import ProgressCallback
 from pipscover.counting.search import check_search
-from pipscover.counting.sweep_sample import SKIP, edge_layings, keyed_graph
+from pipscover.counting.sweep_sample import SKIP, Ends, edge_layings, key_of, keyed_graph
 from pipscover.model import Cell, Puzzle
 from pipscover.regions import pip_values
 from pipscover.runtime.limits import MemoryCapReached, resident_bytes
@@ -64,12 +64,14 @@ def _layings_of(built: BuiltSweep, pips: int, deadline: float | None,
     number: dict[tuple[int, int, int, int, int], int] = {}
     group_of: dict[tuple[int, ...], int] = {}
     for state in range(1, sweep.final + 1):
+        target = key_of(built, state)
         for e in range(sweep.first[state], sweep.first[state + 1]):
             if e % CHECK_EVERY == 0:
                 check_search(0, deadline, memory_cap, None)
+            ends = Ends.of(key_of(built, sweep.sources[e]), target)
             made = tuple(number.setdefault((kind, *laid), len(number))
                          for kind, times in sweep.forms[sweep.edge_forms[e]] if kind != SKIP
-                         for laid in edge_layings(built, pips, sweep.sources[e], state, kind, times))
+                         for laid in edge_layings(built, pips, ends, kind, times))
             if made and made not in group_of:
                 group_of[made] = len(group_of)
                 group_layings.extend(made)

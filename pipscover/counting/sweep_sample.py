@@ -28,7 +28,7 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from random import Random
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from pipscover.counting.inclusion_exclusion import (
     AHEAD_BITS,
@@ -161,7 +161,8 @@ class SweepSampler:
         cells, values = self.built.board.cells, pip_values(self.puzzle.dominoes)
         placements = []
         for source, target, kind, times in path:
-            laid = edge_layings(self.built, len(values), source, target, kind, times)
+            ends = Ends.of(key_of(self.built, source), key_of(self.built, target))
+            laid = edge_layings(self.built, len(values), ends, kind, times)
             if kind != SKIP:
                 cell, a, other, b = laid[rng.randrange(times)]
                 placements.append(Placement((values[a], values[b]), (cells[cell], cells[other])))
@@ -188,51 +189,76 @@ def pick(rng: Random, weighted: Iterable[tuple[Chosen, int]], total: int) -> Cho
     raise AssertionError("the weights add up to less than their total")
 
 
-def edge_layings(built: BuiltSweep, pips: int, source: int, target: int, kind: int,
-                 times: int) -> list[tuple[int, int, int, int]]:
-    """The `times` layings of `kind` (line, pip, other line, other pip; a skip's is none) that an edge from
-    `source` to `target` merges: one step at the source's cell, then the steps that lay nothing (folded into
-    the edge); checked to be `times`."""
-    laid = list(_layings(built, pips, source, target, kind))
+def edge_layings(built: BuiltSweep, pips: int, ends: Ends, kind: int, times: int) -> list[tuple[int, int, int, int]]:
+    """The `times` layings of `kind` (line, pip, other line, other pip; a skip's is none) that an edge between
+    `ends` merges: one step at the source's cell, then the steps that lay nothing (folded into the edge);
+    checked to be `times`."""
+    laid = list(_layings(built, pips, ends, kind))
     if len(laid) != times:
         raise AssertionError("an edge's layings are not its form's times")
     return laid
 
 
-def _key(built: BuiltSweep, state: int) -> tuple[int, list[int]]:
-    """A state's line and key (the cells ahead, then each region's pair)."""
-    width = 1 + built.board.words + len(built.tables)
-    at = state * width
-    return built.keys[at], list(built.keys[at + 1:at + width])
+class Key(NamedTuple):
+    """A state's key as the layings are read back by: its line, its cells ahead covered (one int, bit i the cell
+    i ahead) and each region's pair of its step table."""
+
+    line: int
+    ahead: int
+    regions: tuple[int, ...]
 
 
-def _layings(built: BuiltSweep, pips: int, source: int, target: int,
-             kind: int) -> Iterator[tuple[int, int, int, int]]:
-    """`edge_layings`, one at a time."""
-    line, key = _key(built, source)
-    end, wanted = _key(built, target)
-    board, words, tables = built.board, built.board.words, built.tables
+def key_of(built: BuiltSweep, state: int) -> Key:
+    """`state`'s key, from the build's `keys` (`AHEAD_BITS` of the cells ahead to an int)."""
+    words = built.board.words
+    at = state * (1 + words + len(built.tables))
+    ahead = sum(built.keys[at + 1 + word] << AHEAD_BITS * word for word in range(words))
+    return Key(built.keys[at], ahead, tuple(built.keys[at + 1 + words:at + 1 + words + len(built.tables)]))
+
+
+class Ends(NamedTuple):
+    """An edge's source's and target's keys, and the regions whose pairs differ between them (read once an
+    edge, for every type its form lays)."""
+
+    source: Key
+    target: Key
+    changed: frozenset[int]
+
+    @classmethod
+    def of(cls, source: Key, target: Key) -> Ends:
+        pairs = zip(source.regions, target.regions)
+        return cls(source, target, frozenset(region for region, (was, now) in enumerate(pairs) if was != now))
+
+
+def _layings(built: BuiltSweep, pips: int, ends: Ends, kind: int) -> Iterator[tuple[int, int, int, int]]:
+    """`edge_layings`, one at a time: each way to lay `kind` at the source's cell (on a later neighbour not
+    yet covered, in one orientation) that leads to the target's key, once the cells between, covered, are
+    passed; a skip's where the source's cell and those between are covered already and the regions stay."""
+    (line, ahead, regions), (end, goal, wanted), changed = ends
+    board, tables = built.board, built.tables
     if kind == SKIP:
-        if _covered(key, 0) and _skipped_to(_moved_on(key, words), line + 1, end, words) == wanted:
+        if not changed and _passed(ahead, end - line) == goal:
             yield (-1, -1, -1, -1)
         return
     region = board.region_of[line]
     for other in board.later[line]:
-        if _covered(key, other - line):
+        bit = 1 << (other - line)
+        other_region = board.region_of[other]
+        if ahead & bit or not changed <= {region, other_region} or _passed(ahead | bit | 1, end - line) != goal:
             continue
         for a, b in board.orientations[kind]:
-            after = list(key)
-            first = tables[region][after[words + region] * pips + a]
-            if first < 0:
+            first = tables[region][regions[region] * pips + a]
+            if first < 0 or (other_region != region and first != wanted[region]):
                 continue
-            after[words + region] = first
-            second = tables[board.region_of[other]][after[words + board.region_of[other]] * pips + b]
-            if second < 0:
-                continue
-            after[words + board.region_of[other]] = second
-            after[(other - line) // AHEAD_BITS] |= 1 << (other - line) % AHEAD_BITS
-            if _skipped_to(_moved_on(after, words), line + 1, end, words) == wanted:
+            second = tables[other_region][(first if other_region == region else regions[other_region]) * pips + b]
+            if second >= 0 and second == wanted[other_region]:
                 yield line, a, other, b
+
+
+def _passed(ahead: int, lines: int) -> int:
+    """The cells ahead once `lines` cells are passed, each covered; -1 where one of them is not."""
+    covered = (1 << lines) - 1
+    return ahead >> lines if ahead & covered == covered else -1
 
 
 def _with_choices(sweep: Sweep, states: list[int], points: Points, choices: list[tuple[int, int]]) -> Sweep:
@@ -285,26 +311,3 @@ def _ancestors(sweep: Sweep, state: int, sources: list[int]) -> list[int]:
 def _less(left: tuple[int, ...], kind: int) -> tuple[int, ...]:
     """The dominoes left once one of `kind` is laid (a skip lays none)."""
     return left if kind == SKIP else left[:kind] + (left[kind] - 1,) + left[kind + 1:]
-
-
-def _covered(key: list[int], ahead: int) -> bool:
-    return bool(key[ahead // AHEAD_BITS] >> ahead % AHEAD_BITS & 1)
-
-
-def _moved_on(key: list[int], words: int) -> list[int]:
-    """The key at the next cell: every bit of the cells ahead one lower (the core's `moved_on`)."""
-    moved = list(key)
-    for word in range(words):
-        carried = key[word + 1] & 1 if word + 1 < words else 0
-        moved[word] = key[word] >> 1 | carried << (AHEAD_BITS - 1)
-    return moved
-
-
-def _skipped_to(key: list[int], line: int, end: int, words: int) -> list[int] | None:
-    """The key at line `end` from `key` at `line` by steps that lay nothing (each cell covered already); None
-    where a cell on the way is not."""
-    for _ in range(line, end):
-        if not _covered(key, 0):
-            return None
-        key = _moved_on(key, words)
-    return key
