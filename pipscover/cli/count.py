@@ -150,7 +150,7 @@ def _answers(loaded: list[Loaded], settings: dict[str, Any], jobs: int, update: 
     try:
         for puzzle, result in _counts(loaded, settings, jobs, update, split):
             asked = _marginals(puzzle, result, settings["timeout"], settings["memory"],
-                               update if len(loaded) == 1 else None) if with_marginals else None
+                               update if len(loaded) == 1 else None, split) if with_marginals else None
             worst = max(worst, _print(puzzle, result, as_json, asked))
             if worst == EXIT_INTERRUPTED:
                 break
@@ -294,9 +294,10 @@ class AskedMarginals(NamedTuple):
 
 
 def _marginals(puzzle: Puzzle, result: CountResult, timeout: float | None, memory: int | None,
-               update: Callable[..., None] | None) -> AskedMarginals:
+               update: Callable[..., None] | None, split: Split | None = None) -> AskedMarginals:
     """The per-cell counts of an exact placement count (`pipscover.counting.completions`), within what is left
-    of the puzzle's --timeout. `update` moves the one puzzle's bar."""
+    of the puzzle's --timeout; their sums split as the count was (`split`: `pipscover.sweep.split_marginals`).
+    `update` moves the one puzzle's bar."""
     if not result.exact:
         return AskedMarginals(None, _stopped_by(result), 0.0)
     from pipscover.counting.completions import marginals
@@ -308,7 +309,14 @@ def _marginals(puzzle: Puzzle, result: CountResult, timeout: float | None, memor
 
     start = time.monotonic()
     try:
-        cells = marginals(puzzle, None if timeout is None else timeout - result.seconds, memory, progress)
+        left = None if timeout is None else timeout - result.seconds
+        if split is None:
+            cells = marginals(puzzle, left, memory, progress)
+        else:
+            from pipscover.sweep.split_marginals import marginals_on_cluster
+
+            cells = marginals_on_cluster(puzzle, split.scheduler, split.workers, deadline_after(left, start), memory,
+                                         progress)
     except SearchTimeout:
         return AskedMarginals(None, "--timeout", time.monotonic() - start)
     except MemoryCapReached:

@@ -622,9 +622,9 @@ static void through_batch(int vectors, const Layings *l, Graph graph, Graph turn
 }
 
 /* through(digits, weights, signs, primes, forms, first, sources, edge_forms, reversed_first, reversed_sources,
-   reversed_edge_forms, final, edge_groups, group_start, group_layings, kinds, check, every, vectors=512) -> bytes:
-   for each laying, lane after lane, the residue (a C uint64) of the sum over the points and over the edges that
-   make it of the point's sign times F(the edge's source) times its type's weight times B(the edge's target):
+   reversed_edge_forms, final, edge_groups, group_start, group_layings, kinds, check, every, begin, end, vectors=512)
+   -> bytes: for each laying, lane after lane, the residue (a C uint64) of the sum over the points numbered begin
+   to end - 1 (a split's chunk, or all of them) and over the edges that make it of the point's sign times F(the edge's source) times its type's weight times B(the edge's target):
    the twin's `laying_totals`. Edge e makes the layings of its group g = `edge_groups[e]` (none where -1):
    `group_layings[group_start[g]]` to `group_layings[group_start[g + 1] - 1]`, laying k of type `kinds[k]` (C
    ints). F is the sweep's values (forward), B the values of the reversed graph (the edges turned round, state s
@@ -634,17 +634,17 @@ static PyObject *through(PyObject *self, PyObject *args) {
     PyObject *digits, *weights, *signs, *primes, *forms, *check, *result = NULL;
     Py_buffer first = {0}, sources = {0}, edge_forms = {0}, rfirst = {0}, rsources = {0}, redge_forms = {0};
     Py_buffer edge_groups = {0}, group_start = {0}, group_layings = {0}, kinds = {0};
-    Py_ssize_t final, every;
+    Py_ssize_t final, every, begin, end;
     int lanes, vectors = 512;
     Points points = {0};
     Layings l = {0};
     Graph graph = {0}, turned = {0};
     i64 *batch = NULL;
     long long *point = NULL;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!y*y*y*y*y*y*ny*y*y*y*On|i:through", &PyList_Type, &digits, &PyList_Type,
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!y*y*y*y*y*y*ny*y*y*y*Onnn|i:through", &PyList_Type, &digits, &PyList_Type,
                           &weights, &PyList_Type, &signs, &PyList_Type, &primes, &PyList_Type, &forms, &first,
                           &sources, &edge_forms, &rfirst, &rsources, &redge_forms, &final, &edge_groups,
-                          &group_start, &group_layings, &kinds, &check, &every, &vectors))
+                          &group_start, &group_layings, &kinds, &check, &every, &begin, &end, &vectors))
         return NULL;
     if (final < 1 || !graph_fits(&first, &sources, &edge_forms, final) || !graph_fits(&rfirst, &rsources, &redge_forms, final) ||
         (lanes = lanes_of(primes)) < 0 || read_points(&points, digits, weights, signs, forms, lanes) < 0 ||
@@ -654,6 +654,10 @@ static PyObject *through(PyObject *self, PyObject *args) {
     int width = vectors == 512 ? 16 : 8;
     Py_ssize_t count_of = 1;
     for (Py_ssize_t t = 0; t < points.types; t++) count_of *= points.digits[t];
+    if (begin < 0 || begin > end || end > count_of) {
+        PyErr_SetString(PyExc_ValueError, "through: 0 <= begin <= end <= the points");
+        goto done;
+    }
     graph = whole(&first, &sources, &edge_forms, final, lanes, width);
     turned = whole(&rfirst, &rsources, &redge_forms, final, lanes, width);
     l = (Layings){lines_of((graph.ring + 1) * lanes * width * sizeof(int32_t)),
@@ -673,11 +677,11 @@ static PyObject *through(PyObject *self, PyObject *args) {
     }
     i64 widest = widest_weight(graph), turned_widest = widest_weight(turned);
     if (turned_widest < widest) widest = turned_widest;  /* a state's sources one way, its targets the other */
-    for (Py_ssize_t done = 0; done < count_of; done += width) {
+    for (Py_ssize_t done = 0; done < end - begin; done += width) {
         if (done % every < width && checked_at(check, done) < 0) goto done;
-        int count = count_of - done < width ? (int)(count_of - done) : width, fits;
+        int count = end - begin - done < width ? (int)(end - begin - done) : width, fits;
         Py_BEGIN_ALLOW_THREADS
-        batch_points(point, done, width, points);
+        batch_points(point, begin + done, width, points);
         fits = batch_weights(batch, point, count, width, points, widest);
         if (fits) {
             batch_signs(point_signs, lanes, point, count, points);

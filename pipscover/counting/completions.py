@@ -319,8 +319,17 @@ def marginals(puzzle: Puzzle, timeout: float | None = None, memory: int | None =
     4
     """
     cap = checked_memory(memory if memory_cap is None else memory_cap)
-    check_rows_fit(given_puzzle(puzzle), cap)
     until = deadline_of(timeout, deadline, "marginals")
-    walk = Completions(puzzle, until, cap, on_progress, budget=WALK_BUDGET)
-    return Marginals(puzzle, _walked_or_swept(walk, walk.marginals,
-                                              lambda: marginals_by_sweep(puzzle, until, cap, on_progress=on_progress)))
+    return marginals_past_the_walk(given_puzzle(puzzle), until, cap, on_progress,
+                                   lambda: marginals_by_sweep(puzzle, until, cap, on_progress=on_progress))
+
+
+def marginals_past_the_walk(puzzle: Puzzle, deadline: float | None, memory_cap: int | None,
+                            on_progress: ProgressCallback | None,
+                            swept: Callable[[], dict[Cell, list[int]]]) -> Marginals:
+    """`marginals`' answer: the walk's within its budget, else `swept()`'s (the sweep's graph here, or its
+    sums split over a cluster: `pipscover.sweep.split_marginals`), else the walk's again where
+    inclusion-exclusion refuses the puzzle; `MemoryCapReached` first where the rows alone would not fit."""
+    check_rows_fit(puzzle, memory_cap)
+    walk = Completions(puzzle, deadline, memory_cap, on_progress, budget=WALK_BUDGET)
+    return Marginals(puzzle, _walked_or_swept(walk, walk.marginals, swept))

@@ -561,25 +561,28 @@ class EdgeLayings(NamedTuple):
 
 def laying_totals(sweep: Sweep, layings: EdgeLayings, deadline: float | None = None,
                   compiled: bool | None = None, on_progress: ProgressCallback | None = None, vectors: int = 512,
-                  memory_cap: int | None = None) -> list[int]:
+                  memory_cap: int | None = None, chunk: range | None = None) -> list[int]:
     """For each laying (a domino of type `layings.kinds[k]` on two cells), the sum over the points of the terms
     of the paths that lay it, modulo the primes' product: each term is the point's sign times F(the edge's
     source) times the type's weight times B(its target), for each edge that makes the laying (F the sweep's
     values, the ways to a state; B the reversed graph's, the ways on from it). Taken as a count's sum
     (`Modulus`), the laying's solutions: per-cell marginals (`sweep_marginals.py`). `on_progress` hears the
     share of the points done (with 0 found); `vectors`: the widest registers the core may take where the
-    processor has them, 512 (AVX-512), 256 (AVX2) or 0 (its plain loops; the tests compare all three)."""
-    if sweep.final < 1 or not layings.kinds:
+    processor has them, 512 (AVX-512), 256 (AVX2) or 0 (its plain loops; the tests compare all three).
+    `chunk`: only over the points it numbers (default all), so that a split's chunks add up to the whole."""
+    points = range(sweep.points.count) if chunk is None else chunk
+    if sweep.final < 1 or not layings.kinds or not points:
         return [0] * len(layings.kinds)
     turned = reversed_sweep(sweep)
-    check = _checker(deadline, on_progress, sweep.points.count, memory_cap)
+    check = _checker(deadline, on_progress, len(points), memory_cap)
     if _compiled(compiled):
         made = _core.through(*_core_points(sweep),  # type: ignore[union-attr]  # _compiled is only true with a core
                              sweep.first, sweep.sources, sweep.edge_forms, turned.first, turned.sources,
-                             turned.edge_forms, sweep.final, *layings, check, COMPILED_CHECK_EVERY, vectors)
+                             turned.edge_forms, sweep.final, *layings, check, COMPILED_CHECK_EVERY, points.start,
+                             points.stop, vectors)
         return _combined_each(array("Q", made), sweep.points.primes)
     totals = [0] * len(layings.kinds)
-    for done, point in enumerate(sweep.points):
+    for done, point in enumerate(islice(sweep.points, points.start, points.stop)):
         check(done)
         weights = [row[digit] for row, digit in zip(sweep.points.weights, point)]
         sign = prod(row[digit] for row, digit in zip(sweep.points.signs, point))

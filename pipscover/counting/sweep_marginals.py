@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from pipscover.counting.inclusion_exclusion import BuiltSweep, EdgeLayings, Modulus, laying_totals
 from pipscover.counting.progress import ProgressCallback
@@ -40,19 +41,32 @@ def marginals_by_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap
     """For every cell, how many solutions put each pip value there (`[n_0, n_1, ...]`), as
     `Completions.marginals` gives them; `TooBig` where inclusion-exclusion refuses the puzzle. `on_progress`
     hears the share of the points swept."""
+    laid = laid_graph(puzzle, deadline, memory_cap, compiled)
+    totals = laying_totals(laid.built.sweep, laid.made, deadline, compiled, on_progress, memory_cap=memory_cap)
+    return marginal_rows(laid.built.board.cells, laid.values, laid.layings, Modulus.of_points(laid.built.sweep.points),
+                         totals)
+
+
+class LaidGraph(NamedTuple):
+    """The sweep's graph with the layings its edges make (`laying_totals`'s), each laying as (kind, line, pip,
+    other line, pip), and the pip values by index."""
+
+    built: BuiltSweep
+    made: EdgeLayings
+    layings: list[tuple[int, int, int, int, int]]
+    values: tuple[int, ...]
+
+
+def laid_graph(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None,
+               compiled: bool | None = None) -> LaidGraph:
+    """The puzzle's graph and its layings, read back; `MemoryCapReached` where the sums would then pass
+    `memory_cap` (`_bytes_needed`), before they are made."""
     built = keyed_graph(puzzle, deadline, memory_cap, compiled)
-    sweep, values = built.sweep, pip_values(puzzle.dominoes)
+    values = pip_values(puzzle.dominoes)
     made, layings = _layings_of(built, len(values), deadline, memory_cap)
     if memory_cap is not None and resident_bytes() + _bytes_needed(built, made) > memory_cap:
         raise MemoryCapReached
-    totals = laying_totals(sweep, made, deadline, compiled, on_progress, memory_cap=memory_cap)
-    modulus = Modulus.of_points(sweep.points)
-    found = [[0] * len(values) for _ in built.board.cells]  # by line, then pip index
-    for (_, line, a, other, b), total in zip(layings, totals):
-        solutions = modulus.count(total)
-        found[line][a] += solutions
-        found[other][b] += solutions
-    return by_pip_value(built.board.cells, found, values)
+    return LaidGraph(built, made, layings, values)
 
 
 def _layings_of(built: BuiltSweep, pips: int, deadline: float | None,
@@ -78,6 +92,18 @@ def _layings_of(built: BuiltSweep, pips: int, deadline: float | None,
                 group_start.append(len(group_layings))
             edge_groups.append(group_of[made] if made else -1)
     return EdgeLayings(edge_groups, group_start, group_layings, array("i", (kind for kind, *_ in number))), list(number)
+
+
+def marginal_rows(cells: Sequence[Cell], values: Sequence[int], layings: Sequence[tuple[int, int, int, int, int]],
+                  modulus: Modulus, totals: Sequence[int]) -> dict[Cell, list[int]]:
+    """The marginals from each laying's total (`laying_totals`', or a split's chunks' added up): its solutions
+    added to its two cells' pips (`cells` by line, `values` by pip index)."""
+    found = [[0] * len(values) for _ in cells]  # by line, then pip index
+    for (_, line, a, other, b), total in zip(layings, totals):
+        solutions = modulus.count(total)
+        found[line][a] += solutions
+        found[other][b] += solutions
+    return by_pip_value(cells, found, values)
 
 
 def by_pip_value(cells: Sequence[Cell], found: Sequence[Sequence[int]], values: Sequence[int]) -> dict[Cell, list[int]]:
