@@ -185,7 +185,7 @@ def test_a_pysat_solver_object_is_refused_with_the_class_to_pass():
     (lambda puzzle: pipscover.solve(puzzle, limit=1.5), "limit must be a whole number (or None for no limit), not 1.5"),
     (lambda puzzle: pipscover.solve(puzzle, timeout=float("nan")), "timeout must be a number of seconds"),
     (lambda puzzle: pipscover.generate(dominoes=2.5), "generate: the dominoes and the maximum pip are whole numbers"),
-    (lambda puzzle: pipscover.count(puzzle, timeout="5"), "a number of seconds (None or inf: no limit), not '5'"),
+    (lambda puzzle: pipscover.count(puzzle, timeout="5"), "a number of seconds >= 0 (None or inf: no limit), not '5'"),
     (lambda puzzle: pipscover.count(puzzle, memory=-5), "whole number of bytes (or None for no cap), not -5"),
     (lambda puzzle: pipscover.count(puzzle, memory=0.5), "memory must be a positive whole number of bytes"),
     (lambda puzzle: pipscover.sample(puzzle, 2, memory=0), "memory must be a positive whole number of bytes"),

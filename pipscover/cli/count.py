@@ -308,7 +308,7 @@ def _marginals(puzzle: Puzzle, result: CountResult, timeout: float | None, memor
 
     start = time.monotonic()
     try:
-        cells = marginals(puzzle, None if timeout is None else timeout - result.seconds, memory, progress)
+        cells = marginals(puzzle, None if timeout is None else max(0.0, timeout - result.seconds), memory, progress)
     except SearchTimeout:
         return AskedMarginals(None, "--timeout", time.monotonic() - start)
     except MemoryCapReached:
