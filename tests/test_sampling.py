@@ -18,7 +18,7 @@ from brute_force import brute_force_grids, brute_force_solutions
 from conftest import BIN, EXAMPLES
 from pipscover import count, load_one, sample
 from pipscover.counting.completions import Completions, carrying, marginals
-from pipscover.errors import PipsError
+from pipscover.errors import NoSolution, PipsError
 from pipscover.generate.generator import generate
 from pipscover.model.check import is_valid
 from pipscover.model.results import SearchTimeout
@@ -192,11 +192,23 @@ def test_a_limit_that_stops_sample_or_marginals_says_which_when_printed():
             stopped()
 
 
-def test_a_puzzle_without_solutions_has_nothing_to_sample():
-    puzzle = generate(dominoes=4, seed=0, unique=False).puzzle
-    unsolvable = type(puzzle).build([("sum", puzzle.cells, 10_000)], puzzle.dominoes)
-    with pytest.raises(ValueError, match="no solution"):
-        sample(unsolvable, 1, seed=0)
+@pytest.mark.parametrize("distinct", ["placements", "grids"])
+def test_a_puzzle_without_solutions_has_nothing_to_sample(distinct, tmp_path):
+    """It was a bare ValueError("no solution to sample"), which a script told apart from any other ValueError by
+    its message alone: now `NoSolution`, a `PipsError` (and still a `ValueError`) naming the puzzle."""
+    none = tmp_path / "none.txt"
+    none.write_text("1\nAA\n1\nA SUM 4\n1\n1 2\n")
+    with pytest.raises(NoSolution) as refused:
+        sample(load_one(none), 1, seed=0, distinct=distinct)
+    assert isinstance(refused.value, PipsError) and isinstance(refused.value, ValueError)
+    assert str(refused.value) == f"{none}: no solution to draw"
+
+
+def test_sample_of_a_puzzle_without_solutions_says_so_in_one_line_and_exits_1(run_cli, tmp_path):
+    none = tmp_path / "none.txt"
+    none.write_text("1\nAA\n1\nA SUM 4\n1\n1 2\n")
+    done = run_cli("sample", none, "-n", "3")
+    assert (done.code, done.out, done.err) == (1, f"{none}: no solution to draw\n", "")
 
 
 def test_sample_writes_its_numbers_of_draws_with_thousands_separators_as_count_does(run_cli):

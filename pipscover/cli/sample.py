@@ -33,6 +33,7 @@ from pipscover.cli.common import (
     progress_bar,
     seed_value,
 )
+from pipscover.errors import NoSolution
 from pipscover.model import Solution
 from pipscover.model.results import Distinct, SearchTimeout, Status, reachable
 from pipscover.runtime.deadlines import deadline_after
@@ -103,7 +104,7 @@ class _Draws(ABC):
                     solution = next(drawn)
                 except StopIteration:
                     return Status.SOLVED
-                except ValueError:  # (from the first draw) the puzzle has no solution
+                except NoSolution:  # (from the first draw)
                     return Status.UNSATISFIABLE
                 except (SearchTimeout, MemoryCapReached) as stop:
                     self.stopped_by = "--memory" if isinstance(stop, MemoryCapReached) else "--timeout"

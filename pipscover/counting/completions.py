@@ -37,7 +37,7 @@ from pipscover.counting.structural import CHECK_EVERY, StructuralCounter, check_
 from pipscover.counting.sweep_marginals import by_pip_value, check_rows_fit, marginals_by_sweep
 from pipscover.counting.sweep_sample import SweepSampler, pick
 from pipscover.counting.tilings import longer_side_order, set_bits
-from pipscover.errors import PipsError, is_whole_number, shown
+from pipscover.errors import NoSolution, PipsError, is_whole_number, shown
 from pipscover.model import Cell, Placement, Puzzle, Solution, given_puzzle
 from pipscover.model.results import Distinct, Marginals, checked_seed, reachable
 from pipscover.runtime.deadlines import deadline_of
@@ -140,9 +140,6 @@ class Completions:
 
     def sample(self, rng: Random) -> Solution:
         """One solution drawn uniformly at random (`rng` decides, by `randrange` on exact counts only)."""
-        total = self.total()
-        if total == 0:
-            raise ValueError("no solution to sample")
         laid: list[tuple[int, int, int, int]] = []
         node = self.root
         while self.closed_form(node) is None:
@@ -227,7 +224,8 @@ def sample(puzzle: Puzzle, n: int, seed: int = 0, distinct: Distinct | str = Dis
     line's) gives the same solutions on any machine, and `seed=None` other ones at each call (from the system's
     randomness). With `distinct="grids"`, uniform over the distinct pip
     grids: a solution drawn uniformly is kept with probability 1 / (the solutions that carry its grid), so each
-    grid is kept equally often. Raises `ValueError` when the puzzle has no solution. (`draws` gives them one at
+    grid is kept equally often. Raises `NoSolution` (a `PipsError` and a `ValueError`) when the puzzle has no
+    solution. (`draws` gives them one at
     a time: a caller keeps those made before a limit stops it.) Within `timeout` seconds and `memory` bytes (2 GiB
     unless told: None is no cap), as `count` takes them, `SearchTimeout` or `MemoryCapReached` past them (as
     `marginals` raises them; `pipscover.model.results`, `pipscover.runtime.limits`): `deadline=` (a
@@ -250,9 +248,11 @@ def draws(puzzle: Puzzle, seed: int, distinct: Distinct | str = Distinct.PLACEME
           memory_cap: int | None = None) -> Iterator[Solution]:
     """The draws of `sample`, without end, one at a time: a caller that writes each as it comes holds none of
     them (`pipscover sample -n N` for any N). `SearchTimeout` or `MemoryCapReached` past the limits, looked at
-    while counting and every `CHECK_EVERY` draws; `ValueError` at the first draw when there is no solution."""
+    while counting and every `CHECK_EVERY` draws; `NoSolution` at the first draw when there is no solution."""
     rng = Random(checked_seed(seed))
     walk = _walk(given_puzzle(puzzle), deadline, memory_cap)
+    if not walk.total():  # (either walk's own refusal was a bare ValueError)
+        raise NoSolution(f"{puzzle.describe()}: no solution to draw")
     carried: dict[tuple[tuple[Cell, int], ...], int] = {}  # by grid: the solutions that carry it
     attempts = 0
     while True:
