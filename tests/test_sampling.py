@@ -217,7 +217,7 @@ def test_sample_writes_its_numbers_of_draws_with_thousands_separators_as_count_d
     first = EXAMPLES / "first.txt"
     done = run_cli("sample", first, "-n", str(10**30), "--timeout", "0.3")
     said = [line.removeprefix(f"{first}: ") for line in done.out.splitlines() if line.startswith(f"{first}: ")]
-    assert done.code == 3 and said[0] == f"{10**30:,} drawn uniformly (placements, seed 0)", said
+    assert done.code == 3 and said[0] == f"{10**30:,} drawn uniformly (placements, seed 0) of 1 solution", said
     assert re.fullmatch(rf"stopped by --timeout after [0-9]{{1,3}}(,[0-9]{{3}})* of {10**30:,} draws", said[1]), said
 
 
@@ -237,6 +237,27 @@ def test_sample_prints_the_solve_json_shape_and_repeats_by_seed(run_cli):
     assert answer["solutions"] == json.loads(again.out)["solutions"]
     solve = json.loads(run_cli("solve", path, "--json").out)
     assert set(solve["solutions"][0][0]) == set(answer["solutions"][0][0])  # the same placement objects
+
+
+@pytest.mark.parametrize("distinct", ["placements", "grids"])
+def test_sample_says_how_many_solutions_it_drew_from_as_count_does(run_cli, distinct):
+    """Neither its text nor its --json said the population the draws came from: now both give the exact number
+    of solutions the draws are weighted by, in --json as `count --json` names it."""
+    path = "benchmarks/count_puzzles/no-unique-10-s1.json"
+    counted = json.loads(run_cli("count", path, "--json").out)["count"]
+    answer = json.loads(run_cli("sample", path, "-n", "2", "--distinct", distinct, "--json").out)
+    assert answer["count"] == counted == 29_028 and isinstance(answer["count"], int)
+    among = "among the pip grids of" if distinct == "grids" else "of"
+    headline = run_cli("sample", path, "-n", "2", "--distinct", distinct).out.splitlines()[0]
+    assert headline == f"{path}: 2 drawn uniformly ({distinct}, seed 0) {among} 29,028 solutions"
+
+
+def test_sample_json_counts_no_solutions_as_0_and_an_unfinished_count_as_null(run_cli, tmp_path):
+    none = tmp_path / "none.txt"
+    none.write_text("1\nAA\n1\nA SUM 4\n1\n1 2\n")
+    assert json.loads(run_cli("sample", none, "--json").out)["count"] == 0
+    stopped = json.loads(run_cli("sample", QUICK_COUNT, "--memory", "1M", "--json").out)
+    assert (stopped["stopped_by"], stopped["count"]) == ("--memory", None)
 
 
 def test_count_marginals_in_json_and_on_the_board(run_cli):

@@ -245,13 +245,18 @@ def sample(puzzle: Puzzle, n: int, seed: int = 0, distinct: Distinct | str = Dis
 
 
 def draws(puzzle: Puzzle, seed: int, distinct: Distinct | str = Distinct.PLACEMENTS, deadline: float | None = None,
-          memory_cap: int | None = None) -> Iterator[Solution]:
+          memory_cap: int | None = None, on_count: Callable[[int], None] | None = None) -> Iterator[Solution]:
     """The draws of `sample`, without end, one at a time: a caller that writes each as it comes holds none of
     them (`pipscover sample -n N` for any N). `SearchTimeout` or `MemoryCapReached` past the limits, looked at
-    while counting and every `CHECK_EVERY` draws; `NoSolution` at the first draw when there is no solution."""
+    while counting and every `CHECK_EVERY` draws; `NoSolution` at the first draw when there is no solution.
+    `on_count` hears the exact number of solutions (placements) the draws are weighted by, once it is known,
+    before the first draw: the population a reader of the draws is told."""
     rng = Random(checked_seed(seed))
     walk = _walk(given_puzzle(puzzle), deadline, memory_cap)
-    if not walk.total():  # (either walk's own refusal was a bare ValueError)
+    solutions = walk.total()
+    if on_count is not None:
+        on_count(solutions)
+    if not solutions:  # (either walk's own refusal was a bare ValueError)
         raise NoSolution(f"{puzzle.describe()}: no solution to draw")
     carried: dict[tuple[tuple[Cell, int], ...], int] = {}  # by grid: the solutions that carry it
     attempts = 0
