@@ -28,7 +28,9 @@ wait forever. LocalCluster workers are started with Ctrl-C blocked: this process
 (their unfinished jobs are of no use, and a graceful close would wait for them). The LocalCluster is started
 by a thread that blocks SIGINT, so that the event-loop thread it starts, and the worker processes that
 thread spawns, inherit the blocked signal, while the main thread keeps taking Ctrl-C; a Ctrl-C during the
-start (a few seconds) kills the processes started so far and ends the sweep at once.
+start (a few seconds) kills the processes started so far and ends the sweep at once. A --scheduler's workers
+are not this process's to kill, and Dask cannot stop a running task: a count's task, cancelled, stops itself at
+its counter's next progress report (`stop_if_cancelled`); a sweep's job runs to its end.
 
 Workers may be Dask's defaults, daemonic processes: a job with a time limit, and the SAT backends with one, run
 in a process forked with `os.fork` (`pipscover.runtime.stoppable`), which multiprocessing's refusal of children
@@ -108,12 +110,34 @@ def in_turn(function: Callable[..., Any], shares: dict[str, int], *arguments: An
     """What a count's task runs on a worker with more threads than its share of the cores (`shares`, by worker;
     1 for a worker not counted yet): `function(*arguments, **common)` in its turn, or nothing if the count
     cancelled it meanwhile (Ctrl-C, the deadline: a task that waited is not run then)."""
-    worker = get_worker()
-    with _turns.one(shares.get(worker.address, 1)):
-        task = worker.state.tasks.get(worker.get_current_task())
-        if task is None or task.state == "cancelled":
+    with _turns.one(shares.get(get_worker().address, 1)):
+        if cancelled_here():
             return None
         return function(*arguments, **common)
+
+
+class TaskCancelled(Exception):
+    """Raised in a running task that its count cancelled (`stop_if_cancelled`); nobody reads its result."""
+
+
+def cancelled_here() -> bool:
+    """Whether the count cancelled the task this thread runs (Ctrl-C, the deadline, a worker past its memory
+    cap, the client gone), as its worker was told: read on the worker, no message sent. False off a worker (a
+    task function called in this process: nothing cancels it)."""
+    try:
+        worker = get_worker()
+    except ValueError:
+        return False
+    task = worker.state.tasks.get(worker.get_current_task())
+    return task is None or task.state == "cancelled"
+
+
+def stop_if_cancelled(found: int = 0, share: float | None = None) -> None:
+    """A count's task's progress callback, which its counter calls a few times a second: `TaskCancelled` once
+    the count cancelled it. Dask cannot stop a running task: after Ctrl-C, a chunk of planted 6 x 8's sweep
+    went on 32 s on a stock worker, which said it ran nothing, and its core was not free for the next count."""
+    if cancelled_here():
+        raise TaskCancelled
 
 
 def worker_cores() -> list[int]:
