@@ -7,6 +7,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, EXAMPLES, needs_nyt, nyt_files, stop_session
+from conftest import BIN, EXAMPLES, free_port, needs_nyt, nyt_files, stop_session
 from pipscover import load_one
 from pipscover.counting.frontier import frontier
 from pipscover.counting.inclusion_exclusion import (
@@ -243,6 +244,36 @@ def test_ctrl_c_stops_the_chunks_already_running_on_the_workers_at_once(schedule
     finally:
         stop_session(count)
     assert count.returncode == 130 and stopped_after < 5, stopped_after
+
+
+@pytest.mark.parametrize("command", [["count", PLANTED_4X6, "-m", "inclusion-exclusion"],
+                                     ["sweep", "count", EXAMPLES / "first.txt", "-o", "rows.csv"]],
+                         ids=["count", "sweep"])
+def test_a_scheduler_address_where_nothing_listens_is_said_within_seconds(run_cli, tmp_path, monkeypatch, command):
+    """A closed port (a typo, a scheduler not started) was dialled for Dask's 10 s before "cannot connect (Timed
+    out trying to connect ... after 10 s)"; a refused connection is now tried for 3 s, then named."""
+    monkeypatch.chdir(tmp_path)
+    address = f"tcp://127.0.0.1:{free_port()}"
+    began = time.monotonic()
+    done = run_cli(*command, "--scheduler", address)
+    said = (f"pipscover: error: --scheduler {address}: cannot connect: nothing listens there (connection refused "
+            "for 3 s); start the scheduler first\n")
+    assert (done.code, done.err) == (2, said)
+    assert time.monotonic() - began < 8 and list(tmp_path.iterdir()) == []
+
+
+def test_a_scheduler_that_starts_listening_within_seconds_is_waited_for():
+    """`dask scheduler &` and the count at once: the port refuses until the scheduler listens (0.4 s idle)."""
+    from pipscover.sweep.cluster import _listening
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))  # bound, not listening: connections are refused
+        later = threading.Timer(1.0, server.listen)
+        later.start()
+        began = time.monotonic()
+        _listening(f"tcp://127.0.0.1:{server.getsockname()[1]}")
+        later.join()
+    assert 1.0 <= time.monotonic() - began < 3
 
 
 def test_a_tasks_outcome_is_read_from_what_it_gave_not_from_its_future_now(scheduler):

@@ -45,6 +45,7 @@ import asyncio
 import logging
 import os
 import signal
+import socket
 import threading
 import time
 import uuid
@@ -63,9 +64,14 @@ from distributed import Client, Future, LocalCluster, as_completed, get_worker
 from distributed.comm import get_address_host
 
 from pipscover.errors import PipsError
+from pipscover.sweep.address import address_parts
 from pipscover.sweep.jobs import Job, Row, Settings, run_job, stubs
 
 CONNECT_SECONDS = 10  # how long to try to reach a --scheduler
+# How long a --scheduler that refuses the connection (nothing listens on its port) is tried again: a stock `dask
+# scheduler` just started listens within half a second (0.37 s measured, idle), and a closed port (a typo, a
+# scheduler not started) was tried for all of CONNECT_SECONDS.
+REFUSED_SECONDS = 3
 HANDSHAKE_SECONDS = 5  # and then how long to wait for its first answer
 ABORT_SECONDS = 10  # how long a LocalCluster interrupted while it starts may take to fail
 POLL_SECONDS = 0.5  # how often the running tasks and the workers are counted for the progress bar
@@ -387,6 +393,30 @@ class CoreShares(NamedTuple):
         return cls(slots, shares, slots + sum(threads[address] > share for address, share in shares.items()))
 
 
+def _listening(address: str) -> None:
+    """`PipsError` once a tcp:// `address` has refused the connection for `REFUSED_SECONDS` (nothing listens on
+    its port), or did not answer within `CONNECT_SECONDS`, or cannot be reached at all (a name that does not
+    resolve, no route): Dask's connect tries again for all of CONNECT_SECONDS whatever the error. Another scheme
+    (tls://) is left to Dask."""
+    scheme, host, port = address_parts(address)
+    if scheme not in ("", "tcp"):
+        return
+    refused_until = time.monotonic() + REFUSED_SECONDS
+    while True:
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
+            return
+        except ConnectionRefusedError:
+            if time.monotonic() >= refused_until:
+                raise PipsError(f"--scheduler {address}: cannot connect: nothing listens there (connection refused "
+                                f"for {REFUSED_SECONDS} s); start the scheduler first") from None
+            time.sleep(0.1)
+        except TimeoutError:  # (an OSError too, so first)
+            raise PipsError(f"--scheduler {address}: no answer within {CONNECT_SECONDS} s") from None
+        except OSError as error:
+            raise PipsError(f"--scheduler {address}: cannot connect ({error})") from None
+
+
 def _handshake(address: str) -> None:
     """Dask's handshake with `address`, bounded, or `PipsError`. Dask's client bounds the connection alone: it
     waited for ever on a server that takes the connection and says nothing (a web server waiting for a line),
@@ -411,6 +441,7 @@ def _handshake(address: str) -> None:
 
 def _connect(address: str) -> Client:
     """A client of the scheduler at `address`, whose workers run this pipscover."""
+    _listening(address)
     _handshake(address)
     try:
         client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
