@@ -222,11 +222,10 @@ def sample(puzzle: Puzzle, n: int, seed: int = 0, distinct: Distinct | str = Dis
            memory_cap: int | None = None) -> list[Solution]:
     """`n` solutions of `puzzle` drawn uniformly at random, with replacement; the same `seed` (0 as the command
     line's) gives the same solutions on any machine, and `seed=None` other ones at each call (from the system's
-    randomness). With `distinct="grids"`, uniform over the distinct pip
-    grids: a solution drawn uniformly is kept with probability 1 / (the solutions that carry its grid), so each
-    grid is kept equally often. Raises `NoSolution` (a `PipsError` and a `ValueError`) when the puzzle has no
-    solution. (`draws` gives them one at
-    a time: a caller keeps those made before a limit stops it.) Within `timeout` seconds and `memory` bytes (2 GiB
+    randomness). With `distinct="grids"`, uniform over the distinct pip grids: a solution drawn uniformly is kept
+    with probability 1 / (the solutions that carry its grid), so each grid is kept equally often. Raises
+    `NoSolution` (a `PipsError` and a `ValueError`) when the puzzle has no solution. (`draws` gives them one at a
+    time: a caller keeps those made before a limit stops it.) Within `timeout` seconds and `memory` bytes (2 GiB
     unless told: None is no cap), as `count` takes them, `SearchTimeout` or `MemoryCapReached` past them (as
     `marginals` raises them; `pipscover.model.results`, `pipscover.runtime.limits`): `deadline=` (a
     `time.monotonic()` value) and `memory_cap=`, the names `sample` alone took, still work, the first with a
