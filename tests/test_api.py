@@ -100,7 +100,8 @@ def test_a_users_mypy_reads_the_type_hints_of_the_installed_package(tmp_path):
 
 def test_reprs_are_short():
     puzzle = pipscover.load_one(EXAMPLES / "first.txt")
-    for value in (pipscover.rate(puzzle), pipscover.encoding(puzzle), pipscover.generate(dominoes=4, seed=3)):
+    for value in (pipscover.rate(puzzle), pipscover.encoding(puzzle), pipscover.generate(dominoes=4, seed=3),
+                  pipscover.marginals(puzzle)):
         shown = repr(value)
         assert len(shown) < 300 and "function" not in shown and "regions=" not in shown, shown
 
