@@ -2069,3 +2069,15 @@ def test_the_library_refuses_a_negative_timeout_as_the_command_line_does(name, t
 
     with pytest.raises(PipsError, match=r"^timeout must be a number of seconds >= 0 \(None or inf: no limit\), not -"):
         TIMEOUT_TAKERS[name](pipscover, pipscover.load_one(FIRST), timeout)
+
+
+@pytest.mark.parametrize("timeout", [-1, float("nan")])
+def test_a_sweep_refuses_a_timeout_that_is_no_time_limit_before_any_row(tmp_path, timeout):
+    """`sweep(..., Settings(timeout=-1))` wrote a row of status timeout for every puzzle, and nan one of status
+    error, where `sweep --timeout -1` is refused: the library refuses it before any row, in the same words."""
+    from pipscover import load
+    from pipscover.sweep import Settings, make_jobs, sweep
+
+    with pytest.raises(PipsError, match=r"^timeout must be a number of seconds >= 0 \(None or inf: no limit\)"):
+        sweep("count", make_jobs("count", load(FIRST)), Settings(timeout=timeout), tmp_path / "rows.csv", workers=1)
+    assert list(tmp_path.iterdir()) == []

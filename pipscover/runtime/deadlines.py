@@ -57,14 +57,26 @@ def deadline_after(timeout: float | None, start: float | None = None) -> float |
     ...
     pipscover.errors.PipsError: timeout must be a number of seconds >= 0 (None or inf: no limit), not -1
     """
-    if timeout is None:
+    seconds = checked_timeout(timeout)
+    if seconds is None or math.isinf(seconds):
         return None
-    problem = timeout_problem(timeout)
+    return (time.monotonic() if start is None else start) + seconds
+
+
+def checked_timeout(timeout: float | None) -> float | None:
+    """`timeout` as the library takes it (None: no limit), or a `PipsError` saying what it must be
+    (`timeout_problem`): where no deadline is made at once, as a sweep's `Settings` (nan and -1 made rows of
+    status error and timeout), as where one is (`deadline_after`).
+
+    >>> checked_timeout(float("-inf"))
+    Traceback (most recent call last):
+    ...
+    pipscover.errors.PipsError: timeout must be a number of seconds >= 0 (None or inf: no limit), not -inf
+    """
+    problem = None if timeout is None else timeout_problem(timeout)
     if problem is not None:
         raise PipsError(f"timeout must be {problem} (None or inf: no limit), not {shown(timeout)}")
-    if math.isinf(timeout):
-        return None
-    return (time.monotonic() if start is None else start) + timeout
+    return timeout
 
 
 def deadline_of(timeout: float | None, deadline: float | None, name: str) -> float | None:
