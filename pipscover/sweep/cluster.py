@@ -141,7 +141,7 @@ def cancelled_here() -> bool:
 def stop_if_cancelled(found: int = 0, share: float | None = None) -> None:
     """A count's task's progress callback, which its counter calls a few times a second: `TaskCancelled` once
     the count cancelled it. Dask cannot stop a running task: after Ctrl-C, a chunk of planted 6 x 8's sweep
-    went on 32 s on a stock worker, which said it ran nothing, and its core was not free for the next count."""
+    went on 32-56 s on a stock worker, which said it ran nothing, and its core was not free for the next count."""
     if cancelled_here():
         raise TaskCancelled
 
