@@ -316,7 +316,7 @@ def marginals(puzzle: Puzzle, timeout: float | None = None, memory: int | None =
     Within `timeout` seconds and `memory` bytes (2 GiB unless told: None is no cap), as `count` and `sample`
     take them (`deadline=`, a `time.monotonic()` value, and `memory_cap=`, the names it first took, still
     work, the first with a `DeprecationWarning`): `SearchTimeout` or `MemoryCapReached` past them.
-    `on_progress` as `Completions.marginals` calls it.
+    `on_progress(solutions, share done or None)` follows it, as `count`'s does.
 
     >>> from pipscover import load_one
     >>> marginals(load_one("examples/first.txt")).backbone()[(0, 0)]  # its only solution puts a 4 there
