@@ -25,7 +25,7 @@ import sys
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from pipscover.errors import PipsError
+from pipscover.errors import NoSolution, PipsError
 from pipscover.version import __version__
 
 if TYPE_CHECKING:
@@ -180,8 +180,9 @@ if "IPython" in sys.modules:
     _show_in_notebooks()
 
 __all__ = [
-    "Cell", "CountResult", "Difficulty", "Distinct", "Domino", "Encoding", "Encodings", "Marginals", "Origin",
-    "PipsError", "Placement", "Puzzle", "Region", "RegionKind", "Solution", "SolveResult", "Status", "__version__",
+    "Cell", "CountResult", "Difficulty", "Distinct", "Domino", "Encoding", "Encodings", "Marginals", "NoSolution",
+    "Origin", "PipsError", "Placement", "Puzzle", "Region", "RegionKind", "Solution", "SolveResult", "Status",
+    "__version__",
     "count", "decode", "encode", "encoding", "fetch", "generate", "hint", "is_valid", "load", "load_one",
     "marginals", "parse", "problems", "puzzle_files", "rate", "sample", "solutions", "solve",
 ]

@@ -22,6 +22,21 @@ class PipsError(Exception):
     """
 
 
+class NoSolution(PipsError, ValueError):
+    """A puzzle with no solution, given to what needs one (`sample`'s draws): a `PipsError` naming the puzzle,
+    and a `ValueError` as `sample` first raised it, so that a script catches it by its meaning, not by a message.
+
+    >>> from pipscover import parse, sample
+    >>> [summed] = parse('{"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "sum", '
+    ...                  '"target": 4}]}', "four.json")  # its one domino sums to 3
+    >>> try:
+    ...     sample(summed, 1)
+    ... except NoSolution as error:
+    ...     print(error)
+    four.json: no solution to draw
+    """
+
+
 class Choice(StrEnum):
     """A name from a fixed set (a difficulty, what a count counts, a board's shape), each equal to its name; one
     that is none of them is a `PipsError` naming the choices, not the `ValueError` a plain enum raises.

@@ -100,7 +100,8 @@ def test_a_users_mypy_reads_the_type_hints_of_the_installed_package(tmp_path):
 
 def test_reprs_are_short():
     puzzle = pipscover.load_one(EXAMPLES / "first.txt")
-    for value in (pipscover.rate(puzzle), pipscover.encoding(puzzle), pipscover.generate(dominoes=4, seed=3)):
+    for value in (pipscover.rate(puzzle), pipscover.encoding(puzzle), pipscover.generate(dominoes=4, seed=3),
+                  pipscover.marginals(puzzle)):
         shown = repr(value)
         assert len(shown) < 300 and "function" not in shown and "regions=" not in shown, shown
 
@@ -185,7 +186,7 @@ def test_a_pysat_solver_object_is_refused_with_the_class_to_pass():
     (lambda puzzle: pipscover.solve(puzzle, limit=1.5), "limit must be a whole number (or None for no limit), not 1.5"),
     (lambda puzzle: pipscover.solve(puzzle, timeout=float("nan")), "timeout must be a number of seconds"),
     (lambda puzzle: pipscover.generate(dominoes=2.5), "generate: the dominoes and the maximum pip are whole numbers"),
-    (lambda puzzle: pipscover.count(puzzle, timeout="5"), "a number of seconds (None or inf: no limit), not '5'"),
+    (lambda puzzle: pipscover.count(puzzle, timeout="5"), "a number of seconds >= 0 (None or inf: no limit), not '5'"),
     (lambda puzzle: pipscover.count(puzzle, memory=-5), "whole number of bytes (or None for no cap), not -5"),
     (lambda puzzle: pipscover.count(puzzle, memory=0.5), "memory must be a positive whole number of bytes"),
     (lambda puzzle: pipscover.sample(puzzle, 2, memory=0), "memory must be a positive whole number of bytes"),

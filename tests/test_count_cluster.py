@@ -7,6 +7,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, EXAMPLES, needs_nyt, nyt_files, stop_session
+from conftest import BIN, EXAMPLES, free_port, needs_nyt, nyt_files, stop_session
 from pipscover import load_one
 from pipscover.counting.frontier import frontier
 from pipscover.counting.inclusion_exclusion import (
@@ -41,7 +42,7 @@ NO_UNIQUE_16_COUNT = 7_870_990_272
 # Long enough to press Ctrl-C in the middle: by inclusion-exclusion, 8,192 points in 64 short chunks (half a
 # second of CPU in one process); by the structural split, no-unique-16's (2 s in one process). (subset-sum-sat-14
 # split structurally, 30 s of CPU in one process, left its workers on the chunks already running for as long
-# as the next count ran: Dask cannot stop a running task.)
+# as the next count ran, before a cancelled task stopped itself.)
 LONG = {"inclusion-exclusion": PUZZLES / "subset-sum-sat-14.json", "structural": NO_UNIQUE_16}
 
 
@@ -198,7 +199,7 @@ def test_ctrl_c_stops_a_split_count_with_a_labelled_lower_bound_and_leaves_the_c
                 time.sleep(0.1)
             assert not any(client.processing().values())
             assert len(client.scheduler_info()["workers"]) == 2
-            # nor, once the tasks still running end (Dask cannot stop them: they drop theirs), any counter of
+            # nor, once the tasks still running end (they stop themselves and drop theirs), any counter of
             # the structural split
             def counters() -> set[int]:
                 return set(client.run(lambda: len(split_structural._counters)).values())
@@ -211,6 +212,68 @@ def test_ctrl_c_stops_a_split_count_with_a_labelled_lower_bound_and_leaves_the_c
         stop_session(count)
     assert count.returncode == 130, errors
     assert re.search(rf"at least {bound} solutions \(NOT exact: stopped by Ctrl-C", output), output
+
+
+def test_ctrl_c_stops_the_chunks_already_running_on_the_workers_at_once(scheduler):
+    """Dask cannot stop a running task: after Ctrl-C, each worker went on sweeping its chunk (a 16th of
+    no-unique-24's points, over ten seconds; planted 6 x 8's, 30 to 50 s), saying it ran nothing, its cores not
+    free for the next count. A task now looks, at each progress report of its sweep, whether its count
+    cancelled it, and stops (`cluster.stop_if_cancelled`)."""
+    from distributed import Client
+
+    def running(client: Client) -> int:  # the tasks the workers' threads run, cancelled or not
+        return sum(client.run(lambda dask_worker: sum(task.state in ("executing", "cancelled") for task in
+                                                      dask_worker.state.tasks.values())).values())
+
+    count = subprocess.Popen([BIN / "pipscover", "count", PUZZLES / "no-unique-24-s1.json", "--scheduler", scheduler],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        with Client(scheduler, timeout=30) as client:
+            deadline = time.monotonic() + 120
+            while count.poll() is None and time.monotonic() < deadline and running(client) < 2:
+                time.sleep(0.05)
+            time.sleep(1.0)  # the chunks are being swept
+            assert count.poll() is None, count.communicate()
+            os.killpg(count.pid, signal.SIGINT)
+            count.communicate(timeout=60)
+            pressed = time.monotonic()
+            while running(client) and time.monotonic() - pressed < 60:
+                time.sleep(0.1)
+            stopped_after = time.monotonic() - pressed
+    finally:
+        stop_session(count)
+    assert count.returncode == 130 and stopped_after < 5, stopped_after
+
+
+@pytest.mark.parametrize("command", [["count", PLANTED_4X6, "-m", "inclusion-exclusion"],
+                                     ["sweep", "count", EXAMPLES / "first.txt", "-o", "rows.csv"]],
+                         ids=["count", "sweep"])
+def test_a_scheduler_address_where_nothing_listens_is_said_within_seconds(run_cli, tmp_path, monkeypatch, command):
+    """A closed port (a typo, a scheduler not started) was dialled for Dask's 10 s before "cannot connect (Timed
+    out trying to connect ... after 10 s)"; a refused connection is now tried for 3 s, then named."""
+    monkeypatch.chdir(tmp_path)
+    address = f"tcp://127.0.0.1:{free_port()}"
+    began = time.monotonic()
+    done = run_cli(*command, "--scheduler", address)
+    said = (f"pipscover: error: --scheduler {address}: cannot connect: nothing listens there (connection refused "
+            "for 3 s); start the scheduler first\n")
+    assert (done.code, done.err) == (2, said)
+    assert time.monotonic() - began < 8 and list(tmp_path.iterdir()) == []
+
+
+def test_a_scheduler_that_starts_listening_within_seconds_is_waited_for():
+    """`dask scheduler &` and the count at once: the port refuses until the scheduler listens (0.4 s idle)."""
+    from pipscover.sweep.cluster import _listening
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))  # bound, not listening: connections are refused
+        later = threading.Timer(1.0, server.listen)
+        later.start()
+        began = time.monotonic()
+        _listening(f"tcp://127.0.0.1:{server.getsockname()[1]}")
+        later.join()
+    assert 1.0 <= time.monotonic() - began < 3
 
 
 def test_a_tasks_outcome_is_read_from_what_it_gave_not_from_its_future_now(scheduler):
@@ -240,7 +303,7 @@ def test_a_split_count_is_the_count_of_one_process_in_few_chunks(run_cli, schedu
     from distributed import Client, get_task_stream
 
     with Client(scheduler, timeout=30) as client, get_task_stream(client) as stream:
-        begun = time.time()  # (a chunk of the Ctrl-C test above may still end meanwhile: Dask cannot stop it)
+        begun = time.time()  # (a chunk of the Ctrl-C test above may still end meanwhile)
         answer = _counted_here(run_cli, PLANTED_4X6, "-m", "inclusion-exclusion", "--scheduler", scheduler)
     assert answer["count"] == 58_725_029_952 and answer["exact"]
     assert answer["method"] == "inclusion-exclusion" and answer["backend"].startswith("dask")

@@ -214,6 +214,22 @@ def test_models_that_repeat_a_solution_are_said_to(tmp_path, run_cli):
                                              f"other values of the auxiliary variables) ({tmp_path / 'p.out'})")
 
 
+@pytest.mark.skipif(shutil.which("picosat") is None, reason="picosat is not installed")
+def test_decode_json_of_picosat_all_says_how_many_distinct_solutions_its_models_hold(tmp_path, run_cli):
+    """`decode --json` listed the 15,360 models `picosat --all` prints for this totalizer CNF as 15,360 solutions,
+    with nothing to say they are 2, where the text says "15,360 models of 2 distinct solutions"; the list stays
+    one a model, in the output's order."""
+    (tmp_path / "two.txt").write_text("2\nAA\nBB\n2\nA SUM 3\nB EQ\n2\n1 2\n4 4\n")
+    assert run_cli("encode", tmp_path / "two.txt", "--card", "totalizer", "-o", tmp_path / "p.cnf").code == 0
+    listed = subprocess.run(["picosat", "--all", str(tmp_path / "p.cnf")], capture_output=True, text=True, timeout=120)
+    (tmp_path / "p.out").write_text(listed.stdout)
+    answer = json.loads(run_cli("decode", tmp_path / "p.cnf", tmp_path / "p.out", "--json").out)
+    models = listed.stdout.count("s SATISFIABLE")
+    assert (answer["models"], answer["distinct_solutions"], len(answer["solutions"])) == (models, 2, models) > (2, 2, 2)
+    said = run_cli("decode", tmp_path / "p.cnf", tmp_path / "p.out").out.splitlines()[0]
+    assert f"{models:,} models of 2 distinct solutions" in said
+
+
 def test_a_model_whose_values_contradict_its_placements_is_named():
     encoding = encode(load_one(FIRST))
     with Solver(bootstrap_with=encoding.cnf) as solver:
@@ -238,7 +254,8 @@ def test_cli_encode_then_decode_prints_the_solve_json(tmp_path, run_cli):
     solved = run_cli("solve", FIRST, "--json", "-b", "minisat22")
     assert decoded.code == 0
     ours, theirs = json.loads(decoded.out), json.loads(solved.out)
-    assert ours.keys() == theirs.keys() and ours["puzzle"] == theirs["puzzle"]
+    assert ours.keys() - theirs.keys() == {"models", "distinct_solutions"} and ours["puzzle"] == theirs["puzzle"]
+    assert theirs.keys() <= ours.keys() and (ours["models"], ours["distinct_solutions"]) == (1, 1)
     assert ours["solutions"] == theirs["solutions"] and ours["status"] == "solved"
 
 

@@ -191,7 +191,7 @@ def test_fetch_with_no_time_limit_waits_for_the_answer(mirror, run_cli, tmp_path
 
 @pytest.mark.parametrize("timeout", [float("nan"), 0.0, -1.0])
 def test_fetch_day_refuses_a_timeout_that_is_no_wait(mirror, timeout):
-    with pytest.raises(PipsError, match="timeout must be a number of seconds > 0"):
+    with pytest.raises(PipsError, match=r"^timeout must be a number of seconds >= 0.001 \(inf: no limit\), not "):
         fetch_day(parse_day("2025-09-15"), timeout=timeout)
     assert not mirror.hits
 

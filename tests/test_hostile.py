@@ -2047,3 +2047,37 @@ def test_the_checker_given_no_placements_says_what_it_takes(given):
     for checker in (problems, is_valid):
         with pytest.raises(PipsError, match=r"^a solution must hold Placements, as solve gives them \(Placement"):
             checker(puzzle, given)
+
+
+TIMEOUT_TAKERS = {  # each public function that takes a timeout, called on the first example
+    "count": lambda api, puzzle, timeout: api.count(puzzle, timeout=timeout),
+    "solve": lambda api, puzzle, timeout: api.solve(puzzle, timeout=timeout),
+    "sample": lambda api, puzzle, timeout: api.sample(puzzle, 1, timeout=timeout),
+    "marginals": lambda api, puzzle, timeout: api.marginals(puzzle, timeout=timeout),
+    "hint": lambda api, puzzle, timeout: api.hint(puzzle, timeout=timeout),
+    "rate": lambda api, puzzle, timeout: api.rate(puzzle, timeout=timeout),
+    "generate": lambda api, puzzle, timeout: api.generate(dominoes=4, timeout=timeout),
+}
+
+
+@pytest.mark.parametrize("timeout", [-1, -0.5, float("-inf")])
+@pytest.mark.parametrize("name", sorted(TIMEOUT_TAKERS))
+def test_the_library_refuses_a_negative_timeout_as_the_command_line_does(name, timeout):
+    """`count(puzzle, timeout=-1)` answered an inexact count of 0 (a deadline already passed), `sample`, `hint`
+    and `generate` a bare SearchTimeout, and -inf was no limit at all, where `--timeout -1` is refused."""
+    import pipscover
+
+    with pytest.raises(PipsError, match=r"^timeout must be a number of seconds >= 0 \(None or inf: no limit\), not -"):
+        TIMEOUT_TAKERS[name](pipscover, pipscover.load_one(FIRST), timeout)
+
+
+@pytest.mark.parametrize("timeout", [-1, float("nan")])
+def test_a_sweep_refuses_a_timeout_that_is_no_time_limit_before_any_row(tmp_path, timeout):
+    """`sweep(..., Settings(timeout=-1))` wrote a row of status timeout for every puzzle, and nan one of status
+    error, where `sweep --timeout -1` is refused: the library refuses it before any row, in the same words."""
+    from pipscover import load
+    from pipscover.sweep import Settings, make_jobs, sweep
+
+    with pytest.raises(PipsError, match=r"^timeout must be a number of seconds >= 0 \(None or inf: no limit\)"):
+        sweep("count", make_jobs("count", load(FIRST)), Settings(timeout=timeout), tmp_path / "rows.csv", workers=1)
+    assert list(tmp_path.iterdir()) == []

@@ -18,7 +18,7 @@ from brute_force import brute_force_grids, brute_force_solutions
 from conftest import BIN, EXAMPLES
 from pipscover import count, load_one, sample
 from pipscover.counting.completions import Completions, carrying, marginals
-from pipscover.errors import PipsError
+from pipscover.errors import NoSolution, PipsError
 from pipscover.generate.generator import generate
 from pipscover.model.check import is_valid
 from pipscover.model.results import SearchTimeout
@@ -192,11 +192,23 @@ def test_a_limit_that_stops_sample_or_marginals_says_which_when_printed():
             stopped()
 
 
-def test_a_puzzle_without_solutions_has_nothing_to_sample():
-    puzzle = generate(dominoes=4, seed=0, unique=False).puzzle
-    unsolvable = type(puzzle).build([("sum", puzzle.cells, 10_000)], puzzle.dominoes)
-    with pytest.raises(ValueError, match="no solution"):
-        sample(unsolvable, 1, seed=0)
+@pytest.mark.parametrize("distinct", ["placements", "grids"])
+def test_a_puzzle_without_solutions_has_nothing_to_sample(distinct, tmp_path):
+    """It was a bare ValueError("no solution to sample"), which a script told apart from any other ValueError by
+    its message alone: now `NoSolution`, a `PipsError` (and still a `ValueError`) naming the puzzle."""
+    none = tmp_path / "none.txt"
+    none.write_text("1\nAA\n1\nA SUM 4\n1\n1 2\n")
+    with pytest.raises(NoSolution) as refused:
+        sample(load_one(none), 1, seed=0, distinct=distinct)
+    assert isinstance(refused.value, PipsError) and isinstance(refused.value, ValueError)
+    assert str(refused.value) == f"{none}: no solution to draw"
+
+
+def test_sample_of_a_puzzle_without_solutions_says_so_in_one_line_and_exits_1(run_cli, tmp_path):
+    none = tmp_path / "none.txt"
+    none.write_text("1\nAA\n1\nA SUM 4\n1\n1 2\n")
+    done = run_cli("sample", none, "-n", "3")
+    assert (done.code, done.out, done.err) == (1, f"{none}: no solution to draw\n", "")
 
 
 def test_sample_writes_its_numbers_of_draws_with_thousands_separators_as_count_does(run_cli):
@@ -205,7 +217,7 @@ def test_sample_writes_its_numbers_of_draws_with_thousands_separators_as_count_d
     first = EXAMPLES / "first.txt"
     done = run_cli("sample", first, "-n", str(10**30), "--timeout", "0.3")
     said = [line.removeprefix(f"{first}: ") for line in done.out.splitlines() if line.startswith(f"{first}: ")]
-    assert done.code == 3 and said[0] == f"{10**30:,} drawn uniformly (placements, seed 0)", said
+    assert done.code == 3 and said[0] == f"{10**30:,} drawn uniformly (placements, seed 0) of 1 solution", said
     assert re.fullmatch(rf"stopped by --timeout after [0-9]{{1,3}}(,[0-9]{{3}})* of {10**30:,} draws", said[1]), said
 
 
@@ -225,6 +237,27 @@ def test_sample_prints_the_solve_json_shape_and_repeats_by_seed(run_cli):
     assert answer["solutions"] == json.loads(again.out)["solutions"]
     solve = json.loads(run_cli("solve", path, "--json").out)
     assert set(solve["solutions"][0][0]) == set(answer["solutions"][0][0])  # the same placement objects
+
+
+@pytest.mark.parametrize("distinct", ["placements", "grids"])
+def test_sample_says_how_many_solutions_it_drew_from_as_count_does(run_cli, distinct):
+    """Neither its text nor its --json said the population the draws came from: now both give the exact number
+    of solutions the draws are weighted by, in --json as `count --json` names it."""
+    path = "benchmarks/count_puzzles/no-unique-10-s1.json"
+    counted = json.loads(run_cli("count", path, "--json").out)["count"]
+    answer = json.loads(run_cli("sample", path, "-n", "2", "--distinct", distinct, "--json").out)
+    assert answer["count"] == counted == 29_028 and isinstance(answer["count"], int)
+    among = "among the pip grids of" if distinct == "grids" else "of"
+    headline = run_cli("sample", path, "-n", "2", "--distinct", distinct).out.splitlines()[0]
+    assert headline == f"{path}: 2 drawn uniformly ({distinct}, seed 0) {among} 29,028 solutions"
+
+
+def test_sample_json_counts_no_solutions_as_0_and_an_unfinished_count_as_null(run_cli, tmp_path):
+    none = tmp_path / "none.txt"
+    none.write_text("1\nAA\n1\nA SUM 4\n1\n1 2\n")
+    assert json.loads(run_cli("sample", none, "--json").out)["count"] == 0
+    stopped = json.loads(run_cli("sample", QUICK_COUNT, "--memory", "1M", "--json").out)
+    assert (stopped["stopped_by"], stopped["count"]) == ("--memory", None)
 
 
 def test_count_marginals_in_json_and_on_the_board(run_cli):

@@ -37,6 +37,7 @@ from pipscover.formats import NothingToChoose, load
 from pipscover.formats.fetch import BASE_URL_VARIABLE, CACHE_VARIABLE, puzzle_files
 from pipscover.model import Difficulty, Puzzle
 from pipscover.model.results import SEEDS, SolveResult, Status, checked_seed, long_numbers
+from pipscover.runtime.deadlines import timeout_problem
 from pipscover.runtime.limits import parse_size
 from pipscover.runtime.writes import cannot_write, folder_problem, write_whole
 
@@ -91,11 +92,11 @@ CacheDirOption = Annotated[
 
 
 def seconds(param: typer.CallbackParam, value: float | None) -> float | None:
-    """A time limit in seconds: a number >= 0, or >= the option's own least (fetch's 0.001), `inf` meaning none.
-    nan passes click's range, so the refusal here names the option's range: fetch said ">= 0" for nan."""
-    least = bounds(param)[0] or 0
-    if value is not None and not value >= least:  # also refuses nan
-        raise Refused(value, f"must be a number of seconds >= {least:g}, like 10 or 0.5 (inf: no limit)")
+    """A time limit in seconds, refused as the library refuses its `timeout=` (`timeout_problem`). nan passes
+    click's range, so the refusal here names the option's range: fetch said ">= 0" for nan."""
+    problem = None if value is None else timeout_problem(value, bounds(param)[0] or 0)
+    if problem is not None:
+        raise Refused(value, f"must be {problem}, like 10 or 0.5 (inf: no limit)")
     return value
 
 

@@ -309,7 +309,7 @@ def _marginals(puzzle: Puzzle, result: CountResult, timeout: float | None, memor
 
     start = time.monotonic()
     try:
-        left = None if timeout is None else timeout - result.seconds
+        left = None if timeout is None else max(0.0, timeout - result.seconds)
         if split is None:
             cells = marginals(puzzle, left, memory, progress)
         else:

@@ -16,8 +16,10 @@ from pipscover.cli.common import (
     exit_code,
     exit_with,
     load_single,
+    print_json,
     print_solved,
     progress_bar,
+    solve_json,
 )
 from pipscover.cnf import DEFAULT_CARD, DEFAULT_FORM, DEFAULT_PB, AnyEncoding, Encodings, encode
 from pipscover.cnf.dimacs import SolverAnswer, read_model
@@ -65,7 +67,9 @@ def decode_command(
     --card or --pb that contradicts it is refused), in any folder or on any machine. Given the puzzle, give
     the same -d and options as to `encode`. An output that lists several models (picosat --all, or
     clasp -n 0 --quiet=0: without it clasp shows only an OPB's last model) gives every solution, drawn one
-    after another (--json: the list "solutions"). Exit code 0 for a solution, 1 when the solver says
+    after another (--json: the list "solutions", one a model in the output's order, "models" and
+    "distinct_solutions": a solver that does not project lists a solution once per value of the auxiliary
+    variables). Exit code 0 for a solution, 1 when the solver says
     unsatisfiable, 3 when it says unknown, 2 when a model does not fit the encoding, 130 on Ctrl-C (after
     printing the solutions decoded so far).
 
@@ -104,7 +108,10 @@ def decode_command(
         status = Status.INTERRUPTED
     result = SolveResult(status, tuple(solutions), BACKEND_NAME, time.monotonic() - start)
     models = None if answer is None else len(answer.models)
-    print_solved(puzzle, result, f"{puzzle.describe()}: {_said(result, models)} ({model_file})", as_json)
+    if as_json:  # (the solutions one a model, in the answer's order: a model's solution is found by its place)
+        print_json(solve_json(puzzle, result) | {"models": models, "distinct_solutions": len(set(solutions))})
+    else:
+        print_solved(puzzle, result, f"{puzzle.describe()}: {_said(result, models)} ({model_file})", False)
     exit_with(exit_code(result.status))
 
 

@@ -20,7 +20,7 @@ from pipscover.cli.common import (
 )
 from pipscover.cli.readable import OptionsRefused
 from pipscover.errors import PipsError, on_one_line
-from pipscover.formats.fetch import TIMEOUT, days_from, fetch_days, parse_day
+from pipscover.formats.fetch import SHORTEST_WAIT, TIMEOUT, days_from, fetch_days, parse_day
 
 
 @app.command("fetch")
@@ -33,7 +33,8 @@ def fetch_command(
     base: BaseUrlOption = None,
     cache: CacheDirOption = None,
     timeout: Annotated[float, typer.Option(
-        "--timeout", min=0.001, callback=seconds, help="Seconds to wait for each answer (inf: no limit).")] = TIMEOUT,
+        "--timeout", min=SHORTEST_WAIT, callback=seconds,
+        help="Seconds to wait for each answer (inf: no limit).")] = TIMEOUT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per day per line.")] = False,
 ) -> None:
     """Download NYT days into the cache; a cached day is never downloaded again.

@@ -37,7 +37,7 @@ from pipscover.counting.structural import CHECK_EVERY, StructuralCounter, check_
 from pipscover.counting.sweep_marginals import by_pip_value, check_rows_fit, marginals_by_sweep
 from pipscover.counting.sweep_sample import SweepSampler, pick
 from pipscover.counting.tilings import longer_side_order, set_bits
-from pipscover.errors import PipsError, is_whole_number, shown
+from pipscover.errors import NoSolution, PipsError, is_whole_number, shown
 from pipscover.model import Cell, Placement, Puzzle, Solution, given_puzzle
 from pipscover.model.results import Distinct, Marginals, checked_seed, reachable
 from pipscover.runtime.deadlines import deadline_of
@@ -140,9 +140,6 @@ class Completions:
 
     def sample(self, rng: Random) -> Solution:
         """One solution drawn uniformly at random (`rng` decides, by `randrange` on exact counts only)."""
-        total = self.total()
-        if total == 0:
-            raise ValueError("no solution to sample")
         laid: list[tuple[int, int, int, int]] = []
         node = self.root
         while self.closed_form(node) is None:
@@ -225,10 +222,10 @@ def sample(puzzle: Puzzle, n: int, seed: int = 0, distinct: Distinct | str = Dis
            memory_cap: int | None = None) -> list[Solution]:
     """`n` solutions of `puzzle` drawn uniformly at random, with replacement; the same `seed` (0 as the command
     line's) gives the same solutions on any machine, and `seed=None` other ones at each call (from the system's
-    randomness). With `distinct="grids"`, uniform over the distinct pip
-    grids: a solution drawn uniformly is kept with probability 1 / (the solutions that carry its grid), so each
-    grid is kept equally often. Raises `ValueError` when the puzzle has no solution. (`draws` gives them one at
-    a time: a caller keeps those made before a limit stops it.) Within `timeout` seconds and `memory` bytes (2 GiB
+    randomness). With `distinct="grids"`, uniform over the distinct pip grids: a solution drawn uniformly is kept
+    with probability 1 / (the solutions that carry its grid), so each grid is kept equally often. Raises
+    `NoSolution` (a `PipsError` and a `ValueError`) when the puzzle has no solution. (`draws` gives them one at a
+    time: a caller keeps those made before a limit stops it.) Within `timeout` seconds and `memory` bytes (2 GiB
     unless told: None is no cap), as `count` takes them, `SearchTimeout` or `MemoryCapReached` past them (as
     `marginals` raises them; `pipscover.model.results`, `pipscover.runtime.limits`): `deadline=` (a
     `time.monotonic()` value) and `memory_cap=`, the names `sample` alone took, still work, the first with a
@@ -247,12 +244,19 @@ def sample(puzzle: Puzzle, n: int, seed: int = 0, distinct: Distinct | str = Dis
 
 
 def draws(puzzle: Puzzle, seed: int, distinct: Distinct | str = Distinct.PLACEMENTS, deadline: float | None = None,
-          memory_cap: int | None = None) -> Iterator[Solution]:
+          memory_cap: int | None = None, on_count: Callable[[int], None] | None = None) -> Iterator[Solution]:
     """The draws of `sample`, without end, one at a time: a caller that writes each as it comes holds none of
     them (`pipscover sample -n N` for any N). `SearchTimeout` or `MemoryCapReached` past the limits, looked at
-    while counting and every `CHECK_EVERY` draws; `ValueError` at the first draw when there is no solution."""
+    while counting and every `CHECK_EVERY` draws; `NoSolution` at the first draw when there is no solution.
+    `on_count` hears the exact number of solutions (placements) the draws are weighted by, once it is known,
+    before the first draw: the population a reader of the draws is told."""
     rng = Random(checked_seed(seed))
     walk = _walk(given_puzzle(puzzle), deadline, memory_cap)
+    solutions = walk.total()
+    if on_count is not None:
+        on_count(solutions)
+    if not solutions:  # (either walk's own refusal was a bare ValueError)
+        raise NoSolution(f"{puzzle.describe()}: no solution to draw")
     carried: dict[tuple[tuple[Cell, int], ...], int] = {}  # by grid: the solutions that carry it
     attempts = 0
     while True:
@@ -312,7 +316,7 @@ def marginals(puzzle: Puzzle, timeout: float | None = None, memory: int | None =
     Within `timeout` seconds and `memory` bytes (2 GiB unless told: None is no cap), as `count` and `sample`
     take them (`deadline=`, a `time.monotonic()` value, and `memory_cap=`, the names it first took, still
     work, the first with a `DeprecationWarning`): `SearchTimeout` or `MemoryCapReached` past them.
-    `on_progress` as `Completions.marginals` calls it.
+    `on_progress(solutions, share done or None)` follows it, as `count`'s does.
 
     >>> from pipscover import load_one
     >>> marginals(load_one("examples/first.txt")).backbone()[(0, 0)]  # its only solution puts a 4 there

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from pipscover.errors import PipsError, shown
 from pipscover.formats.nyt import read_nyt
+from pipscover.runtime.deadlines import timeout_problem
 from pipscover.runtime.writes import write_whole
 from pipscover.version import __version__
 
@@ -37,6 +38,7 @@ DAY_PATH = "/svc/pips/v1/{day}.json"
 TODAY = "today"
 PUZZLE_SUFFIXES = (".json", ".txt")  # what a folder of puzzles holds
 TIMEOUT = 10.0  # seconds for each request
+SHORTEST_WAIT = 0.001  # seconds; a socket takes 0 as "do not wait", and nothing answers sooner anyway
 LONGEST_WAIT = 10.0**9  # seconds (32 years); a socket takes no more (1e12 was an OverflowError), so it is no limit
 RETRIES = 3  # after the first attempt, for answers worth retrying
 BACKOFF = 0.5  # seconds before the first retry; doubled before each next one
@@ -193,13 +195,15 @@ def puzzle_files(paths: Iterable[str | Path]) -> list[Path]:
 
 def _socket_wait(timeout: float) -> float | None:
     """httpx's timeout for `timeout` seconds: None (no limit) for inf or one past `LONGEST_WAIT`; nan, or a
-    number <= 0, is refused in one line, where a socket raised a ValueError.
+    number below `SHORTEST_WAIT`, is refused in one line as `fetch --timeout` refuses it (`timeout_problem`),
+    where a socket raised a ValueError.
 
     >>> _socket_wait(10.0), _socket_wait(float("inf")), _socket_wait(1e300)
     (10.0, None, None)
     """
-    if not timeout > 0:  # also refuses nan
-        raise PipsError(f"timeout must be a number of seconds > 0 (inf: no limit), not {shown(timeout)}")
+    problem = timeout_problem(timeout, SHORTEST_WAIT)
+    if problem is not None:
+        raise PipsError(f"timeout must be {problem} (inf: no limit), not {shown(timeout)}")
     return timeout if timeout < LONGEST_WAIT else None
 
 

@@ -90,8 +90,19 @@ class Marginals:
     puzzle: Puzzle
     counts: dict[Cell, list[int]]
 
+    def __repr__(self) -> str:
+        """The figures, as `Rating`'s repr shows them: the board and every cell's counts (`counts`) ran to 2,500
+        characters for a 10-domino puzzle.
+
+        >>> from pipscover import load_one, marginals
+        >>> marginals(load_one("examples/first.txt"))
+        Marginals(total=1, cells=16, backbone=16)
+        """
+        return f"Marginals(total={self.total}, cells={len(self.counts)}, backbone={len(self.backbone())})"
+
     @property
     def total(self) -> int:
+        """The number of solutions: each cell's counts add up to it."""
         return sum(next(iter(self.counts.values()), []))
 
     def backbone(self) -> dict[Cell, int]:

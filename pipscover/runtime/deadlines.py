@@ -17,6 +17,7 @@ import math
 import numbers
 import time
 import warnings
+from typing import cast
 
 from pipscover.errors import PipsError, shown
 
@@ -32,22 +33,50 @@ class SearchTimeout(Exception):
         return super().__str__() or "stopped by the timeout"
 
 
+def timeout_problem(timeout: object, least: float = 0.0) -> str | None:
+    """What makes `timeout` no time limit, or None when it is one: a number of seconds >= `least` (the option's
+    own least: fetch's 0.001), inf meaning none. The command line's --timeout and the library's `timeout=` are
+    refused by it alike: the library took -1 as a deadline already passed (an inexact count), -inf as no limit.
+
+    >>> timeout_problem(10), timeout_problem(float("inf")), timeout_problem(-1)
+    (None, None, 'a number of seconds >= 0')
+    """
+    number = not isinstance(timeout, bool) and isinstance(timeout, numbers.Real)
+    if not (number and cast(float, timeout) >= least):  # nan too
+        return f"a number of seconds >= {least:g}"
+    return None
+
+
 def deadline_after(timeout: float | None, start: float | None = None) -> float | None:
     """The `time.monotonic()` value `timeout` seconds after `start` (now); None for no limit or an infinite one.
-    A timeout that is no number of seconds is a `PipsError`: nan made a deadline no clock passes, so no limit.
+    A timeout that is no number of seconds >= 0 (`timeout_problem`) is a `PipsError`: nan made a deadline no clock
+    passes, so no limit, and -1 one already passed.
 
-    >>> deadline_after(float("nan"))
+    >>> deadline_after(-1)
     Traceback (most recent call last):
     ...
-    pipscover.errors.PipsError: timeout must be a number of seconds (None or inf: no limit), not nan
+    pipscover.errors.PipsError: timeout must be a number of seconds >= 0 (None or inf: no limit), not -1
     """
-    if timeout is None:
+    seconds = checked_timeout(timeout)
+    if seconds is None or math.isinf(seconds):
         return None
-    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or math.isnan(timeout):
-        raise PipsError(f"timeout must be a number of seconds (None or inf: no limit), not {shown(timeout)}")
-    if math.isinf(timeout):
-        return None
-    return (time.monotonic() if start is None else start) + timeout
+    return (time.monotonic() if start is None else start) + seconds
+
+
+def checked_timeout(timeout: float | None) -> float | None:
+    """`timeout` as the library takes it (None: no limit), or a `PipsError` saying what it must be
+    (`timeout_problem`): where no deadline is made at once, as a sweep's `Settings` (nan and -1 made rows of
+    status error and timeout), as where one is (`deadline_after`).
+
+    >>> checked_timeout(float("-inf"))
+    Traceback (most recent call last):
+    ...
+    pipscover.errors.PipsError: timeout must be a number of seconds >= 0 (None or inf: no limit), not -inf
+    """
+    problem = None if timeout is None else timeout_problem(timeout)
+    if problem is not None:
+        raise PipsError(f"timeout must be {problem} (None or inf: no limit), not {shown(timeout)}")
+    return timeout
 
 
 def deadline_of(timeout: float | None, deadline: float | None, name: str) -> float | None:

@@ -25,6 +25,7 @@ from typing import Any
 
 from pipscover.errors import on_one_line, printable_path
 from pipscover.model import Puzzle
+from pipscover.runtime.deadlines import checked_timeout
 from pipscover.sweep.address import check_scheduler
 from pipscover.sweep.jobs import TASKS, Job, Row, Settings, columns, default_backends, stubs
 from pipscover.sweep.table import Key, ResultTable, cell
@@ -116,6 +117,7 @@ def sweep(
     `workers` processes (default: one per core). Ctrl-C raises `SweepInterrupted`; the rows written stay.
     """
     check_scheduler(scheduler)
+    checked_timeout(settings.timeout)
     table = ResultTable(out, columns(task), row_key, retry, TASKS[task].filled_from)
     todo, repeated = _not_done(jobs, settings, table.done)
     progress = Progress(total=len(todo))

@@ -19,12 +19,24 @@ def scheduler_problem(address: str) -> str | None:
     >>> scheduler_problem("tcp://x:notaport")
     'must end in :PORT, a port from 1 to 65535, as in tcp://10.0.0.5:8786'
     """
-    host, colon, port = address.rpartition("://")[2].rpartition(":")
-    if not colon or not is_written_whole_number(port) or int(port) not in PORTS:
+    _, host, port = address_parts(address)
+    if not is_written_whole_number(port) or int(port) not in PORTS:
         return f"must end in :PORT, a port from {PORTS[0]} to {PORTS[-1]}, {SCHEDULER_EXAMPLE}"
     if not host or (":" in host and not (host.startswith("[") and host.endswith("]"))):
         return f"must name a host before :PORT (an IPv6 one in brackets), {SCHEDULER_EXAMPLE} or tcp://[::1]:8786"
     return None
+
+
+def address_parts(address: str) -> tuple[str, str, str]:
+    """An address's scheme, host and port as written, unchecked (`scheduler_problem` checks them): the scheme
+    empty when none is written, the port when no colon is.
+
+    >>> address_parts("tcp://[::1]:8786"), address_parts("10.0.0.5")
+    (('tcp', '[::1]', '8786'), ('', '', ''))
+    """
+    scheme, _, rest = address.rpartition("://")
+    host, colon, port = rest.rpartition(":")
+    return scheme, host, port if colon else ""
 
 
 def check_scheduler(address: str | None) -> None:

@@ -28,7 +28,9 @@ wait forever. LocalCluster workers are started with Ctrl-C blocked: this process
 (their unfinished jobs are of no use, and a graceful close would wait for them). The LocalCluster is started
 by a thread that blocks SIGINT, so that the event-loop thread it starts, and the worker processes that
 thread spawns, inherit the blocked signal, while the main thread keeps taking Ctrl-C; a Ctrl-C during the
-start (a few seconds) kills the processes started so far and ends the sweep at once.
+start (a few seconds) kills the processes started so far and ends the sweep at once. A --scheduler's workers
+are not this process's to kill, and Dask cannot stop a running task: a count's task, cancelled, stops itself at
+its counter's next progress report (`stop_if_cancelled`); a sweep's job runs to its end.
 
 Workers may be Dask's defaults, daemonic processes: a job with a time limit, and the SAT backends with one, run
 in a process forked with `os.fork` (`pipscover.runtime.stoppable`), which multiprocessing's refusal of children
@@ -43,6 +45,7 @@ import asyncio
 import logging
 import os
 import signal
+import socket
 import threading
 import time
 import uuid
@@ -61,9 +64,14 @@ from distributed import Client, Future, LocalCluster, as_completed, get_worker
 from distributed.comm import get_address_host
 
 from pipscover.errors import PipsError
+from pipscover.sweep.address import address_parts
 from pipscover.sweep.jobs import Job, Row, Settings, run_job, stubs
 
 CONNECT_SECONDS = 10  # how long to try to reach a --scheduler
+# How long a --scheduler that refuses the connection (nothing listens on its port) is tried again: a stock `dask
+# scheduler` just started listens within half a second (0.37 s measured, idle), and a closed port (a typo, a
+# scheduler not started) was tried for all of CONNECT_SECONDS.
+REFUSED_SECONDS = 3
 HANDSHAKE_SECONDS = 5  # and then how long to wait for its first answer
 ABORT_SECONDS = 10  # how long a LocalCluster interrupted while it starts may take to fail
 POLL_SECONDS = 0.5  # how often the running tasks and the workers are counted for the progress bar
@@ -108,12 +116,34 @@ def in_turn(function: Callable[..., Any], shares: dict[str, int], *arguments: An
     """What a count's task runs on a worker with more threads than its share of the cores (`shares`, by worker;
     1 for a worker not counted yet): `function(*arguments, **common)` in its turn, or nothing if the count
     cancelled it meanwhile (Ctrl-C, the deadline: a task that waited is not run then)."""
-    worker = get_worker()
-    with _turns.one(shares.get(worker.address, 1)):
-        task = worker.state.tasks.get(worker.get_current_task())
-        if task is None or task.state == "cancelled":
+    with _turns.one(shares.get(get_worker().address, 1)):
+        if cancelled_here():
             return None
         return function(*arguments, **common)
+
+
+class TaskCancelled(Exception):
+    """Raised in a running task that its count cancelled (`stop_if_cancelled`); nobody reads its result."""
+
+
+def cancelled_here() -> bool:
+    """Whether the count cancelled the task this thread runs (Ctrl-C, the deadline, a worker past its memory
+    cap, the client gone), as its worker was told: read on the worker, no message sent. False off a worker (a
+    task function called in this process: nothing cancels it)."""
+    try:
+        worker = get_worker()
+    except ValueError:
+        return False
+    task = worker.state.tasks.get(worker.get_current_task())
+    return task is None or task.state == "cancelled"
+
+
+def stop_if_cancelled(found: int = 0, share: float | None = None) -> None:
+    """A count's task's progress callback, which its counter calls a few times a second: `TaskCancelled` once
+    the count cancelled it. Dask cannot stop a running task: after Ctrl-C, a chunk of planted 6 x 8's sweep
+    went on 32-56 s on a stock worker, which said it ran nothing, and its core was not free for the next count."""
+    if cancelled_here():
+        raise TaskCancelled
 
 
 def worker_cores() -> list[int]:
@@ -363,6 +393,30 @@ class CoreShares(NamedTuple):
         return cls(slots, shares, slots + sum(threads[address] > share for address, share in shares.items()))
 
 
+def _listening(address: str) -> None:
+    """`PipsError` once a tcp:// `address` has refused the connection for `REFUSED_SECONDS` (nothing listens on
+    its port), or did not answer within `CONNECT_SECONDS`, or cannot be reached at all (a name that does not
+    resolve, no route): Dask's connect tries again for all of CONNECT_SECONDS whatever the error. Another scheme
+    (tls://) is left to Dask."""
+    scheme, host, port = address_parts(address)
+    if scheme not in ("", "tcp"):
+        return
+    refused_until = time.monotonic() + REFUSED_SECONDS
+    while True:
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
+            return
+        except ConnectionRefusedError:
+            if time.monotonic() >= refused_until:
+                raise PipsError(f"--scheduler {address}: cannot connect: nothing listens there (connection refused "
+                                f"for {REFUSED_SECONDS} s); start the scheduler first") from None
+            time.sleep(0.1)
+        except TimeoutError:  # (an OSError too, so first)
+            raise PipsError(f"--scheduler {address}: no answer within {CONNECT_SECONDS} s") from None
+        except OSError as error:
+            raise PipsError(f"--scheduler {address}: cannot connect ({error})") from None
+
+
 def _handshake(address: str) -> None:
     """Dask's handshake with `address`, bounded, or `PipsError`. Dask's client bounds the connection alone: it
     waited for ever on a server that takes the connection and says nothing (a web server waiting for a line),
@@ -387,6 +441,7 @@ def _handshake(address: str) -> None:
 
 def _connect(address: str) -> Client:
     """A client of the scheduler at `address`, whose workers run this pipscover."""
+    _listening(address)
     _handshake(address)
     try:
         client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)

@@ -19,8 +19,8 @@ work budget (`STRUCTURAL_WORK_BUDGET`) in this process first, then builds the sw
 `LOCAL_BUILD_SECONDS`) and sweeps it here too when its work (points x edges) is below `LOCAL_SWEEP_WORK`;
 it splits only what is longer (measured in `encodings/counting.md`). Stopped (the deadline, Ctrl-C, a
 worker past `--memory`), inclusion-exclusion's split count knows no lower bound but 0: a part of Ryser's
-signed sum bounds nothing. Its answer says so (`exact: false`), and the tasks not finished are cancelled, so
-a --scheduler's cluster is left as it was.
+signed sum bounds nothing. Its answer says so (`exact: false`), and the tasks not finished are cancelled (a
+running one stops itself: `cluster.stop_if_cancelled`), so a --scheduler's cluster is left as it was.
 """
 
 from __future__ import annotations
@@ -75,7 +75,10 @@ def swept_chunk(puzzle: Puzzle, begin: int, end: int, sweep: Sweep | None = None
     of its primes, and how many primes (lanes) that is; on the puzzle's `sweep` when the client sent it, else
     on the one this worker builds once, with the fewest primes its graph allows (as one process takes them:
     every worker takes the same). Raises `CountInterrupted` when the worker holds more than `memory` bytes
-    (while it builds the sweep, and before it sweeps: the sweeps themselves allocate nothing)."""
+    (while it builds the sweep, and before it sweeps: the sweeps themselves allocate nothing). Cancelled by its
+    count (Ctrl-C, the deadline), it stops within a fifth of a second (`cluster.stop_if_cancelled`)."""
+    from pipscover.sweep.cluster import stop_if_cancelled
+
     try:
         if sweep is None:
             with _building:
@@ -86,7 +89,7 @@ def swept_chunk(puzzle: Puzzle, begin: int, end: int, sweep: Sweep | None = None
         check_memory(memory)
     except MemoryCapReached:
         raise CountInterrupted(_result(0, False, time.monotonic(), None, "memory")) from None
-    return sweep.points.lanes, sweep_total(sweep, chunk=range(begin, end))
+    return sweep.points.lanes, sweep_total(sweep, chunk=range(begin, end), on_progress=stop_if_cancelled)
 
 
 def count_split(puzzle: Puzzle, engine: DaskEngine, deadline: float | None, memory: int | None, start: float,

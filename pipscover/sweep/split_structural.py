@@ -13,8 +13,9 @@ What the split costs: one process's cache serves every subproblem of the count; 
 two positions on two workers is counted twice. Each worker thread keeps its counter (and its cache, which
 forgets at the memory cap) from task to task of one count, so that its later positions find what its earlier
 ones counted; the client has the workers drop them when the count ends, leaving the cluster as it was. A task
-already running then (Dask cannot stop it), or started by a worker before the cancel reached it, drops its
-counter as it ends: each task knows its count's run, and the worker the runs that have ended.
+already running then (which stops at its counter's next progress report: `cluster.stop_if_cancelled`), or
+started by a worker before the cancel reached it, drops its counter as it ends: each task knows its count's
+run, and the worker the runs that have ended.
 """
 
 from __future__ import annotations
@@ -51,12 +52,15 @@ _ended: deque[str] = deque(maxlen=64)
 
 def counted_positions(puzzle: Puzzle, positions: list[Position], run: str, memory: int | None) -> list[int]:
     """What one task of the count `run` computes: the exact count of each position. Raises `CountInterrupted`
-    (stopped by "memory") when the worker passes `memory` bytes with its cache forgotten."""
+    (stopped by "memory") when the worker passes `memory` bytes with its cache forgotten; cancelled by its count
+    (Ctrl-C, the deadline), it stops at its counter's next progress report (`cluster.stop_if_cancelled`)."""
+    from pipscover.sweep.cluster import stop_if_cancelled
+
     thread = threading.get_ident()
     kept = _counters.get(thread)
     if kept is None or kept[0] != run:
         kept = _counters[thread] = (run, StructuralCounter(puzzle))
-    budget = Budget(time.monotonic(), None, memory)
+    budget = Budget(time.monotonic(), None, memory, stop_if_cancelled)
     try:
         return [kept[1].count_from(position, budget) for position in positions]
     finally:

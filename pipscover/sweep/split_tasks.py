@@ -23,8 +23,8 @@ CHUNKS = 64
 # idle), so that the workers' last chunks end close together: each worker holds one chunk more than it
 # sweeps, so its last two may be the last it got.
 SMALLEST_CHUNK = 128
-# inclusion-exclusion's largest chunk, a 16th of the points: what a worker goes on sweeping after Ctrl-C (Dask
-# cannot stop a running task), or sweeps again after a worker is killed.
+# inclusion-exclusion's largest chunk, a 16th of the points: what a worker sweeps again after a worker is
+# killed (and went on sweeping after Ctrl-C, before a cancelled task stopped itself: `cluster.stop_if_cancelled`).
 LARGEST_CHUNK = 16
 
 
