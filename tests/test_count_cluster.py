@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BIN, EXAMPLES, free_port, needs_nyt, nyt_files, stop_session
-from pipscover import load_one
+from pipscover import load_one, marginals
 from pipscover.counting.frontier import frontier
 from pipscover.counting.inclusion_exclusion import (
     build_sweep,
@@ -358,6 +358,40 @@ def test_each_worker_runs_a_counts_tasks_in_turns_and_a_cancelled_task_waiting_i
     ran = sorted(tmp_path.glob("[0-9]*"))
     assert len(ran) == sum(shares.values()) == engine.slots
     assert all(int(out.read_text()) <= max(shares.values()) for out in ran)
+
+
+def _marginals_of(answer: dict) -> dict:
+    return {(row, column): counts for row, column, counts in answer["marginals"]}
+
+
+def test_the_marginals_split_over_a_stock_cluster_are_those_of_one_process(run_cli, scheduler):
+    """Past the walk's budget the marginals' sums go out in the count's chunks (planted 4 x 6, 1,728 points),
+    one task each, and add up to the marginals of one process, cell by cell."""
+    from distributed import Client, get_task_stream
+
+    with Client(scheduler, timeout=30) as client, get_task_stream(client) as stream:
+        begun = time.time()
+        answer = _counted_here(run_cli, PLANTED_4X6, "--marginals", "--scheduler", scheduler)
+    assert answer["count"] == 58_725_029_952 and answer["marginals_stopped_by"] is None
+    assert _marginals_of(answer) == dict(marginals(load_one(PLANTED_4X6)).counts)
+    tasks = [task for task in stream.data if str(task["key"]).startswith("count-marginals")
+             and any(span["start"] >= begun for span in task["startstops"])]
+    assert len(tasks) >= len(shrinking_chunks(points_of(load_one(PLANTED_4X6)), 2))
+
+
+def test_jobs_splits_the_marginals_over_a_local_cluster_as_the_count(run_cli):
+    here = _counted_here(run_cli, PLANTED_4X6, "--marginals")
+    split = _counted_here(run_cli, PLANTED_4X6, "--marginals", "--jobs", "2")
+    assert split["marginals"] == here["marginals"] and split["count"] == here["count"]
+
+
+def test_a_marginals_task_past_memory_says_so_as_a_counts_does():
+    from pipscover.model.results import CountInterrupted
+    from pipscover.sweep.split_marginals import marginal_chunk
+
+    with pytest.raises(CountInterrupted) as stopped:
+        marginal_chunk(load_one(PLANTED_4X6), 0, 16, memory=1 << 20)
+    assert stopped.value.result.stopped_by == "memory"
 
 
 def test_auto_keeps_a_short_count_here(run_cli, scheduler):

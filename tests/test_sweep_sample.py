@@ -245,6 +245,16 @@ def test_the_layings_sums_of_the_core_are_its_twins():
     assert laying_totals(sweep, layings, compiled=True) == laying_totals(sweep, layings, compiled=False)
 
 
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_layings_sums_over_chunks_of_the_points_add_up_to_the_whole(compiled):
+    """A split's tasks each sum a chunk of the points (`pipscover.sweep.split_marginals`)."""
+    sweep, layings = _laid("planted-4x4-s1.json")
+    cuts = [0, 1, 17, sweep.points.count // 2, sweep.points.count]
+    parts = [laying_totals(sweep, layings, compiled=compiled, chunk=range(a, b)) for a, b in zip(cuts, cuts[1:])]
+    whole = laying_totals(sweep, layings, compiled=compiled)
+    assert [sum(sums) % sweep.points.modulus for sums in zip(*parts)] == whole
+
+
 def test_the_edges_that_make_the_same_layings_share_a_group():
     """The core adds an edge's terms to its group's sums once, not to each laying's: on planted 4 x 6 the
     groups are far fewer than the edges that lay, and no two groups make the same layings."""
