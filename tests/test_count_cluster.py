@@ -426,9 +426,11 @@ def test_a_structural_split_past_memory_stops_with_a_labelled_lower_bound(run_cl
     assert re.search(r"at least [\d,]+ solutions \(NOT exact: stopped by --memory", done.out), done.out
 
 
-def _count_with_a_worker_killed(run_cli, scheduler: str, method: str, puzzle: Path) -> dict:
-    """`pipscover count PUZZLE -m METHOD --scheduler`, in this process, one of the two workers killed (SIGKILL)
-    by a thread here as soon as it holds a chunk of the count: the count's answer. (Its nanny restarts it; the
+def _count_with_a_worker_killed(run_cli, scheduler: str, method: str, puzzle: Path, *more: str,
+                                tasks: str = "count-") -> dict:
+    """`pipscover count PUZZLE -m METHOD --scheduler` (and `more`), in this process, one of the two workers
+    killed (SIGKILL) by a thread here as soon as it holds a chunk of the count (`tasks`: the keys' start): the
+    count's answer. (Its nanny restarts it; the
     next test that asks for the cluster waits for it. The count ran in a process of its own, which spent a
     second and a half of CPU importing pipscover and Dask before it sent a task.)"""
     from distributed import Client
@@ -441,7 +443,7 @@ def _count_with_a_worker_killed(run_cli, scheduler: str, method: str, puzzle: Pa
             deadline = time.monotonic() + 120
             while not counted.is_set() and time.monotonic() < deadline:
                 busy = sorted(worker for worker, keys in client.processing().items()
-                              if any(key.startswith("count-") for key in keys))
+                              if any(key.startswith(tasks) for key in keys))
                 if busy:
                     os.kill(client.run(os.getpid, workers=busy[:1])[busy[0]], signal.SIGKILL)
                     killed.append(busy[0])
@@ -452,7 +454,7 @@ def _count_with_a_worker_killed(run_cli, scheduler: str, method: str, puzzle: Pa
     killer.start()
     watching.wait(60)  # connected before the count starts: a short count once ended while it connected
     try:
-        done = run_cli("count", puzzle, "-m", method, "--scheduler", scheduler, "--json")
+        done = run_cli("count", puzzle, "-m", method, "--scheduler", scheduler, "--json", *more)
     finally:
         counted.set()
         killer.join()
@@ -504,6 +506,15 @@ def test_the_sweep_auto_built_here_is_sent_to_the_workers_and_outlives_a_worker_
     with Client(scheduler, timeout=30) as client:
         client.wait_for_workers(2, timeout=60)  # the restarted one too
         assert not any(client.run(lambda: puzzle in split_count._built).values())
+
+
+def test_a_worker_killed_mid_marginals_has_their_tasks_run_again_and_added_once(run_cli, scheduler):
+    """no-unique-20's marginals: its count is short (auto keeps it here), its marginals' sums about 5 s of
+    CPU in one process, split."""
+    puzzle = PUZZLES / "no-unique-20-s1.json"
+    answer = _count_with_a_worker_killed(run_cli, scheduler, "auto", puzzle, "--marginals", tasks="count-marginals")
+    assert answer["marginals_stopped_by"] is None
+    assert _marginals_of(answer) == dict(marginals(load_one(puzzle)).counts)
 
 
 def test_a_worker_killed_mid_count_has_its_tasks_run_again_and_counted_once(run_cli, scheduler):
