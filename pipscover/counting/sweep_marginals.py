@@ -41,7 +41,13 @@ def marginals_by_sweep(puzzle: Puzzle, deadline: float | None = None, memory_cap
     """For every cell, how many solutions put each pip value there (`[n_0, n_1, ...]`), as
     `Completions.marginals` gives them; `TooBig` where inclusion-exclusion refuses the puzzle. `on_progress`
     hears the share of the points swept."""
-    laid = laid_graph(puzzle, deadline, memory_cap, compiled)
+    return laid_marginals(laid_graph(puzzle, deadline, memory_cap, compiled), deadline, memory_cap, compiled,
+                          on_progress)
+
+
+def laid_marginals(laid: LaidGraph, deadline: float | None = None, memory_cap: int | None = None,
+                   compiled: bool | None = None, on_progress: ProgressCallback | None = None) -> dict[Cell, list[int]]:
+    """`marginals_by_sweep`'s, from the graph and layings read back already."""
     totals = laying_totals(laid.built.sweep, laid.made, deadline, compiled, on_progress, memory_cap=memory_cap)
     return marginal_rows(laid.built.board.cells, laid.values, laid.layings, Modulus.of_points(laid.built.sweep.points),
                          totals)
@@ -58,10 +64,10 @@ class LaidGraph(NamedTuple):
 
 
 def laid_graph(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | None = None,
-               compiled: bool | None = None) -> LaidGraph:
-    """The puzzle's graph and its layings, read back; `MemoryCapReached` where the sums would then pass
-    `memory_cap` (`_bytes_needed`), before they are made."""
-    built = keyed_graph(puzzle, deadline, memory_cap, compiled)
+               compiled: bool | None = None, built: BuiltSweep | None = None) -> LaidGraph:
+    """The puzzle's graph (`built`, when the caller has it) and its layings, read back; `MemoryCapReached`
+    where the sums would then pass `memory_cap` (`_bytes_needed`), before they are made."""
+    built = built or keyed_graph(puzzle, deadline, memory_cap, compiled)
     values = pip_values(puzzle.dominoes)
     made, layings = _layings_of(built, len(values), deadline, memory_cap)
     if memory_cap is not None and resident_bytes() + _bytes_needed(built, made) > memory_cap:

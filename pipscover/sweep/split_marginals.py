@@ -20,22 +20,29 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from pipscover.counting.completions import marginals_past_the_walk
-from pipscover.counting.inclusion_exclusion import Modulus, laying_totals, points_of
+from pipscover.counting.inclusion_exclusion import BuiltSweep, Modulus, laying_totals, points_of
 from pipscover.counting.progress import ProgressCallback
-from pipscover.counting.sweep_marginals import LaidGraph, laid_graph, marginal_rows
+from pipscover.counting.sweep_marginals import LaidGraph, laid_graph, laid_marginals, marginal_rows
+from pipscover.counting.sweep_sample import keyed_graph
 from pipscover.errors import PipsError
 from pipscover.model import Cell, Puzzle
 from pipscover.model.results import CountInterrupted, CountResult, Distinct, Marginals
 from pipscover.regions import pip_values
-from pipscover.runtime.deadlines import SearchTimeout
+from pipscover.runtime.deadlines import SearchTimeout, has_passed
 from pipscover.runtime.limits import MemoryCapReached, check_memory
 from pipscover.sweep.address import check_scheduler
+from pipscover.sweep.split_count import LOCAL_BUILD_SECONDS, LOCAL_SWEEP_WORK
 from pipscover.sweep.split_tasks import gather, shrinking_chunks
 
 if TYPE_CHECKING:
     from pipscover.sweep.cluster import DaskEngine
 
 METHOD = "marginals"
+# The sums' work (points x edges) kept here: about a count's sweep of `LOCAL_SWEEP_WORK`, which the sums take
+# four times (planted 6 x 6: 7 s against 1.9), less a worker's own build and read-back. Measured (--jobs 2, a
+# LocalCluster, against one process, wall): planted 4 x 6 (864 x 9,917) 1.9 s against 0.9 s, so it stays
+# here; no-unique-20 (524,288 x 4,622) 5.2 s against 6.2 s, so it is split.
+LOCAL_MARGINALS_WORK = LOCAL_SWEEP_WORK // 4
 
 _laid: dict[Puzzle, LaidGraph] = {}  # on a worker: the last puzzle's graph and layings, for its next chunks
 _laying = threading.Lock()  # the threads of one worker build them once
@@ -108,9 +115,26 @@ def marginals_on_cluster(puzzle: Puzzle, scheduler: str | None, workers: int, de
 
     def split() -> dict[Cell, list[int]]:
         modulus = Modulus.of(puzzle)  # what it refuses, it refuses before a cluster starts
+        built = _built_here(puzzle, deadline, memory)
+        if built is not None and built.sweep.points.count * len(built.sweep.sources) <= LOCAL_MARGINALS_WORK:
+            return laid_marginals(laid_graph(puzzle, deadline, memory, built=built), deadline, memory,
+                                  on_progress=on_progress)
         from pipscover.sweep.cluster import DaskEngine
 
         with DaskEngine(scheduler, workers) as engine:
             return marginals_split(puzzle, engine, modulus, deadline, memory, on_progress)
 
     return marginals_past_the_walk(puzzle, deadline, memory, on_progress, split)
+
+
+def _built_here(puzzle: Puzzle, deadline: float | None, memory: int | None) -> BuiltSweep | None:
+    """The graph built here to weigh the sums, as auto's count weighs its sweep: None where it is not built
+    within `LOCAL_BUILD_SECONDS` or the memory cap (a long build makes long sums); `SearchTimeout` past the
+    deadline."""
+    build_by = time.monotonic() + LOCAL_BUILD_SECONDS
+    try:
+        return keyed_graph(puzzle, build_by if deadline is None else min(deadline, build_by), memory)
+    except (SearchTimeout, MemoryCapReached):
+        if has_passed(deadline):
+            raise SearchTimeout() from None
+        return None
