@@ -276,7 +276,8 @@ def test_count_marginals_in_text_give_each_open_cell_its_pips_shares(run_cli):
     path = "benchmarks/count_puzzles/no-unique-10-s1.json"
     answer = json.loads(run_cli("count", path, "--marginals", "--json").out)
     text = run_cli("count", path, "--marginals").out.splitlines()
-    start = text.index("the other cells: the share of the 29,028 solutions that put each pip there (%)")
+    start = text.index("the other cells (rows and columns from 1, as hints name them): the share of the 29,028 "
+                       "solutions that put each pip there (%)")
     header, *rows = text[start + 1:]
     pips = [int(pip) for pip in header.split()[2:]]
     open_cells = [(r, c, counts) for r, c, counts in answer["marginals"] if max(counts) < answer["count"]]
@@ -315,9 +316,10 @@ QUICK_COUNT_LONG_MARGINALS = Path(__file__).resolve().parents[1] / "benchmarks/c
 
 def test_marginals_stopped_by_the_timeout_leave_the_count_and_say_so(run_cli):
     """The timeout is the puzzle's: marginals past it were dropped without a word, exit 0. (Counted by
-    inclusion-exclusion in one process, 2.2 s of CPU, where `auto` races two; 12 s, where the count and its
-    marginals take 17 s on an idle core: the count passed 8 s, and then 10, at a load average of 7.)"""
-    timed = ["--marginals", "--timeout", "12", "-m", "inclusion-exclusion"]
+    inclusion-exclusion in one process, 2.2 s of CPU, where `auto` races two, whose count passed 8 s, and then
+    10, at a load average of 7; 9 s, where the count and its marginals take 11 s on an idle core: they took 17
+    before their sums went by group, and 12 s was then the timeout.)"""
+    timed = ["--marginals", "--timeout", "9", "-m", "inclusion-exclusion"]
     done = run_cli("count", QUICK_COUNT_LONG_MARGINALS, *timed)
     assert done.code == 3
     assert "22,044,623,880,419,946,864 solutions (exact" in done.out

@@ -420,7 +420,8 @@ def _shares_table(cells: Marginals, backbone: dict[Cell, int]) -> list[str]:
         return "<0.1" if tenths == 0 else ">99.9" if tenths == 1000 and solutions < total else f"{tenths / 10:.1f}"
 
     width = max(5, *(len(str(pip)) for pip in pips))
-    lines = [f"the other cells: the share of the {total:,} solutions that put each pip there (%)",
+    lines = [(f"the other cells (rows and columns from 1, as hints name them): the share of the {total:,} "
+              "solutions that put each pip there (%)"),
              "row col " + " ".join(f"{pip:>{width}}" for pip in pips)]
     for r, c in open_cells:
         row = cells.counts[r, c]

@@ -44,6 +44,7 @@ from pipscover.counting.inclusion_exclusion import (
     with_fewest_primes,
 )
 from pipscover.counting.search import check_search
+from pipscover.errors import NoSolution
 from pipscover.model import Cell, Placement, Puzzle, Solution
 from pipscover.regions import pip_values
 
@@ -85,7 +86,7 @@ class SweepSampler:
         """One solution drawn uniformly at random (`rng` decides, by `randrange` on exact counts only)."""
         known = self.total()
         if known == 0:
-            raise ValueError("no solution to sample")
+            raise NoSolution(f"{self.puzzle.describe()}: no solution to draw")
         path: list[tuple[int, int, int, int]] = []  # (source, target, kind, times), from the covered board back
         state, left = self.built.sweep.final, self.copies
         while state:
