@@ -766,6 +766,22 @@ def test_a_domino_tapped_where_it_does_not_fit_is_shown_there_in_red(tabs, url, 
     assert (message["y"] >= 0 and message["y"] + message["height"] <= 844) == (row == 7)
 
 
+def test_a_domino_in_hand_hovered_at_the_boards_edge_is_drawn_whole_past_it(page, tmp_path):
+    """Hovered on the last column, the domino in hand, its second half off the board, was drawn in red cut off at the
+    drawing's edge: half a domino, which read as one that fits. Now it is drawn whole, past the board's edge and
+    over the tray beside it: its far end is what is on top there."""
+    open_on_any_screen(page, sixteen(tmp_path))
+    tile(page, 0).click()
+    cell(page, (1, 7)).hover()
+    tried, drawing = page.locator(".misfit").bounding_box(), page.locator(".board-svg").bounding_box()
+    beyond = drawing["x"] + drawing["width"]
+    assert tried["x"] + tried["width"] > beyond + 20
+    page.eval_on_selector(".misfit", "(ghost) => { ghost.style.pointerEvents = 'auto'; }")
+    on_top = page.evaluate("([x, y]) => Boolean(document.elementFromPoint(x, y).closest('.misfit'))",
+                           [(beyond + tried["x"] + tried["width"]) / 2, tried["y"] + tried["height"] / 2])
+    assert on_top
+
+
 def test_a_board_filled_wrong_on_a_phone_shows_its_message_with_the_wrong_domino(tabs, url, tmp_path):
     """Under a tall board (8 x 4) the last domino, laid the wrong way round, was boxed in red, and the message
     that says why at the screen's bottom edge: the Check button brought its answer onto the screen, the check
