@@ -225,6 +225,29 @@ def test_a_domino_dropped_off_the_board_goes_back_to_the_tray(page, made):
     assert page.locator("[data-placed]").count() == 1
 
 
+def test_a_domino_in_hand_put_on_a_placed_one_takes_its_place_and_undo_puts_both_back(page, made):
+    """With a domino in hand, a click on a placed domino took that one up into the hand and sent the one in hand back
+    to the tray, unsaid: the hover had shown the one in hand there, in red as if it did not fit. A click on the
+    board puts the domino in hand where it is clicked, as on an empty cell: here in the placed one's place, which the
+    hover shows faded, and which goes back to the tray, as the message says; one Undo puts both back."""
+    (first, turns, anchor), (second, _, _) = list(moves(made["easy"]))[:2]
+    place_by_clicks(page, first, turns, anchor)
+    tile(page, second).click()
+    for _ in range(turns):
+        page.click("#turn")
+    box = cell(page, anchor).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    assert page.locator(".domino.replaced").count() == 1 and page.locator(".misfit").count() == 0
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    assert page.evaluate("placed.map((p) => p.tile)") == [second] and page.evaluate("hand") is None
+    assert page.locator(f".tray-domino.used[data-tile='{first}']").count() == 0
+    back = "-".join(map(str, made["easy"].puzzle.dominoes[first]))
+    assert f"The domino {back} is back in the tray" in page.text_content("#message")
+    page.click("#undo")
+    assert page.evaluate("placed.map((p) => p.tile)") == [first] and page.text_content("#message") == ""
+    assert page.locator(f".tray-domino.used[data-tile='{second}']").count() == 0
+
+
 def test_a_hint_highlights_its_cells_and_a_wrong_domino_is_named(page, made, tmp_path):
     medium = open_file(page, made, tmp_path)
     first = next(moves(medium))

@@ -269,8 +269,11 @@ function drawBoard() {
     svg("path", {d: edges, fill: "none", stroke: region.outline, "stroke-width": 7, "stroke-dasharray": "7 4",
                  "clip-path": `url(#clip-${index})`, class: "region-edge"}, picture);
   });
+  const spot = hand !== null && cursor ? spotFor(hand, cursor) : null;
   placed.forEach((placement, index) => {
-    const group = drawDomino(picture, placement.domino, placement.cells.map(at), "placed");
+    // (faded under the one in hand where that would replace it: the hover shows it before the click)
+    const replaced = spot && spot.fits && spot.replaces === index ? " replaced" : "";
+    const group = drawDomino(picture, placement.domino, placement.cells.map(at), "placed" + replaced);
     group.setAttribute("data-placed", index);
     group.setAttribute("aria-label", `domino ${placement.domino.join("-")} on ${placement.cells.map(key).join(" and ")}`);
   });
@@ -283,11 +286,7 @@ function drawBoard() {
                    class: marked.kind === "wrong" ? "mark wrong-cell" : "mark hint-cell"}, picture);
     }
   }
-  if (hand !== null && cursor) {
-    const spot = spotFor(hand, cursor);
-    const where = spot ? spot.cells : [cursor];
-    if (spot) drawDomino(picture, spot.domino, where.map(at), spot.fits ? "ghost" : "ghost misfit");
-  }
+  if (spot) drawDomino(picture, spot.domino, spot.cells.map(at), spot.fits ? "ghost" : "ghost misfit");
   if (cursor && $("board").matches(":focus-visible")) {  // (the keyboard's: not after a click or a tap)
     const [x, y] = at(cursor);
     svg("rect", {x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 6, class: "cursor"}, picture);
@@ -403,13 +402,16 @@ function covered(cell, except) {
 
 // Where the domino in hand would lie with its left (top) half, as the tray draws it, on `cell`, and whether it fits
 // there. (Turned twice or three times its first half is its right (bottom) one: laid by that, a tap put it a cell left
-// of, or above, the cell tapped, and a phone shows no preview before the tap.)
+// of, or above, the cell tapped, and a phone shows no preview before the tap.) A domino placed on `cell` is the one it
+// replaces (`replaces`, its index, else -1): with a domino in hand a tap on the board puts it there, and a tap on a
+// placed one had silently taken that one up in its place, the one in hand back to the tray.
 function spotFor(inHand, cell) {
   const [dr, dc] = TURNS[inHand.turn];
   const first = dr + dc < 0 ? [cell[0] - dr, cell[1] - dc] : cell;
   const cells = [first, [first[0] + dr, first[1] + dc]];
-  return {domino: game.dominoes[inHand.tile], cells,
-          fits: cells.every((c) => onBoard(c) && !covered(c))};
+  const replaces = placed.findIndex((p) => p.cells.some((c) => key(c) === key(cell)));
+  return {domino: game.dominoes[inHand.tile], cells, replaces,
+          fits: cells.every((c) => onBoard(c) && !covered(c, replaces))};
 }
 
 function remember() {
@@ -420,8 +422,8 @@ function remember() {
 
 function changed() {
   // The red box goes with the domino it named, and what was said of the board as it was (solved, revealed,
-  // every domino placed, right so far) with that board, as does Reveal all's question about it.
-  if ((marked && marked.kind === "wrong") || $("message").classList.contains("good")) say("");
+  // every domino placed, right so far, a domino replaced) with that board, as does Reveal all's question about it.
+  if ((marked && marked.kind === "wrong") || $("message").matches(".good, .replaced")) say("");
   if ($("message").classList.contains("asking")) unask();
   marked = null;
   $("solved").hidden = true;
@@ -444,11 +446,17 @@ function place(cell) {
     return false;
   }
   remember();
+  const replaced = spot.replaces >= 0 ? placed.splice(spot.replaces, 1)[0] : null;
   placed.push({tile: hand.tile, domino: spot.domino, cells: spot.cells});
   hand = null;
   $("how-to-play").open = false;  // (the player knows how now: kept folded, as a choice, by its toggle)
   say("");
   changed();
+  if (replaced) {
+    const [back, put] = [replaced, placed.at(-1)].map((p) => game.dominoes[p.tile].join("-"));
+    say(`The domino ${back} is back in the tray, ${put} in its place; Undo puts ${back} back.`, "replaced");
+    bringIntoView($("message"), `[data-placed="${placed.length - 1}"]`);
+  }
   return true;
 }
 
@@ -890,7 +898,8 @@ $("tray").addEventListener("keydown", (event) => {
 });
 
 $("board").addEventListener("pointerdown", (event) => {
-  const group = event.target.closest("[data-placed]");
+  // (with a domino in hand, a press on a placed one puts it there too, in that one's place: `place`)
+  const group = hand === null && event.target.closest("[data-placed]");
   if (group) {
     event.preventDefault();
     beginDrag(event, placed[Number(group.dataset.placed)].tile, Number(group.dataset.placed));
