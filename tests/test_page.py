@@ -764,6 +764,29 @@ def test_a_tap_on_the_board_with_nothing_in_hand_says_to_take_a_domino_first(tab
     assert page.locator("[data-placed]").count() == 0 and page.locator("#message").bounding_box()["y"] < 844
 
 
+TABLETS = [(768, 1024), (1024, 768)]
+
+
+@pytest.mark.parametrize("size", TABLETS)
+def test_a_domino_taken_by_a_tap_is_drawn_on_no_cell_before_one_is_tapped_on_a_tablet(tabs, url, made, size):
+    """A touch screen has no hover, and the domino in hand was drawn on the cell tapped last: the next one taken from
+    the tray lay over the domino just placed there, in red, as if the player had tried it there; one taken up from
+    the board lay on the cell of an earlier tap. Now a domino newly in hand is drawn only where it is tried."""
+    page = tabs["phone"]
+    page.set_viewport_size(dict(zip(("width", "height"), size, strict=True)))
+    try:
+        opened(page, url)
+        first, second = list(moves(made["easy"]))[:2]
+        place_by_clicks(page, *first, tapped=True)
+        tile(page, second[0]).tap()
+        assert page.locator(".ghost").count() == 0 and page.locator(".domino.replaced").count() == 0
+        page.tap("#put-back")
+        page.locator("[data-placed]").tap()  # taken back into the hand
+        assert page.evaluate("hand") is not None and page.locator(".ghost").count() == 0
+    finally:
+        page.set_viewport_size(SCREENS["phone"]["viewport"])
+
+
 def test_a_domino_that_does_not_fit_says_how_to_turn_it_on_a_phone(tabs, url):
     """It said "Turn it with R", and a phone has no R key."""
     page = opened(tabs["phone"], url)

@@ -855,6 +855,9 @@ document.addEventListener("pointerup", (event) => {
   drag = null;
   if (finished.floating) finished.floating.remove();
   if (!finished.moved) {
+    // A domino newly in hand is drawn on the board where the pointer goes next, not on the cell of the last tap: a
+    // touch screen has no hover, and it lay there (in red over the domino just placed, as if tried there).
+    if (!hand || hand.tile !== finished.tile) cursor = null;
     if (finished.fromPlaced !== null) takeBack(finished.fromPlaced, true);
     else take(finished.tile);
     return;
@@ -926,6 +929,7 @@ $("board").addEventListener("blur", () => drawBoard());
 
 $("board").addEventListener("keydown", (event) => {
   if (!game) return;
+  cursor = cursor || firstCell();  // (none since a tap took a domino, the board in focus)
   const moves = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
   if (moves[event.key]) {
     event.preventDefault();
