@@ -675,7 +675,7 @@ TOOL_GROUPS = [["turn", "put-back"], ["undo", "redo", "clear"], ["hint", "check"
 
 
 @pytest.mark.parametrize(("screen", "size"), [("laptop", (1280, 800)), ("laptop", (1366, 768)),
-                                              ("phone", (390, 844)), ("phone", (360, 740))])
+                                              ("phone", (390, 844)), ("phone", (360, 740)), ("phone", (1024, 768))])
 def test_the_panels_buttons_go_to_a_new_row_by_group(tabs, url, tmp_path, screen, size):
     """Beside a laptop's board the panel is 300 pixels wide, and Play's five buttons, which need about 385, wrapped
     wherever the row ran out: Redo and Clear under Turn, away from Undo, and Reveal all alone under Hint. Now each
@@ -1287,13 +1287,30 @@ def sixteen(tmp_path, rows=4):
     """A file of 16 dominoes (`rows` 4: a 4 x 8 board; 8: 8 x 4), every cell its own sum region, its pip as
     laid in reading order: the counts the page asks for on opening take the server a moment (on an empty 4 x 8
     board, a worker counted grids for its whole 60 s deadline)."""
-    dominoes = [(a, b) for a in range(4) for b in range(a, 4)] + [(5, 6)] * 6
-    board = [(row, column) for row in range(rows) for column in range(32 // rows)]
+    return rows_of_sums(tmp_path, [(a, b) for a in range(4) for b in range(a, 4)] + [(5, 6)] * 6, rows)
+
+
+def rows_of_sums(tmp_path, dominoes, rows):
+    """A file of `dominoes` on `rows` full rows, every cell its own sum region, its pip as laid in reading order."""
+    board = [(row, column) for row in range(rows) for column in range(2 * len(dominoes) // rows)]
     pips = [pip for domino in dominoes for pip in domino]
     puzzle = Puzzle.build([("sum", [where], pip) for where, pip in zip(board, pips, strict=True)], dominoes)
-    path = tmp_path / f"sixteen-{rows}.json"
+    path = tmp_path / f"{len(dominoes)}-on-{rows}-rows.json"
     path.write_text(json.dumps(puzzle_to_nyt(puzzle)))
     return path
+
+
+def test_a_nine_column_boards_cells_take_a_finger_on_a_tablet_on_its_side(tabs, url, tmp_path):
+    """On a tablet on its side (1024 x 768) the laptop's layout gave the panel 300 pixels, and a board 9 columns wide
+    (the NYT's widest) had cells 42 pixels wide, under a finger's 44. Now the panel and the gaps are narrower there
+    (each group of its buttons still in a row: the panel's test)."""
+    page = tabs["phone"]
+    page.set_viewport_size({"width": 1024, "height": 768})
+    try:
+        open_on_any_screen(opened(page, url), rows_of_sums(tmp_path, [(n % 7, (n + 3) % 7) for n in range(9)], 2))
+        assert cell(page, (0, 8)).bounding_box()["width"] >= 44
+    finally:
+        page.set_viewport_size(SCREENS["phone"]["viewport"])
 
 
 def open_on_any_screen(page, path):
