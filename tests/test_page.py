@@ -248,6 +248,16 @@ def test_a_domino_in_hand_put_on_a_placed_one_takes_its_place_and_undo_puts_both
     assert page.locator(f".tray-domino.used[data-tile='{second}']").count() == 0
 
 
+def test_a_domino_taken_by_a_tap_that_moved_a_little_is_drawn_on_no_cell(page, made):
+    """A tap on the tray that moved a little is a drag let go off the board, and it left the domino in hand drawn on
+    the cell of the last click: over the domino just placed there, in red, as if tried there."""
+    first, second = list(moves(made["easy"]))[:2]
+    place_by_clicks(page, *first)
+    box = tile(page, second[0]).bounding_box()
+    drag(page, box, (box["x"] + box["width"] / 2 + 10, box["y"] + box["height"] / 2))
+    assert page.evaluate("hand.tile") == second[0] and page.locator(".ghost").count() == 0
+
+
 def test_a_hint_highlights_its_cells_and_a_wrong_domino_is_named(page, made, tmp_path):
     medium = open_file(page, made, tmp_path)
     first = next(moves(medium))

@@ -865,10 +865,13 @@ document.addEventListener("pointerup", (event) => {
   const cell = cellUnderLeftHalf(event);
   // A domino dragged off the board and let go there goes back to the tray: it stayed in hand, drawn in red on the
   // cell where the pointer had left the board, and seemed still there. (One from the tray stays in hand, as a tap
-  // takes it: a finger's tap on a phone moves a little.)
+  // takes it: a finger's tap on a phone moves a little; drawn on no cell, as after a tap that did not.)
   if (cell) place(cell);
   else if (finished.fromPlaced !== null) putBack();
-  else draw();
+  else {
+    cursor = null;
+    draw();
+  }
 });
 
 $("tray").addEventListener("pointerdown", (event) => {
