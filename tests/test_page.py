@@ -409,6 +409,12 @@ def test_the_cursors_cell_is_announced_as_it_moves(page, made):
     assert said(anchor, f"empty; the domino {domino} in hand fits here") in announced(page)
     page.keyboard.press("Enter")
     assert said(anchor, f"{domino.split('-')[0]} of the domino {domino}") in announced(page)
+    page.keyboard.press("Enter")  # (the focus is on the tray's next domino) in hand, the cursor where it was
+    for _ in range(turns):
+        page.keyboard.press("r")
+    other = "-".join(map(str, made["easy"].puzzle.dominoes[page.evaluate("hand.tile")]))
+    placed = f"{domino.split('-')[0]} of the domino {domino}"
+    assert said(anchor, f"{placed}; the domino {other} in hand would take its place") in announced(page)
 
 
 def test_the_keyboards_first_stop_skips_the_chooser_to_the_board(page):

@@ -272,8 +272,8 @@ function drawBoard() {
   const spot = hand !== null && cursor ? spotFor(hand, cursor) : null;
   placed.forEach((placement, index) => {
     // (faded under the one in hand where that would replace it: the hover shows it before the click)
-    const replaced = spot && spot.fits && spot.replaces === index ? " replaced" : "";
-    const group = drawDomino(picture, placement.domino, placement.cells.map(at), "placed" + replaced);
+    const kind = spot && spot.fits && spot.replaces === index ? "placed replaced" : "placed";
+    const group = drawDomino(picture, placement.domino, placement.cells.map(at), kind);
     group.setAttribute("data-placed", index);
     group.setAttribute("aria-label", `domino ${placement.domino.join("-")} on ${placement.cells.map(key).join(" and ")}`);
   });
@@ -324,13 +324,13 @@ function cursorSaid(cell, top, left) {
   const region = game.regions.find((r) => r.cells.some((c) => key(c) === key(cell)));
   const where = `Row ${cell[0] - top + 1}, column ${cell[1] - left + 1}, ${region.name}`;
   const on = placed.find((p) => p.cells.some((c) => key(c) === key(cell)));
-  if (on) {
-    const half = key(on.cells[0]) === key(cell) ? 0 : 1;
-    return `${where}: ${on.domino[half]} of the domino ${on.domino.join("-")}.`;
-  }
-  if (hand === null) return `${where}: empty.`;
+  const half = on && key(on.cells[0]) !== key(cell) ? 1 : 0;
+  const lies = on ? `${on.domino[half]} of the domino ${on.domino.join("-")}` : "empty";
+  if (hand === null) return `${where}: ${lies}.`;
   const spot = spotFor(hand, cell);
-  return `${where}: empty; the domino ${spot.domino.join("-")} in hand ${spot.fits ? "fits" : "does not fit"} here.`;
+  // (Enter on a placed domino puts the one in hand in its place, `place`: said before, as the hover shows it)
+  const goes = !spot.fits ? "does not fit here" : on ? "would take its place" : "fits here";
+  return `${where}: ${lies}; the domino ${spot.domino.join("-")} in hand ${goes}.`;
 }
 
 function drawDomino(parent, domino, corners, kind) {
