@@ -803,6 +803,28 @@ def test_a_domino_taken_by_a_tap_is_drawn_on_no_cell_before_one_is_tapped_on_a_t
         page.set_viewport_size(SCREENS["phone"]["viewport"])
 
 
+@pytest.mark.parametrize("size", TABLETS)
+def test_a_domino_turned_where_it_did_not_fit_is_said_to_fit_and_placed_by_a_tap_on_it_on_a_tablet(
+        tabs, url, tmp_path, size):
+    """Tried on the board's last column, a domino did not fit; turned upright, it was drawn there, fitting, and looked
+    placed, under "It does not fit there"; a tap on its lower half laid it a cell lower. Now it is said to fit, and a
+    tap on either half lays it where it is drawn."""
+    page = tabs["phone"]
+    page.set_viewport_size(dict(zip(("width", "height"), size, strict=True)))
+    try:
+        open_on_any_screen(opened(page, url), sixteen(tmp_path))
+        tile(page, 0).tap()
+        cell(page, (0, 7)).tap()
+        assert page.locator(".misfit").count() == 1 and "does not fit" in page.text_content("#message.warning")
+        page.tap("#turn")
+        assert page.locator(".misfit").count() == 0 and "It fits there now" in page.text_content("#message")
+        cell(page, (1, 7)).tap()  # its lower half
+        assert page.evaluate("placed.map((p) => p.cells)") == [[[0, 7], [1, 7]]]
+        assert page.text_content("#message") == ""
+    finally:
+        page.set_viewport_size(SCREENS["phone"]["viewport"])
+
+
 def test_a_domino_that_does_not_fit_says_how_to_turn_it_on_a_phone(tabs, url):
     """It said "Turn it with R", and a phone has no R key."""
     page = opened(tabs["phone"], url)

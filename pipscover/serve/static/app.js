@@ -433,12 +433,14 @@ function changed() {
   if (placed.length === game.dominoes.length) checkPosition();
 }
 
+// (a phone has no R key: the Turn button is named first)
+const MISFIT = "It does not fit there: both halves need free cells of the board. Turn it with Turn (or R).";
+
 function place(cell) {
   if (hand === null) return false;
   const spot = spotFor(hand, cell);
   if (!spot.fits) {
-    // (a phone has no R key: the Turn button is named first)
-    say("It does not fit there: both halves need free cells of the board. Turn it with Turn (or R).", "warning");
+    say(MISFIT, "warning tried");
     // (in red where it was tried, as a mouse's hover shows it before the click: a tap, on a phone under a tall
     // board, showed nothing, the message below the screen's bottom edge)
     drawBoard();
@@ -478,6 +480,7 @@ function take(tile) {
   trayStop = tile;
   hand = hand && hand.tile === tile ? {tile, turn: (hand.turn + 1) % 4} : {tile, turn: 0};
   draw();
+  sayTried();
 }
 
 // The domino in hand back in the tray (Put back, Escape): a phone has no Escape, and one in hand could only be
@@ -492,6 +495,15 @@ function turnHand() {
   if (hand === null) return;
   hand = {tile: hand.tile, turn: (hand.turn + 1) % 4};
   draw();
+  sayTried();
+}
+
+// Turned where it was tried and did not fit, the domino in hand is said to fit there now, or still not: on a touch
+// screen, with no hover, "It does not fit there" stayed over it drawn there turned and fitting, and it looked placed.
+function sayTried() {
+  if (!$("message").classList.contains("tried") || !cursor) return;
+  if (spotFor(hand, cursor).fits) say("It fits there now: tap it (or press Enter) to place it.", "tried");
+  else say(MISFIT, "warning tried");
 }
 
 // The server's placements, each laid with a free tile of the same domino; how many were laid.
@@ -914,8 +926,11 @@ $("board").addEventListener("pointerdown", (event) => {
   const cell = cellAt(event.clientX, event.clientY);
   if (cell && hand !== null) {
     event.preventDefault();
-    cursor = cell;
-    place(cell);
+    // A tap on the domino in hand where it is drawn (tried there, and turned: a touch screen has no hover) puts it
+    // there, whichever half is tapped: its second half was taken for the first, and the domino went a cell on.
+    const shown = cursor && spotFor(hand, cursor);
+    if (!shown || !shown.fits || !shown.cells.some((c) => key(c) === key(cell))) cursor = cell;
+    place(cursor);
   } else if (cell && !$("message").childNodes.length) {
     // (a new player's first tap is often on the board, and nothing happened; what is said already is kept)
     say("First take a domino from the tray, then tap the cell for its left (top) half.", "warning");
