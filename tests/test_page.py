@@ -1341,12 +1341,16 @@ def rows_of_sums(tmp_path, dominoes, rows):
 def test_a_nine_column_boards_cells_take_a_finger_on_a_tablet_on_its_side(tabs, url, tmp_path):
     """On a tablet on its side (1024 x 768) the laptop's layout gave the panel 300 pixels, and a board 9 columns wide
     (the NYT's widest) had cells 42 pixels wide, under a finger's 44. Now the panel and the gaps are narrower there
-    (each group of its buttons still in a row: the panel's test)."""
+    (each group of its buttons still in a row: the panel's test); and a tall board keeps on the screen, under the
+    chooser's two rows."""
     page = tabs["phone"]
     page.set_viewport_size({"width": 1024, "height": 768})
     try:
         open_on_any_screen(opened(page, url), rows_of_sums(tmp_path, [(n % 7, (n + 3) % 7) for n in range(9)], 2))
         assert cell(page, (0, 8)).bounding_box()["width"] >= 44
+        open_on_any_screen(page, sixteen(tmp_path, 8))
+        drawing = page.locator(".board-svg").bounding_box()
+        assert drawing["y"] + drawing["height"] <= 768
     finally:
         page.set_viewport_size(SCREENS["phone"]["viewport"])
 
