@@ -404,7 +404,7 @@ function covered(cell, except) {
 // there. (Turned twice or three times its first half is its right (bottom) one: laid by that, a tap put it a cell left
 // of, or above, the cell tapped, and a phone shows no preview before the tap.) A domino placed on `cell` is the one it
 // replaces (`replaces`, its index, else -1): with a domino in hand a tap on the board puts it there, and a tap on a
-// placed one had silently taken that one up in its place, the one in hand back to the tray.
+// placed one had silently taken that one up instead, the one in hand back to the tray.
 function spotFor(inHand, cell) {
   const [dr, dc] = TURNS[inHand.turn];
   const first = dr + dc < 0 ? [cell[0] - dr, cell[1] - dc] : cell;
