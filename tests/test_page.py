@@ -783,6 +783,24 @@ def test_a_tap_on_the_board_with_nothing_in_hand_says_to_take_a_domino_first(tab
 TABLETS = [(768, 1024), (1024, 768)]
 
 
+@pytest.mark.parametrize(("size", "difficulty"), list(zip(TABLETS, ["medium", "hard"], strict=True)))
+def test_a_puzzle_is_played_to_solved_by_taps_on_a_tablet(tabs, url, made, tmp_path, size, difficulty):
+    """A tablet upright (768 x 1024) and on its side (1024 x 768), by touch alone: the phone's layout and the
+    laptop's, each with the fixes its play through needed (the tests after this one)."""
+    page = tabs["phone"]
+    page.set_viewport_size(dict(zip(("width", "height"), size, strict=True)))
+    try:
+        if opened(page, url).is_visible("#chooser-toggle"):
+            page.tap("#chooser-toggle")
+        open_file(page, made, tmp_path, difficulty)
+        for move in moves(made[difficulty]):
+            place_by_clicks(page, *move, tapped=True)
+        assert_solved(page)
+        page.wait_for_selector("#solved:not([hidden])")
+    finally:
+        page.set_viewport_size(SCREENS["phone"]["viewport"])
+
+
 @pytest.mark.parametrize("size", TABLETS)
 def test_a_domino_taken_by_a_tap_is_drawn_on_no_cell_before_one_is_tapped_on_a_tablet(tabs, url, made, size):
     """A touch screen has no hover, and the domino in hand was drawn on the cell tapped last: the next one taken from
