@@ -301,6 +301,7 @@ def _marginals(puzzle: Puzzle, result: CountResult, timeout: float | None, memor
     if not result.exact:
         return AskedMarginals(None, _stopped_by(result), 0.0)
     from pipscover.counting.completions import marginals
+    from pipscover.counting.sweep_marginals import no_marginals
 
     def progress(solutions: int, fraction: float | None) -> None:
         if update is not None:  # no share is known while the subproblems are counted: the clock alone moves
@@ -310,7 +311,9 @@ def _marginals(puzzle: Puzzle, result: CountResult, timeout: float | None, memor
     start = time.monotonic()
     try:
         left = None if timeout is None else max(0.0, timeout - result.seconds)
-        if split is None:
+        if result.count == 0:  # known: no solution puts a pip anywhere
+            cells = Marginals(puzzle, no_marginals(puzzle, memory))
+        elif split is None:
             cells = marginals(puzzle, left, memory, progress)
         else:
             from pipscover.sweep.split_marginals import marginals_on_cluster
