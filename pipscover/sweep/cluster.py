@@ -234,15 +234,15 @@ class DaskEngine:
         return started[0]
 
     def __exit__(self, error_type: type | None, *exc: object) -> None:
-        if self._cluster is not None:
-            if error_type is not None:  # Ctrl-C, or an error: stop the jobs at once
-                for nanny in self._cluster.workers.values():
-                    nanny.close_gracefully()  # do not restart it
-                    if nanny.pid:
-                        os.kill(nanny.pid, signal.SIGKILL)
-            self._cluster.close()
-        if self._client is not None:
+        if self._cluster is not None and error_type is not None:  # Ctrl-C, or an error: stop the jobs at once
+            for nanny in self._cluster.workers.values():
+                nanny.close_gracefully()  # do not restart it
+                if nanny.pid:
+                    os.kill(nanny.pid, signal.SIGKILL)
+        if self._client is not None:  # before its scheduler: closed after it, it logged the comm closed late
             self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
         if self._config is not None:
             self._config.__exit__(None, None, None)
         for name, level in self._log_levels.items():
