@@ -1955,6 +1955,22 @@ def test_marginals_of_a_puzzle_with_no_solution_are_not_searched(run_cli, as_jso
         assert done.out.splitlines()[-1] == "marginals: none (no solution puts a pip anywhere)"
 
 
+def test_marginals_of_a_unique_puzzle_are_its_one_solution_found_not_searched(run_cli):
+    """unique-40-nyt is counted (1 solution) by blocking clauses in 0.7 s, and its marginals were searched for
+    (the walk; inclusion-exclusion refuses its 13 billion points) past a --timeout of 30 s: a count of a few
+    solutions gives them, found by a search that stops at that many."""
+    from pipscover import load_one, solve
+
+    puzzle = ROOT / "benchmarks" / "count_puzzles" / "unique-40-nyt-s1.json"
+    started = time.monotonic()
+    done = run_cli("count", puzzle, "--marginals", "--timeout", "20", "--json")
+    assert done.code == 0 and time.monotonic() - started < 15
+    document = json.loads(done.out)
+    assert document["marginals_stopped_by"] is None and len(document["backbone"]) == 80
+    solution = solve(load_one(puzzle)).solutions[0]
+    assert sorted((r, c, pip) for (r, c), pip in solution.grid.items()) == [tuple(x) for x in document["backbone"]]
+
+
 def _with_peak_memory(command: list[str], puzzle: Path, cap: str, timeout: str) -> tuple[int, dict, str, int]:
     """`pipscover COMMAND PUZZLE --memory CAP --timeout T --json` in a process of its own: its exit code, its
     last JSON line, its stderr and its peak resident memory in bytes (measured by a parent with no other
