@@ -37,7 +37,7 @@ from pipscover.counting.auto import LIST_SOLUTIONS_UP_TO
 from pipscover.counting.budget import LIMIT
 from pipscover.engines import get_backend
 from pipscover.model import Cell, Puzzle
-from pipscover.model.results import CountResult, Distinct, Marginals, SearchTimeout, long_numbers
+from pipscover.model.results import CountResult, Distinct, Marginals, SearchTimeout, Status, long_numbers
 from pipscover.runtime.deadlines import deadline_after
 from pipscover.runtime.limits import MEMORY_LIMIT, MemoryCapReached, parse_size
 
@@ -336,11 +336,14 @@ def _marginals(puzzle: Puzzle, result: CountResult, timeout: float | None, memor
 def _tallied(puzzle: Puzzle, solutions: int, timeout: float | None, memory: int | None) -> Marginals:
     """The marginals of a puzzle counted to have this many `solutions` (`TALLIED_UP_TO` or fewer), tallied from
     the solutions a search stopped at that many finds within `timeout` (it need not prove there are no more);
-    `SearchTimeout` when it finds fewer."""
+    `SearchTimeout` when it finds fewer, KeyboardInterrupt when Ctrl-C stopped it."""
     from pipscover.counting.sweep_marginals import tallied_marginals
     from pipscover.solving import solve
 
-    found = solve(puzzle, limit=solutions, timeout=timeout).solutions if solutions else []
+    searched = solve(puzzle, limit=solutions, timeout=timeout) if solutions else None
+    found = [] if searched is None else searched.solutions
+    if searched is not None and searched.status is Status.INTERRUPTED:  # Ctrl-C, kept by the search
+        raise KeyboardInterrupt
     if len(found) < solutions:
         raise SearchTimeout()
     return Marginals(puzzle, tallied_marginals(puzzle, found, memory))
