@@ -593,3 +593,15 @@ def test_a_local_cluster_still_starting_at_the_deadline_is_given_up_at_once(capf
     assert not [child for child in psutil.Process().children(recursive=True)
                 if "resource_tracker" not in " ".join(child.cmdline())]
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_split_count_whose_deadline_passes_while_its_local_cluster_starts_stops_then():
+    """The count's LocalCluster start looked at no clock: planted 6 x 6 by inclusion-exclusion given half a
+    second stopped after 1.7 s (idle), once the cluster was up; now at the deadline, its processes killed."""
+    from pipscover.sweep.split_count import count_on_cluster
+
+    started = time.monotonic()
+    result = count_on_cluster(load_one(PUZZLES / "planted-6x6-s1.json"), "inclusion-exclusion", None, 2,
+                              started + 0.3, None, started)
+    assert (result.exact, result.stopped_by, result.method) == (False, "timeout", "inclusion-exclusion")
+    assert time.monotonic() - started < 1.2

@@ -133,8 +133,10 @@ def count_on_cluster(puzzle: Puzzle, method: str, scheduler: str | None, workers
     from pipscover.sweep.cluster import DaskEngine
 
     try:
-        with DaskEngine(scheduler, workers) as engine:
+        with DaskEngine(scheduler, workers, deadline) as engine:
             result = split(puzzle, engine, deadline, memory, start, on_progress)
+    except SearchTimeout:  # in a LocalCluster's start
+        result = _result(0, False, start, None, "timeout", method=STRUCTURAL if method == STRUCTURAL else METHOD)
     except CountInterrupted as stop:  # Ctrl-C's bound named as the answer would be (it said "inclusion-exclusion")
         if method == "auto":
             stop.result = _named_auto(stop.result)
