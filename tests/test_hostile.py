@@ -1938,6 +1938,39 @@ def test_marginals_of_a_billion_pip_domino_are_refused_before_they_are_made(run_
     assert "1 solution (exact" in done.out and "marginals: not counted (stopped by --memory" in done.out
 
 
+@pytest.mark.parametrize("as_json", [False, True])
+def test_marginals_of_a_puzzle_with_no_solution_are_not_searched(run_cli, as_json):
+    """A count of 0 is exact, and then the marginals are known: no pip anywhere. one-in-three-unsat-9v is counted
+    by dlx in 0.05 s, and its marginals were searched (the walk, then the sweep's graph) until --memory
+    stopped them after 392 s, exit code 3 for a puzzle whose answer was whole."""
+    puzzle = ROOT / "benchmarks" / "count_puzzles" / "one-in-three-unsat-9v.json"
+    started = time.monotonic()
+    done = run_cli("count", puzzle, "--marginals", "--timeout", "20", *(["--json"] if as_json else []))
+    assert done.code == 1 and time.monotonic() - started < 10
+    if as_json:
+        document = json.loads(done.out)
+        assert document["marginals_stopped_by"] is None and document["backbone"] == []
+        assert all(sum(row) == 0 for _, _, row in document["marginals"])
+    else:
+        assert done.out.splitlines()[-1] == "marginals: none (no solution puts a pip anywhere)"
+
+
+def test_marginals_of_a_unique_puzzle_are_its_one_solution_found_not_searched(run_cli):
+    """unique-40-nyt is counted (1 solution) by blocking clauses in 0.7 s, and its marginals were searched for
+    (the walk; inclusion-exclusion refuses its 13 billion points) past a --timeout of 30 s: a count of a few
+    solutions gives them, found by a search that stops at that many."""
+    from pipscover import load_one, solve
+
+    puzzle = ROOT / "benchmarks" / "count_puzzles" / "unique-40-nyt-s1.json"
+    started = time.monotonic()
+    done = run_cli("count", puzzle, "--marginals", "--timeout", "20", "--json")
+    assert done.code == 0 and time.monotonic() - started < 15
+    document = json.loads(done.out)
+    assert document["marginals_stopped_by"] is None and len(document["backbone"]) == 80
+    solution = solve(load_one(puzzle)).solutions[0]
+    assert sorted((r, c, pip) for (r, c), pip in solution.grid.items()) == [tuple(x) for x in document["backbone"]]
+
+
 def _with_peak_memory(command: list[str], puzzle: Path, cap: str, timeout: str) -> tuple[int, dict, str, int]:
     """`pipscover COMMAND PUZZLE --memory CAP --timeout T --json` in a process of its own: its exit code, its
     last JSON line, its stderr and its peak resident memory in bytes (measured by a parent with no other

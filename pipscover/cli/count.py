@@ -33,10 +33,11 @@ from pipscover.cli.common import (
 )
 from pipscover.cli.readable import OptionsRefused
 from pipscover.counting import INTERRUPT, METHODS, CountInterrupted, ProgressCallback, count, counting_method
+from pipscover.counting.auto import LIST_SOLUTIONS_UP_TO
 from pipscover.counting.budget import LIMIT
 from pipscover.engines import get_backend
 from pipscover.model import Cell, Puzzle
-from pipscover.model.results import CountResult, Distinct, Marginals, SearchTimeout, long_numbers
+from pipscover.model.results import CountResult, Distinct, Marginals, SearchTimeout, Status, long_numbers
 from pipscover.runtime.deadlines import deadline_after
 from pipscover.runtime.limits import MEMORY_LIMIT, MemoryCapReached, parse_size
 
@@ -59,6 +60,10 @@ LISTING_NOTE = ("pipscover count: counting by {how}, one solution at a time (its
 # auto counts a short puzzle here even when given a cluster (`pipscover.sweep.split_count`): said, not silent.
 KEPT_HERE_NOTE = ("pipscover count: counted in this process, not {where}: short enough that splitting it would "
                   "cost more than it saves")
+# The marginals of a count of this many solutions or fewer are tallied from the solutions a search finds (as
+# many as auto lists), not searched for: unique-40-nyt's one solution is found in a second, its marginals' walk
+# and sweep ran past 30 s.
+TALLIED_UP_TO = LIST_SOLUTIONS_UP_TO
 UNSPLIT_NOTE = ("pipscover count: counted in this process, not on {workers} workers: a count is split by {methods} "
                 "(placements), not by {method} ({distinct})")
 
@@ -310,7 +315,9 @@ def _marginals(puzzle: Puzzle, result: CountResult, timeout: float | None, memor
     start = time.monotonic()
     try:
         left = None if timeout is None else max(0.0, timeout - result.seconds)
-        if split is None:
+        if result.count <= TALLIED_UP_TO:
+            cells = _tallied(puzzle, result.count, left, memory)
+        elif split is None:
             cells = marginals(puzzle, left, memory, progress)
         else:
             from pipscover.sweep.split_marginals import marginals_on_cluster
@@ -324,6 +331,22 @@ def _marginals(puzzle: Puzzle, result: CountResult, timeout: float | None, memor
     except KeyboardInterrupt:  # the count stands: it is printed, then the run stops
         return AskedMarginals(None, "Ctrl-C", time.monotonic() - start)
     return AskedMarginals(cells, None, time.monotonic() - start)
+
+
+def _tallied(puzzle: Puzzle, solutions: int, timeout: float | None, memory: int | None) -> Marginals:
+    """The marginals of a puzzle counted to have this many `solutions` (`TALLIED_UP_TO` or fewer), tallied from
+    the solutions a search stopped at that many finds within `timeout` (it need not prove there are no more);
+    `SearchTimeout` when it finds fewer, KeyboardInterrupt when Ctrl-C stopped it."""
+    from pipscover.counting.sweep_marginals import tallied_marginals
+    from pipscover.solving import solve
+
+    searched = solve(puzzle, limit=solutions, timeout=timeout) if solutions else None
+    found = [] if searched is None else searched.solutions
+    if searched is not None and searched.status is Status.INTERRUPTED:  # Ctrl-C, kept by the search
+        raise KeyboardInterrupt
+    if len(found) < solutions:
+        raise SearchTimeout()
+    return Marginals(puzzle, tallied_marginals(puzzle, found, memory))
 
 
 def _marginals_work(solutions: int, fraction: float | None) -> str:

@@ -64,6 +64,7 @@ from distributed import Client, Future, LocalCluster, as_completed, get_worker
 from distributed.comm import get_address_host
 
 from pipscover.errors import PipsError
+from pipscover.runtime.deadlines import SearchTimeout, has_passed
 from pipscover.sweep.address import address_parts
 from pipscover.sweep.jobs import Job, Row, Settings, run_job, stubs
 
@@ -163,8 +164,9 @@ def worker_version() -> str:
 class DaskEngine:
     """Jobs as Dask tasks on the cluster at `scheduler`, or on a LocalCluster of `workers` processes."""
 
-    def __init__(self, scheduler: str | None, workers: int) -> None:
+    def __init__(self, scheduler: str | None, workers: int, deadline: float | None = None) -> None:
         self.scheduler, self.n_workers = scheduler, workers
+        self.deadline = deadline  # a LocalCluster still starting then is given up (`SearchTimeout`)
         self.running, self.workers = 0, 0
         self.threads, self.slots = 0, 1  # the workers' threads, the tasks to run at once (`_count`)
         self.shares: dict[str, int] = {}  # each worker's share of `slots`, by address (`_count`)
@@ -200,7 +202,8 @@ class DaskEngine:
 
     def _local_cluster(self) -> LocalCluster:
         """A LocalCluster started by a thread that blocks SIGINT (see the top); Ctrl-C meanwhile kills every
-        process started so far and raises KeyboardInterrupt."""
+        process started so far and raises KeyboardInterrupt, and the deadline passed meanwhile `SearchTimeout`
+        (its start, a second or two, ran past a --timeout that landed in it, and the first poll then said so)."""
         started: list[LocalCluster | BaseException] = []
 
         def start() -> None:
@@ -221,28 +224,28 @@ class DaskEngine:
         starter.start()
         while starter.is_alive():
             starter.join(0.05)
-            if self._interrupted:
+            if self._interrupted or has_passed(self.deadline):
                 _kill_children()
                 # Its workers dead, the start soon fails; a cluster left half-started would be closed (with a
                 # traceback) by Dask's exit handler, one that started after all is closed by __exit__.
                 starter.join(ABORT_SECONDS)
                 if started and not isinstance(started[0], BaseException):
                     self._cluster = started[0]
-                raise KeyboardInterrupt
+                raise KeyboardInterrupt if self._interrupted else SearchTimeout()
         if isinstance(started[0], BaseException):
             raise started[0]
         return started[0]
 
     def __exit__(self, error_type: type | None, *exc: object) -> None:
-        if self._cluster is not None:
-            if error_type is not None:  # Ctrl-C, or an error: stop the jobs at once
-                for nanny in self._cluster.workers.values():
-                    nanny.close_gracefully()  # do not restart it
-                    if nanny.pid:
-                        os.kill(nanny.pid, signal.SIGKILL)
-            self._cluster.close()
-        if self._client is not None:
+        if self._cluster is not None and error_type is not None:  # Ctrl-C, or an error: stop the jobs at once
+            for nanny in self._cluster.workers.values():
+                nanny.close_gracefully()  # do not restart it
+                if nanny.pid:
+                    os.kill(nanny.pid, signal.SIGKILL)
+        if self._client is not None:  # before its scheduler: closed after it, it logged the comm closed late
             self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
         if self._config is not None:
             self._config.__exit__(None, None, None)
         for name, level in self._log_levels.items():

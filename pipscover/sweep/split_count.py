@@ -132,8 +132,15 @@ def count_on_cluster(puzzle: Puzzle, method: str, scheduler: str | None, workers
         split = partial(count_split, modulus=local.modulus, sweep=local.sweep)
     from pipscover.sweep.cluster import DaskEngine
 
-    with DaskEngine(scheduler, workers) as engine:
-        result = split(puzzle, engine, deadline, memory, start, on_progress)
+    try:
+        with DaskEngine(scheduler, workers, deadline) as engine:
+            result = split(puzzle, engine, deadline, memory, start, on_progress)
+    except SearchTimeout:  # in a LocalCluster's start
+        result = _result(0, False, start, None, "timeout", method=STRUCTURAL if method == STRUCTURAL else METHOD)
+    except CountInterrupted as stop:  # Ctrl-C's bound named as the answer would be (it said "inclusion-exclusion")
+        if method == "auto":
+            stop.result = _named_auto(stop.result)
+        raise
     return result if method != "auto" else _named_auto(result)
 
 

@@ -121,7 +121,7 @@ def marginals_on_cluster(puzzle: Puzzle, scheduler: str | None, workers: int, de
                                   on_progress=on_progress)
         from pipscover.sweep.cluster import DaskEngine
 
-        with DaskEngine(scheduler, workers) as engine:
+        with DaskEngine(scheduler, workers, deadline) as engine:
             return marginals_split(puzzle, engine, modulus, deadline, memory, on_progress)
 
     return marginals_past_the_walk(puzzle, deadline, memory, on_progress, split)
