@@ -281,19 +281,19 @@ def test_the_core_refuses_layings_that_are_not_its_graphs():
 
 
 def test_the_marginals_refuse_what_their_sums_would_pass_the_cap_with_before_they_make_them():
-    """The sums are estimated once the layings are read back, before they are made: a cap with room for half
-    of them refuses (planted 6 x 6: every state's values forward and backward, about 11 MB, and the groups'
-    held sums)."""
+    """The sums are estimated once the layings are read back, before they are made: given a cap with room for
+    half of them (planted 6 x 6: every state's values forward and backward, about 11 MB, and the groups' held
+    sums), the read-back refuses, before any sum (the sums' own looks at the memory would refuse later)."""
     from pipscover.counting import sweep_marginals
     from pipscover.runtime.limits import MemoryCapReached, resident_bytes
 
     puzzle = load_one(BENCHMARKS / "planted-6x6-s1.json")
     built = keyed_graph(puzzle)
-    needed = sweep_marginals._bytes_needed(built, sweep_marginals._layings_of(built, len(pip_values(puzzle.dominoes)),
-                                                                              None, None)[0])
+    laid = sweep_marginals.laid_graph(puzzle, built=built)
+    needed = sweep_marginals._bytes_needed(built, laid.made)
     assert needed > 8 << 20
     with pytest.raises(MemoryCapReached):
-        marginals_by_sweep(puzzle, memory_cap=resident_bytes() + needed // 2)
+        sweep_marginals.laid_graph(puzzle, memory_cap=resident_bytes() + needed // 2, built=built)
 
 
 def test_the_marginals_bar_names_the_work_the_sweep_does():

@@ -67,7 +67,7 @@ def laid_graph(puzzle: Puzzle, deadline: float | None = None, memory_cap: int | 
                compiled: bool | None = None, built: BuiltSweep | None = None) -> LaidGraph:
     """The puzzle's graph (`built`, when the caller has it) and its layings, read back; `MemoryCapReached`
     where the sums would then pass `memory_cap` (`_bytes_needed`), before they are made."""
-    built = built or keyed_graph(puzzle, deadline, memory_cap, compiled)
+    built = keyed_graph(puzzle, deadline, memory_cap, compiled) if built is None else built
     values = pip_values(puzzle.dominoes)
     made, layings = _layings_of(built, len(values), deadline, memory_cap)
     if memory_cap is not None and resident_bytes() + _bytes_needed(built, made) > memory_cap:
